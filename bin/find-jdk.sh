@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Prints the JAVA_HOME of a JDK 25 or newer: $JAVA_HOME if it qualifies, else a JDK found in the
+# usual places. Exits 1 with a clear message if there is none. Sourced by ./tandem and .ci/run.
+set -euo pipefail
+
+java_major() { # prints the feature version of $1/bin/java, or 0
+  local v
+  v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -1)
+  echo "${v:-0}"
+}
+
+required=25
+if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" && $(java_major "$JAVA_HOME") -ge $required ]]; then
+  echo "$JAVA_HOME"; exit 0
+fi
+for candidate in /usr/lib/jvm/temurin-25* /usr/lib/jvm/*-25* /usr/lib/jvm/jdk-25* /opt/java/* /usr/lib/jvm/*; do
+  if [[ -x "$candidate/bin/java" && -x "$candidate/bin/javac" && $(java_major "$candidate") -ge $required ]]; then
+    echo "$candidate"; exit 0
+  fi
+done
+echo "error: Tandem needs a JDK $required or newer and found none (JAVA_HOME=${JAVA_HOME:-unset})." >&2
+echo "       Install one (e.g. Temurin 25) and point JAVA_HOME at it." >&2
+exit 1

@@ -1,0 +1,168 @@
+package io.tandem.codec;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.util.Pool;
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ReadPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Kryo with registration required (DESIGN §7): thread-safe through a pool of configured Kryo
+ * instances. Untrusted lengths inside a body (arrays, lists) are checked against the bytes that
+ * remain before anything is allocated, so a small hostile frame cannot make a node allocate
+ * gigabytes.
+ */
+public final class KryoCodec {
+    private record Registration(Class<?> type, Serializer<?> serializer, int id) {}
+
+    private final List<Registration> registrations;
+    private final int maxEncodedBytes;
+    private final Pool<Kryo> pool;
+
+    private KryoCodec(List<Registration> registrations, int maxEncodedBytes) {
+        this.registrations = List.copyOf(registrations);
+        this.maxEncodedBytes = maxEncodedBytes;
+        this.pool = new Pool<>(true, false, 16) {
+            @Override
+            protected Kryo create() {
+                return newKryo();
+            }
+        };
+        pool.free(pool.obtain()); // fail fast on a bad registration, at construction
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Serializes a registered object (its class first, then its fields). */
+    public byte[] encode(Object value) {
+        Kryo kryo = pool.obtain();
+        try (Output out = new Output(256, maxEncodedBytes)) {
+            kryo.writeClassAndObject(out, value);
+            return out.toBytes();
+        } catch (KryoException e) {
+            throw new CodecException("cannot encode " + (value == null ? "null" : value.getClass().getName()) + ": " + e.getMessage(), e);
+        } finally {
+            pool.free(kryo);
+        }
+    }
+
+    public Object decode(byte[] bytes) {
+        return decode(bytes, 0, bytes.length);
+    }
+
+    /**
+     * Deserializes one object that must fill {@code bytes[offset, offset+length)} exactly.
+     *
+     * @throws CodecException for unknown types, truncated or trailing bytes, or hostile lengths
+     */
+    public Object decode(byte[] bytes, int offset, int length) {
+        Kryo kryo = pool.obtain();
+        try (Input in = new Input(bytes, offset, length)) {
+            Object value = kryo.readClassAndObject(in);
+            if (in.position() != offset + length) {
+                throw new CodecException("trailing bytes: decoded " + (in.position() - offset) + " of " + length);
+            }
+            return value;
+        } catch (CodecException e) {
+            throw e;
+        } catch (RuntimeException e) { // KryoException, IndexOutOfBounds from hostile input, ...
+            throw new CodecException("cannot decode a " + length + "-byte body: " + e.getMessage(), e);
+        } finally {
+            pool.free(kryo);
+        }
+    }
+
+    /** Decodes and checks the type, for callers that expect one kind of message. */
+    public <T> T decode(byte[] bytes, Class<T> expected) {
+        Object value = decode(bytes);
+        if (!expected.isInstance(value)) {
+            throw new CodecException("expected " + expected.getSimpleName() + " but decoded " + (value == null ? "null" : value.getClass().getSimpleName()));
+        }
+        return expected.cast(value);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Kryo newKryo() {
+        Kryo kryo = new Kryo();
+        kryo.setRegistrationRequired(true);
+        kryo.setReferences(false);
+        kryo.setWarnUnregisteredClasses(false);
+        for (Registration r : registrations) {
+            if (r.serializer() == null) kryo.register(r.type(), r.id());
+            else kryo.register((Class) r.type(), (Serializer) r.serializer(), r.id());
+        }
+        return kryo;
+    }
+
+    public static final class Builder implements MessageRegistry {
+        private final List<Registration> registrations = new ArrayList<>();
+        private int maxEncodedBytes = FrameFormat.DEFAULT_MAX_FRAME_BYTES;
+
+        private Builder() {
+            registerCoreTypes();
+        }
+
+        private void registerCoreTypes() {
+            int id = CodecIds.CORE_FIRST;
+            register(byte[].class, new SafeSerializers.ByteArraySerializer(), id++);
+            register(long[].class, new SafeSerializers.LongArraySerializer(), id++);
+            SafeSerializers.ListSerializer lists = new SafeSerializers.ListSerializer();
+            register(listClass("java.util.ArrayList"), lists, id++);
+            register(listClass("java.util.ImmutableCollections$List12"), lists, id++);
+            register(listClass("java.util.ImmutableCollections$ListN"), lists, id++);
+            register(NodeId.class, id++);
+            register(ClientRequest.Session.class, id++);
+            register(ReadPolicy.Linearizable.class, id++);
+            register(ReadPolicy.Lease.class, id++);
+            register(ReadPolicy.Stale.class, id++);
+        }
+
+        @SuppressWarnings("unchecked")
+        private static Class<Object> listClass(String name) {
+            try {
+                return (Class<Object>) Class.forName(name);
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("this JDK lacks " + name, e);
+            }
+        }
+
+        @Override
+        public void register(Class<?> type, int id) {
+            add(new Registration(type, null, id));
+        }
+
+        @Override
+        public <T> void register(Class<T> type, Serializer<T> serializer, int id) {
+            add(new Registration(type, Objects.requireNonNull(serializer), id));
+        }
+
+        private void add(Registration r) {
+            for (Registration existing : registrations) {
+                if (existing.id() == r.id()) {
+                    throw new IllegalArgumentException("codec id " + r.id() + " is taken by " + existing.type().getName() + ", cannot give it to " + r.type().getName());
+                }
+                if (existing.type() == r.type()) throw new IllegalArgumentException(r.type().getName() + " is registered twice");
+            }
+            registrations.add(r);
+        }
+
+        public Builder maxEncodedBytes(int max) {
+            if (max < 64) throw new IllegalArgumentException("maxEncodedBytes must be >= 64");
+            this.maxEncodedBytes = max;
+            return this;
+        }
+
+        public KryoCodec build() {
+            return new KryoCodec(registrations, maxEncodedBytes);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.tandem.engine;
+
+import java.util.Objects;
+
+/**
+ * A request from a client of this node, handed to the engine on its loop.
+ *
+ * @param requestId unique on this node; the engine passes it back through
+ *                  {@link EngineContext#deliver}, {@link EngineContext#serveRead} or
+ *                  {@link EngineContext#reject} and tags the protocol messages it causes with it
+ * @param kind      a command that changes state (replicated through the log) or a read
+ * @param session   the client session, for exactly-once execution of retried commands
+ * @param payload   the opaque command or query bytes of the state machine
+ * @param readPolicy for reads, how linearizable the answer must be; null for commands
+ */
+public record ClientRequest(long requestId, Kind kind, Session session, byte[] payload, ReadPolicy readPolicy) {
+    public enum Kind { COMMAND, READ }
+
+    /**
+     * A client session: a retried command carries the same (clientId, sequence) and the execution
+     * layer applies it once. {@link #NONE} opts out of deduplication.
+     */
+    public record Session(long clientId, long sequence) {
+        public static final Session NONE = new Session(0, 0);
+
+        public boolean isNone() {
+            return clientId == 0;
+        }
+    }
+
+    public ClientRequest {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(payload, "payload");
+        if (kind == Kind.READ) Objects.requireNonNull(readPolicy, "a read needs a read policy");
+        if (requestId == RequestIds.BACKGROUND) throw new IllegalArgumentException("request id 0 is reserved for background traffic");
+    }
+
+    public static ClientRequest command(long requestId, Session session, byte[] payload) {
+        return new ClientRequest(requestId, Kind.COMMAND, session, payload, null);
+    }
+
+    public static ClientRequest read(long requestId, byte[] payload, ReadPolicy policy) {
+        return new ClientRequest(requestId, Kind.READ, Session.NONE, payload, policy);
+    }
+}

@@ -1,0 +1,60 @@
+package io.tandem.engine;
+
+import io.tandem.storage.DurableLog;
+import io.tandem.storage.MetaStore;
+import io.tandem.storage.SnapshotStore;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Everything an engine may touch (DESIGN §2). Provided by the real runtime and by the simulator
+ * with the same contract; every method is non-blocking and is only called from the engine's loop.
+ */
+public interface EngineContext {
+    NodeId self();
+
+    /** The initial members of the group, in a stable order, including {@link #self()}. */
+    List<NodeId> members();
+
+    /** Monotonic time in nanoseconds. In the simulator it is virtual and may carry a clock offset. */
+    long nowNanos();
+
+    /** The node's random source: seeded in the simulator, so runs replay exactly. */
+    RandomGenerator random();
+
+    /**
+     * Queues {@code message} for {@code to}. Never blocks and never throws: if the peer's bounded
+     * outbox is full or the peer is unreachable the message is dropped and counted; protocols
+     * recover through their own retransmission on a timer.
+     */
+    void send(NodeId to, ProtocolMessage message);
+
+    /** Arms timer {@code key} to fire after {@code delayNanos}; re-arming a pending key replaces its deadline. */
+    TimerKey schedule(long delayNanos, TimerKey key);
+
+    void cancel(TimerKey key);
+
+    DurableLog log();
+
+    MetaStore meta();
+
+    SnapshotStore snapshots();
+
+    /** Hands an ordered command to execution, which applies entries strictly in index order. */
+    void deliver(Committed entry);
+
+    /**
+     * Lets execution answer read {@code requestId} (received on this node) once it has applied every
+     * entry up to {@code afterIndex}. The engine calls this when the read policy is satisfied
+     * (for a linearizable read: a quorum confirmed leadership at read index {@code afterIndex}).
+     */
+    void serveRead(long requestId, long afterIndex);
+
+    /** Fails client request {@code requestId} (received on this node) with a typed error. */
+    void reject(long requestId, Rejection reason);
+
+    /** Asks execution to snapshot the state machine; completes with {@link io.tandem.storage.StorageEvent.SnapshotTaken}. */
+    void takeSnapshot(long token);
+
+    Meters meters();
+}

@@ -1,0 +1,31 @@
+package io.tandem.statemachine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * The user's deterministic service, replicated by Tandem. Commands are applied one at a time in
+ * the agreed order on an execution thread, never on the protocol loop; queries run on the same
+ * thread between commands, so an implementation needs no locking of its own.
+ *
+ * <p>Determinism is the user's contract: the same commands in the same order must produce the
+ * same state and results on every replica (no clocks, randomness or iteration over unordered hashes).
+ */
+public interface StateMachine {
+    /**
+     * Applies a command and returns its result for the client.
+     *
+     * @param index the command's position in the replicated order
+     */
+    byte[] apply(long index, byte[] command);
+
+    /** Answers a read without changing state. */
+    byte[] query(byte[] query);
+
+    /** Writes the whole state; the stream is closed by the caller. */
+    void snapshot(OutputStream out) throws IOException;
+
+    /** Replaces the whole state with one written by {@link #snapshot}. */
+    void restore(InputStream in) throws IOException;
+}

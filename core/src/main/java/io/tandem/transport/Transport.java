@@ -1,0 +1,38 @@
+package io.tandem.transport;
+
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+import java.util.Set;
+
+/**
+ * Moves protocol messages between the members of a group and replicates memory regions
+ * (DESIGN §5). Implementations: {@link LocalTransport} (in-JVM), the simulator's network, TCP
+ * (Netty) and RDMA; {@link FaultInjectingTransport} wraps any of them.
+ *
+ * <p>Messages to one peer arrive in the order they were sent, or not at all: a transport may drop
+ * messages (outbox full, connection lost) and protocols recover on their own timers.
+ */
+public interface Transport extends AutoCloseable {
+    NodeId self();
+
+    /** The peers this transport can address (excluding {@link #self()}). */
+    Set<NodeId> peers();
+
+    /** Starts delivering inbound traffic to {@code listener}, from the transport's own threads. */
+    void start(TransportListener listener);
+
+    /**
+     * Queues {@code message} for {@code to}. Never blocks and never throws.
+     *
+     * @return false if the message was dropped at once (unknown peer, outbox full, closed); a
+     *         true result is no promise of delivery
+     */
+    boolean send(NodeId to, ProtocolMessage message);
+
+    /** Memory regions with one-sided writes (SST support). */
+    MemoryRegions regions();
+
+    /** Stops all I/O and releases resources. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,12 @@
+package io.tandem.transport;
+
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+
+/** Receives inbound traffic from a {@link Transport}; called on transport threads, must not block. */
+public interface TransportListener {
+    void onMessage(NodeId from, ProtocolMessage message);
+
+    /** A peer wrote {@code length} bytes at {@code offset} of its region {@code region} into our copy. */
+    default void onRegionWrite(NodeId writer, String region, int offset, int length) {}
+}
