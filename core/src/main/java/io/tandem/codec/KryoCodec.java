@@ -48,7 +48,7 @@ public final class KryoCodec {
         try (Output out = new Output(256, maxEncodedBytes)) {
             kryo.writeClassAndObject(out, value);
             return out.toBytes();
-        } catch (KryoException e) {
+        } catch (RuntimeException e) { // KryoException, or IllegalArgumentException for an unregistered class
             throw new CodecException("cannot encode " + (value == null ? "null" : value.getClass().getName()) + ": " + e.getMessage(), e);
         } finally {
             pool.free(kryo);

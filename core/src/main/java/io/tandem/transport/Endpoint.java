@@ -2,6 +2,9 @@ package io.tandem.transport;
 
 /** A host and port a member listens on, written {@code host:port}. */
 public record Endpoint(String host, int port) {
+    /** For members of an in-JVM group, which have no network address. */
+    public static final Endpoint UNADDRESSED = new Endpoint("unaddressed.invalid", 1);
+
     public Endpoint {
         if (host == null || host.isBlank()) throw new IllegalArgumentException("endpoint host is empty");
         if (port < 1 || port > 65535) throw new IllegalArgumentException("port " + port + " is outside 1-65535");

@@ -6,8 +6,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.PriorityQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FaultInjectingTransport implements Transport {
     private final Transport delegate;
     private final SplittableRandom random;
-    private final ScheduledThreadPoolExecutor delayer;
+    private final DelayLine delayLine;
     private final Map<NodeId, Long> lastDeliveryAt = new HashMap<>();
     private volatile FaultPlan plan = FaultPlan.NONE;
 
@@ -36,12 +37,7 @@ public final class FaultInjectingTransport implements Transport {
     public FaultInjectingTransport(Transport delegate, long seed) {
         this.delegate = delegate;
         this.random = new SplittableRandom(seed);
-        this.delayer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "tandem-faults-" + delegate.self());
-            t.setDaemon(true);
-            return t;
-        });
-        this.delayer.setRemoveOnCancelPolicy(true);
+        this.delayLine = new DelayLine("tandem-faults-" + delegate.self());
     }
 
     public FaultPlan plan() {
@@ -123,8 +119,8 @@ public final class FaultInjectingTransport implements Transport {
             }
             if (!mayReorder) lastDeliveryAt.put(to, at);
             delayed.incrementAndGet();
-            // Scheduled under the lock so equal deadlines keep submission order (the executor breaks ties FIFO).
-            delayer.schedule(() -> delegate.send(to, message), at - now, TimeUnit.NANOSECONDS);
+            // Absolute deadlines, ties broken by submission order, so clamped messages stay FIFO.
+            delayLine.add(at, () -> delegate.send(to, message));
         }
     }
 
@@ -151,7 +147,71 @@ public final class FaultInjectingTransport implements Transport {
 
     @Override
     public void close() {
-        delayer.shutdownNow();
+        delayLine.close();
         delegate.close();
+    }
+
+    /** One thread that runs actions at absolute {@code System.nanoTime()} deadlines, FIFO among equal deadlines. */
+    private static final class DelayLine {
+        private record Item(long at, long seq, Runnable action) {}
+
+        private final PriorityQueue<Item> items = new PriorityQueue<>((x, y) -> x.at != y.at ? Long.compare(x.at, y.at) : Long.compare(x.seq, y.seq));
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition changed = lock.newCondition();
+        private final Thread thread;
+        private long nextSeq;
+        private boolean closed;
+
+        DelayLine(String name) {
+            thread = Thread.ofPlatform().name(name).daemon(true).start(this::run);
+        }
+
+        void add(long at, Runnable action) {
+            lock.lock();
+            try {
+                items.add(new Item(at, nextSeq++, action));
+                changed.signal();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void run() {
+            while (true) {
+                Runnable due;
+                lock.lock();
+                try {
+                    while (true) {
+                        if (closed) return;
+                        Item head = items.peek();
+                        long wait = head == null ? Long.MAX_VALUE : head.at - System.nanoTime();
+                        if (head != null && wait <= 0) {
+                            due = items.poll().action;
+                            break;
+                        }
+                        try {
+                            if (head == null) changed.await();
+                            else changed.awaitNanos(wait);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                due.run();
+            }
+        }
+
+        void close() {
+            lock.lock();
+            try {
+                closed = true;
+                items.clear();
+                changed.signal();
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 }

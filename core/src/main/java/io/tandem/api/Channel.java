@@ -1,0 +1,29 @@
+package io.tandem.api;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A group channel in JGroups' vocabulary, with total order: every member's {@link Receiver}
+ * gets every message in the same order (the replication engine orders them), and a member that
+ * falls behind catches up through {@link Receiver#getState}/{@link Receiver#setState}. Build one
+ * with {@link Tandem#channel()}.
+ */
+public interface Channel extends AutoCloseable {
+    Address address();
+
+    View view();
+
+    /**
+     * Sends {@code payload} to the whole group. Completes with the message's position in the
+     * total order once it has been delivered to this member's receiver.
+     */
+    CompletableFuture<Long> send(byte[] payload);
+
+    default CompletableFuture<Long> send(String text) {
+        return send(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    void close();
+}

@@ -1,0 +1,165 @@
+package io.tandem.api;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tandem.codec.KryoCodec;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.Protocol;
+import io.tandem.runtime.NodeRuntime;
+import io.tandem.runtime.RuntimeConfig;
+import io.tandem.runtime.RuntimeStorage;
+import io.tandem.statemachine.StateMachine;
+import io.tandem.transport.Endpoint;
+import io.tandem.transport.Transport;
+import io.tandem.transport.TransportFactory;
+import io.tandem.transport.TransportSetup;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Configures and starts one member: {@link #start()} for a replicated state machine,
+ * {@link #connect(Receiver)} for a {@link Channel}. Everything is validated at start with a
+ * message that names the setting.
+ */
+public final class NodeBuilder {
+    /** Opens the storage of a node. */
+    @FunctionalInterface
+    public interface StorageFactory {
+        RuntimeStorage open(String cluster, NodeId node);
+    }
+
+    private NodeId id;
+    private final Map<NodeId, Endpoint> members = new LinkedHashMap<>();
+    private String cluster = "tandem";
+    private Protocol protocol;
+    private TransportFactory transport;
+    private StorageFactory storage;
+    private StateMachine stateMachine;
+    private MeterRegistry registry;
+    private RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS;
+
+    NodeBuilder() {}
+
+    public NodeBuilder id(String id) {
+        this.id = NodeId.of(id);
+        return this;
+    }
+
+    /**
+     * The members of the group, in a stable order, as {@code name=host:port} (or just {@code name}
+     * for the in-JVM transport, which needs no address). The same list on every member.
+     */
+    public NodeBuilder members(String... members) {
+        this.members.clear();
+        for (String m : members) {
+            int eq = m.indexOf('=');
+            NodeId node = NodeId.of(eq < 0 ? m.trim() : m.substring(0, eq).trim());
+            Endpoint endpoint = eq < 0 ? Endpoint.UNADDRESSED : Endpoint.parse(m.substring(eq + 1).trim());
+            if (this.members.put(node, endpoint) != null) throw new IllegalArgumentException("member " + node + " is listed twice");
+        }
+        return this;
+    }
+
+    public NodeBuilder members(Map<NodeId, Endpoint> members) {
+        this.members.clear();
+        this.members.putAll(members);
+        return this;
+    }
+
+    /** Names the group; members of another cluster are refused by the transport. */
+    public NodeBuilder cluster(String cluster) {
+        this.cluster = Objects.requireNonNull(cluster);
+        return this;
+    }
+
+    public NodeBuilder protocol(Protocol protocol) {
+        this.protocol = protocol;
+        return this;
+    }
+
+    public NodeBuilder transport(TransportFactory transport) {
+        this.transport = transport;
+        return this;
+    }
+
+    public NodeBuilder storage(StorageFactory storage) {
+        this.storage = storage;
+        return this;
+    }
+
+    public NodeBuilder stateMachine(StateMachine stateMachine) {
+        this.stateMachine = stateMachine;
+        return this;
+    }
+
+    public NodeBuilder meterRegistry(MeterRegistry registry) {
+        this.registry = registry;
+        return this;
+    }
+
+    public NodeBuilder requestTimeout(Duration timeout) {
+        this.runtimeConfig = runtimeConfig.withRequestTimeout(timeout);
+        return this;
+    }
+
+    public NodeBuilder maxPendingRequests(int max) {
+        this.runtimeConfig = runtimeConfig.withMaxPendingRequests(max);
+        return this;
+    }
+
+    public NodeBuilder runtimeConfig(RuntimeConfig config) {
+        this.runtimeConfig = Objects.requireNonNull(config);
+        return this;
+    }
+
+    /** Starts a replicated state machine member. */
+    public ReplicatedNode start() {
+        require(stateMachine, "stateMachine");
+        return startWith(stateMachine);
+    }
+
+    /** Joins the group as a {@link Channel} whose receiver gets every message in total order. */
+    public Channel connect(Receiver receiver) {
+        Objects.requireNonNull(receiver, "receiver");
+        require(id, "id");
+        require(protocol, "protocol");
+        List<Address> view = new ArrayList<>();
+        for (NodeId m : members.keySet()) view.add(new Address(m));
+        View initial = new View(1, view);
+        receiver.viewAccepted(initial); // before any message, so callbacks stay one at a time
+        RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver));
+        return new ReplicatedChannel(node, new Address(id), initial);
+    }
+
+    private RuntimeBackedNode startWith(StateMachine sm) {
+        require(id, "id");
+        require(protocol, "protocol");
+        require(transport, "transport");
+        require(storage, "storage");
+        if (members.isEmpty()) throw new IllegalArgumentException("members is empty: list every member of the group");
+        if (!members.containsKey(id)) throw new IllegalArgumentException("id " + id + " is not among the members " + members.keySet());
+        MeterRegistry meters = registry != null ? registry : new SimpleMeterRegistry();
+        KryoCodec.Builder codec = KryoCodec.builder();
+        protocol.registerMessages(codec);
+        Transport t = transport.create(new TransportSetup(cluster, id, members, codec.build(), meters));
+        RuntimeStorage s;
+        try {
+            s = storage.open(cluster, id);
+        } catch (RuntimeException e) {
+            t.close();
+            throw e;
+        }
+        NodeRuntime runtime = new NodeRuntime(id, List.copyOf(members.keySet()), protocol, t, s, sm, meters, runtimeConfig);
+        runtime.start();
+        return new RuntimeBackedNode(runtime);
+    }
+
+    private static void require(Object value, String name) {
+        if (value == null) throw new IllegalStateException("node builder: '" + name + "' is not set");
+    }
+
+}

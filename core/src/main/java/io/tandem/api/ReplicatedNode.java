@@ -1,0 +1,38 @@
+package io.tandem.api;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ReadPolicy;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One member of a replicated state machine (DESIGN §4): submit commands, run reads under a read
+ * policy. Every future completes, with the result or with a typed {@link TandemException}
+ * ({@link NotLeaderException}, {@link OverloadedException}, {@link RequestTimeoutException},
+ * {@link UnavailableException}, {@link NodeStoppedException}); nothing hangs.
+ *
+ * <p>Futures complete on the node's execution thread: do not block in their callbacks (use the
+ * {@code *Async} variants for slow work).
+ */
+public interface ReplicatedNode extends AutoCloseable {
+    NodeId id();
+
+    List<NodeId> members();
+
+    /** A linearizable write without a session: a retry after a timeout may apply twice. */
+    default CompletableFuture<byte[]> submit(byte[] command) {
+        return submit(command, ClientRequest.Session.NONE);
+    }
+
+    /** A linearizable write applied exactly once per (client id, sequence), even when retried. */
+    CompletableFuture<byte[]> submit(byte[] command, ClientRequest.Session session);
+
+    CompletableFuture<byte[]> query(byte[] query, ReadPolicy policy);
+
+    /** The highest index this node's state machine has applied. */
+    long appliedIndex();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,51 @@
+package io.tandem.api;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ReadPolicy;
+import io.tandem.runtime.NodeRuntime;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** A {@link ReplicatedNode} over the real {@link NodeRuntime}. */
+final class RuntimeBackedNode implements ReplicatedNode {
+    private final NodeRuntime runtime;
+
+    RuntimeBackedNode(NodeRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    @Override
+    public NodeId id() {
+        return runtime.self();
+    }
+
+    @Override
+    public List<NodeId> members() {
+        return runtime.members();
+    }
+
+    @Override
+    public CompletableFuture<byte[]> submit(byte[] command, ClientRequest.Session session) {
+        return runtime.submit(command, session);
+    }
+
+    @Override
+    public CompletableFuture<byte[]> query(byte[] query, ReadPolicy policy) {
+        return runtime.query(query, policy);
+    }
+
+    @Override
+    public long appliedIndex() {
+        return runtime.appliedIndex();
+    }
+
+    NodeRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}
