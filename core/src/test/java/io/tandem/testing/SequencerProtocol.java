@@ -14,6 +14,7 @@ import io.tandem.engine.TimerKey;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.StorageEvent;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class SequencerProtocol implements Protocol {
     public record Ack(long requestId, long index) implements SeqMessage {}
 
     public record Commit(long requestId, long commitIndex) implements SeqMessage {}
+
+    /** A command that, once delivered, makes every member snapshot its state machine. */
+    public static final byte[] SNAPSHOT_COMMAND = "snapshot!".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     /** Sequencer heartbeat, so followers learn commits even when no new command arrives. */
     record Heartbeat() implements TimerKey {}
@@ -67,7 +71,16 @@ public final class SequencerProtocol implements Protocol {
         public void start(EngineContext ctx) {
             this.ctx = ctx;
             this.sequencer = ctx.members().getFirst();
-            if (isSequencer()) ctx.schedule(20_000_000L, new Heartbeat());
+            // Recover: the state machine resumes from the latest snapshot; log entries after it are delivered again.
+            long snapshot = ctx.snapshots().latest().map(s -> s.lastIncludedIndex()).orElse(0L);
+            commitIndex = deliveredIndex = snapshot;
+            for (long i = Math.max(snapshot + 1, ctx.log().firstIndex()); i <= ctx.log().lastIndex(); i++) {
+                orders.put(i, new Order(0, i, null, 0, ClientRequest.Session.NONE, ctx.log().entry(i).payload()));
+            }
+            if (isSequencer()) {
+                onAck(ctx.self(), ctx.log().durableIndex());
+                ctx.schedule(20_000_000L, new Heartbeat());
+            }
         }
 
         private boolean isSequencer() {
@@ -132,6 +145,7 @@ public final class SequencerProtocol implements Protocol {
             while (deliveredIndex < index) {
                 Order o = orders.remove(++deliveredIndex);
                 ctx.deliver(new Committed(o.index(), o.origin(), o.originRequestId(), o.session(), o.command()));
+                if (Arrays.equals(o.command(), SNAPSHOT_COMMAND)) ctx.takeSnapshot(o.index());
             }
         }
 
