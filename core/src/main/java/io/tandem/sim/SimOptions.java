@@ -1,0 +1,230 @@
+package io.tandem.sim;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Everything that shapes one simulated run besides the protocol. Together with the seed it fixes
+ * the run bit for bit; a failing run prints {@link #describe()} and {@link #toCliArgs()} so it can be
+ * replayed exactly.
+ *
+ * @param seed                the seed every random choice of the run derives from
+ * @param nodes               group size; members are n1..nN
+ * @param clients             concurrent client threads (Jepsen's concurrency)
+ * @param ops                 client operations in the fault phase
+ * @param keys                keys in use at a time; each key takes at most {@code opsPerKey} operations, then a fresh key replaces it
+ * @param opsPerKey           bound on the operations per key, so each key's history stays small enough to check
+ * @param durationNanos       length of the fault phase; faults are scheduled in it and client operations spread over it
+ * @param opTimeoutNanos      a client operation with no answer after this long completes as {@code :info}
+ * @param livenessNanos       after the fault phase everything is healed; every client must then complete
+ *                            {@code livenessOps} operations with a definite answer within this bound
+ * @param livenessOps         definite completions each client needs after the heal
+ * @param faults              fault kinds the generator may schedule
+ * @param faultsPerSecond     rate at which fault episodes start (virtual time)
+ * @param meanFaultNanos      mean length of a fault episode
+ * @param networkLatency      one-way latency of every message (also client to node)
+ * @param lossRate            base probability that a message is lost
+ * @param duplicateRate       probability that a message is delivered twice
+ * @param reorderRate         probability that a message may overtake earlier ones on its link (links are FIFO otherwise)
+ * @param codec               pass every engine message through the protocol's Kryo codec (by reference otherwise)
+ * @param diskLatency         latency of one group-committed disk flush
+ * @param tornWrites          a crash may leave the first unsynced log record torn (detected and dropped on restart)
+ * @param unsyncedSurvival    probability that a crash keeps a random prefix of the unsynced writes (the OS flushed them)
+ * @param maxEvents           a run that needs more events is failed (a message storm or a livelock)
+ * @param schedule            an explicit fault schedule (replay of a minimized run), or null to generate one from the seed
+ */
+public record SimOptions(
+        long seed,
+        int nodes,
+        int clients,
+        int ops,
+        int keys,
+        int opsPerKey,
+        long durationNanos,
+        long opTimeoutNanos,
+        long livenessNanos,
+        int livenessOps,
+        Set<FaultKind> faults,
+        double faultsPerSecond,
+        long meanFaultNanos,
+        Latency networkLatency,
+        double lossRate,
+        double duplicateRate,
+        double reorderRate,
+        boolean codec,
+        Latency diskLatency,
+        boolean tornWrites,
+        double unsyncedSurvival,
+        long maxEvents,
+        FaultSchedule schedule) {
+
+    public SimOptions {
+        faults = faults.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(faults));
+        positive("nodes", nodes);
+        positive("clients", clients);
+        if (ops < 0) throw new IllegalArgumentException("ops must be >= 0");
+        positive("keys", keys);
+        positive("opsPerKey", opsPerKey);
+        positive("durationNanos", durationNanos);
+        positive("opTimeoutNanos", opTimeoutNanos);
+        positive("livenessNanos", livenessNanos);
+        if (livenessOps < 0) throw new IllegalArgumentException("livenessOps must be >= 0");
+        if (faultsPerSecond < 0) throw new IllegalArgumentException("faultsPerSecond must be >= 0");
+        positive("meanFaultNanos", meanFaultNanos);
+        rate("lossRate", lossRate);
+        rate("duplicateRate", duplicateRate);
+        rate("reorderRate", reorderRate);
+        rate("unsyncedSurvival", unsyncedSurvival);
+        if (lossRate >= 1) throw new IllegalArgumentException("lossRate must be < 1 or nothing ever arrives");
+        positive("maxEvents", maxEvents);
+        java.util.Objects.requireNonNull(networkLatency, "networkLatency");
+        java.util.Objects.requireNonNull(diskLatency, "diskLatency");
+    }
+
+    private static void positive(String name, long value) {
+        if (value <= 0) throw new IllegalArgumentException(name + " must be > 0, was " + value);
+    }
+
+    private static void rate(String name, double value) {
+        if (!(value >= 0 && value <= 1)) throw new IllegalArgumentException(name + " must be in [0, 1], was " + value);
+    }
+
+    /** Defaults sized so one run takes milliseconds of wall time: 3 nodes, 5 clients, 200 ops, all faults over 5 s. */
+    public static SimOptions defaults() {
+        return new SimOptions(
+                1, 3, 5, 200, 3, 40,
+                SimTime.seconds(5), SimTime.seconds(1), SimTime.seconds(10), 2,
+                EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
+                new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
+                new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
+                5_000_000, null);
+    }
+
+    public SimOptions withSeed(long seed) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withSchedule(FaultSchedule schedule) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withFaults(Set<FaultKind> faults) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withWorkload(int nodes, int clients, int ops) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withNetwork(Latency latency, double loss, double duplicate, double reorder, boolean codec) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, latency, loss, duplicate, reorder, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withDisk(Latency latency, boolean tornWrites, double unsyncedSurvival) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                latency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withTiming(long durationNanos, long opTimeoutNanos, long livenessNanos, int livenessOps) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withFaultRate(double faultsPerSecond, long meanFaultNanos) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withKeys(int keys, int opsPerKey) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    public SimOptions withMaxEvents(long maxEvents) {
+        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+    }
+
+    /** Every option as {@code key=value}, for the report of a failing seed. */
+    public String describe() {
+        return String.join(" ", pairs(false));
+    }
+
+    /** The {@code tandem sim} flags that reproduce this run exactly (together with the protocol). */
+    public List<String> toCliArgs() {
+        return pairs(true);
+    }
+
+    private List<String> pairs(boolean cli) {
+        List<String> out = new ArrayList<>();
+        add(out, cli, "seed", Long.toString(seed));
+        add(out, cli, "nodes", Integer.toString(nodes));
+        add(out, cli, "clients", Integer.toString(clients));
+        add(out, cli, "ops", Integer.toString(ops));
+        add(out, cli, "keys", Integer.toString(keys));
+        add(out, cli, "ops-per-key", Integer.toString(opsPerKey));
+        add(out, cli, "duration", SimTime.format(durationNanos));
+        add(out, cli, "op-timeout", SimTime.format(opTimeoutNanos));
+        add(out, cli, "liveness", SimTime.format(livenessNanos));
+        add(out, cli, "liveness-ops", Integer.toString(livenessOps));
+        add(out, cli, "faults", FaultKind.formatList(faults));
+        add(out, cli, "fault-rate", number(faultsPerSecond));
+        add(out, cli, "fault-length", SimTime.format(meanFaultNanos));
+        add(out, cli, "latency", networkLatency.format());
+        add(out, cli, "loss", number(lossRate));
+        add(out, cli, "dup", number(duplicateRate));
+        add(out, cli, "reorder", number(reorderRate));
+        if (cli) out.add(codec ? "--codec" : "--no-codec");
+        else out.add("codec=" + codec);
+        add(out, cli, "disk-latency", diskLatency.format());
+        if (cli) out.add(tornWrites ? "--torn-writes" : "--no-torn-writes");
+        else out.add("torn-writes=" + tornWrites);
+        add(out, cli, "unsynced-survival", number(unsyncedSurvival));
+        add(out, cli, "max-events", Long.toString(maxEvents));
+        if (schedule != null) add(out, cli, "schedule", schedule.format());
+        return out;
+    }
+
+    private static void add(List<String> out, boolean cli, String key, String value) {
+        if (cli) {
+            out.add("--" + key);
+            out.add(value);
+        } else {
+            out.add(key + "=" + value);
+        }
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : String.format(Locale.ROOT, "%s", value);
+    }
+
+    /**
+     * The seeds a test should run: {@code [first, first + count)}, or only the seed named by the
+     * system property {@code tandem.sim.seed} when it is set (to replay one failing seed).
+     */
+    public static List<Long> seeds(long first, int count) {
+        String replay = System.getProperty("tandem.sim.seed");
+        if (replay != null && !replay.isBlank()) return List.of(Long.parseLong(replay.trim()));
+        List<Long> seeds = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) seeds.add(first + i);
+        return seeds;
+    }
+}
