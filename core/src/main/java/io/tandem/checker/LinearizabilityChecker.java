@@ -90,7 +90,7 @@ public final class LinearizabilityChecker {
         Set<RegisterOp> inPrefix = Collections.newSetFromMap(new IdentityHashMap<>());
         inPrefix.addAll(prefix);
         for (RegisterOp op : partition.ops()) {
-            if (op != blocked && !inPrefix.contains(op) && op.callAt() < blocked.returnAt()) {
+            if (op != blocked && op.callAt() < blocked.returnAt() && op.returnAt() > blocked.callAt()) {
                 concurrent.add(op);
             }
         }
@@ -121,10 +121,19 @@ public final class LinearizabilityChecker {
         }
         report.append("after which the register holds ").append(value).append(".\n");
         if (concurrent.isEmpty()) {
-            report.append("No operation outside the prefix was invoked before it completed.");
+            report.append("No operation was concurrent with it.");
         } else {
-            report.append("Operations outside the prefix invoked before it completed (no order of them extends the prefix to include it):\n  ");
-            appendList(report, history, concurrent, REPORT_CONCURRENT, "\n  ");
+            report.append("Operations concurrent with it:");
+            for (int i = 0; i < Math.min(REPORT_CONCURRENT, concurrent.size()); i++) {
+                RegisterOp op = concurrent.get(i);
+                report.append("\n  ").append(describe(history, op));
+                if (inPrefix.contains(op)) {
+                    report.append(" [in the prefix]");
+                }
+            }
+            if (concurrent.size() > REPORT_CONCURRENT) {
+                report.append("\n  ... and ").append(concurrent.size() - REPORT_CONCURRENT).append(" more");
+            }
         }
         List<Operation> prefixOps = prefix.stream().map(RegisterOp::source).toList();
         List<Operation> concurrentOps = concurrent.stream().map(RegisterOp::source).toList();

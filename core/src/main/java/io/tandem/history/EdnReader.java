@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  */
 public final class EdnReader implements Closeable {
     private static final int EOF = -1;
-    private static final int MAX_DEPTH = 1_000;
+    /** Deep enough for any history (datafied exceptions nest a few levels), shallow enough for small thread stacks. */
+    private static final int MAX_DEPTH = 200;
     private static final Pattern INTEGER = Pattern.compile("([+-]?)(0|[1-9][0-9]*)(N?)");
     private static final Pattern HEX = Pattern.compile("([+-]?)0[xX]([0-9a-fA-F]+)(N?)");
     private static final Pattern OCTAL = Pattern.compile("([+-]?)0([0-7]+)(N?)");

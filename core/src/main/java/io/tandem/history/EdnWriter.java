@@ -53,9 +53,9 @@ public final class EdnWriter {
             case Symbol s -> out.append(s.name());
             case Tagged t -> {
                 out.append('#').append(t.tag().name());
-                // A map, vector, list or set follows the tag directly, as Clojure prints records; anything
-                // else needs a space so the tag and the value stay separate tokens.
-                if (!(t.value() instanceof Map || t.value() instanceof List || t.value() instanceof Set)) {
+                // A map or a vector follows the tag directly, as Clojure prints records and objects; anything
+                // else needs a space so that the tag and the value stay separate tokens ("#tag#{...}" would not).
+                if (!(t.value() instanceof Map || t.value() instanceof List)) {
                     out.append(' ');
                 }
                 writeValue(t.value(), out);
