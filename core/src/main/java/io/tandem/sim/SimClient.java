@@ -88,24 +88,24 @@ final class SimClient {
             case CAS -> KvRegisterMachine.cas(op.key(), op.expected(), op.value());
         };
         current = new Pending(sim.nextOpId(), op, sim.now(), session, payload);
-        sim.history().record(SimOp.Type.INVOKE, process, op.f(), op.key(), invokeValue(op), null);
+        sim.history().invoke(process, SimHistory.keyword(op.f()), invokeValue(op));
         long id = current.id();
         sim.at(sim.now() + sim.options().opTimeoutNanos(), () -> timeout(id));
         attempt();
     }
 
-    private static Object invokeValue(SimWorkload.Next op) {
+    private static List<Object> invokeValue(SimWorkload.Next op) {
         return switch (op.f()) {
-            case READ -> null;
-            case WRITE -> op.value();
-            case CAS -> List.of(op.expected(), op.value());
+            case READ -> SimHistory.tuple(op.key(), null);
+            case WRITE -> SimHistory.tuple(op.key(), op.value());
+            case CAS -> SimHistory.tuple(op.key(), List.of(op.expected(), op.value()));
         };
     }
 
     private void attempt() {
         Pending op = current;
         long requestId = sim.nextRequestId();
-        ClientRequest request = op.op().f() == SimOp.F.READ
+        ClientRequest request = op.op().f() == SimWorkload.Kind.READ
                 ? ClientRequest.read(requestId, op.payload(), ReadPolicy.LINEARIZABLE)
                 : ClientRequest.command(requestId, op.session(), op.payload());
         sim.sendToNode(target, new SimNode.ClientCall(this, op.id(), request));
@@ -117,9 +117,9 @@ final class SimClient {
             case Outcome.Result(byte[] bytes) -> {
                 SimWorkload.Next op = current.op();
                 switch (op.f()) {
-                    case READ -> complete(SimOp.Type.OK, KvRegisterMachine.readValue(bytes), null);
-                    case WRITE -> complete(SimOp.Type.OK, op.value(), null);
-                    case CAS -> complete(KvRegisterMachine.succeeded(bytes) ? SimOp.Type.OK : SimOp.Type.FAIL, List.of(op.expected(), op.value()), null);
+                    case READ -> complete(Completion.OK, SimHistory.tuple(op.key(), KvRegisterMachine.readValue(bytes)));
+                    case WRITE -> complete(Completion.OK, invokeValue(op));
+                    case CAS -> complete(KvRegisterMachine.succeeded(bytes) ? Completion.OK : Completion.FAIL, invokeValue(op));
                 }
             }
             case Outcome.Rejected(Rejection reason) -> {
@@ -136,22 +136,29 @@ final class SimClient {
     private void timeout(long opId) {
         if (current == null || current.id() != opId) return;
         SimWorkload.Next op = current.op();
-        if (op.f() == SimOp.F.READ) {
-            complete(SimOp.Type.FAIL, null, ":timeout");
+        if (op.f() == SimWorkload.Kind.READ) {
+            complete(Completion.FAIL_TIMEOUT, invokeValue(op)); // a read changed nothing: it definitely failed
         } else {
-            complete(SimOp.Type.INFO, invokeValue(op), ":timeout");
+            complete(Completion.INFO_TIMEOUT, invokeValue(op));
             process += sim.options().clients(); // the indeterminate process is dead; the thread continues as a new one
             sequence = 0;
         }
         target = sim.otherNode(target);
     }
 
-    private void complete(SimOp.Type type, Object value, String error) {
+    private enum Completion { OK, FAIL, FAIL_TIMEOUT, INFO_TIMEOUT }
+
+    private void complete(Completion how, Object value) {
         Pending op = current;
         current = null;
-        sim.history().record(type, process, op.op().f(), op.op().key(), value, error);
-        sim.countCompleted(type);
-        boolean definite = type == SimOp.Type.OK || type == SimOp.Type.FAIL && error == null;
+        switch (how) {
+            case OK -> sim.history().ok(process, value);
+            case FAIL -> sim.history().fail(process, value, null);
+            case FAIL_TIMEOUT -> sim.history().fail(process, value, SimHistory.TIMEOUT);
+            case INFO_TIMEOUT -> sim.history().info(process, value, SimHistory.TIMEOUT);
+        }
+        sim.countCompleted(how == Completion.OK ? "ok" : how == Completion.INFO_TIMEOUT ? "info" : "fail");
+        boolean definite = how == Completion.OK || how == Completion.FAIL;
         if (sim.healed() && op.invokedAt() >= sim.healTime() && definite) definiteAfterHeal++;
         scheduleNext(sim.thinkTime());
     }

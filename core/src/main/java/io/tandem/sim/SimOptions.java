@@ -34,6 +34,8 @@ import java.util.Set;
  * @param tornWrites          a crash may leave the first unsynced log record torn (detected and dropped on restart)
  * @param unsyncedSurvival    probability that a crash keeps a random prefix of the unsynced writes (the OS flushed them)
  * @param maxEvents           a run that needs more events is failed (a message storm or a livelock)
+ * @param invariants          check the built-in and protocol invariants after every step; without them
+ *                            only the client history is judged (linearizability, liveness), as Jepsen would
  * @param schedule            an explicit fault schedule (replay of a minimized run), or null to generate one from the seed
  */
 public record SimOptions(
@@ -59,6 +61,7 @@ public record SimOptions(
         boolean tornWrites,
         double unsyncedSurvival,
         long maxEvents,
+        boolean invariants,
         FaultSchedule schedule) {
 
     public SimOptions {
@@ -100,67 +103,142 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, null);
+                5_000_000, true, null);
     }
 
     public SimOptions withSeed(long seed) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().seed(seed).build();
     }
 
     public SimOptions withSchedule(FaultSchedule schedule) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().schedule(schedule).build();
     }
 
     public SimOptions withFaults(Set<FaultKind> faults) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().faults(faults).build();
     }
 
     public SimOptions withWorkload(int nodes, int clients, int ops) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().nodes(nodes).clients(clients).ops(ops).build();
     }
 
     public SimOptions withNetwork(Latency latency, double loss, double duplicate, double reorder, boolean codec) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, latency, loss, duplicate, reorder, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().networkLatency(latency).lossRate(loss).duplicateRate(duplicate).reorderRate(reorder).codec(codec).build();
     }
 
     public SimOptions withDisk(Latency latency, boolean tornWrites, double unsyncedSurvival) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                latency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().diskLatency(latency).tornWrites(tornWrites).unsyncedSurvival(unsyncedSurvival).build();
     }
 
     public SimOptions withTiming(long durationNanos, long opTimeoutNanos, long livenessNanos, int livenessOps) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().durationNanos(durationNanos).opTimeoutNanos(opTimeoutNanos).livenessNanos(livenessNanos).livenessOps(livenessOps).build();
     }
 
     public SimOptions withFaultRate(double faultsPerSecond, long meanFaultNanos) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().faultsPerSecond(faultsPerSecond).meanFaultNanos(meanFaultNanos).build();
     }
 
     public SimOptions withKeys(int keys, int opsPerKey) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().keys(keys).opsPerKey(opsPerKey).build();
     }
 
     public SimOptions withMaxEvents(long maxEvents) {
-        return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
-                faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                diskLatency, tornWrites, unsyncedSurvival, maxEvents, schedule);
+        return toBuilder().maxEvents(maxEvents).build();
+    }
+
+    /** Without the invariants (built-in and protocol): only the client history is judged, as Jepsen would. */
+    public SimOptions withInvariants(boolean invariants) {
+        return toBuilder().invariants(invariants).build();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Changes some options of an existing set. */
+    public static final class Builder {
+        private long seed;
+        private int nodes;
+        private int clients;
+        private int ops;
+        private int keys;
+        private int opsPerKey;
+        private long durationNanos;
+        private long opTimeoutNanos;
+        private long livenessNanos;
+        private int livenessOps;
+        private Set<FaultKind> faults;
+        private double faultsPerSecond;
+        private long meanFaultNanos;
+        private Latency networkLatency;
+        private double lossRate;
+        private double duplicateRate;
+        private double reorderRate;
+        private boolean codec;
+        private Latency diskLatency;
+        private boolean tornWrites;
+        private double unsyncedSurvival;
+        private long maxEvents;
+        private boolean invariants;
+        private FaultSchedule schedule;
+
+        private Builder(SimOptions o) {
+            seed = o.seed;
+            nodes = o.nodes;
+            clients = o.clients;
+            ops = o.ops;
+            keys = o.keys;
+            opsPerKey = o.opsPerKey;
+            durationNanos = o.durationNanos;
+            opTimeoutNanos = o.opTimeoutNanos;
+            livenessNanos = o.livenessNanos;
+            livenessOps = o.livenessOps;
+            faults = o.faults;
+            faultsPerSecond = o.faultsPerSecond;
+            meanFaultNanos = o.meanFaultNanos;
+            networkLatency = o.networkLatency;
+            lossRate = o.lossRate;
+            duplicateRate = o.duplicateRate;
+            reorderRate = o.reorderRate;
+            codec = o.codec;
+            diskLatency = o.diskLatency;
+            tornWrites = o.tornWrites;
+            unsyncedSurvival = o.unsyncedSurvival;
+            maxEvents = o.maxEvents;
+            invariants = o.invariants;
+            schedule = o.schedule;
+        }
+
+        public Builder seed(long v) { seed = v; return this; }
+        public Builder nodes(int v) { nodes = v; return this; }
+        public Builder clients(int v) { clients = v; return this; }
+        public Builder ops(int v) { ops = v; return this; }
+        public Builder keys(int v) { keys = v; return this; }
+        public Builder opsPerKey(int v) { opsPerKey = v; return this; }
+        public Builder durationNanos(long v) { durationNanos = v; return this; }
+        public Builder opTimeoutNanos(long v) { opTimeoutNanos = v; return this; }
+        public Builder livenessNanos(long v) { livenessNanos = v; return this; }
+        public Builder livenessOps(int v) { livenessOps = v; return this; }
+        public Builder faults(Set<FaultKind> v) { faults = v; return this; }
+        public Builder faultsPerSecond(double v) { faultsPerSecond = v; return this; }
+        public Builder meanFaultNanos(long v) { meanFaultNanos = v; return this; }
+        public Builder networkLatency(Latency v) { networkLatency = v; return this; }
+        public Builder lossRate(double v) { lossRate = v; return this; }
+        public Builder duplicateRate(double v) { duplicateRate = v; return this; }
+        public Builder reorderRate(double v) { reorderRate = v; return this; }
+        public Builder codec(boolean v) { codec = v; return this; }
+        public Builder diskLatency(Latency v) { diskLatency = v; return this; }
+        public Builder tornWrites(boolean v) { tornWrites = v; return this; }
+        public Builder unsyncedSurvival(double v) { unsyncedSurvival = v; return this; }
+        public Builder maxEvents(long v) { maxEvents = v; return this; }
+        public Builder invariants(boolean v) { invariants = v; return this; }
+        public Builder schedule(FaultSchedule v) { schedule = v; return this; }
+
+        public SimOptions build() {
+            return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
+                    faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule);
+        }
     }
 
     /** Every option as {@code key=value}, for the report of a failing seed. */
@@ -192,13 +270,12 @@ public record SimOptions(
         add(out, cli, "loss", number(lossRate));
         add(out, cli, "dup", number(duplicateRate));
         add(out, cli, "reorder", number(reorderRate));
-        if (cli) out.add(codec ? "--codec" : "--no-codec");
-        else out.add("codec=" + codec);
+        add(out, cli, "codec", Boolean.toString(codec));
         add(out, cli, "disk-latency", diskLatency.format());
-        if (cli) out.add(tornWrites ? "--torn-writes" : "--no-torn-writes");
-        else out.add("torn-writes=" + tornWrites);
+        add(out, cli, "torn-writes", Boolean.toString(tornWrites));
         add(out, cli, "unsynced-survival", number(unsyncedSurvival));
         add(out, cli, "max-events", Long.toString(maxEvents));
+        add(out, cli, "invariants", Boolean.toString(invariants));
         if (schedule != null) add(out, cli, "schedule", schedule.format());
         return out;
     }

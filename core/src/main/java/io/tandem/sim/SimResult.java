@@ -1,6 +1,7 @@
 package io.tandem.sim;
 
-import java.util.List;
+import io.tandem.history.History;
+import io.tandem.history.Op;
 import java.util.Optional;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Optional;
  * @param events       events executed
  * @param virtualNanos virtual time at the end of the run
  * @param schedule     the fault schedule that was used (generated or given)
- * @param history      every client invocation and completion
+ * @param history      every client invocation and completion, and the faults as nemesis ops (Jepsen format)
  * @param stats        counters of the run (messages sent, dropped, crashes, ...), in a stable order
  */
 public record SimResult(
@@ -24,7 +25,7 @@ public record SimResult(
         long events,
         long virtualNanos,
         FaultSchedule schedule,
-        List<SimOp> history,
+        History history,
         java.util.SortedMap<String, Long> stats) {
 
     public boolean passed() {
@@ -37,6 +38,6 @@ public record SimResult(
 
     /** Client operations completed (ok, fail or info). */
     public long completedOps() {
-        return history.stream().filter(o -> o.type() != SimOp.Type.INVOKE).count();
+        return history.ops().stream().filter(o -> o.isClient() && o.type() != Op.Type.INVOKE).count();
     }
 }

@@ -13,7 +13,9 @@ import java.util.random.RandomGenerator;
 final class SimWorkload {
     static final int VALUES = 5;
 
-    record Next(SimOp.F f, long key, long value, long expected) {}
+    enum Kind { READ, WRITE, CAS }
+
+    record Next(Kind f, long key, long value, long expected) {}
 
     private final RandomGenerator random;
     private final int opsPerKey;
@@ -31,7 +33,7 @@ final class SimWorkload {
         long[] key = active.get(slot);
         if (--key[1] == 0) active.set(slot, new long[] {nextKey++, opsPerKey});
         int roll = random.nextInt(10);
-        SimOp.F f = roll < 4 ? SimOp.F.READ : roll < 7 ? SimOp.F.WRITE : SimOp.F.CAS;
+        Kind f = roll < 4 ? Kind.READ : roll < 7 ? Kind.WRITE : Kind.CAS;
         return new Next(f, key[0], random.nextInt(VALUES), random.nextInt(VALUES));
     }
 }

@@ -1,11 +1,17 @@
 package io.tandem.sim;
 
+import io.tandem.checker.CheckOptions;
+import io.tandem.checker.CheckResult;
+import io.tandem.checker.LinearizabilityChecker;
+import io.tandem.checker.Model;
 import io.tandem.codec.KryoCodec;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.engine.ProtocolMessage;
+import io.tandem.history.History;
+import io.tandem.history.Op;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -105,7 +111,7 @@ public final class Simulation implements SimCluster {
         List<NodeId> ids = new ArrayList<>();
         for (int i = 1; i <= options.nodes(); i++) ids.add(NodeId.of("n" + i));
         this.members = List.copyOf(ids);
-        this.invariants = protocol instanceof SimulatedProtocol sp ? List.copyOf(sp.invariants()) : List.of();
+        this.invariants = protocol instanceof SimulatedProtocol sp && options.invariants() ? List.copyOf(sp.invariants()) : List.of();
         if (options.codec()) {
             KryoCodec.Builder builder = KryoCodec.builder();
             protocol.registerMessages(builder);
@@ -165,9 +171,11 @@ public final class Simulation implements SimCluster {
         loop();
         if (failure == null && !finished) fail(SimFailure.Kind.LIVENESS, "liveness", "the event queue drained before the clients finished");
         if (failure == null) checkInvariants();
-        for (SimOp op : history.ops()) trace.addObject(op);
+        History recorded = history.build();
+        if (failure == null) checkLinearizability(recorded);
+        for (Op op : recorded.ops()) trace.addObject(op.toMap());
         stat("events", eventsRun);
-        stat("ops.invoked", history.ops().stream().filter(o -> o.type() == SimOp.Type.INVOKE).count());
+        stat("ops.invoked", recorded.ops().stream().filter(o -> o.isClient() && o.type() == Op.Type.INVOKE).count());
         long crashes = 0;
         long torn = 0;
         long tornDropped = 0;
@@ -183,7 +191,7 @@ public final class Simulation implements SimCluster {
         stat("disk.torn-dropped", tornDropped);
         stat("disk.flushes", flushes);
         stat("client.retries", clients.stream().mapToLong(SimClient::retries).sum());
-        return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, history.ops(),
+        return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
                 Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
     }
 
@@ -223,6 +231,20 @@ public final class Simulation implements SimCluster {
                 fail(SimFailure.Kind.SAFETY, invariant.name(), violation.get());
                 return;
             }
+        }
+    }
+
+    /**
+     * The client history must be linearizable against independent cas registers (Jepsen's kv model),
+     * with nil reads strict: a read of nil means the register was never written. The search budget is
+     * counted in steps, not wall time, so a seed always gets the same verdict.
+     */
+    private void checkLinearizability(History recorded) {
+        CheckResult result = LinearizabilityChecker.check(recorded, Model.kv(), CheckOptions.defaults());
+        switch (result) {
+            case CheckResult.Valid v -> stat("linearizability.keys", v.keys());
+            case CheckResult.Invalid invalid -> fail(SimFailure.Kind.LINEARIZABILITY, "linearizability", invalid.summary() + "\n" + invalid.report());
+            case CheckResult.Unknown unknown -> fail(SimFailure.Kind.LINEARIZABILITY, "linearizability-unknown", "the check was inconclusive: " + unknown.reason());
         }
     }
 
@@ -379,8 +401,8 @@ public final class Simulation implements SimCluster {
         return issued >= options.ops();
     }
 
-    void countCompleted(SimOp.Type type) {
-        count("ops." + type.name().toLowerCase(java.util.Locale.ROOT));
+    void countCompleted(String type) {
+        count("ops." + type);
     }
 
     void clientDone() {
@@ -412,6 +434,9 @@ public final class Simulation implements SimCluster {
     private void applyFault(Fault fault) {
         if (healed) return; // the liveness phase has begun; late faults of the schedule no longer apply
         trace("fault", null, fault);
+        String text = Fault.format(fault);
+        int colon = text.indexOf(':');
+        history.nemesis(colon < 0 ? text : text.substring(0, colon), text);
         switch (fault) {
             case Fault.Partition p -> network.partition(p.blocked());
             case Fault.Heal h -> network.heal();
@@ -432,6 +457,7 @@ public final class Simulation implements SimCluster {
 
     private void healEverything() {
         trace("heal-all", null, null);
+        history.nemesis("heal-all", "liveness phase");
         network.healAll();
         for (SimNode n : nodes.values()) {
             if (!n.isUp()) n.start();
@@ -452,6 +478,7 @@ public final class Simulation implements SimCluster {
 
     /** State machine safety: no two nodes apply different commands at the same index. */
     void checkStateMachineSafety(NodeId node, Committed entry) {
+        if (!options.invariants()) return;
         AppliedCommand first = appliedByIndex.putIfAbsent(entry.index(), new AppliedCommand(node, entry));
         if (first == null || sameCommand(first.entry(), entry)) return;
         violation("state-machine-safety", "index " + entry.index() + " was applied as " + describe(first.entry()) + " on " + first.node()

@@ -6,7 +6,6 @@ import io.tandem.sim.FaultKind;
 import io.tandem.sim.FaultMinimizer;
 import io.tandem.sim.FaultSchedule;
 import io.tandem.sim.Latency;
-import io.tandem.sim.SimOp;
 import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
 import io.tandem.sim.SimRunner;
@@ -107,13 +106,13 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--reorder", description = "Probability a message may overtake earlier ones (default ${DEFAULT-VALUE}).")
     double reorder = DEFAULTS.reorderRate();
 
-    @Option(names = "--codec", negatable = true, description = "Pass messages through the protocol's Kryo codec (default: by reference).")
+    @Option(names = "--codec", arity = "1", description = "true: pass messages through the protocol's Kryo codec; false: by reference (default ${DEFAULT-VALUE}).")
     boolean codec = DEFAULTS.codec();
 
     @Option(names = "--disk-latency", description = "Disk flush latency distribution (default ${DEFAULT-VALUE}).")
     String diskLatency = DEFAULTS.diskLatency().format();
 
-    @Option(names = "--torn-writes", negatable = true, description = "A crash may tear the first unsynced log record (default: on).")
+    @Option(names = "--torn-writes", arity = "1", description = "A crash may tear the first unsynced log record (default ${DEFAULT-VALUE}).")
     boolean tornWrites = DEFAULTS.tornWrites();
 
     @Option(names = "--unsynced-survival", description = "Probability a crash keeps a prefix of unsynced writes (default ${DEFAULT-VALUE}).")
@@ -122,14 +121,18 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--max-events", description = "Fail a seed that needs more events (default ${DEFAULT-VALUE}).")
     long maxEvents = DEFAULTS.maxEvents();
 
+    @Option(names = "--invariants", arity = "1", description = "Check the built-in and protocol invariants after every step (default ${DEFAULT-VALUE}); "
+            + "with false only the client history is judged.")
+    boolean invariants = DEFAULTS.invariants();
+
     @Option(names = "--schedule", description = "Explicit fault schedule (as a failure prints it) instead of generating one.")
     String schedule;
 
     @Option(names = "--max-failures", description = "Stop after this many failing seeds (default ${DEFAULT-VALUE}).")
     int maxFailures = 10;
 
-    @Option(names = "--minimize", negatable = true, description = "Minimize the fault schedule of the first failure (default: on).")
-    boolean minimize = true;
+    @Option(names = "--no-minimize", description = "Do not minimize the fault schedule of the first failure.")
+    boolean noMinimize;
 
     @Option(names = "--trace", description = "Write one line per event of the first seed to this file.")
     Path trace;
@@ -141,7 +144,7 @@ final class SimCommand implements Callable<Integer> {
         try {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
-                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, schedule == null ? null : FaultSchedule.parse(schedule));
+                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -182,7 +185,7 @@ final class SimCommand implements Callable<Integer> {
             }
             out.flush();
         });
-        if (!summary.failures().isEmpty() && minimize) {
+        if (!summary.failures().isEmpty() && !noMinimize) {
             SimResult first = summary.failures().getFirst();
             if (first.schedule().size() > 0) {
                 FaultMinimizer.Minimized m = FaultMinimizer.minimize(p, first, 200, null);
@@ -216,7 +219,7 @@ final class SimCommand implements Callable<Integer> {
         try {
             Files.createDirectories(historyDir);
             Path file = historyDir.resolve(r.protocol() + "-seed-" + r.seed() + ".edn");
-            Files.write(file, r.history().stream().map(SimOp::toEdn).toList());
+            r.history().write(file);
             spec.commandLine().getOut().println("  history: " + file);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -70,6 +70,25 @@ class SimCommandTest {
     }
 
     @Test
+    void everyOptionSurvivesTheRoundTripThroughTheCommandLine() {
+        io.tandem.sim.SimOptions custom = io.tandem.sim.SimOptions.defaults().toBuilder()
+                .seed(99).nodes(5).clients(7).ops(123).keys(4).opsPerKey(17).durationNanos(3_000_000_000L).opTimeoutNanos(700_000_000L)
+                .livenessNanos(4_000_000_000L).livenessOps(3).faults(java.util.EnumSet.of(io.tandem.sim.FaultKind.CRASH, io.tandem.sim.FaultKind.LOSS))
+                .faultsPerSecond(2.5).meanFaultNanos(300_000_000L).networkLatency(new io.tandem.sim.Latency.Exponential(100_000, 900_000))
+                .lossRate(0.02).duplicateRate(0.03).reorderRate(0.04).codec(true).diskLatency(new io.tandem.sim.Latency.Fixed(50_000))
+                .tornWrites(false).unsyncedSurvival(0.5).maxEvents(123_456).invariants(false)
+                .schedule(io.tandem.sim.FaultSchedule.parse("10ms=crash:n2;20ms=partition:halves:n1>n2,n2>n1"))
+                .build();
+        SimCommand command = new SimCommand();
+        CommandLine cli = new CommandLine(command);
+        List<String> args = new ArrayList<>(List.of("--protocol", "toy-pb"));
+        args.addAll(custom.toCliArgs());
+        cli.parseArgs(args.toArray(String[]::new));
+        command.spec = cli.getCommandSpec();
+        assertThat(command.options()).isEqualTo(custom);
+    }
+
+    @Test
     void badOptionsAreUsageErrors() {
         assertThat(sim("--protocol", "nope").exit()).isEqualTo(2);
         Run r = sim("--protocol", "toy-pb", "--latency", "gaussian:1ms");

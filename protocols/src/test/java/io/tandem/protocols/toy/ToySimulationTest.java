@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.sim.FaultMinimizer;
 import io.tandem.sim.FaultSchedule;
+import io.tandem.sim.SimFailure;
 import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
 import io.tandem.sim.SimRunner;
@@ -42,6 +43,19 @@ class ToySimulationTest {
         SimResult replay = Simulation.run(ToyProtocol.buggy(), caught.options());
         assertThat(replay.failure()).isEqualTo(caught.failure());
         assertThat(replay.traceHash()).isEqualTo(caught.traceHash());
+    }
+
+    @Test
+    void withoutInvariantsTheLinearizabilityCheckAloneCatchesTheBuggyTwin() {
+        SimOptions blackBox = OPTIONS.withInvariants(false);
+        SimRunner.Summary s = SimRunner.run(ToyProtocol.buggy(), blackBox, SimOptions.seeds(1, 300), 1, null);
+        assertThat(s.failures()).as("the buggy twin survived %d seeds", s.seeds()).isNotEmpty();
+        SimResult caught = s.failures().getFirst();
+        System.out.println("toy-pb-buggy caught by linearizability alone at seed " + caught.seed() + ":\n" + SimRunner.describeFailure(caught));
+        assertThat(caught.failure()).hasValueSatisfying(f -> assertThat(f.kind()).isEqualTo(SimFailure.Kind.LINEARIZABILITY));
+        // The correct engine's histories pass the same check.
+        SimRunner.Summary correct = SimRunner.run(ToyProtocol.correct(), blackBox, SimOptions.seeds(1, 20), 1, null);
+        assertThat(correct.failures()).as(failures(correct)).isEmpty();
     }
 
     @Test
