@@ -54,6 +54,15 @@ public sealed interface Fault {
 
     record Unslow(NodeId node) implements Fault {}
 
+    /** Multiplies the latency of one directed link by {@code factor} (a congested or degraded path). */
+    record SlowLink(Link link, int factor) implements Fault {
+        public SlowLink {
+            if (factor < 1) throw new IllegalArgumentException("slow factor must be >= 1");
+        }
+    }
+
+    record UnslowLink(Link link) implements Fault {}
+
     /** Raises the loss rate of every link to {@code rate} until {@link LossEnd}. */
     record LossBurst(double rate) implements Fault {
         public LossBurst {
@@ -85,9 +94,17 @@ public sealed interface Fault {
             case ClockJump c -> "clock:" + c.node() + ":" + SimTime.format(c.deltaNanos());
             case Slow s -> "slow:" + s.node() + ":" + s.factor();
             case Unslow u -> "unslow:" + u.node();
+            case SlowLink s -> "slowlink:" + s.link().from() + ">" + s.link().to() + ":" + s.factor();
+            case UnslowLink u -> "unslowlink:" + u.link().from() + ">" + u.link().to();
             case LossBurst l -> "loss:" + l.rate();
             case LossEnd l -> "lossend";
         };
+    }
+
+    private static Link link(String text) {
+        String[] ends = text.split(">");
+        if (ends.length != 2) throw new IllegalArgumentException("link '" + text + "' is not from>to");
+        return new Link(NodeId.of(ends[0]), NodeId.of(ends[1]));
     }
 
     static Fault parse(String text) {
@@ -98,10 +115,7 @@ public sealed interface Fault {
                     TreeSet<Link> links = new TreeSet<>(Link.ORDER);
                     if (p.length != 3) throw new IllegalArgumentException("partition:<shape>:<a>b,...");
                     for (String l : p[2].split(",")) {
-                        if (l.isBlank()) continue;
-                        String[] ends = l.split(">");
-                        if (ends.length != 2) throw new IllegalArgumentException("link '" + l + "' is not from>to");
-                        links.add(new Link(NodeId.of(ends[0]), NodeId.of(ends[1])));
+                        if (!l.isBlank()) links.add(link(l));
                     }
                     yield new Partition(p[1], links);
                 }
@@ -113,6 +127,8 @@ public sealed interface Fault {
                 case "clock" -> new ClockJump(NodeId.of(p[1]), SimTime.parse(p[2]));
                 case "slow" -> new Slow(NodeId.of(p[1]), Integer.parseInt(p[2]));
                 case "unslow" -> new Unslow(NodeId.of(p[1]));
+                case "slowlink" -> new SlowLink(link(p[1]), Integer.parseInt(p[2]));
+                case "unslowlink" -> new UnslowLink(link(p[1]));
                 case "loss" -> new LossBurst(Double.parseDouble(p[1]));
                 case "lossend" -> new LossEnd();
                 default -> throw new IllegalArgumentException("unknown fault '" + p[0] + "'");

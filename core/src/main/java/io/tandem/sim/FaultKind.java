@@ -15,7 +15,7 @@ public enum FaultKind {
     PAUSE,
     /** Jump a node's clock forward. */
     CLOCK,
-    /** Make a node slow: its links and its disk get a latency multiplier, then back to normal. */
+    /** Make a node slow (its links and its disk get a latency multiplier) or one directed link slow, then back to normal. */
     SLOW,
     /** A burst of heavy message loss on every link, then back to the base loss rate. */
     LOSS;

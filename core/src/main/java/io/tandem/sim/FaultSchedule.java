@@ -88,8 +88,19 @@ public record FaultSchedule(List<Fault.Scheduled> events) {
                     stop = null;
                 }
                 case SLOW -> {
-                    start = new Fault.Slow(node, random.nextInt(5, 51));
-                    stop = new Fault.Unslow(node);
+                    int factor = random.nextInt(5, 51);
+                    if (members.size() > 1 && random.nextBoolean()) {
+                        NodeId to;
+                        do {
+                            to = members.get(random.nextInt(members.size()));
+                        } while (to.equals(node));
+                        Fault.Link link = new Fault.Link(node, to);
+                        start = new Fault.SlowLink(link, factor);
+                        stop = new Fault.UnslowLink(link);
+                    } else {
+                        start = new Fault.Slow(node, factor);
+                        stop = new Fault.Unslow(node);
+                    }
                 }
                 case LOSS -> {
                     start = new Fault.LossBurst(Math.round(random.nextDouble(0.2, 0.9) * 100) / 100.0);

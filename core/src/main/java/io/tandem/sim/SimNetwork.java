@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
  * loss burst), duplication, and partitions of any shape as a set of blocked directed links, checked
  * when a message is sent and again when it arrives. Links are FIFO, like the real per-peer
  * transport, except that with probability {@code reorderRate} a message may overtake earlier ones.
- * Slow nodes multiply the latency of every link they are on. Client traffic has latency but is never
+ * Slow nodes multiply the latency of every link they are on; a slow link only its own. Client traffic has latency but is never
  * partitioned or lost (the clients stand for processes co-located with the cluster's edge).
  */
 final class SimNetwork {
@@ -20,6 +20,7 @@ final class SimNetwork {
     private final RandomGenerator random;
     private Set<Fault.Link> blocked = Set.of();
     private final TreeMap<NodeId, Integer> slow = new TreeMap<>();
+    private final Map<Fault.Link, Integer> slowLinks = new HashMap<>(); // keyed lookups only, never iterated
     private double burstLoss;
     private final Map<Fault.Link, Long> lastArrival = new HashMap<>(); // keyed lookups only, never iterated
 
@@ -44,6 +45,14 @@ final class SimNetwork {
         slow.remove(node);
     }
 
+    void setSlowLink(Fault.Link link, int factor) {
+        slowLinks.put(link, factor);
+    }
+
+    void clearSlowLink(Fault.Link link) {
+        slowLinks.remove(link);
+    }
+
     void lossBurst(double rate) {
         burstLoss = rate;
     }
@@ -56,6 +65,7 @@ final class SimNetwork {
     void healAll() {
         heal();
         slow.clear();
+        slowLinks.clear();
         endLossBurst();
     }
 
@@ -78,7 +88,7 @@ final class SimNetwork {
         int copies = random.nextDouble() < options.duplicateRate() ? 2 : 1;
         long[] arrivals = new long[copies];
         Fault.Link link = new Fault.Link(from, to);
-        long factor = Math.max(slowFactor(from), slowFactor(to));
+        long factor = Math.max(slowFactor(from), slowFactor(to)) * (long) slowLinks.getOrDefault(link, 1);
         for (int i = 0; i < copies; i++) {
             long arrival = now + options.networkLatency().sample(random) * factor;
             boolean mayOvertake = i > 0 || random.nextDouble() < options.reorderRate();

@@ -148,6 +148,8 @@ public final class Simulation implements SimCluster {
                 case Fault.ClockJump c -> List.of(c.node());
                 case Fault.Slow sl -> List.of(sl.node());
                 case Fault.Unslow u -> List.of(u.node());
+                case Fault.SlowLink sl -> List.of(sl.link().from(), sl.link().to());
+                case Fault.UnslowLink u -> List.of(u.link().from(), u.link().to());
                 case Fault.Partition p -> p.blocked().stream().flatMap(l -> java.util.stream.Stream.of(l.from(), l.to())).toList();
                 default -> List.of();
             };
@@ -450,6 +452,8 @@ public final class Simulation implements SimCluster {
             case Fault.ClockJump c -> nodes.get(c.node()).jumpClock(c.deltaNanos());
             case Fault.Slow s -> network.setSlow(s.node(), s.factor());
             case Fault.Unslow u -> network.clearSlow(u.node());
+            case Fault.SlowLink s -> network.setSlowLink(s.link(), s.factor());
+            case Fault.UnslowLink u -> network.clearSlowLink(u.link());
             case Fault.LossBurst l -> network.lossBurst(l.rate());
             case Fault.LossEnd l -> network.endLossBurst();
         }

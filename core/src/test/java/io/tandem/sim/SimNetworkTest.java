@@ -73,5 +73,11 @@ class SimNetworkTest {
         assertThat(net.clientDelay(B)).isEqualTo(20_000);
         net.clearSlow(B);
         assertThat(net.plan(B, A, 100_000)).containsExactly(101_000);
+
+        net.setSlowLink(new Fault.Link(A, B), 7);
+        assertThat(net.plan(A, B, 200_000)).containsExactly(207_000);
+        assertThat(net.plan(B, A, 200_000)).containsExactly(201_000); // only the one direction
+        net.healAll();
+        assertThat(net.plan(A, B, 300_000)).containsExactly(301_000);
     }
 }
