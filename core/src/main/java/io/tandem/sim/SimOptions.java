@@ -65,7 +65,8 @@ public record SimOptions(
         FaultSchedule schedule) {
 
     public SimOptions {
-        faults = faults.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(faults));
+        // An EnumSet keeps a fixed iteration order (Set.copyOf would not, between JVM runs).
+        faults = java.util.Collections.unmodifiableSet(faults.isEmpty() ? EnumSet.noneOf(FaultKind.class) : EnumSet.copyOf(faults));
         positive("nodes", nodes);
         positive("clients", clients);
         if (ops < 0) throw new IllegalArgumentException("ops must be >= 0");

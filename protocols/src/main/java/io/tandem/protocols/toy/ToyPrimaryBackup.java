@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -547,10 +546,5 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
         byte[] command = new byte[in.getInt()];
         in.get(command);
         return new Committed(index, NodeId.of(new String(origin, StandardCharsets.UTF_8)), requestId, session, command);
-    }
-
-    /** For the status of pending work in reports. */
-    Map<Long, Long> pendingCommands() {
-        return pendingCommands;
     }
 }

@@ -74,6 +74,26 @@ class ToySimulationTest {
         assertThat(other.traceHash()).isNotEqualTo(a.traceHash());
     }
 
+    /** Prints the trace hash of one seed; run in a fresh JVM by the test below. */
+    public static final class PrintTraceHash {
+        public static void main(String[] args) {
+            System.out.println(Simulation.run(ToyProtocol.correct(), OPTIONS.withSeed(Long.parseLong(args[0]))).traceHash());
+        }
+    }
+
+    @Test
+    void theSameSeedGivesTheSameRunInAnotherJvm() throws Exception {
+        // Catches what a second run in the same JVM cannot: hash seeds of Set.of, identity hashes, ...
+        long here = Simulation.run(ToyProtocol.correct(), OPTIONS.withSeed(31337)).traceHash();
+        String javaCommand = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(javaCommand, "-cp", System.getProperty("java.class.path"), PrintTraceHash.class.getName(), "31337")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out.lines().filter(l -> l.matches("-?\\d+")).findFirst()).as(out).contains(Long.toString(here));
+    }
+
     @Test
     void messagesThroughTheCodecGiveTheSameRun() {
         SimOptions byValue = OPTIONS.withSeed(77).withNetwork(OPTIONS.networkLatency(), OPTIONS.lossRate(), OPTIONS.duplicateRate(), OPTIONS.reorderRate(), true);
