@@ -373,12 +373,20 @@ final class SimNode implements SimDisk.Host {
     private void arm(TimerKey key, long delayNanos, long deadlineLocal) {
         long generation = ++timerGeneration;
         timers.put(key, new TimerState(generation, deadlineLocal));
-        post(delayNanos, "timer", key, () -> {
-            TimerState state = timers.get(key);
-            if (state == null || state.generation() != generation) return; // cancelled or re-armed
-            timers.remove(key);
-            engine.onTimer(key);
+        long inc = incarnation;
+        sim.at(sim.now() + delayNanos, () -> {
+            if (!isArmed(key, generation)) return; // cancelled or re-armed: nothing happens, nothing to trace
+            runIfCurrent(inc, "timer", key, () -> {
+                if (!isArmed(key, generation)) return; // cancelled while it waited in a pause
+                timers.remove(key);
+                engine.onTimer(key);
+            });
         });
+    }
+
+    private boolean isArmed(TimerKey key, long generation) {
+        TimerState state = timers.get(key);
+        return state != null && state.generation() == generation;
     }
 
     String status() {

@@ -294,7 +294,7 @@ public final class Simulation implements SimCluster {
     }
 
     private static String render(Object detail) {
-        return detail instanceof Object[] array ? Arrays.deepToString(array) : String.valueOf(detail);
+        return TraceDigest.render(detail);
     }
 
     private void stat(String name, long value) {

@@ -124,6 +124,62 @@ final class TraceDigest {
         }
     }
 
+    /**
+     * A readable rendering for the text trace, structural like the hash (records as
+     * {@code Name[field=value, ...]}, byte arrays by content), so that the traces of two runs diff
+     * cleanly.
+     */
+    static String render(Object value) {
+        StringBuilder out = new StringBuilder();
+        render(value, out);
+        return out.toString();
+    }
+
+    private static void render(Object value, StringBuilder out) {
+        switch (value) {
+            case null -> out.append("null");
+            case io.tandem.engine.NodeId id -> out.append(id.value());
+            case byte[] bytes -> {
+                out.append("0x");
+                for (int i = 0; i < Math.min(bytes.length, 32); i++) out.append(Character.forDigit((bytes[i] >> 4) & 0xf, 16)).append(Character.forDigit(bytes[i] & 0xf, 16));
+                if (bytes.length > 32) out.append("...(").append(bytes.length).append(" bytes)");
+            }
+            case Object[] array -> {
+                out.append('[');
+                for (int i = 0; i < array.length; i++) {
+                    if (i > 0) out.append(", ");
+                    render(array[i], out);
+                }
+                out.append(']');
+            }
+            case Collection<?> collection -> {
+                out.append('[');
+                boolean first = true;
+                for (Object o : collection) {
+                    if (!first) out.append(", ");
+                    first = false;
+                    render(o, out);
+                }
+                out.append(']');
+            }
+            case Record record -> {
+                out.append(record.getClass().getSimpleName()).append('[');
+                Method[] accessors = ACCESSORS.get(record.getClass());
+                for (int i = 0; i < accessors.length; i++) {
+                    if (i > 0) out.append(", ");
+                    out.append(accessors[i].getName()).append('=');
+                    try {
+                        render(accessors[i].invoke(record), out);
+                    } catch (IllegalAccessException | InvocationTargetException e) {
+                        out.append('?');
+                    }
+                }
+                out.append(']');
+            }
+            default -> out.append(value);
+        }
+    }
+
     private static long mix(long z) {
         z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
         z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
