@@ -486,9 +486,9 @@ public final class NodeStorage implements AutoCloseable {
                     syncLog();
                     flushMeta();
                 } catch (StorageException e) {
-                    raiseFailure("syncing the log", e);
+                    raiseFailure("making the batch durable", e);
                 } catch (RuntimeException e) {
-                    raiseFailure("syncing the log", new StorageIOException("unexpected error while syncing: " + e, e));
+                    raiseFailure("making the batch durable", new StorageIOException("unexpected error while making the batch durable: " + e, e));
                 }
             }
             reportFailureOnce();
