@@ -268,7 +268,10 @@ public final class NodeRuntime implements AutoCloseable {
                 if (r.request().kind() == ClientRequest.Kind.READ) readQueries.put(r.request().requestId(), r.request().payload());
                 engine.onClientRequest(r.request());
             }
-            case Storage s -> engine.onStorageEvent(s.event());
+            case Storage s -> {
+                engine.onStorageEvent(s.event());
+                if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
+            }
             case Applied a -> engine.onApplied(a.index());
             case TermQuery q -> q.answer().complete(termAt(q.index()));
         }
@@ -325,6 +328,18 @@ public final class NodeRuntime implements AutoCloseable {
                 enqueue(new Storage(new StorageEvent.SnapshotFailed(null, "the state machine could not be snapshotted at " + index + ": " + e, token)));
             }
         }));
+    }
+
+    /**
+     * Storage failed (full disk, I/O error): nothing more can become durable, so the node stops
+     * answering rather than acknowledge what it cannot keep. A restart recovers from what is on disk.
+     */
+    private void stopAfterStorageFailure(StorageEvent.StorageFailed f) {
+        String reason = "storage failed during " + f.operation() + ": " + f.reason();
+        log.error("{} stops: {}", self, reason);
+        failure = new TandemException(reason);
+        running = false;
+        pending.failAll(new NodeStoppedException(self + " stopped: " + reason));
     }
 
     private void expire(PendingRequests.Pending p) {

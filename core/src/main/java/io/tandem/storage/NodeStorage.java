@@ -258,25 +258,26 @@ public final class NodeStorage implements AutoCloseable {
 
     /**
      * Finishes the queued work (syncing it and posting its completions), stops the disk thread and
-     * releases the data directory. Idempotent.
+     * releases the data directory, then returns; later calls through the views throw
+     * {@link IllegalStateException}. Idempotent. Called from an event consumer (on the disk
+     * thread) it only stops new work and returns at once; the rest happens when the batch ends.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
         queue.close();
-        if (Thread.currentThread() != diskThread) {
-            boolean interrupted = false;
-            while (diskThread.isAlive()) {
-                try {
-                    diskThread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+        // The disk thread drains the queue, then closes the stable storage itself; joining it is
+        // skipped when an event consumer closes the storage from the disk thread.
+        if (Thread.currentThread() == diskThread) return;
+        boolean interrupted = false;
+        while (diskThread.isAlive()) {
+            try {
+                diskThread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-            if (interrupted) Thread.currentThread().interrupt();
         }
-        stable.close();
-        logger.info("storage of {} closed", node);
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     // ---- engine-facing views -------------------------------------------------------------------
@@ -485,15 +486,17 @@ public final class NodeStorage implements AutoCloseable {
                     syncLog();
                     flushMeta();
                 } catch (StorageException e) {
-                    raiseFailure("syncing the log", e);
+                    raiseFailure("making the batch durable", e);
                 } catch (RuntimeException e) {
-                    raiseFailure("syncing the log", new StorageIOException("unexpected error while syncing: " + e, e));
+                    raiseFailure("making the batch durable", new StorageIOException("unexpected error while making the batch durable: " + e, e));
                 }
             }
             reportFailureOnce();
             queue.recycle(batch);
         }
         if (install != null) install.abort();
+        stable.close();
+        logger.info("storage of {} closed", node);
     }
 
     private void process(Op op) {

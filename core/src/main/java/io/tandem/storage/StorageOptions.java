@@ -17,7 +17,9 @@ public record StorageOptions(FlushPolicy flushPolicy, long segmentBytes, int sna
 
     public StorageOptions {
         Objects.requireNonNull(flushPolicy, "flushPolicy");
-        if (segmentBytes < 4096) throw new IllegalArgumentException("segmentBytes must be >= 4096, was " + segmentBytes);
+        if (segmentBytes < 4096 || segmentBytes > (1L << 30)) {
+            throw new IllegalArgumentException("segmentBytes must be in [4 KiB, 1 GiB], was " + segmentBytes);
+        }
         if (snapshotsToKeep < 1) throw new IllegalArgumentException("snapshotsToKeep must be >= 1, was " + snapshotsToKeep);
     }
 

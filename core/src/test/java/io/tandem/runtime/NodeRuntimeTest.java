@@ -174,6 +174,19 @@ class NodeRuntimeTest {
         assertThat(text(restarted.submit(utf8("d")).join())).isEqualTo("5");
     }
 
+    @Test
+    void aFullDiskStopsTheNodeWithoutAcknowledgingTheWriteItCouldNotKeep() {
+        List<String> solo = List.of("solo");
+        MemoryDisk disk = new MemoryDisk();
+        RecordingStateMachine sm = new RecordingStateMachine();
+        ReplicatedNode node = start(network(solo), "solo", solo, sm, disk);
+        node.submit(utf8("kept")).join();
+        disk.setFull(true);
+        assertThatThrownBy(() -> node.submit(utf8("lost")).join()).cause().isInstanceOf(NodeStoppedException.class).hasMessageContaining("storage failed");
+        assertThatThrownBy(() -> node.submit(utf8("after")).join()).cause().isInstanceOf(NodeStoppedException.class);
+        assertThat(sm.applied).containsExactly("kept");
+    }
+
     /** An engine that throws on the first client request. */
     private static final class FailingProtocol implements Protocol {
         @Override
