@@ -77,6 +77,7 @@ public final class KvStateMachine implements StateMachine {
     /**
      * Applies a decoded command. Checks the limits again (a command may come from an embedding
      * program rather than the codec) and returns {@link KvResult.Failed} instead of throwing.
+     * The tree keeps the command's arrays: do not modify them afterwards.
      */
     public KvResult execute(KvCommand command) {
         Objects.requireNonNull(command, "command");
@@ -95,7 +96,10 @@ public final class KvStateMachine implements StateMachine {
         };
     }
 
-    /** Answers a decoded query from the latest state; returns {@link KvResult.Failed} instead of throwing. */
+    /**
+     * Answers a decoded query from the latest state; returns {@link KvResult.Failed} instead of
+     * throwing. The arrays in the result are the tree's own: do not modify them.
+     */
     public KvResult read(KvQuery query) {
         Objects.requireNonNull(query, "query");
         try {
