@@ -35,8 +35,6 @@ final class Connection extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
     /** Message bodies up to this size are copied into a reused array; larger ones get their own. */
     private static final int SCRATCH_MAX_BYTES = 64 * 1024;
-    /** Region write body: name length (u16), name, offset (s32), then the bytes. */
-    private static final int REGION_WRITE_FIXED_BYTES = 6;
 
     private enum State { AWAIT_HANDSHAKE, OPEN, CLOSED }
 
@@ -205,19 +203,19 @@ final class Connection extends ByteToMessageDecoder {
     }
 
     private void onRegionWrite(ChannelHandlerContext ctx, ByteBuf in, int length) {
-        if (length < REGION_WRITE_FIXED_BYTES) {
+        if (length < RegionWriteBody.FIXED_BYTES) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write of " + length + " bytes is too short");
             return;
         }
         int nameLength = in.readUnsignedShort();
-        if (nameLength > length - REGION_WRITE_FIXED_BYTES) {
+        if (nameLength > length - RegionWriteBody.FIXED_BYTES) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write name claims " + nameLength + " bytes of a " + length + "-byte body");
             return;
         }
         String region = in.toString(in.readerIndex(), nameLength, StandardCharsets.UTF_8);
         in.skipBytes(nameLength);
         int offset = in.readInt();
-        byte[] data = new byte[length - REGION_WRITE_FIXED_BYTES - nameLength];
+        byte[] data = new byte[length - RegionWriteBody.FIXED_BYTES - nameLength];
         in.readBytes(data);
         link.framesReceived.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);

@@ -183,7 +183,11 @@ final class PeerLink {
                     ch.write(batch);
                     batch = null;
                 }
-                if (batch == null) batch = ch.alloc().directBuffer(Math.max(size, BATCH_BYTES));
+                if (batch == null) {
+                    // Sized by what is queued (this frame included), so a lone small message takes a small buffer.
+                    long queued = queuedBytes.get();
+                    batch = ch.alloc().directBuffer((int) Math.max(size, Math.min(BATCH_BYTES, queued)));
+                }
                 batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.body().length).writeBytes(f.body());
                 queuedMessages.decrementAndGet();
                 queuedBytes.addAndGet(-size);

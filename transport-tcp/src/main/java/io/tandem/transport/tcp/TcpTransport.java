@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,10 +65,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TcpTransport implements Transport {
     private static final Logger log = LoggerFactory.getLogger(TcpTransport.class);
-    /** Longest region name (UTF-8 bytes) a region-write frame carries. */
-    static final int MAX_REGION_NAME_BYTES = 255;
-    /** Region write body: name length (u16), name, offset (s32), then the bytes. */
-    private static final int REGION_WRITE_FIXED_BYTES = 6;
 
     private final TcpTransportConfig config;
     private final String clusterName;
@@ -330,7 +327,7 @@ public final class TcpTransport implements Transport {
     }
 
     Set<NodeId> members() {
-        Set<NodeId> all = new java.util.TreeSet<>(peers);
+        Set<NodeId> all = new TreeSet<>(peers);
         all.add(self);
         return all;
     }
@@ -361,8 +358,8 @@ public final class TcpTransport implements Transport {
         public MemorySegment register(String name, int sizeBytes) {
             Objects.requireNonNull(name, "name");
             int nameBytes = name.getBytes(StandardCharsets.UTF_8).length;
-            if (nameBytes == 0 || nameBytes > MAX_REGION_NAME_BYTES) {
-                throw new IllegalArgumentException("region name must be 1 to " + MAX_REGION_NAME_BYTES + " UTF-8 bytes, was '" + name + "'");
+            if (nameBytes == 0 || nameBytes > RegionWriteBody.MAX_NAME_BYTES) {
+                throw new IllegalArgumentException("region name must be 1 to " + RegionWriteBody.MAX_NAME_BYTES + " UTF-8 bytes, was '" + name + "'");
             }
             return regionTable.register(name, sizeBytes);
         }
@@ -392,20 +389,10 @@ public final class TcpTransport implements Transport {
                 throw e;
             }
             byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
-            int maxChunk = (config.maxFrameBytes() - REGION_WRITE_FIXED_BYTES - nameBytes.length) / 8 * 8;
+            int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
             for (int at = 0; at < data.length; at += maxChunk) {
                 int chunk = Math.min(maxChunk, data.length - at);
-                byte[] body = new byte[REGION_WRITE_FIXED_BYTES + nameBytes.length + chunk];
-                body[0] = (byte) (nameBytes.length >>> 8);
-                body[1] = (byte) nameBytes.length;
-                System.arraycopy(nameBytes, 0, body, 2, nameBytes.length);
-                int o = offset + at;
-                int p = 2 + nameBytes.length;
-                body[p] = (byte) (o >>> 24);
-                body[p + 1] = (byte) (o >>> 16);
-                body[p + 2] = (byte) (o >>> 8);
-                body[p + 3] = (byte) o;
-                System.arraycopy(data, at, body, p + 4, chunk);
+                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by all peers, never modified
                 for (PeerLink link : links.values()) link.offer(FrameFormat.TYPE_REGION_WRITE, body);
             }
         }
