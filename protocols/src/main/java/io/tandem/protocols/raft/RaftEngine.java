@@ -829,7 +829,7 @@ public final class RaftEngine implements Engine {
             chunkReads.remove(p.chunkReadToken);
             p.chunkReadToken = 0;
             Optional<SnapshotMeta> latest = ctx.snapshots().latest();
-            if (latest.isPresent() && !latest.get().equals(p.snapshot)) {
+            if (latest.isPresent() && !sameSnapshot(latest.get(), p.snapshot)) {
                 startSnapshot(p); // a newer snapshot replaced the one we were sending
             } else {
                 p.chunkOutstanding = false;
@@ -1226,7 +1226,7 @@ public final class RaftEngine implements Engine {
             send(from, new InstallSnapshotResponse(currentTerm, index, 0, true));
             return;
         }
-        if (receiving == null || !receiving.meta.equals(m.snapshot())) {
+        if (receiving == null || !sameSnapshot(receiving.meta, m.snapshot())) {
             if (m.offset() != 0) {
                 send(from, new InstallSnapshotResponse(currentTerm, index, 0, false));
                 return;
@@ -1245,6 +1245,15 @@ public final class RaftEngine implements Engine {
             return;
         }
         writeChunk(m);
+    }
+
+    /**
+     * Snapshot identity. {@link SnapshotMeta} is a record with an array component, so its
+     * {@code equals} compares array references and fails for a copy that came over the wire.
+     */
+    static boolean sameSnapshot(SnapshotMeta a, SnapshotMeta b) {
+        return a != null && b != null && a.lastIncludedIndex() == b.lastIncludedIndex() && a.lastIncludedTerm() == b.lastIncludedTerm()
+                && a.sizeBytes() == b.sizeBytes() && a.crc32c() == b.crc32c();
     }
 
     private void writeChunk(InstallSnapshot m) {
@@ -1266,7 +1275,7 @@ public final class RaftEngine implements Engine {
     }
 
     private void onSnapshotInstalled(StorageEvent.SnapshotInstalled s) {
-        if (receiving == null || !receiving.meta.equals(s.snapshot())) return;
+        if (receiving == null || !sameSnapshot(receiving.meta, s.snapshot())) return;
         Receiving r = receiving;
         receiving = null;
         long index = r.meta.lastIncludedIndex();

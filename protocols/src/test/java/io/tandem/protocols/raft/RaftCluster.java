@@ -109,6 +109,14 @@ final class RaftCluster {
     final List<Op> history = new ArrayList<>();
     final List<String> violations = new ArrayList<>();
     long messagesSent;
+    /** Sees every message as it is sent (before loss); tests use it to check what goes on the wire. */
+    interface Observer {
+        void sent(Node from, NodeId to, ProtocolMessage message);
+    }
+
+    Observer observer = (from, to, message) -> {};
+    /** Prints every message and storage event to stdout (debugging a seed). */
+    boolean trace = Boolean.getBoolean("raft.trace");
 
     RaftCluster(int n, RaftConfig config, long seed) {
         this.seed = seed;
@@ -411,6 +419,16 @@ final class RaftCluster {
         return problems;
     }
 
+    private static String brief(ProtocolMessage m) {
+        if (m instanceof RaftMessage.AppendEntries a) {
+            return "AppendEntries(t" + a.term() + " prev=" + a.prevLogIndex() + "@" + a.prevLogTerm() + " n=" + a.entries().size() + " commit=" + a.leaderCommit() + ")";
+        }
+        if (m instanceof RaftMessage.InstallSnapshot i) {
+            return "InstallSnapshot(t" + i.term() + " idx=" + i.snapshot().lastIncludedIndex() + " off=" + i.offset() + " len=" + i.data().length + " last=" + i.last() + ")";
+        }
+        return m.toString();
+    }
+
     String describe() {
         StringBuilder s = new StringBuilder("t=" + now / MS + "ms seed=" + seed + "\n");
         for (Node n : nodes.values()) s.append("  ").append(n.up ? n.engine.inspect() : n.id + " DOWN").append('\n');
@@ -557,6 +575,10 @@ final class RaftCluster {
         @Override
         public void send(NodeId to, ProtocolMessage message) {
             messagesSent++;
+            observer.sent(this, to, message);
+            if (trace && !(message instanceof RaftMessage.Heartbeat) && !(message instanceof RaftMessage.HeartbeatResponse)) {
+                System.out.println(now / 1000 + "us " + id + " -> " + to + " " + brief(message));
+            }
             if (!ids.contains(to) || blocked.contains(link(id, to)) || random.nextDouble() < lossRate) return;
             ProtocolMessage wire = (ProtocolMessage) codec.decode(codec.encode(message));
             int copies = random.nextDouble() < duplicateRate ? 2 : 1;
@@ -752,7 +774,7 @@ final class RaftCluster {
                 int inc = incarnation;
                 at(now + diskLatency(id), () -> {
                     if (!up || incarnation != inc) return;
-                    if (snapshot == null || !snapshot.meta.equals(m)) {
+                    if (snapshot == null || !RaftEngine.sameSnapshot(snapshot.meta, m)) {
                         whenRunning(() -> engine.onStorageEvent(new StorageEvent.StorageFailed("snapshot read", "snapshot " + m.lastIncludedIndex() + " is gone")));
                         return;
                     }
@@ -767,7 +789,7 @@ final class RaftCluster {
             @Override
             public void writeChunk(SnapshotMeta m, long offset, byte[] data, boolean last, long token) {
                 if (offset == 0) receiving = new Stored(m, new byte[0]);
-                if (receiving == null || !receiving.meta.equals(m) || receiving.data.length != offset) {
+                if (receiving == null || !RaftEngine.sameSnapshot(receiving.meta, m) || receiving.data.length != offset) {
                     violation(id + " wrote snapshot chunk at " + offset + " out of order");
                     return;
                 }

@@ -31,6 +31,15 @@ class RandomizedFaultsTest {
         assertThat(failures).isEmpty();
     }
 
+    /** Replays one seed: {@code -Draft.seed=N}. */
+    @Test
+    void replayOneSeed() {
+        Long seed = Long.getLong("raft.seed");
+        if (seed == null) return;
+        String failure = run(seed, RaftConfig.BrokenVariant.valueOf(System.getProperty("raft.variant", "NONE")));
+        assertThat(failure).isNull();
+    }
+
     static String run(long seed, RaftConfig.BrokenVariant variant) {
         SplittableRandom r = new SplittableRandom(seed);
         int n = r.nextBoolean() ? 3 : 5;
