@@ -43,6 +43,10 @@ final class Peer {
     long lastResendAt = Long.MIN_VALUE / 2;
     /** Highest heartbeat round the peer acknowledged in this term (ReadIndex, lease). */
     long ackedSeq;
+    /** Smoothed round-trip time of AppendEntries to this peer, 0 until measured. */
+    long srttNanos;
+    /** Resends since the peer last made progress; each one doubles the resend timeout (up to 8x). */
+    int resendsWithoutProgress;
     /** Data resends in a row that started at the same index; more than two is a resend storm. */
     long lastResendFrom = -1;
     int resendsOfSameRange;
@@ -72,11 +76,29 @@ final class Peer {
         inflightBytes += bytes;
     }
 
-    /** Frees window slots of messages the follower acknowledged. */
-    void acknowledged(long matchIndex) {
+    /** Frees window slots of messages the follower acknowledged and samples the round-trip time. */
+    void acknowledged(long matchIndex, long now) {
+        Inflight newest = null;
         while (!inflight.isEmpty() && inflight.peekFirst().lastIndex() <= matchIndex) {
-            inflightBytes -= inflight.pollFirst().bytes();
+            newest = inflight.pollFirst();
+            inflightBytes -= newest.bytes();
         }
+        if (newest != null) sampleRoundTrip(now - newest.sentAt());
+    }
+
+    void sampleRoundTrip(long rtt) {
+        if (rtt <= 0) return;
+        srttNanos = srttNanos == 0 ? rtt : (7 * srttNanos + rtt) / 8;
+    }
+
+    /**
+     * How long the peer may go without progress before one resend: never less than the configured
+     * interval, never less than twice its round trip (a slow peer is not a lost message), doubled
+     * for each resend that brought no progress.
+     */
+    long resendTimeout(long resendIntervalNanos) {
+        long base = Math.max(resendIntervalNanos, 2 * srttNanos);
+        return base << Math.min(resendsWithoutProgress, 3);
     }
 
     void clearInflight() {

@@ -134,6 +134,7 @@ public final class RaftEngine implements Engine {
     private SlownessDetector detector;
     private Meters.Counter electionsStarted;
     private Meters.Counter leaderStepDowns;
+    private Meters.Counter matchContradictions;
     private Meters.Gauge termGauge;
     private Meters.Gauge commitGauge;
 
@@ -212,6 +213,7 @@ public final class RaftEngine implements Engine {
         detector = new SlownessDetector(meters, config.quorumHistoryWindow());
         electionsStarted = meters.counter("tandem.raft.elections");
         leaderStepDowns = meters.counter("tandem.raft.leader_step_downs");
+        matchContradictions = meters.counter("tandem.raft.peer.match_contradictions");
         termGauge = meters.gauge("tandem.raft.term");
         commitGauge = meters.gauge("tandem.raft.commit_index");
         loadTermAndVote();
@@ -781,17 +783,17 @@ public final class RaftEngine implements Engine {
         if (m.success()) {
             if (m.matchIndex() > p.match) {
                 p.match = m.matchIndex();
-                p.lastProgressAt = now;
-                p.resendsOfSameRange = 0;
+                madeProgress(p, now);
                 handleCompleted(commits.ack(p.id, p.match, now));
             }
             switch (p.mode) {
                 case PROBE -> {
+                    if (p.probeOutstanding && m.matchIndex() >= p.probePrev) p.sampleRoundTrip(now - p.probeSentAt);
                     p.becomeReplicate();
-                    p.lastProgressAt = now;
+                    madeProgress(p, now);
                 }
                 case REPLICATE -> {
-                    p.acknowledged(p.match);
+                    p.acknowledged(p.match, now);
                     if (p.next <= p.match) p.next = p.match + 1;
                 }
                 case SNAPSHOT -> { }
@@ -802,10 +804,17 @@ public final class RaftEngine implements Engine {
         if (m.prevLogIndex() < p.match || p.mode == Peer.Mode.SNAPSHOT) return; // stale: we know a later match point
         if (p.mode == Peer.Mode.PROBE && m.prevLogIndex() != p.probePrev) return; // answers an older probe
         long next = log.nextIndexAfterConflict(m.prevLogIndex(), m.conflictTerm(), m.conflictIndex(), p.match);
+        if (p.mode == Peer.Mode.PROBE) p.sampleRoundTrip(now - p.probeSentAt);
         p.becomeProbe();
         p.next = next;
-        p.lastProgressAt = now;
-        replicate(p);
+        if (next - 1 < m.prevLogIndex()) {
+            madeProgress(p, now);
+            replicate(p); // each answer moves the probe strictly back, so answers alone cannot loop
+        } else {
+            // The follower contradicts an index it acknowledged (its durable log lost entries): only the
+            // resend timer probes again, once per interval, instead of a ping-pong at network speed.
+            matchContradictions.increment();
+        }
     }
 
     /**
@@ -814,16 +823,18 @@ public final class RaftEngine implements Engine {
      * resend it gets an empty probe; data follows once it answers.
      */
     private void maybeResend(Peer p, long now) {
-        if (now - p.lastResendAt < resendNanos) return;
+        long timeout = p.resendTimeout(resendNanos);
+        if (now - p.lastResendAt < timeout) return;
         boolean stalled = switch (p.mode) {
-            case REPLICATE -> !p.inflight.isEmpty() && now - Math.max(p.lastProgressAt, p.inflight.peekFirst().sentAt()) >= resendNanos;
-            case PROBE -> !p.probeOutstanding || now - p.probeSentAt >= resendNanos;
+            case REPLICATE -> !p.inflight.isEmpty() && now - Math.max(p.lastProgressAt, p.inflight.peekFirst().sentAt()) >= timeout;
+            case PROBE -> !p.probeOutstanding || now - p.probeSentAt >= timeout;
             // A chunk read can fail (the snapshot was replaced), so a pending read does not count as progress.
-            case SNAPSHOT -> now - Math.max(p.lastProgressAt, p.chunkSentAt) >= resendNanos;
+            case SNAPSHOT -> now - Math.max(p.lastProgressAt, p.chunkSentAt) >= timeout;
         };
         if (!stalled) return;
         boolean responsive = p.lastHeardAt > p.lastResendAt;
         p.lastResendAt = now;
+        p.resendsWithoutProgress++;
         if (p.mode == Peer.Mode.SNAPSHOT) {
             detector.resent(p.id, p.snapshotOffset, 0);
             chunkReads.remove(p.chunkReadToken);
@@ -851,6 +862,12 @@ public final class RaftEngine implements Engine {
             detector.resent(p.id, p.next, 0);
         }
         sendAppend(p, true, responsive);
+    }
+
+    private static void madeProgress(Peer p, long now) {
+        p.lastProgressAt = now;
+        p.resendsWithoutProgress = 0;
+        p.resendsOfSameRange = 0;
     }
 
     /** Commits what completed quorums cover (§5.3, §5.4.2). */
@@ -1308,14 +1325,15 @@ public final class RaftEngine implements Engine {
             }
             if (p.mode == Peer.Mode.SNAPSHOT && role == Role.LEADER) {
                 p.becomeReplicate();
-                p.lastProgressAt = now;
+                madeProgress(p, now);
                 replicate(p);
             }
             return;
         }
         if (p.mode != Peer.Mode.SNAPSHOT || p.snapshot == null || m.lastIncludedIndex() != p.snapshot.lastIncludedIndex()) return;
         if (m.nextOffset() == p.snapshotOffset && (p.chunkReadToken != 0 || p.chunkOutstanding)) return; // duplicate answer
-        p.lastProgressAt = now;
+        if (p.chunkOutstanding) p.sampleRoundTrip(now - p.chunkSentAt);
+        madeProgress(p, now);
         p.snapshotOffset = m.nextOffset();
         p.chunkOutstanding = false;
         readChunk(p);

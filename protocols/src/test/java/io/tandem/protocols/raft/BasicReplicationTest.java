@@ -19,6 +19,5 @@ class BasicReplicationTest {
         c.checkLogMatching();
         assertThat(c.violations).isEmpty();
         assertThat(c.checkHistory()).isEmpty();
-        System.out.println(c.describe());
     }
 }

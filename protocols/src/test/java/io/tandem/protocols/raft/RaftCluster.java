@@ -179,7 +179,12 @@ final class RaftCluster {
         return true;
     }
 
+    /** A run needing more events than this is a message storm or a livelock. */
+    long maxEvents = 3_000_000;
+    long events;
+
     private void step() {
+        if (++events > maxEvents) throw new AssertionError("more than " + maxEvents + " events: a message storm or a livelock\n" + describe());
         Event e = queue.poll();
         now = e.at;
         e.action.run();
@@ -394,7 +399,7 @@ final class RaftCluster {
             if (op.rejection != null && k != null) problems.add("rejected write was applied at rank " + k + ": " + op);
             if (op.ok() && k != null && op.value <= 0) problems.add("write acknowledged without an index: " + op);
         }
-        List<Op> writes = history.stream().filter(o -> o.write && o.ok()).toList();
+        List<Op> writes = history.stream().filter(o -> o.write && o.ok() && rank.containsKey(o.id)).toList();
         for (Op a : writes) {
             for (Op b : writes) {
                 if (a.completedAt < b.invokedAt && rank.get(a.id) >= rank.get(b.id)) {

@@ -31,6 +31,36 @@ class RandomizedFaultsTest {
         assertThat(failures).isEmpty();
     }
 
+    /** One random admin request to the current leader: add or promote a learner, remove a member, or transfer leadership. */
+    private static void changeMembership(RaftCluster c, SplittableRandom r) {
+        RaftEngine leader = c.leader().orElse(null);
+        if (leader == null) return;
+        Configuration config = leader.configuration();
+        NodeId node = c.ids.get(r.nextInt(c.ids.size()));
+        byte[] command;
+        if (!config.contains(node)) command = RaftAdmin.addLearner(node);
+        else if (config.isLearner(node)) command = r.nextInt(3) == 0 ? RaftAdmin.remove(node) : RaftAdmin.promote(node);
+        else if (r.nextInt(4) == 0) command = RaftAdmin.transferLeadership(node);
+        else if (config.voters().size() > 2) command = RaftAdmin.remove(node);
+        else return;
+        c.admin(leader.self().value(), command);
+    }
+
+    @Test
+    void theCommitWithoutQuorumVariantIsCaught() {
+        int caught = 0;
+        for (long seed = 1; seed <= 20; seed++) {
+            String failure;
+            try {
+                failure = run(seed, RaftConfig.BrokenVariant.COMMIT_WITHOUT_QUORUM);
+            } catch (AssertionError | IllegalStateException e) {
+                failure = e.toString(); // e.g. a follower refusing to overwrite an entry it was told was committed
+            }
+            if (failure != null) caught++;
+        }
+        assertThat(caught).as("seeds of 20 that caught the broken commit rule").isGreaterThan(0);
+    }
+
     /** Replays one seed: {@code -Draft.seed=N}. */
     @Test
     void replayOneSeed() {
@@ -44,14 +74,21 @@ class RandomizedFaultsTest {
         SplittableRandom r = new SplittableRandom(seed);
         int n = r.nextBoolean() ? 3 : 5;
         boolean snapshots = r.nextBoolean();
+        boolean membership = n == 5 && r.nextBoolean();
         RaftConfig.Builder cfg = RaftCluster.fastConfig().brokenVariant(variant).maxInflight(8, 1 << 20).maxBatch(16, 64 << 10);
         if (snapshots) cfg.snapshotThreshold(40).logRetentionEntries(r.nextInt(0, 20)).snapshotChunkBytes(64);
+        if (membership) cfg.initialVoters(Set.of(NodeId.of("n1"), NodeId.of("n2"), NodeId.of("n3")));
         RaftCluster c = new RaftCluster(n, cfg.build(), seed);
         for (NodeId id : c.ids) c.clockOffset.put(id, r.nextLong(0, 5_000 * MS));
         List<String> down = new ArrayList<>();
         long end = c.now() + 5_000 * MS;
         long nextFault = c.now() + r.nextLong(100 * MS, 400 * MS);
+        long nextChange = c.now() + r.nextLong(100 * MS, 300 * MS);
         while (c.now() < end) {
+            if (membership && c.now() >= nextChange) {
+                nextChange = c.now() + r.nextLong(50 * MS, 300 * MS);
+                changeMembership(c, r);
+            }
             c.runFor(r.nextLong(2 * MS, 15 * MS));
             NodeId target = c.leader().filter(l -> r.nextInt(10) < 8).map(RaftEngine::self).orElse(c.ids.get(r.nextInt(n)));
             int kind = r.nextInt(10);
@@ -101,6 +138,6 @@ class RandomizedFaultsTest {
         List<String> problems = new ArrayList<>(c.violations);
         problems.addAll(c.checkHistory());
         if (problems.isEmpty()) return null;
-        return "seed " + seed + " (" + variant + ", " + n + " nodes, snapshots=" + snapshots + "): " + problems.subList(0, Math.min(5, problems.size())) + "\n" + c.describe();
+ return "seed " + seed + " (" + variant + ", " + n + " nodes, snapshots=" + snapshots + ", membership=" + membership + "): " + problems.subList(0, Math.min(5, problems.size())) + "\n" + c.describe();
     }
 }
