@@ -7,12 +7,15 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.runtime.NodeRuntime;
 import io.tandem.runtime.RuntimeConfig;
-import io.tandem.runtime.RuntimeStorage;
+import io.tandem.storage.FlushPolicy;
+import io.tandem.storage.NodeStorage;
+import io.tandem.storage.memory.MemoryDisk;
 import io.tandem.statemachine.StateMachine;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.Transport;
 import io.tandem.transport.TransportFactory;
 import io.tandem.transport.TransportSetup;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,10 +29,10 @@ import java.util.Objects;
  * message that names the setting.
  */
 public final class NodeBuilder {
-    /** Opens the storage of a node. */
+    /** Opens the storage of a node (see {@link #dataDir}, {@link #inMemoryStorage}). */
     @FunctionalInterface
     public interface StorageFactory {
-        RuntimeStorage open(String cluster, NodeId node);
+        NodeRuntime.StorageOpener opener(String cluster, NodeId node);
     }
 
     private NodeId id;
@@ -86,6 +89,37 @@ public final class NodeBuilder {
         return this;
     }
 
+    /** Durable storage in {@code dir} (created if missing), one fsync per batch of writes. */
+    public NodeBuilder dataDir(Path dir) {
+        return dataDir(dir, FlushPolicy.FSYNC);
+    }
+
+    /**
+     * Durable storage in {@code dir} with an explicit flush policy; {@link FlushPolicy#NO_FSYNC}
+     * survives a process crash but not power loss, and is meant for benchmarks.
+     */
+    public NodeBuilder dataDir(Path dir, FlushPolicy flushPolicy) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(flushPolicy, "flushPolicy");
+        this.storage = (cluster, node) -> (events, restorer) -> NodeStorage.open(dir, cluster, node, flushPolicy, events, restorer);
+        return this;
+    }
+
+    /**
+     * Storage in memory with the same contract as files (for tests and examples): the data lives
+     * as long as {@code disk}, so a node restarted on the same disk recovers what was synced.
+     */
+    public NodeBuilder inMemoryStorage(MemoryDisk disk) {
+        Objects.requireNonNull(disk, "disk");
+        this.storage = (cluster, node) -> (events, restorer) -> NodeStorage.inMemory(disk, cluster, node, events, restorer);
+        return this;
+    }
+
+    /** Storage in memory, lost when the node closes. */
+    public NodeBuilder inMemoryStorage() {
+        return inMemoryStorage(new MemoryDisk());
+    }
+
     public NodeBuilder storage(StorageFactory storage) {
         this.storage = storage;
         return this;
@@ -139,21 +173,14 @@ public final class NodeBuilder {
         require(id, "id");
         require(protocol, "protocol");
         require(transport, "transport");
-        require(storage, "storage");
+        if (storage == null) throw new IllegalStateException("node builder: no storage: call dataDir(path) for durable storage or inMemoryStorage() for tests");
         if (members.isEmpty()) throw new IllegalArgumentException("members is empty: list every member of the group");
         if (!members.containsKey(id)) throw new IllegalArgumentException("id " + id + " is not among the members " + members.keySet());
         MeterRegistry meters = registry != null ? registry : new SimpleMeterRegistry();
         KryoCodec.Builder codec = KryoCodec.builder();
         protocol.registerMessages(codec);
         Transport t = transport.create(new TransportSetup(cluster, id, members, codec.build(), meters));
-        RuntimeStorage s;
-        try {
-            s = storage.open(cluster, id);
-        } catch (RuntimeException e) {
-            t.close();
-            throw e;
-        }
-        NodeRuntime runtime = new NodeRuntime(id, List.copyOf(members.keySet()), protocol, t, s, sm, meters, runtimeConfig);
+        NodeRuntime runtime = new NodeRuntime(id, List.copyOf(members.keySet()), protocol, t, storage.opener(cluster, id), sm, meters, runtimeConfig);
         runtime.start();
         return new RuntimeBackedNode(runtime);
     }

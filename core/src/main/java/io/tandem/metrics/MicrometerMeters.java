@@ -24,6 +24,7 @@ public final class MicrometerMeters implements Meters {
 
     private final MeterRegistry registry;
     private final Tags commonTags;
+    private final String nodeName;
     private final LongSupplier clock;
     private final Map<String, Object> cache = new ConcurrentHashMap<>();
     private final Map<String, Long> lastWarningAt = new ConcurrentHashMap<>();
@@ -34,6 +35,7 @@ public final class MicrometerMeters implements Meters {
     public MicrometerMeters(MeterRegistry registry, NodeId node, String protocol, LongSupplier clock) {
         this.registry = registry;
         this.commonTags = Tags.of("node", node.value(), "protocol", protocol);
+        this.nodeName = node.value();
         this.clock = clock;
     }
 
@@ -94,12 +96,20 @@ public final class MicrometerMeters implements Meters {
     public void slownessWarning(String kind, NodeId peer, String detail) {
         String peerName = peer == null ? "none" : peer.value();
         counter("tandem.slowness.warnings", "kind", kind, "peer", peerName).increment();
+        SlownessWarningEvent event = new SlownessWarningEvent();
+        if (event.isEnabled()) {
+            event.node = nodeName;
+            event.kind = kind;
+            event.peer = peerName;
+            event.detail = detail;
+            event.commit();
+        }
         long now = clock.getAsLong();
         String k = kind + '/' + peerName;
         Long last = lastWarningAt.get(k);
         if (last == null || now - last >= WARNING_INTERVAL_NANOS) {
             lastWarningAt.put(k, now);
-            log.warn("slowness [{}] node={} peer={}: {}", kind, commonTags.stream().filter(t -> t.getKey().equals("node")).findFirst().map(t -> t.getValue()).orElse("?"), peerName, detail);
+            log.warn("slowness [{}] node={} peer={}: {}", kind, nodeName, peerName, detail);
         }
     }
 

@@ -22,12 +22,20 @@ import io.tandem.engine.TimerKey;
 import io.tandem.metrics.MicrometerMeters;
 import io.tandem.statemachine.StateMachine;
 import io.tandem.storage.DurableLog;
+import io.tandem.storage.NodeStorage;
+import io.tandem.storage.SnapshotMeta;
+import io.tandem.storage.SnapshotRestorer;
 import io.tandem.storage.MetaStore;
 import io.tandem.storage.SnapshotStore;
 import io.tandem.storage.StorageEvent;
 import io.tandem.transport.Transport;
 import io.tandem.transport.TransportListener;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -62,14 +70,15 @@ public final class NodeRuntime implements AutoCloseable {
 
     private record Applied(long index) implements LoopEvent {}
 
-    /** Execution captured the state machine at {@code index}; the loop names the term and stores it. */
-    private record SnapshotCaptured(long index, byte[] data, long token) implements LoopEvent {}
+    /** Execution asks the loop for the term of an index (the log belongs to the loop). */
+    private record TermQuery(long index, CompletableFuture<Long> answer) implements LoopEvent {}
 
     private final NodeId self;
     private final List<NodeId> members;
     private final Protocol protocol;
     private final Transport transport;
-    private final RuntimeStorage storage;
+    private final StorageOpener storageOpener;
+    private NodeStorage storage;
     private final RuntimeConfig config;
     private final Engine engine;
     private final MicrometerMeters meters;
@@ -90,14 +99,23 @@ public final class NodeRuntime implements AutoCloseable {
     private volatile boolean parked;
     private volatile Throwable failure;
 
-    public NodeRuntime(NodeId self, List<NodeId> members, Protocol protocol, Transport transport, RuntimeStorage storage,
+    /**
+     * Opens the node's storage once the runtime can take its completions; e.g.
+     * {@code (events, restorer) -> NodeStorage.open(dir, cluster, self, FlushPolicy.FSYNC, events, restorer)}.
+     */
+    @FunctionalInterface
+    public interface StorageOpener {
+        NodeStorage open(Consumer<StorageEvent> events, SnapshotRestorer restorer);
+    }
+
+    public NodeRuntime(NodeId self, List<NodeId> members, Protocol protocol, Transport transport, StorageOpener storage,
                        StateMachine stateMachine, MeterRegistry registry, RuntimeConfig config) {
         this.self = Objects.requireNonNull(self);
         this.members = List.copyOf(members);
         if (!this.members.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + members);
         this.protocol = protocol;
         this.transport = transport;
-        this.storage = storage;
+        this.storageOpener = storage;
         this.config = config;
         this.meters = new MicrometerMeters(registry, self, protocol.name(), this::now);
         this.metrics = new RuntimeMetrics(registry, meters.commonTags());
@@ -128,7 +146,15 @@ public final class NodeRuntime implements AutoCloseable {
     public NodeRuntime start() {
         if (!started.compareAndSet(false, true)) throw new IllegalStateException(self + " already started");
         running = true;
-        storage.start(event -> enqueue(new Storage(event)), this::restoreFromPeerSnapshot);
+        storage = storageOpener.open(event -> enqueue(new Storage(event)), this::restoreFromPeerSnapshot);
+        try {
+            restoreLatestSnapshot();
+        } catch (IOException | RuntimeException e) {
+            storage.close();
+            transport.close();
+            running = false;
+            throw new TandemException("cannot restore the state machine of " + self + " from its latest snapshot: " + e.getMessage(), e);
+        }
         execution.start();
         loop.start();
         transport.start(new TransportListener() {
@@ -242,49 +268,78 @@ public final class NodeRuntime implements AutoCloseable {
                 if (r.request().kind() == ClientRequest.Kind.READ) readQueries.put(r.request().requestId(), r.request().payload());
                 engine.onClientRequest(r.request());
             }
-            case Storage s -> engine.onStorageEvent(s.event());
+            case Storage s -> {
+                engine.onStorageEvent(s.event());
+                if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
+            }
             case Applied a -> engine.onApplied(a.index());
-            case SnapshotCaptured c -> storage.saveSnapshot(c.index(), termAt(c.index()), c.data(), c.token());
+            case TermQuery q -> q.answer().complete(termAt(q.index()));
         }
     }
 
     private long termAt(long index) {
         DurableLog l = storage.log();
-        return index >= l.firstIndex() && index <= l.lastIndex() ? l.entry(index).term() : 0;
+        if (index >= l.firstIndex() && index <= l.lastIndex()) return l.entry(index).term();
+        return storage.latestSnapshot().filter(s -> s.lastIncludedIndex() == index).map(SnapshotMeta::lastIncludedTerm).orElse(0L);
     }
 
-    /** Runs on the disk thread: restores on the execution thread and waits, so the install is reported only once it took effect. */
-    private void restoreFromPeerSnapshot(io.tandem.storage.SnapshotMeta snapshot, java.io.InputStream data) throws java.io.IOException {
+    /** At start-up, before the engine runs: the state machine resumes from the newest local snapshot. */
+    private void restoreLatestSnapshot() throws IOException {
+        var latest = storage.latestSnapshot();
+        if (latest.isEmpty()) return;
+        try (InputStream in = storage.openSnapshot(latest.get())) {
+            execution.restoreSnapshot(in);
+        }
+        log.info("{} restored its state machine from the snapshot at index {}", self, latest.get().lastIncludedIndex());
+    }
+
+    /**
+     * Called by storage on its disk thread once a snapshot from a peer is durable: restore on the
+     * execution thread; the stage completes when the state machine reflects the snapshot.
+     */
+    private CompletionStage<?> restoreFromPeerSnapshot(SnapshotMeta snapshot, InputStream data) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         execution.submit(new ExecutionStage.Exclusive(() -> {
-            try {
-                execution.restoreSnapshot(data);
+            try (InputStream in = data) {
+                execution.restoreSnapshot(in);
                 done.complete(null);
             } catch (Throwable e) {
                 done.completeExceptionally(e);
             }
         }));
-        try {
-            done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while restoring snapshot at " + snapshot.lastIncludedIndex());
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new java.io.IOException("restoring snapshot at " + snapshot.lastIncludedIndex() + " failed: " + e.getCause(), e.getCause());
-        }
+        return done;
     }
 
+    /**
+     * Snapshots the state machine on the execution thread, between two commands. The term of the
+     * applied index comes from the loop, which owns the log; the execution thread waits for it
+     * (the loop never waits for execution).
+     */
     private void captureSnapshot(long token) {
         execution.submit(new ExecutionStage.Exclusive(() -> {
-            var out = new java.io.ByteArrayOutputStream();
+            long index = execution.appliedIndex();
             try {
-                long index = execution.appliedIndex();
-                execution.writeSnapshot(out);
-                enqueue(new SnapshotCaptured(index, out.toByteArray(), token));
-            } catch (java.io.IOException | RuntimeException e) {
-                enqueue(new Storage(new StorageEvent.StorageFailed("snapshot", "the state machine could not write a snapshot: " + e)));
+                CompletableFuture<Long> term = new CompletableFuture<>();
+                enqueue(new TermQuery(index, term));
+                storage.storeSnapshot(index, term.get(), new byte[0], execution::writeSnapshot, token);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | RuntimeException e) {
+                enqueue(new Storage(new StorageEvent.SnapshotFailed(null, "the state machine could not be snapshotted at " + index + ": " + e, token)));
             }
         }));
+    }
+
+    /**
+     * Storage failed (full disk, I/O error): nothing more can become durable, so the node stops
+     * answering rather than acknowledge what it cannot keep. A restart recovers from what is on disk.
+     */
+    private void stopAfterStorageFailure(StorageEvent.StorageFailed f) {
+        String reason = "storage failed during " + f.operation() + ": " + f.reason();
+        log.error("{} stops: {}", self, reason);
+        failure = new TandemException(reason);
+        running = false;
+        pending.failAll(new NodeStoppedException(self + " stopped: " + reason));
     }
 
     private void expire(PendingRequests.Pending p) {
@@ -302,7 +357,6 @@ public final class NodeRuntime implements AutoCloseable {
     @Override
     public void close() {
         if (!started.get()) {
-            storage.close();
             transport.close();
             return;
         }

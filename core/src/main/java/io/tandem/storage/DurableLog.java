@@ -7,14 +7,24 @@ package io.tandem.storage;
  * including entries not yet durable, so engines never wait on the disk to read.
  *
  * <p>Indexes: {@code firstIndex()} is the first retained entry; {@code lastIndex()} the last
- * appended one; an empty log has {@code firstIndex() == lastIndex() + 1}.
+ * appended one; an empty log has {@code firstIndex() == lastIndex() + 1}. After a restart,
+ * {@code firstIndex()} may be lower than the last compaction point (space is reclaimed in whole
+ * segments), never higher.
+ *
+ * <p>Once storage has failed ({@link StorageEvent.StorageFailed}), the methods that change the
+ * log throw {@link StorageFailedException}: nothing more can become durable.
  */
 public interface DurableLog {
     long firstIndex();
 
     long lastIndex();
 
-    /** The highest index known to be on stable storage (0 if none). */
+    /**
+     * The highest index known to be on stable storage (0 if none), exact at the moment of the call:
+     * never above {@link #lastIndex()}, and lowered at once by {@link #truncateSuffix} and
+     * {@link #resetAfter} (to {@code fromIndex - 1}, {@code lastIncludedIndex}) until the disk has
+     * applied them. After {@code resetAfter(i)} it reaches {@code i} when the reset is durable.
+     */
     long durableIndex();
 
     /** The entry at {@code index}; throws {@link IndexOutOfBoundsException} outside [firstIndex, lastIndex]. */

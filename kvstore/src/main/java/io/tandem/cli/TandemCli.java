@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Tandem: state machine replication for the JVM.",
-        subcommands = {CommandLine.HelpCommand.class, InfoCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, InfoCommand.class, CheckCommand.class, SimCommand.class})
 public final class TandemCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

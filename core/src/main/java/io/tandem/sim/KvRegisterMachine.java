@@ -1,0 +1,118 @@
+package io.tandem.sim;
+
+import io.tandem.statemachine.StateMachine;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The deterministic state machine of the simulated workload: independent registers over long keys
+ * and values, with write, compare-and-set and read. Commands and results are small binary records
+ * built by the static helpers; an absent register reads as nil.
+ */
+public final class KvRegisterMachine implements StateMachine {
+    static final byte WRITE = 1;
+    static final byte CAS = 2;
+    static final byte READ = 3;
+
+    private final TreeMap<Long, Long> values = new TreeMap<>();
+
+    public static byte[] write(long key, long value) {
+        return ByteBuffer.allocate(17).put(WRITE).putLong(key).putLong(value).array();
+    }
+
+    public static byte[] cas(long key, long expected, long next) {
+        return ByteBuffer.allocate(25).put(CAS).putLong(key).putLong(expected).putLong(next).array();
+    }
+
+    public static byte[] read(long key) {
+        return ByteBuffer.allocate(9).put(READ).putLong(key).array();
+    }
+
+    /** For a write or cas result: whether it took effect. */
+    public static boolean succeeded(byte[] result) {
+        return result.length == 1 && result[0] == 1;
+    }
+
+    /** For a read result: the value, or null if the register was never written. */
+    public static Long readValue(byte[] result) {
+        if (result.length == 1 && result[0] == 0) return null;
+        if (result.length != 9 || result[0] != 1) throw new IllegalArgumentException("not a read result");
+        return ByteBuffer.wrap(result, 1, 8).getLong();
+    }
+
+    @Override
+    public byte[] apply(long index, byte[] command) {
+        ByteBuffer in = ByteBuffer.wrap(command);
+        byte op = in.get();
+        long key = in.getLong();
+        return switch (op) {
+            case WRITE -> {
+                values.put(key, in.getLong());
+                yield new byte[] {1};
+            }
+            case CAS -> {
+                long expected = in.getLong();
+                long next = in.getLong();
+                Long current = values.get(key);
+                if (current != null && current == expected) {
+                    values.put(key, next);
+                    yield new byte[] {1};
+                }
+                yield new byte[] {0};
+            }
+            default -> throw new IllegalArgumentException("not a command: op " + op);
+        };
+    }
+
+    @Override
+    public byte[] query(byte[] query) {
+        ByteBuffer in = ByteBuffer.wrap(query);
+        if (in.get() != READ) throw new IllegalArgumentException("not a read");
+        Long value = values.get(in.getLong());
+        if (value == null) return new byte[] {0};
+        return ByteBuffer.allocate(9).put((byte) 1).putLong(value).array();
+    }
+
+    @Override
+    public void snapshot(OutputStream out) throws IOException {
+        DataOutputStream data = new DataOutputStream(out);
+        data.writeInt(values.size());
+        for (Map.Entry<Long, Long> e : values.entrySet()) {
+            data.writeLong(e.getKey());
+            data.writeLong(e.getValue());
+        }
+        data.flush();
+    }
+
+    @Override
+    public void restore(InputStream in) throws IOException {
+        DataInputStream data = new DataInputStream(in);
+        values.clear();
+        int n = data.readInt();
+        for (int i = 0; i < n; i++) values.put(data.readLong(), data.readLong());
+    }
+
+    /** A readable form of a command or query, for failure reports. */
+    public static String describe(byte[] command) {
+        if (command == null) return "no-op";
+        try {
+            ByteBuffer in = ByteBuffer.wrap(command);
+            byte op = in.get();
+            long key = in.getLong();
+            return switch (op) {
+                case WRITE -> "write(" + key + ", " + in.getLong() + ")";
+                case CAS -> "cas(" + key + ", " + in.getLong() + " -> " + in.getLong() + ")";
+                case READ -> "read(" + key + ")";
+                default -> "unknown op " + op;
+            };
+        } catch (RuntimeException e) {
+            return command.length + " bytes";
+        }
+    }
+}

@@ -1,0 +1,548 @@
+package io.tandem.sim;
+
+import io.tandem.checker.CheckOptions;
+import io.tandem.checker.CheckResult;
+import io.tandem.checker.LinearizabilityChecker;
+import io.tandem.checker.Model;
+import io.tandem.codec.KryoCodec;
+import io.tandem.engine.Committed;
+import io.tandem.engine.Engine;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.Protocol;
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.history.History;
+import io.tandem.history.Op;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * One deterministic simulated run of a protocol (DESIGN §2, verification.md §4.8): one thread, a
+ * virtual clock, one seeded random source from which every choice derives, and an event queue
+ * ordered by (time, sequence) so that ties resolve the same way every time. The nodes run real
+ * {@link Engine}s through the same {@link io.tandem.engine.EngineContext} contract as the real runtime,
+ * over a simulated network and disk, while simulated clients run a register workload and faults
+ * are injected from a schedule.
+ *
+ * <p>A run has two phases. In the fault phase ({@code durationNanos}) faults happen and clients work.
+ * Then everything is healed (crashed nodes restarted, paused ones resumed, the network repaired) and
+ * every client must get {@code livenessOps} definite answers within {@code livenessNanos}. Safety
+ * invariants are checked after every event; the client history is checked for linearizability at
+ * the end. Same protocol, options and seed: same run, bit for bit ({@link SimResult#traceHash()}).
+ */
+public final class Simulation implements SimCluster {
+    private static final class Event {
+        final long time;
+        final long seq;
+        final Runnable action;
+
+        Event(long time, long seq, Runnable action) {
+            this.time = time;
+            this.seq = seq;
+            this.action = action;
+        }
+    }
+
+    /** Unwinds the event loop once a failure is recorded. */
+    private static final class StopRun extends RuntimeException {
+        StopRun() {
+            super(null, null, false, false);
+        }
+    }
+
+    private record AppliedCommand(NodeId node, Committed entry) {}
+
+    private final Protocol protocol;
+    private final SimOptions options;
+    private final List<NodeId> members;
+    private final List<SimInvariant> invariants;
+    private final KryoCodec codec;
+    private final Consumer<String> traceSink;
+
+    private final PriorityQueue<Event> queue = new PriorityQueue<>((a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private long now;
+    private long sequence;
+    private long eventsRun;
+    private final TraceDigest trace = new TraceDigest();
+
+    private final SplittableRandom faultRandom;
+    private final SplittableRandom diskRandom;
+    private final SplittableRandom clientRandom;
+    private final SimNetwork network;
+    private final SimWorkload workload;
+    private final LinkedHashMap<NodeId, SimNode> nodes = new LinkedHashMap<>();
+    private final List<SimClient> clients = new ArrayList<>();
+    private final SimHistory history = new SimHistory(() -> now);
+    private final FaultSchedule schedule;
+    private final HashMap<Long, AppliedCommand> appliedByIndex = new HashMap<>(); // keyed lookups only
+
+    private long nextRequestId;
+    private long nextOpId;
+    private int issued;
+    private int clientsDone;
+    private boolean healed;
+    private long healTime = Long.MAX_VALUE;
+    private boolean finished;
+    private SimFailure failure;
+    private final TreeMap<String, Long> stats = new TreeMap<>();
+
+    public Simulation(Protocol protocol, SimOptions options) {
+        this(protocol, options, null);
+    }
+
+    /**
+     * @param traceSink receives one human-readable line per event (slow; for debugging a seed), or null
+     */
+    public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink) {
+        this.protocol = protocol;
+        this.options = options;
+        this.traceSink = traceSink;
+        List<NodeId> ids = new ArrayList<>();
+        for (int i = 1; i <= options.nodes(); i++) ids.add(NodeId.of("n" + i));
+        this.members = List.copyOf(ids);
+        this.invariants = protocol instanceof SimulatedProtocol sp && options.invariants() ? List.copyOf(sp.invariants()) : List.of();
+        if (options.codec()) {
+            KryoCodec.Builder builder = KryoCodec.builder();
+            protocol.registerMessages(builder);
+            this.codec = builder.build();
+        } else {
+            this.codec = null;
+        }
+        // Every random choice derives from the seed, split in a fixed order, one stream per concern, so
+        // that e.g. a different fault schedule does not shift the network's random choices.
+        SplittableRandom root = new SplittableRandom(options.seed());
+        this.faultRandom = root.split();
+        SplittableRandom networkRandom = root.split();
+        this.diskRandom = root.split();
+        this.clientRandom = root.split();
+        SplittableRandom workloadRandom = root.split();
+        this.network = new SimNetwork(options, networkRandom);
+        this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey());
+        for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
+        this.schedule = options.schedule() != null ? options.schedule() : FaultSchedule.generate(faultRandom, options, members);
+        validate(schedule);
+    }
+
+    public static SimResult run(Protocol protocol, SimOptions options) {
+        return new Simulation(protocol, options).run();
+    }
+
+    private void validate(FaultSchedule schedule) {
+        for (Fault.Scheduled s : schedule.events()) {
+            List<NodeId> named = switch (s.fault()) {
+                case Fault.Crash c -> List.of(c.node());
+                case Fault.Restart r -> List.of(r.node());
+                case Fault.Pause p -> List.of(p.node());
+                case Fault.Resume r -> List.of(r.node());
+                case Fault.ClockJump c -> List.of(c.node());
+                case Fault.Slow sl -> List.of(sl.node());
+                case Fault.Unslow u -> List.of(u.node());
+                case Fault.SlowLink sl -> List.of(sl.link().from(), sl.link().to());
+                case Fault.UnslowLink u -> List.of(u.link().from(), u.link().to());
+                case Fault.Partition p -> p.blocked().stream().flatMap(l -> java.util.stream.Stream.of(l.from(), l.to())).toList();
+                default -> List.of();
+            };
+            for (NodeId n : named) {
+                if (!nodes.containsKey(n)) throw new IllegalArgumentException("fault " + s.format() + " names " + n + ", which is not one of " + members);
+            }
+        }
+    }
+
+    // ---- the run ----
+
+    public SimResult run() {
+        for (SimNode node : nodes.values()) at(0, node::start);
+        for (Fault.Scheduled s : schedule.events()) at(s.atNanos(), () -> applyFault(s.fault()));
+        at(options.durationNanos(), this::healEverything);
+        for (int t = 0; t < options.clients(); t++) {
+            SimClient client = new SimClient(this, t, members.get(t % members.size()));
+            clients.add(client);
+            client.scheduleNext(thinkTime());
+        }
+        loop();
+        if (failure == null && !finished) fail(SimFailure.Kind.LIVENESS, "liveness", "the event queue drained before the clients finished");
+        if (failure == null) checkInvariants();
+        History recorded = history.build();
+        if (failure == null) checkLinearizability(recorded);
+        for (Op op : recorded.ops()) trace.addObject(op.toMap());
+        stat("events", eventsRun);
+        stat("ops.invoked", recorded.ops().stream().filter(o -> o.isClient() && o.type() == Op.Type.INVOKE).count());
+        long crashes = 0;
+        long torn = 0;
+        long tornDropped = 0;
+        long flushes = 0;
+        for (SimNode n : nodes.values()) {
+            crashes += n.crashes();
+            torn += n.disk.tornRecordsWritten();
+            tornDropped += n.disk.tornRecordsDropped();
+            flushes += n.disk.flushes();
+        }
+        stat("nodes.crashes", crashes);
+        stat("disk.torn-written", torn);
+        stat("disk.torn-dropped", tornDropped);
+        stat("disk.flushes", flushes);
+        stat("client.retries", clients.stream().mapToLong(SimClient::retries).sum());
+        return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
+                Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
+    }
+
+    private void loop() {
+        while (!queue.isEmpty() && !finished && failure == null) {
+            Event e = queue.poll();
+            now = e.time;
+            eventsRun++;
+            trace.event();
+            if (eventsRun > options.maxEvents()) {
+                fail(SimFailure.Kind.EVENT_BUDGET, "event-budget", "more than " + options.maxEvents() + " events");
+                break;
+            }
+            try {
+                e.action.run();
+            } catch (StopRun stop) {
+                break;
+            } catch (VirtualMachineError fatal) {
+                throw fatal;
+            } catch (Throwable t) {
+                fail(SimFailure.Kind.ENGINE_ERROR, "engine-error", stackTrace(t));
+                break;
+            }
+            if (!invariants.isEmpty()) checkInvariants();
+        }
+    }
+
+    private void checkInvariants() {
+        for (SimInvariant invariant : invariants) {
+            Optional<String> violation;
+            try {
+                violation = invariant.check(this);
+            } catch (RuntimeException e) {
+                violation = Optional.of("the check threw " + stackTrace(e));
+            }
+            if (violation.isPresent()) {
+                fail(SimFailure.Kind.SAFETY, invariant.name(), violation.get());
+                return;
+            }
+        }
+    }
+
+    /**
+     * The client history must be linearizable against independent cas registers (Jepsen's kv model),
+     * with nil reads strict: a read of nil means the register was never written. The search budget is
+     * counted in steps, not wall time, so a seed always gets the same verdict.
+     */
+    private void checkLinearizability(History recorded) {
+        CheckResult result = LinearizabilityChecker.check(recorded, Model.kv(), CheckOptions.defaults());
+        switch (result) {
+            case CheckResult.Valid v -> stat("linearizability.keys", v.keys());
+            case CheckResult.Invalid invalid -> fail(SimFailure.Kind.LINEARIZABILITY, "linearizability", invalid.summary() + "\n" + invalid.report());
+            case CheckResult.Unknown unknown -> fail(SimFailure.Kind.LINEARIZABILITY, "linearizability-unknown", "the check was inconclusive: " + unknown.reason());
+        }
+    }
+
+    private static String stackTrace(Throwable t) {
+        StringWriter out = new StringWriter();
+        t.printStackTrace(new PrintWriter(out));
+        String[] lines = out.toString().split("\n");
+        return String.join("\n", Arrays.copyOf(lines, Math.min(lines.length, 12)));
+    }
+
+    private void fail(SimFailure.Kind kind, String check, String message) {
+        if (failure != null) return;
+        List<String> status = new ArrayList<>();
+        for (SimNode n : nodes.values()) status.add(n.status());
+        for (SimClient c : clients) if (!c.isDone()) status.add(c.status());
+        failure = new SimFailure(kind, check, message, now, List.copyOf(status));
+    }
+
+    /** Records a safety violation found while an engine runs and stops the run. */
+    void violation(String check, String message) {
+        fail(SimFailure.Kind.SAFETY, check, message);
+        throw new StopRun();
+    }
+
+    // ---- scheduling and tracing, for the pieces of the simulation ----
+
+    void at(long time, Runnable action) {
+        queue.add(new Event(Math.max(time, now), sequence++, action));
+    }
+
+    long now() {
+        return now;
+    }
+
+    void trace(String kind, NodeId node, Object detail) {
+        trace.add(now);
+        trace.add(kind);
+        trace.add(node == null ? "" : node.value());
+        trace.addObject(detail);
+        if (traceSink != null) traceSink.accept(SimTime.clock(now) + " " + (node == null ? "-" : node) + " " + kind + (detail == null ? "" : " " + render(detail)));
+    }
+
+    void traceDrop(String kind, NodeId node, Object detail) {
+        trace("dropped-" + kind, node, detail);
+    }
+
+    private static String render(Object detail) {
+        return TraceDigest.render(detail);
+    }
+
+    private void stat(String name, long value) {
+        stats.put(name, value);
+    }
+
+    private void count(String name) {
+        stats.merge(name, 1L, Long::sum);
+    }
+
+    Protocol protocol() {
+        return protocol;
+    }
+
+    SimOptions options() {
+        return options;
+    }
+
+    SimNetwork network() {
+        return network;
+    }
+
+    SplittableRandom diskRandom() {
+        return diskRandom;
+    }
+
+    SimWorkload workload() {
+        return workload;
+    }
+
+    SimHistory history() {
+        return history;
+    }
+
+    boolean healed() {
+        return healed;
+    }
+
+    long healTime() {
+        return healTime;
+    }
+
+    // ---- network ----
+
+    void send(NodeId from, NodeId to, ProtocolMessage message) {
+        SimNode dest = nodes.get(to);
+        if (dest == null) throw new IllegalArgumentException(from + " sent " + message.getClass().getSimpleName() + " to " + to + ", which is not a member");
+        Object wire = codec == null ? message : codec.encode(message);
+        count("messages.sent");
+        long[] arrivals = from.equals(to) ? new long[] {now} : network.plan(from, to, now);
+        if (arrivals.length == 0) {
+            count("messages.lost");
+            return;
+        }
+        if (arrivals.length > 1) count("messages.duplicated");
+        long incarnation = dest.incarnation();
+        for (long arrival : arrivals) at(arrival, () -> arrive(from, dest, incarnation, wire));
+    }
+
+    private void arrive(NodeId from, SimNode dest, long incarnation, Object wire) {
+        ProtocolMessage message = codec == null ? (ProtocolMessage) wire : (ProtocolMessage) codec.decode((byte[]) wire);
+        if (network.blocked(from, dest.id)) {
+            count("messages.partitioned");
+            traceDrop("message", dest.id, new Object[] {from, message});
+            return;
+        }
+        dest.runFor(incarnation, "message", new Object[] {from, message}, () -> {
+            count("messages.delivered");
+            dest.engine().onMessage(from, message);
+        });
+    }
+
+    // ---- clients ----
+
+    void sendToNode(NodeId target, SimNode.ClientCall call) {
+        SimNode node = nodes.get(target);
+        at(now + network.clientDelay(target), () -> {
+            if (!node.isUp()) {
+                traceDrop("client-request", target, call.request());
+                return;
+            }
+            node.runFor(node.incarnation(), "client-request", call.request(), () -> node.clientRequest(call));
+        });
+    }
+
+    void replyToClient(SimNode node, SimNode.ClientCall call, SimClient.Outcome outcome) {
+        at(now + network.clientDelay(node.id), () -> {
+            trace("client-reply", node.id, new Object[] {call.client().thread, call.opId(), outcome});
+            call.client().onReply(call.opId(), outcome);
+        });
+    }
+
+    long nextRequestId() {
+        return ++nextRequestId;
+    }
+
+    long nextOpId() {
+        return ++nextOpId;
+    }
+
+    void countIssued() {
+        issued++;
+    }
+
+    boolean faultPhaseBudgetUsed() {
+        return issued >= options.ops();
+    }
+
+    void countCompleted(String type) {
+        count("ops." + type);
+    }
+
+    void clientDone() {
+        if (++clientsDone == clients.size()) finished = true;
+    }
+
+    /** Think time between a client's operations: spreads the fault-phase operations over the fault phase. */
+    long thinkTime() {
+        if (healed) return clientRandom.nextLong(0, 2 * SimTime.MILLIS + 1);
+        double mean = (double) options.durationNanos() * options.clients() / Math.max(1, options.ops());
+        return (long) (clientRandom.nextExponential() * mean);
+    }
+
+    long retryBackoff() {
+        return clientRandom.nextLong(SimTime.MILLIS, 10 * SimTime.MILLIS + 1);
+    }
+
+    NodeId otherNode(NodeId current) {
+        if (members.size() == 1) return current;
+        NodeId next;
+        do {
+            next = members.get(clientRandom.nextInt(members.size()));
+        } while (next.equals(current));
+        return next;
+    }
+
+    // ---- faults ----
+
+    private void applyFault(Fault fault) {
+        if (healed) return; // the liveness phase has begun; late faults of the schedule no longer apply
+        trace("fault", null, fault);
+        String text = Fault.format(fault);
+        int colon = text.indexOf(':');
+        history.nemesis(colon < 0 ? text : text.substring(0, colon), text);
+        switch (fault) {
+            case Fault.Partition p -> network.partition(p.blocked());
+            case Fault.Heal h -> network.heal();
+            case Fault.Crash c -> nodes.get(c.node()).crash();
+            case Fault.Restart r -> {
+                SimNode n = nodes.get(r.node());
+                if (!n.isUp()) n.start();
+            }
+            case Fault.Pause p -> nodes.get(p.node()).pause();
+            case Fault.Resume r -> nodes.get(r.node()).resume();
+            case Fault.ClockJump c -> nodes.get(c.node()).jumpClock(c.deltaNanos());
+            case Fault.Slow s -> network.setSlow(s.node(), s.factor());
+            case Fault.Unslow u -> network.clearSlow(u.node());
+            case Fault.SlowLink s -> network.setSlowLink(s.link(), s.factor());
+            case Fault.UnslowLink u -> network.clearSlowLink(u.link());
+            case Fault.LossBurst l -> network.lossBurst(l.rate());
+            case Fault.LossEnd l -> network.endLossBurst();
+        }
+    }
+
+    private void healEverything() {
+        trace("heal-all", null, null);
+        history.nemesis("heal-all", "liveness phase");
+        network.healAll();
+        for (SimNode n : nodes.values()) {
+            if (!n.isUp()) n.start();
+            else n.resume();
+        }
+        healed = true;
+        healTime = now;
+        for (SimClient c : clients) c.wake();
+        at(now + options.livenessNanos(), () -> {
+            if (!finished) {
+                fail(SimFailure.Kind.LIVENESS, "liveness", "after everything was healed at " + SimTime.clock(healTime) + ", the clients did not get "
+                        + options.livenessOps() + " definite answers each within " + SimTime.format(options.livenessNanos()));
+            }
+        });
+    }
+
+    // ---- built-in invariants ----
+
+    /** State machine safety: no two nodes apply different commands at the same index. */
+    void checkStateMachineSafety(NodeId node, Committed entry) {
+        if (!options.invariants()) return;
+        AppliedCommand first = appliedByIndex.putIfAbsent(entry.index(), new AppliedCommand(node, entry));
+        if (first == null || sameCommand(first.entry(), entry)) return;
+        violation("state-machine-safety", "index " + entry.index() + " was applied as " + describe(first.entry()) + " on " + first.node()
+                + " but as " + describe(entry) + " on " + node);
+    }
+
+    private static boolean sameCommand(Committed a, Committed b) {
+        return a.isNoop() == b.isNoop() && java.util.Objects.equals(a.origin(), b.origin()) && a.requestId() == b.requestId()
+                && a.session().equals(b.session()) && Arrays.equals(a.command(), b.command());
+    }
+
+    private static String describe(Committed c) {
+        if (c.isNoop()) return "no-op";
+        return KvRegisterMachine.describe(c.command()) + " (request " + c.origin() + "#" + c.requestId() + ", session " + c.session().clientId() + "/" + c.session().sequence() + ")";
+    }
+
+    // ---- SimCluster ----
+
+    @Override
+    public List<NodeId> members() {
+        return members;
+    }
+
+    @Override
+    public long nowNanos() {
+        return now;
+    }
+
+    @Override
+    public boolean isUp(NodeId node) {
+        return node(node).isUp();
+    }
+
+    @Override
+    public boolean isPaused(NodeId node) {
+        return node(node).isPaused();
+    }
+
+    @Override
+    public Optional<Engine> engine(NodeId node) {
+        return Optional.ofNullable(node(node).engine());
+    }
+
+    @Override
+    public long appliedIndex(NodeId node) {
+        return node(node).appliedIndex();
+    }
+
+    private SimNode node(NodeId id) {
+        SimNode n = nodes.get(id);
+        if (n == null) throw new IllegalArgumentException(id + " is not a member");
+        return n;
+    }
+
+    /** For tests of the simulator's pieces. */
+    SimNode simNode(NodeId id) {
+        return node(id);
+    }
+
+    Map<NodeId, SimNode> nodes() {
+        return Collections.unmodifiableMap(nodes);
+    }
+}

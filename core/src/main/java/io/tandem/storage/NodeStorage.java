@@ -1,0 +1,740 @@
+package io.tandem.storage;
+
+import io.tandem.engine.NodeId;
+import io.tandem.storage.StorageEvent.LogSynced;
+import io.tandem.storage.StorageEvent.MetaSaved;
+import io.tandem.storage.StorageEvent.SnapshotChunkRead;
+import io.tandem.storage.StorageEvent.SnapshotChunkWritten;
+import io.tandem.storage.StorageEvent.SnapshotFailed;
+import io.tandem.storage.StorageEvent.SnapshotInstalled;
+import io.tandem.storage.StorageEvent.SnapshotTaken;
+import io.tandem.storage.StorageEvent.StorageFailed;
+import io.tandem.storage.file.FileStorage;
+import io.tandem.storage.memory.MemoryDisk;
+import io.tandem.storage.memory.MemoryStorage;
+import io.tandem.storage.stable.SnapshotInstall;
+import io.tandem.storage.stable.SnapshotRejectedException;
+import io.tandem.storage.stable.StableLog;
+import io.tandem.storage.stable.StableMetaStore;
+import io.tandem.storage.stable.StableStorage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's storage as the runtime uses it: a disk thread with group commit behind the
+ * non-blocking views an engine gets from its context ({@link #log()}, {@link #meta()},
+ * {@link #snapshots()}).
+ *
+ * <h2>How it works</h2>
+ * The views update their in-memory state at once, on the caller's thread, and queue the work
+ * for the disk thread; an engine reads its log from memory and never waits. The disk thread
+ * takes everything queued since its last round as one batch, applies it in call order and makes
+ * it durable with one {@code fsync} (group commit), then posts completions to the
+ * {@code Consumer<StorageEvent>} given at open: {@link LogSynced}, {@link MetaSaved},
+ * {@link SnapshotChunkRead}, {@link SnapshotChunkWritten}, {@link SnapshotInstalled},
+ * {@link SnapshotTaken}, {@link SnapshotFailed}, {@link StorageFailed}. The runtime forwards them
+ * into the engine's inbox. Events are posted from the disk thread only, in the order of the work
+ * that caused them.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>Durability follows call order: after a crash the storage reflects every log and meta call
+ *       up to some point, never a later call without an earlier one, and at least every call
+ *       whose completion was posted.</li>
+ *   <li>{@link DurableLog#durableIndex()} is exact on the engine's loop: it never exceeds what was
+ *       synced, and a truncation or reset lowers it at once, before the disk has seen it.</li>
+ *   <li>On any I/O error (a full disk included) the storage fails for good: one
+ *       {@link StorageFailed} is posted, the durable index stops where the last successful sync
+ *       left it, later work is dropped, and every later write through the views throws
+ *       {@link StorageFailedException}. The node must stop; a restart recovers from disk.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * The views belong to the engine's loop (one thread). {@link #storeSnapshot} is for the execution
+ * thread, which owns the state machine. {@link #latestSnapshot()}, {@link #openSnapshot} and
+ * {@link #close()} may be called from any thread.
+ *
+ * <h2>Typical use by the runtime</h2>
+ * <pre>{@code
+ * NodeStorage storage = NodeStorage.open(dataDir, "cluster-a", self, FlushPolicy.FSYNC,
+ *         event -> inbox.offer(event),                                  // to engine.onStorageEvent
+ *         SnapshotRestorer.using(stateMachine, executionExecutor));
+ * storage.latestSnapshot().ifPresent(s -> {                            // at start-up, before the engine
+ *     try (InputStream in = storage.openSnapshot(s)) { stateMachine.restore(in); }
+ * });
+ * // EngineContext.log()/meta()/snapshots() return storage.log()/meta()/snapshots().
+ * // On EngineContext.takeSnapshot(token), on the execution thread between two commands:
+ * storage.storeSnapshot(appliedIndex, termOfAppliedIndex, engineData, stateMachine::snapshot, token);
+ * }</pre>
+ */
+public final class NodeStorage implements AutoCloseable {
+    private static final Logger logger = LoggerFactory.getLogger(NodeStorage.class);
+
+    private final NodeId node;
+    private final StableStorage stable;
+    private final Consumer<StorageEvent> events;
+    private final SnapshotRestorer restorer;
+    private final OpQueue queue = new OpQueue();
+    private final LogView logView;
+    private final MetaView metaView;
+    private final SnapshotView snapshotView = new SnapshotView();
+    private final Thread diskThread;
+    private final AtomicReference<Failure> failure = new AtomicReference<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** What the disk has made durable, published by the disk thread after each sync. */
+    private volatile Progress progress;
+    private volatile SnapshotMeta latestSnapshot;
+
+    // Disk-thread state.
+    private final LinkedHashMap<String, byte[]> pendingMeta = new LinkedHashMap<>();
+    private final List<MetaSaved> pendingMetaAcks = new ArrayList<>();
+    private boolean logDirty;
+    private long processedLogSeq;
+    private long lastPostedDurable;
+    private boolean failureReported;
+    private SnapshotInstall install;
+
+    /** The disk had processed every log call up to {@code seq} and made the log durable up to {@code durableIndex}. */
+    private record Progress(long seq, long durableIndex) {}
+
+    private record Failure(String operation, StorageException error) {}
+
+    private NodeStorage(NodeId node, StableStorage stable, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+        this.node = node;
+        this.stable = stable;
+        this.events = events;
+        this.restorer = restorer;
+        StableLog log = stable.log();
+        EntryWindow window = new EntryWindow(log.firstIndex());
+        log.forEach(log.firstIndex(), window::add);
+        this.logView = new LogView(window);
+        this.metaView = new MetaView(new HashMap<>(stable.meta().all()));
+        this.progress = new Progress(0, log.syncedIndex());
+        this.lastPostedDurable = log.syncedIndex();
+        this.latestSnapshot = stable.snapshots().latest().orElse(null);
+        this.diskThread = Thread.ofPlatform().name("tandem-disk-" + node).daemon(true).unstarted(this::runDiskThread);
+    }
+
+    /**
+     * Opens (creating it if needed) the data directory of {@code node} in cluster {@code clusterId},
+     * recovers it, and starts the disk thread.
+     *
+     * @param events   receives every completion, on the disk thread; must not block for long
+     * @param restorer restores the state machine from snapshots installed from peers
+     * @throws DataDirectoryMismatchException if the directory belongs to another cluster or node,
+     *         has another format version, or is not a Tandem data directory
+     * @throws CorruptStorageException        if stored data is damaged beyond a torn log tail
+     */
+    public static NodeStorage open(Path dataDir, String clusterId, NodeId node, FlushPolicy flushPolicy,
+                                   Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+        return open(dataDir, clusterId, node, StorageOptions.of(flushPolicy), events, restorer);
+    }
+
+    /** {@link #open(Path, String, NodeId, FlushPolicy, Consumer, SnapshotRestorer)} with all options. */
+    public static NodeStorage open(Path dataDir, String clusterId, NodeId node, StorageOptions options,
+                                   Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+        if (!options.flushPolicy().fsync()) {
+            logger.warn("storage of {} runs with NO_FSYNC: acknowledged writes survive a process crash but not power loss", node);
+        }
+        return start(node, FileStorage.open(dataDir, clusterId, node, options), events, restorer);
+    }
+
+    /**
+     * Storage of {@code node} on an in-memory {@code disk}, with the contract of the file storage.
+     * To simulate a crash: {@link MemoryDisk#crash()} (the old instance's writes then fail), then
+     * open a new instance on the same disk.
+     */
+    public static NodeStorage inMemory(MemoryDisk disk, String clusterId, NodeId node,
+                                       Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+        return inMemory(disk, clusterId, node, StorageOptions.defaults(), events, restorer);
+    }
+
+    /** {@link #inMemory(MemoryDisk, String, NodeId, Consumer, SnapshotRestorer)} with options (only {@code snapshotsToKeep} applies). */
+    public static NodeStorage inMemory(MemoryDisk disk, String clusterId, NodeId node, StorageOptions options,
+                                       Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+        return start(node, MemoryStorage.open(disk, clusterId, node, options), events, restorer);
+    }
+
+    private static NodeStorage start(NodeId node, StableStorage stable, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(restorer, "restorer");
+        NodeStorage storage;
+        try {
+            storage = new NodeStorage(node, stable, events, restorer);
+        } catch (RuntimeException e) {
+            stable.close();
+            throw e;
+        }
+        storage.diskThread.start();
+        logger.info("storage of {} opened: {}, log [{}, {}], latest snapshot {}", node, stable.description(),
+                storage.logView.firstIndex(), storage.logView.lastIndex(), storage.latestSnapshot);
+        return storage;
+    }
+
+    /** The engine's log view; engine loop only. */
+    public DurableLog log() {
+        return logView;
+    }
+
+    /** The engine's meta view; engine loop only. */
+    public MetaStore meta() {
+        return metaView;
+    }
+
+    /** The engine's snapshot view; engine loop only. */
+    public SnapshotStore snapshots() {
+        return snapshotView;
+    }
+
+    /** The newest retained snapshot; at start-up the runtime restores the state machine from it. */
+    public Optional<SnapshotMeta> latestSnapshot() {
+        return Optional.ofNullable(latestSnapshot);
+    }
+
+    /**
+     * Opens a retained snapshot's data, for restoring the state machine at start-up. The stream
+     * throws {@link CorruptStorageException} when it reaches the end (or is closed) if the data
+     * does not match its checksum.
+     */
+    public InputStream openSnapshot(SnapshotMeta snapshot) {
+        return stable.snapshots().open(snapshot);
+    }
+
+    /**
+     * Writes a snapshot of the local state machine; call it on the execution thread, between two
+     * commands, when the engine asked for one ({@link io.tandem.engine.EngineContext#takeSnapshot}).
+     * Blocks the calling thread while {@code writer} streams the state out and the snapshot is made
+     * durable (the protocol loop is not blocked), then posts {@link SnapshotTaken} with {@code token}.
+     * The engine then typically compacts its log up to {@code lastIncludedIndex}.
+     *
+     * @param lastIncludedIndex the last applied index, whose effect the snapshot contains
+     * @param lastIncludedTerm  the term (or ballot) of that entry
+     * @param engineData        engine state to keep with the snapshot (e.g. the configuration)
+     * @param writer            writes the state, typically {@code stateMachine::snapshot}
+     * @throws StorageException if the storage failed (then {@link StorageFailed} is posted as well);
+     *         an {@link java.io.UncheckedIOException} of the writer itself leaves the storage usable
+     */
+    public SnapshotMeta storeSnapshot(long lastIncludedIndex, long lastIncludedTerm, byte[] engineData, SnapshotWriter writer, long token) {
+        checkWritable();
+        SnapshotMeta stored;
+        try {
+            stored = stable.snapshots().write(lastIncludedIndex, lastIncludedTerm, engineData, writer);
+        } catch (StorageException e) {
+            raiseFailure("writing snapshot " + lastIncludedIndex, e);
+            throw e;
+        }
+        refreshLatestSnapshot();
+        enqueueQuietly(new Op.Post(new SnapshotTaken(stored, token)));
+        return stored;
+    }
+
+    /** The failure that stopped this storage, if any. */
+    public Optional<StorageException> failure() {
+        Failure f = failure.get();
+        return f == null ? Optional.empty() : Optional.of(f.error());
+    }
+
+    /** Where the data lives and how it is flushed, for logs and reports. */
+    public String description() {
+        return stable.description();
+    }
+
+    /**
+     * Finishes the queued work (syncing it and posting its completions), stops the disk thread and
+     * releases the data directory, then returns; later calls through the views throw
+     * {@link IllegalStateException}. Idempotent. Called from an event consumer (on the disk
+     * thread) it only stops new work and returns at once; the rest happens when the batch ends.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        queue.close();
+        // The disk thread drains the queue, then closes the stable storage itself; joining it is
+        // skipped when an event consumer closes the storage from the disk thread.
+        if (Thread.currentThread() == diskThread) return;
+        boolean interrupted = false;
+        while (diskThread.isAlive()) {
+            try {
+                diskThread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    // ---- engine-facing views -------------------------------------------------------------------
+
+    private void checkWritable() {
+        Failure f = failure.get();
+        if (f != null) {
+            throw new StorageFailedException("storage of node " + node + " failed while " + f.operation() + " (" + f.error().getMessage()
+                    + "); refusing further writes until the node restarts", f.error());
+        }
+    }
+
+    private record Clip(long seq, long limit) {}
+
+    private final class LogView implements DurableLog {
+        private final EntryWindow window;
+        private long nextSeq;
+        /** Truncations and resets the disk may not have applied yet: they cap the durable index. */
+        private final ArrayDeque<Clip> clips = new ArrayDeque<>();
+
+        LogView(EntryWindow window) {
+            this.window = window;
+        }
+
+        @Override
+        public long firstIndex() {
+            return window.firstIndex();
+        }
+
+        @Override
+        public long lastIndex() {
+            return window.lastIndex();
+        }
+
+        @Override
+        public long durableIndex() {
+            Progress p = progress;
+            while (!clips.isEmpty() && clips.peekFirst().seq() <= p.seq()) clips.pollFirst();
+            long durable = p.durableIndex();
+            for (Clip clip : clips) durable = Math.min(durable, clip.limit());
+            return Math.min(durable, window.lastIndex());
+        }
+
+        @Override
+        public LogEntry entry(long index) {
+            return window.get(index);
+        }
+
+        @Override
+        public void append(LogEntry entry) {
+            checkWritable();
+            if (entry.index() != window.lastIndex() + 1) {
+                throw new IllegalArgumentException("append of index " + entry.index() + " to a log ending at " + window.lastIndex());
+            }
+            if (entry.payload().length > StableLog.MAX_PAYLOAD_BYTES) {
+                throw new IllegalArgumentException("payload of " + entry.payload().length + " bytes exceeds " + StableLog.MAX_PAYLOAD_BYTES);
+            }
+            enqueue(new Op.Append(++nextSeq, entry));
+            window.add(entry);
+        }
+
+        @Override
+        public void truncateSuffix(long fromIndex) {
+            checkWritable();
+            if (fromIndex < window.firstIndex()) {
+                throw new IllegalArgumentException("cannot truncate from " + fromIndex + ": entries before " + window.firstIndex() + " are compacted");
+            }
+            if (fromIndex > window.lastIndex()) return;
+            long seq = ++nextSeq;
+            enqueue(new Op.Truncate(seq, fromIndex));
+            window.truncateFrom(fromIndex);
+            clips.addLast(new Clip(seq, fromIndex - 1));
+        }
+
+        @Override
+        public void compactPrefix(long upToIndex) {
+            checkWritable();
+            if (upToIndex < window.firstIndex()) return;
+            if (upToIndex > window.lastIndex()) {
+                throw new IllegalArgumentException("cannot compact up to " + upToIndex + " beyond the last index " + window.lastIndex() + "; use resetAfter");
+            }
+            enqueue(new Op.Compact(++nextSeq, upToIndex));
+            window.dropThrough(upToIndex);
+        }
+
+        @Override
+        public void resetAfter(long lastIncludedIndex) {
+            checkWritable();
+            if (lastIncludedIndex < 0) throw new IllegalArgumentException("lastIncludedIndex must be >= 0, was " + lastIncludedIndex);
+            long seq = ++nextSeq;
+            enqueue(new Op.Reset(seq, lastIncludedIndex));
+            window.reset(lastIncludedIndex + 1);
+            clips.addLast(new Clip(seq, lastIncludedIndex));
+        }
+    }
+
+    private final class MetaView implements MetaStore {
+        private final HashMap<String, byte[]> values;
+
+        MetaView(HashMap<String, byte[]> values) {
+            this.values = values;
+        }
+
+        @Override
+        public Optional<byte[]> get(String key) {
+            byte[] value = values.get(key);
+            return value == null ? Optional.empty() : Optional.of(value.clone());
+        }
+
+        @Override
+        public void put(String key, byte[] value, long token) {
+            checkWritable();
+            StableMetaStore.checkRecord(key, value);
+            byte[] copy = value.clone();
+            enqueue(new Op.PutMeta(key, copy, token));
+            values.put(key, copy);
+        }
+    }
+
+    private final class SnapshotView implements SnapshotStore {
+        @Override
+        public Optional<SnapshotMeta> latest() {
+            return Optional.ofNullable(latestSnapshot);
+        }
+
+        @Override
+        public void readChunk(SnapshotMeta snapshot, long offset, int maxBytes, long token) {
+            checkWritable();
+            Objects.requireNonNull(snapshot, "snapshot");
+            if (offset < 0 || offset > snapshot.sizeBytes() || maxBytes <= 0) {
+                throw new IllegalArgumentException("bad chunk request: offset " + offset + ", maxBytes " + maxBytes + " for " + snapshot);
+            }
+            enqueue(new Op.ReadChunk(snapshot, offset, maxBytes, token));
+        }
+
+        @Override
+        public void writeChunk(SnapshotMeta snapshot, long offset, byte[] data, boolean last, long token) {
+            checkWritable();
+            Objects.requireNonNull(snapshot, "snapshot");
+            Objects.requireNonNull(data, "data");
+            if (offset < 0) throw new IllegalArgumentException("negative chunk offset " + offset);
+            enqueue(new Op.WriteChunk(snapshot, offset, data.clone(), last, token));
+        }
+    }
+
+    private void enqueue(Op op) {
+        if (!queue.add(op)) throw new IllegalStateException("storage of node " + node + " is closed");
+    }
+
+    /** For completions arriving from other threads: during close they are dropped, as the node is going away. */
+    private void enqueueQuietly(Op op) {
+        if (!queue.add(op)) logger.debug("storage of {} closed; dropping {}", node, op);
+    }
+
+    /** Records the first failure (from any thread); the disk thread posts it and stops working. */
+    private void raiseFailure(String operation, StorageException error) {
+        if (failure.compareAndSet(null, new Failure(operation, error))) {
+            logger.error("storage of {} failed while {}; it stops acknowledging writes: {}", node, operation, error.getMessage(), error);
+        }
+        if (Thread.currentThread() != diskThread) enqueueQuietly(new Op.Wake());
+    }
+
+    private synchronized void refreshLatestSnapshot() {
+        latestSnapshot = stable.snapshots().latest().orElse(null);
+    }
+
+    // ---- disk thread ---------------------------------------------------------------------------
+
+    private sealed interface Op {
+        record Append(long seq, LogEntry entry) implements Op {}
+
+        record Truncate(long seq, long fromIndex) implements Op {}
+
+        record Compact(long seq, long upToIndex) implements Op {}
+
+        record Reset(long seq, long lastIncludedIndex) implements Op {}
+
+        record PutMeta(String key, byte[] value, long token) implements Op {}
+
+        record ReadChunk(SnapshotMeta snapshot, long offset, int maxBytes, long token) implements Op {}
+
+        record WriteChunk(SnapshotMeta snapshot, long offset, byte[] data, boolean last, long token) implements Op {}
+
+        /** An event produced on another thread, posted in queue order. */
+        record Post(StorageEvent event) implements Op {}
+
+        /** Nudges the disk thread to report a failure raised on another thread. */
+        record Wake() implements Op {}
+    }
+
+    private void runDiskThread() {
+        ArrayList<Op> batch;
+        while ((batch = queue.take()) != null) {
+            for (Op op : batch) {
+                if (failure.get() != null) break;
+                try {
+                    process(op);
+                } catch (StorageException e) {
+                    raiseFailure(describe(op), e);
+                } catch (RuntimeException e) {
+                    raiseFailure(describe(op), new StorageIOException("unexpected error while " + describe(op) + ": " + e, e));
+                }
+            }
+            if (failure.get() == null) {
+                try {
+                    syncLog();
+                    flushMeta();
+                } catch (StorageException e) {
+                    raiseFailure("making the batch durable", e);
+                } catch (RuntimeException e) {
+                    raiseFailure("making the batch durable", new StorageIOException("unexpected error while making the batch durable: " + e, e));
+                }
+            }
+            reportFailureOnce();
+            queue.recycle(batch);
+        }
+        if (install != null) install.abort();
+        stable.close();
+        logger.info("storage of {} closed", node);
+    }
+
+    private void process(Op op) {
+        StableLog log = stable.log();
+        switch (op) {
+            case Op.Append a -> {
+                flushMeta();
+                log.append(a.entry());
+                logDirty = true;
+                processedLogSeq = a.seq();
+            }
+            case Op.Truncate t -> {
+                syncLog();
+                flushMeta();
+                log.truncateSuffix(t.fromIndex());
+                processedLogSeq = t.seq();
+                publishProgress();
+            }
+            case Op.Compact c -> {
+                syncLog();
+                flushMeta();
+                log.compactPrefix(c.upToIndex());
+                processedLogSeq = c.seq();
+                publishProgress();
+            }
+            case Op.Reset r -> {
+                syncLog();
+                flushMeta();
+                log.resetAfter(r.lastIncludedIndex());
+                processedLogSeq = r.seq();
+                publishProgress();
+            }
+            case Op.PutMeta p -> {
+                // Log appends queued before this put become durable before it does.
+                syncLog();
+                pendingMeta.put(p.key(), p.value());
+                pendingMetaAcks.add(new MetaSaved(p.key(), p.token()));
+            }
+            case Op.ReadChunk r -> readChunk(r);
+            case Op.WriteChunk w -> writeChunk(w);
+            case Op.Post p -> post(p.event());
+            case Op.Wake ignored -> { }
+        }
+    }
+
+    private void syncLog() {
+        if (logDirty) {
+            stable.log().sync();
+            logDirty = false;
+        }
+        publishProgress();
+    }
+
+    private void publishProgress() {
+        long durable = stable.log().syncedIndex();
+        if (processedLogSeq == progress.seq() && durable == progress.durableIndex()) return;
+        progress = new Progress(processedLogSeq, durable);
+        if (durable != lastPostedDurable) {
+            lastPostedDurable = durable;
+            post(new LogSynced(durable));
+        }
+    }
+
+    private void flushMeta() {
+        if (pendingMeta.isEmpty()) return;
+        stable.meta().putAll(pendingMeta);
+        pendingMeta.clear();
+        for (MetaSaved saved : pendingMetaAcks) post(saved);
+        pendingMetaAcks.clear();
+    }
+
+    private void readChunk(Op.ReadChunk r) {
+        Optional<byte[]> chunk = stable.snapshots().readChunk(r.snapshot(), r.offset(), r.maxBytes());
+        if (chunk.isEmpty()) {
+            post(new SnapshotFailed(r.snapshot(), "snapshot is no longer retained (a newer one replaced it); restart from the latest", r.token()));
+            return;
+        }
+        byte[] data = chunk.get();
+        post(new SnapshotChunkRead(r.snapshot(), r.offset(), data, r.offset() + data.length >= r.snapshot().sizeBytes(), r.token()));
+    }
+
+    private void writeChunk(Op.WriteChunk w) {
+        SnapshotMeta snapshot = w.snapshot();
+        if (w.offset() == 0) {
+            if (install != null) install.abort();
+            install = stable.snapshots().beginInstall(snapshot);
+        } else if (install == null || !install.snapshot().equals(snapshot)) {
+            post(new SnapshotFailed(snapshot, "chunk at offset " + w.offset() + " does not continue a transfer of this snapshot"
+                    + " (a transfer starts at offset 0)", w.token()));
+            return;
+        }
+        long received = install.bytesReceived();
+        if (!w.last() && w.offset() < received && w.offset() + w.data().length <= received) {
+            post(new SnapshotChunkWritten(snapshot, w.offset(), false, w.token())); // a resent chunk we already have
+            return;
+        }
+        try {
+            if (w.offset() != received) {
+                install.abort();
+                install = null;
+                post(new SnapshotFailed(snapshot, "chunk at offset " + w.offset() + " but " + received + " bytes were received", w.token()));
+                return;
+            }
+            install.write(w.data());
+            post(new SnapshotChunkWritten(snapshot, w.offset(), w.last(), w.token()));
+            if (!w.last()) return;
+            syncLog(); // durability in call order: earlier log and meta work first
+            flushMeta();
+            SnapshotMeta installed = install.commit();
+            install = null;
+            refreshLatestSnapshot();
+            restore(installed, w.token());
+        } catch (SnapshotRejectedException e) {
+            install = null;
+            post(new SnapshotFailed(snapshot, e.getMessage(), w.token()));
+        }
+    }
+
+    private void restore(SnapshotMeta installed, long token) {
+        InputStream data = stable.snapshots().open(installed);
+        CompletionStage<?> done;
+        try {
+            done = restorer.restore(installed, data);
+        } catch (RuntimeException e) {
+            closeQuietly(data);
+            raiseFailure("restoring snapshot " + installed.lastIncludedIndex(), asStorageException(e));
+            return;
+        }
+        done.whenComplete((ignored, error) -> {
+            if (error == null) enqueueQuietly(new Op.Post(new SnapshotInstalled(installed, token)));
+            else raiseFailure("restoring snapshot " + installed.lastIncludedIndex(), asStorageException(error));
+        });
+    }
+
+    private static StorageException asStorageException(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof StorageException se) return se;
+        return new StorageIOException("the state machine failed to restore a snapshot: " + cause, cause);
+    }
+
+    private void reportFailureOnce() {
+        Failure f = failure.get();
+        if (f == null || failureReported) return;
+        failureReported = true;
+        post(new StorageFailed(f.operation(), f.error().getMessage()));
+    }
+
+    private void post(StorageEvent event) {
+        try {
+            events.accept(event);
+        } catch (RuntimeException e) {
+            logger.error("storage event consumer of {} threw on {}", node, event, e);
+        }
+    }
+
+    private static String describe(Op op) {
+        return switch (op) {
+            case Op.Append a -> "appending log entry " + a.entry().index();
+            case Op.Truncate t -> "truncating the log from " + t.fromIndex();
+            case Op.Compact c -> "compacting the log up to " + c.upToIndex();
+            case Op.Reset r -> "resetting the log after " + r.lastIncludedIndex();
+            case Op.PutMeta p -> "writing meta record '" + p.key() + "'";
+            case Op.ReadChunk r -> "reading a chunk of snapshot " + r.snapshot().lastIncludedIndex();
+            case Op.WriteChunk w -> "writing a chunk of snapshot " + w.snapshot().lastIncludedIndex();
+            case Op.Post p -> "posting " + p.event().getClass().getSimpleName();
+            case Op.Wake ignored -> "reporting a failure";
+        };
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException | RuntimeException e) {
+            logger.debug("closing snapshot stream: {}", e.toString());
+        }
+    }
+
+    /**
+     * The queue between the views and the disk thread. The disk thread takes everything queued at
+     * once (one batch, one fsync); producers never block beyond a short lock.
+     */
+    private static final class OpQueue {
+        private static final int RECYCLE_LIMIT = 1 << 14;
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition nonEmpty = lock.newCondition();
+        private ArrayList<Op> pending = new ArrayList<>();
+        private ArrayList<Op> spare = new ArrayList<>();
+        private boolean closed;
+
+        /** Queues {@code op}; false if the queue is closed. */
+        boolean add(Op op) {
+            lock.lock();
+            try {
+                if (closed) return false;
+                pending.add(op);
+                if (pending.size() == 1) nonEmpty.signal();
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Everything queued so far, waiting while there is nothing; null once closed and drained. */
+        ArrayList<Op> take() {
+            lock.lock();
+            try {
+                while (pending.isEmpty()) {
+                    if (closed) return null;
+                    nonEmpty.awaitUninterruptibly();
+                }
+                ArrayList<Op> batch = pending;
+                pending = spare != null ? spare : new ArrayList<>();
+                spare = null;
+                return batch;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void recycle(ArrayList<Op> batch) {
+            if (batch.size() > RECYCLE_LIMIT) return; // let an unusually large list go
+            batch.clear();
+            lock.lock();
+            try {
+                if (spare == null) spare = batch;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void close() {
+            lock.lock();
+            try {
+                closed = true;
+                nonEmpty.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,683 @@
+package io.tandem.storage.file;
+
+import io.tandem.storage.CorruptStorageException;
+import io.tandem.storage.FlushPolicy;
+import io.tandem.storage.LogEntry;
+import io.tandem.storage.StorageException;
+import io.tandem.storage.StorageFailedException;
+import io.tandem.storage.stable.StableLog;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead log as a directory of segment files ({@code log-<sequence>.seg}), appended to
+ * in order; see {@link StableLog} for the durability contract.
+ *
+ * <p>Format (big-endian). A segment starts with a 32-byte header: magic {@code "TDLG"}, version,
+ * flags, sequence number, index of its first record, CRC32C of the preceding 28 bytes. Records
+ * follow back to back: {@code int payloadLength, int crc32c, long index, long term, payload}, the
+ * CRC32C covering length, index, term and payload. Segments are numbered consecutively; a
+ * segment flagged {@code RESET} (written by {@link #resetAfter}) makes every older one obsolete.
+ *
+ * <p>Group commit: appends go to a 1 MiB write buffer and reach the file in large writes;
+ * {@link #sync()} writes the rest and calls {@link FileChannel#force} once. Rolling to a new
+ * segment first forces the old one, so only the last segment can ever hold an unsynced tail.
+ *
+ * <p>Recovery on {@link #open}: every record is checked (length, checksum, index). A bad record in
+ * the last segment followed by nothing valid is a torn write (a partial record, a zero-filled
+ * tail, a bad checksum at the very end) and is cut off. Anything else (a bad record followed by
+ * a valid one, a bad record in an earlier segment, a missing segment, a gap in the indexes) is
+ * reported as {@link CorruptStorageException} with the file and byte offset and never repaired
+ * silently, since cutting there could drop acknowledged entries. Power loss that persists pages
+ * of one unsynced batch out of order would also be reported that way: conservative by design.
+ * A deleted <em>last</em> segment cannot be detected (it looks like writes that never happened).
+ */
+public final class SegmentedLog implements StableLog {
+    private static final Logger log = LoggerFactory.getLogger(SegmentedLog.class);
+
+    static final int SEGMENT_MAGIC = 0x54444C47; // "TDLG"
+    static final int SEGMENT_VERSION = 1;
+    static final int SEGMENT_HEADER_BYTES = 32;
+    static final int RECORD_HEADER_BYTES = 24;
+    static final int FLAG_RESET = 1;
+    private static final int WRITE_BUFFER_BYTES = 1 << 20;
+    private static final Pattern SEGMENT_NAME = Pattern.compile("log-(\\d{20})\\.seg");
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private final Path directory;
+    private final boolean fsync;
+    private final long segmentBytes;
+    private final ArrayList<Segment> segments = new ArrayList<>();
+    private final ByteBuffer writeBuffer = ByteBuffer.allocateDirect(WRITE_BUFFER_BYTES);
+    private final CRC32C crc = new CRC32C();
+    private long firstIndex;
+    private long lastIndex;
+    private long syncedIndex;
+    private boolean dirty;
+    private boolean closed;
+    private StorageException failure;
+
+    private SegmentedLog(Path directory, FlushPolicy flushPolicy, long segmentBytes) {
+        this.directory = directory;
+        this.fsync = flushPolicy.fsync();
+        this.segmentBytes = segmentBytes;
+    }
+
+    /**
+     * Opens (creating if needed) the log in {@code directory} and recovers it.
+     *
+     * @param segmentBytes size at which a new segment is started (a single larger record still fits)
+     * @throws CorruptStorageException if the log is damaged beyond a torn tail
+     */
+    public static SegmentedLog open(Path directory, FlushPolicy flushPolicy, long segmentBytes) {
+        if (segmentBytes < 4096 || segmentBytes > (1L << 30)) {
+            throw new IllegalArgumentException("segmentBytes must be in [4 KiB, 1 GiB], was " + segmentBytes);
+        }
+        SegmentedLog result = new SegmentedLog(directory.toAbsolutePath().normalize(), flushPolicy, segmentBytes);
+        try {
+            result.recover();
+            return result;
+        } catch (IOException e) {
+            result.closeChannels();
+            throw StorageException.fromIOException("recovering log in " + directory, e);
+        } catch (RuntimeException e) {
+            result.closeChannels();
+            throw e;
+        }
+    }
+
+    @Override
+    public long firstIndex() {
+        return firstIndex;
+    }
+
+    @Override
+    public long lastIndex() {
+        return lastIndex;
+    }
+
+    @Override
+    public long syncedIndex() {
+        return syncedIndex;
+    }
+
+    /** Number of segment files, for tests and diagnostics. */
+    public int segmentCount() {
+        return segments.size();
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    @Override
+    public LogEntry entry(long index) {
+        checkOpen();
+        if (index < firstIndex || index > lastIndex) {
+            throw new IndexOutOfBoundsException("log index " + index + " outside [" + firstIndex + ", " + lastIndex + "]");
+        }
+        Segment segment = segments.get(segmentHolding(index));
+        long offset = segment.offsetOf(index);
+        int recordBytes = (int) (segment.endOf(index) - offset);
+        if (offset >= segment.writtenBytes) return decode(bufferedRecord(offset - segment.writtenBytes), segment, offset, index);
+        ByteBuffer record = ByteBuffer.allocate(recordBytes);
+        try {
+            FileIo.readFully(segment.channel, record, offset);
+        } catch (IOException e) {
+            throw fail("reading entry " + index + " from " + segment.path, e);
+        }
+        return decode(record, segment, offset, index);
+    }
+
+    @Override
+    public void forEach(long fromIndex, Consumer<LogEntry> action) {
+        checkOpen();
+        if (fromIndex < firstIndex) throw new IndexOutOfBoundsException("log index " + fromIndex + " is before the first retained " + firstIndex);
+        if (fromIndex > lastIndex) return;
+        for (int k = segmentHolding(fromIndex); k < segments.size(); k++) {
+            Segment segment = segments.get(k);
+            long start = Math.max(fromIndex, segment.baseIndex);
+            if (start > segment.lastIndex()) continue;
+            long mapFrom = segment.offsetOf(start);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment mapped = mapFrom < segment.writtenBytes
+                        ? segment.channel.map(FileChannel.MapMode.READ_ONLY, mapFrom, segment.writtenBytes - mapFrom, arena)
+                        : MemorySegment.NULL;
+                for (long index = start; index <= segment.lastIndex(); index++) {
+                    long offset = segment.offsetOf(index);
+                    ByteBuffer record = offset < segment.writtenBytes
+                            ? mapped.asSlice(offset - mapFrom, segment.endOf(index) - offset).asByteBuffer()
+                            : bufferedRecord(offset - segment.writtenBytes);
+                    action.accept(decode(record, segment, offset, index));
+                }
+            } catch (IOException e) {
+                throw fail("reading " + segment.path, e);
+            }
+        }
+    }
+
+    @Override
+    public void append(LogEntry entry) {
+        checkWritable();
+        if (entry.index() != lastIndex + 1) {
+            throw new IllegalArgumentException("append of index " + entry.index() + " to a log ending at " + lastIndex);
+        }
+        byte[] payload = entry.payload();
+        if (payload.length > MAX_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("payload of " + payload.length + " bytes exceeds " + MAX_PAYLOAD_BYTES);
+        }
+        int recordBytes = RECORD_HEADER_BYTES + payload.length;
+        Segment active = segments.getLast();
+        try {
+            if (active.count > 0 && active.size + recordBytes > segmentBytes) active = roll();
+            if (writeBuffer.remaining() < recordBytes) flushBuffer(active);
+            boolean buffered = recordBytes <= writeBuffer.capacity();
+            ByteBuffer target = buffered ? writeBuffer : ByteBuffer.allocate(recordBytes);
+            int start = target.position();
+            target.putInt(payload.length).putInt(0).putLong(entry.index()).putLong(entry.term()).put(payload);
+            target.putInt(start + 4, recordCrc(target.slice(start, recordBytes)));
+            if (!buffered) {
+                target.flip();
+                FileIo.writeFully(active.channel, target, active.writtenBytes);
+                active.writtenBytes += recordBytes;
+            }
+        } catch (IOException e) {
+            throw fail("appending entry " + entry.index() + " to " + active.path, e);
+        }
+        active.addRecord(active.size);
+        active.size += recordBytes;
+        lastIndex = entry.index();
+        dirty = true;
+    }
+
+    @Override
+    public long sync() {
+        checkWritable();
+        if (!dirty) return syncedIndex;
+        Segment active = segments.getLast();
+        try {
+            flushBuffer(active);
+            if (fsync) active.channel.force(false);
+        } catch (IOException e) {
+            throw fail("syncing " + active.path, e);
+        }
+        dirty = false;
+        syncedIndex = lastIndex;
+        return syncedIndex;
+    }
+
+    @Override
+    public void truncateSuffix(long fromIndex) {
+        checkWritable();
+        if (fromIndex < firstIndex) {
+            throw new IllegalArgumentException("cannot truncate from " + fromIndex + ": entries before " + firstIndex + " are compacted");
+        }
+        if (fromIndex > lastIndex) return;
+        int holder = segmentHolding(fromIndex);
+        Segment segment = segments.get(holder);
+        try {
+            flushBuffer(segments.getLast());
+            // Newest first: a crash part-way leaves a shorter but contiguous log.
+            boolean deleted = false;
+            while (segments.size() - 1 > holder) {
+                Segment doomed = segments.removeLast();
+                doomed.channel.close();
+                Files.delete(doomed.path);
+                deleted = true;
+            }
+            if (deleted && fsync) FileIo.fsyncDirectory(directory);
+            long cut = segment.offsetOf(fromIndex);
+            segment.channel.truncate(cut);
+            if (fsync) segment.channel.force(false);
+            segment.truncateRecords((int) (fromIndex - segment.baseIndex), cut);
+        } catch (IOException e) {
+            throw fail("truncating log from index " + fromIndex + " in " + segment.path, e);
+        }
+        lastIndex = fromIndex - 1;
+        syncedIndex = lastIndex;
+        dirty = false;
+    }
+
+    @Override
+    public void compactPrefix(long upToIndex) {
+        checkWritable();
+        if (upToIndex < firstIndex) return;
+        if (upToIndex > lastIndex) {
+            throw new IllegalArgumentException("cannot compact up to " + upToIndex + " beyond the last index " + lastIndex + "; use resetAfter");
+        }
+        sync();
+        firstIndex = upToIndex + 1;
+        try {
+            boolean deleted = false;
+            // Never the last segment: appends continue there.
+            while (segments.size() > 1 && segments.getFirst().lastIndex() <= upToIndex) {
+                Segment doomed = segments.removeFirst();
+                doomed.channel.close();
+                Files.delete(doomed.path);
+                deleted = true;
+            }
+            if (deleted && fsync) FileIo.fsyncDirectory(directory);
+        } catch (IOException e) {
+            throw fail("compacting log up to index " + upToIndex, e);
+        }
+    }
+
+    @Override
+    public void resetAfter(long lastIncludedIndex) {
+        checkWritable();
+        if (lastIncludedIndex < 0) throw new IllegalArgumentException("lastIncludedIndex must be >= 0, was " + lastIncludedIndex);
+        writeBuffer.clear();
+        try {
+            // The RESET segment is durable before anything is deleted, so a crash in between
+            // recovers to the reset state: recovery ignores every segment older than it.
+            Segment fresh = createSegment(segments.getLast().seq + 1, lastIncludedIndex + 1, FLAG_RESET);
+            for (Segment old : segments) {
+                old.channel.close();
+                Files.delete(old.path);
+            }
+            segments.clear();
+            segments.add(fresh);
+            if (fsync) FileIo.fsyncDirectory(directory);
+        } catch (IOException e) {
+            throw fail("resetting log after index " + lastIncludedIndex, e);
+        }
+        firstIndex = lastIncludedIndex + 1;
+        lastIndex = lastIncludedIndex;
+        syncedIndex = lastIncludedIndex;
+        dirty = false;
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        closeChannels();
+    }
+
+    // ---- writing -------------------------------------------------------------------------------
+
+    private Segment roll() throws IOException {
+        Segment old = segments.getLast();
+        flushBuffer(old);
+        // The old segment is complete and durable before the next one exists, so recovery may
+        // treat a bad record in any segment but the last as corruption, never as a torn write.
+        if (fsync) old.channel.force(false);
+        if (dirty) syncedIndex = lastIndex;
+        dirty = false;
+        Segment fresh = createSegment(old.seq + 1, lastIndex + 1, 0);
+        segments.add(fresh);
+        return fresh;
+    }
+
+    private Segment createSegment(long seq, long baseIndex, int flags) throws IOException {
+        Path path = directory.resolve(segmentName(seq));
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_BYTES);
+            header.putInt(SEGMENT_MAGIC).putInt(SEGMENT_VERSION).putInt(flags).putLong(seq).putLong(baseIndex);
+            crc.reset();
+            crc.update(header.array(), 0, SEGMENT_HEADER_BYTES - 4);
+            header.putInt((int) crc.getValue()).flip();
+            FileIo.writeFully(channel, header, 0);
+            if (fsync) {
+                channel.force(true);
+                FileIo.fsyncDirectory(directory);
+            }
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+        Segment segment = new Segment(path, seq, baseIndex, flags, channel);
+        segment.size = segment.writtenBytes = SEGMENT_HEADER_BYTES;
+        return segment;
+    }
+
+    private void flushBuffer(Segment active) throws IOException {
+        if (writeBuffer.position() == 0) return;
+        writeBuffer.flip();
+        int bytes = writeBuffer.remaining();
+        try {
+            FileIo.writeFully(active.channel, writeBuffer, active.writtenBytes);
+        } finally {
+            writeBuffer.clear();
+        }
+        active.writtenBytes += bytes;
+    }
+
+    private ByteBuffer bufferedRecord(long offsetInBuffer) {
+        int at = (int) offsetInBuffer;
+        return writeBuffer.slice(at, RECORD_HEADER_BYTES + writeBuffer.getInt(at));
+    }
+
+    // ---- reading and checking ------------------------------------------------------------------
+
+    /** CRC32C of one record laid out from position 0 of {@code record}, skipping its crc field. */
+    private int recordCrc(ByteBuffer record) {
+        crc.reset();
+        crc.update(record.slice(0, 4));
+        crc.update(record.slice(8, record.limit() - 8));
+        return (int) crc.getValue();
+    }
+
+    private LogEntry decode(ByteBuffer record, Segment segment, long offset, long expectedIndex) {
+        int length = record.getInt(0);
+        int stored = record.getInt(4);
+        long index = record.getLong(8);
+        long term = record.getLong(16);
+        if (length != record.limit() - RECORD_HEADER_BYTES || stored != recordCrc(record) || index != expectedIndex) {
+            throw failCorrupt(new CorruptStorageException(segment.path.toString(), offset,
+                    "record of index " + expectedIndex + " no longer matches its checksum (the file changed after recovery)"));
+        }
+        byte[] payload = new byte[length];
+        record.get(RECORD_HEADER_BYTES, payload);
+        return new LogEntry(index, term, payload);
+    }
+
+    private int segmentHolding(long index) {
+        int low = 0;
+        int high = segments.size() - 1;
+        while (low < high) { // the last segment whose base is <= index
+            int mid = (low + high + 1) >>> 1;
+            if (segments.get(mid).baseIndex <= index) low = mid;
+            else high = mid - 1;
+        }
+        return low;
+    }
+
+    // ---- recovery ------------------------------------------------------------------------------
+
+    private void recover() throws IOException {
+        Files.createDirectories(directory);
+        List<Path> files = listSegmentFiles();
+        for (int i = 0; i < files.size(); i++) {
+            Path path = files.get(i);
+            boolean last = i == files.size() - 1;
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            String problem = null;
+            Segment segment = null;
+            try {
+                ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_BYTES);
+                long size = channel.size();
+                if (size >= SEGMENT_HEADER_BYTES) FileIo.readFully(channel, header, 0);
+                problem = checkHeader(header, size, sequenceOf(path));
+                if (problem == null) {
+                    segment = new Segment(path, header.getLong(12), header.getLong(20), header.getInt(8), channel);
+                } else if (last && isTornCreation(channel, size)) {
+                    // Crash while creating the segment: its header never became durable and no
+                    // record was written to it (records only follow a durable header).
+                    log.warn("{}: removing a segment whose creation was interrupted ({})", path, problem);
+                    channel.close();
+                    Files.delete(path);
+                    if (fsync) FileIo.fsyncDirectory(directory);
+                    continue;
+                }
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+            if (segment == null) {
+                channel.close();
+                throw new CorruptStorageException(path.toString(), 0, "bad segment header: " + problem);
+            }
+            segments.add(segment);
+        }
+        dropSegmentsBeforeLastReset();
+        for (int i = 1; i < segments.size(); i++) {
+            Segment previous = segments.get(i - 1);
+            Segment current = segments.get(i);
+            if (current.seq != previous.seq + 1) {
+                throw new CorruptStorageException(directory.toString(), -1, "missing segment " + segmentName(previous.seq + 1) + " between "
+                        + previous.path.getFileName() + " and " + current.path.getFileName());
+            }
+        }
+        for (int i = 0; i < segments.size(); i++) {
+            Segment segment = segments.get(i);
+            scan(segment, i == segments.size() - 1);
+            if (i > 0 && segment.baseIndex != segments.get(i - 1).lastIndex() + 1) {
+                throw new CorruptStorageException(segment.path.toString(), -1, "segment starts at index " + segment.baseIndex
+                        + " but " + segments.get(i - 1).path.getFileName() + " ends at index " + segments.get(i - 1).lastIndex()
+                        + " (entries are missing: a segment was truncated or removed)");
+            }
+        }
+        if (segments.isEmpty()) segments.add(createSegment(0, 1, 0));
+        if (fsync) {
+            // What recovery read may have been only in the page cache (a process crash before
+            // fsync); make it durable before anything is reported durable on top of it.
+            for (Segment segment : segments) segment.channel.force(false);
+            FileIo.fsyncDirectory(directory);
+        }
+        firstIndex = segments.getFirst().baseIndex;
+        lastIndex = segments.getLast().lastIndex();
+        syncedIndex = lastIndex;
+    }
+
+    private List<Path> listSegmentFiles() throws IOException {
+        TreeMap<Long, Path> bySequence = new TreeMap<>();
+        try (Stream<Path> entries = Files.list(directory)) {
+            for (Path path : (Iterable<Path>) entries::iterator) {
+                Matcher m = SEGMENT_NAME.matcher(path.getFileName().toString());
+                if (m.matches() && Files.isRegularFile(path)) bySequence.put(Long.parseLong(m.group(1)), path);
+            }
+        }
+        return new ArrayList<>(bySequence.values());
+    }
+
+    private static long sequenceOf(Path path) {
+        Matcher m = SEGMENT_NAME.matcher(path.getFileName().toString());
+        if (!m.matches()) throw new IllegalStateException("not a segment file: " + path);
+        return Long.parseLong(m.group(1));
+    }
+
+    private String checkHeader(ByteBuffer header, long size, long sequenceFromName) {
+        if (size < SEGMENT_HEADER_BYTES) return "file has " + size + " bytes, shorter than a segment header";
+        if (header.getInt(0) != SEGMENT_MAGIC) return "bad magic " + Integer.toHexString(header.getInt(0));
+        crc.reset();
+        crc.update(header.array(), 0, SEGMENT_HEADER_BYTES - 4);
+        if ((int) crc.getValue() != header.getInt(SEGMENT_HEADER_BYTES - 4)) return "header checksum mismatch";
+        if (header.getInt(4) != SEGMENT_VERSION) return "unsupported segment version " + header.getInt(4);
+        if (header.getLong(12) != sequenceFromName) return "header says sequence " + header.getLong(12) + ", the file name " + sequenceFromName;
+        if (header.getLong(20) < 1) return "bad first index " + header.getLong(20);
+        return null;
+    }
+
+    private static boolean isTornCreation(FileChannel channel, long size) throws IOException {
+        if (size <= SEGMENT_HEADER_BYTES) return true;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            for (long i = 0; i < size; i++) if (mapped.get(ValueLayout.JAVA_BYTE, i) != 0) return false;
+            return true;
+        }
+    }
+
+    private void dropSegmentsBeforeLastReset() throws IOException {
+        int lastReset = -1;
+        for (int i = 0; i < segments.size(); i++) if ((segments.get(i).flags & FLAG_RESET) != 0) lastReset = i;
+        if (lastReset <= 0) return;
+        log.warn("{}: completing an interrupted reset, removing {} obsolete segment(s) before {}",
+                directory, lastReset, segments.get(lastReset).path.getFileName());
+        for (int i = 0; i < lastReset; i++) {
+            Segment obsolete = segments.removeFirst();
+            obsolete.channel.close();
+            Files.delete(obsolete.path);
+        }
+        if (fsync) FileIo.fsyncDirectory(directory);
+    }
+
+    private record Problem(String text, boolean couldBeTorn) {}
+
+    private void scan(Segment segment, boolean last) throws IOException {
+        long size = segment.channel.size();
+        long position = SEGMENT_HEADER_BYTES;
+        Problem problem = null;
+        long validAfter = -1;
+        if (size > position) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment mapped = segment.channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+                long expected = segment.baseIndex;
+                while (position < size) {
+                    problem = checkRecord(mapped, position, size, expected);
+                    if (problem != null) break;
+                    segment.addRecord(position);
+                    position += RECORD_HEADER_BYTES + mapped.get(INT, position);
+                    expected++;
+                }
+                if (problem != null && last && problem.couldBeTorn()) validAfter = findValidRecord(mapped, position + 1, size, expected);
+            }
+        }
+        if (problem != null) {
+            String where = segment.path.toString();
+            if (!last) {
+                throw new CorruptStorageException(where, position, problem.text() + "; later segments exist, so this is not a torn tail");
+            }
+            if (!problem.couldBeTorn()) throw new CorruptStorageException(where, position, problem.text());
+            if (validAfter >= 0) {
+                throw new CorruptStorageException(where, position, problem.text() + "; a valid record follows at offset " + validAfter
+                        + ", so this is not a torn tail");
+            }
+            log.warn("{}: cutting a torn tail of {} bytes at offset {} ({})", where, size - position, position, problem.text());
+            segment.channel.truncate(position);
+            if (fsync) segment.channel.force(false);
+        }
+        segment.size = segment.writtenBytes = position;
+    }
+
+    private Problem checkRecord(MemorySegment mapped, long position, long size, long expectedIndex) {
+        long remaining = size - position;
+        if (remaining < RECORD_HEADER_BYTES) return new Problem("partial record header (" + remaining + " bytes at end of file)", true);
+        int length = mapped.get(INT, position);
+        if (length < 0 || length > MAX_PAYLOAD_BYTES || length > remaining - RECORD_HEADER_BYTES) {
+            return new Problem("record length " + length + " runs past the end of the file ("
+                    + (remaining - RECORD_HEADER_BYTES) + " bytes left)", true);
+        }
+        int stored = mapped.get(INT, position + 4);
+        int computed = recordCrc(mapped.asSlice(position, RECORD_HEADER_BYTES + length).asByteBuffer());
+        if (stored != computed) {
+            return new Problem("checksum mismatch (stored " + Integer.toHexString(stored) + ", computed " + Integer.toHexString(computed) + ")", true);
+        }
+        long index = mapped.get(LONG, position + 8);
+        if (index != expectedIndex) {
+            // A record with a valid checksum is never a torn write: something wrote the wrong data.
+            return new Problem("record carries index " + index + " where " + expectedIndex + " was expected", false);
+        }
+        return null;
+    }
+
+    /** The offset of a checksum-valid record at or after {@code from} that could belong to this log, or -1. */
+    private long findValidRecord(MemorySegment mapped, long from, long size, long expectedIndex) {
+        long maxIndex = expectedIndex + (size - from) / RECORD_HEADER_BYTES + 1;
+        for (long at = from; at + RECORD_HEADER_BYTES <= size; at++) {
+            long index = mapped.get(LONG, at + 8);
+            if (index < expectedIndex || index > maxIndex) continue;
+            int length = mapped.get(INT, at);
+            if (length < 0 || length > size - at - RECORD_HEADER_BYTES || mapped.get(LONG, at + 16) < 0) continue;
+            ByteBuffer record = mapped.asSlice(at, RECORD_HEADER_BYTES + length).asByteBuffer();
+            if (recordCrc(record) == mapped.get(INT, at + 4)) return at;
+        }
+        return -1;
+    }
+
+    // ---- failure handling ----------------------------------------------------------------------
+
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("log in " + directory + " is closed");
+    }
+
+    private void checkWritable() {
+        checkOpen();
+        if (failure != null) {
+            throw new StorageFailedException("log in " + directory + " failed earlier and accepts no more writes: " + failure.getMessage(), failure);
+        }
+    }
+
+    private StorageException fail(String operation, IOException e) {
+        StorageException error = StorageException.fromIOException(operation, e);
+        if (failure == null) failure = error;
+        return error;
+    }
+
+    private StorageException failCorrupt(CorruptStorageException e) {
+        if (failure == null) failure = e;
+        return e;
+    }
+
+    private void closeChannels() {
+        for (Segment segment : segments) {
+            try {
+                segment.channel.close();
+            } catch (IOException e) {
+                log.warn("closing {}: {}", segment.path, e.toString());
+            }
+        }
+    }
+
+    static String segmentName(long seq) {
+        return String.format("log-%020d.seg", seq);
+    }
+
+    /** One segment file: its header fields and the byte offset of every record in it. */
+    private static final class Segment {
+        final Path path;
+        final long seq;
+        final long baseIndex;
+        final int flags;
+        final FileChannel channel;
+        long[] offsets = new long[64];
+        int count;
+        /** Bytes in the file itself. */
+        long writtenBytes;
+        /** Bytes including records still in the write buffer (only the last segment has any). */
+        long size;
+
+        Segment(Path path, long seq, long baseIndex, int flags, FileChannel channel) {
+            this.path = path;
+            this.seq = seq;
+            this.baseIndex = baseIndex;
+            this.flags = flags;
+            this.channel = channel;
+        }
+
+        long lastIndex() {
+            return baseIndex + count - 1;
+        }
+
+        long offsetOf(long index) {
+            return offsets[(int) (index - baseIndex)];
+        }
+
+        /** Where the record of {@code index} ends: the next record's offset or the segment's end. */
+        long endOf(long index) {
+            int slot = (int) (index - baseIndex);
+            return slot + 1 < count ? offsets[slot + 1] : size;
+        }
+
+        void addRecord(long offset) {
+            if (count == offsets.length) offsets = Arrays.copyOf(offsets, count * 2);
+            offsets[count++] = offset;
+        }
+
+        void truncateRecords(int keep, long cut) {
+            count = keep;
+            size = writtenBytes = cut;
+        }
+    }
+}

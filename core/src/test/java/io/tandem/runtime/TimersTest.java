@@ -1,0 +1,65 @@
+package io.tandem.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.engine.TimerKey;
+import org.junit.jupiter.api.Test;
+
+class TimersTest {
+    record Election() implements TimerKey {}
+
+    record Heartbeat() implements TimerKey {}
+
+    record Retry(int peer) implements TimerKey {}
+
+    @Test
+    void firesDueTimersInDeadlineOrder() {
+        Timers t = new Timers();
+        t.schedule(new Heartbeat(), 30);
+        t.schedule(new Election(), 10);
+        t.schedule(new Retry(2), 20);
+        assertThat(t.due(5)).isEmpty();
+        assertThat(t.nanosUntilNext(5)).isEqualTo(5);
+        assertThat(t.due(25)).containsExactly(new Election(), new Retry(2));
+        assertThat(t.due(100)).containsExactly(new Heartbeat());
+        assertThat(t.nanosUntilNext(100)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void reArmingAKeyReplacesItsDeadline() {
+        Timers t = new Timers();
+        t.schedule(new Election(), 10);
+        t.schedule(new Election(), 50);
+        assertThat(t.due(20)).isEmpty();
+        assertThat(t.due(50)).containsExactly(new Election());
+        assertThat(t.size()).isZero();
+    }
+
+    @Test
+    void keysAreComparedByValue() {
+        Timers t = new Timers();
+        t.schedule(new Retry(1), 10);
+        t.schedule(new Retry(2), 10);
+        t.cancel(new Retry(1));
+        assertThat(t.due(10)).containsExactly(new Retry(2));
+    }
+
+    @Test
+    void cancelledTimersNeverFireAndDoNotShortenTheWait() {
+        Timers t = new Timers();
+        t.schedule(new Election(), 10);
+        t.schedule(new Heartbeat(), 40);
+        t.cancel(new Election());
+        assertThat(t.nanosUntilNext(0)).isEqualTo(40);
+        assertThat(t.due(100)).containsExactly(new Heartbeat());
+    }
+
+    @Test
+    void deadlinesSurviveNanoTimeWrapAround() {
+        Timers t = new Timers();
+        long nearMax = Long.MAX_VALUE - 5;
+        t.schedule(new Election(), nearMax + 10); // wraps to a negative value
+        assertThat(t.due(nearMax)).isEmpty();
+        assertThat(t.due(nearMax + 10)).containsExactly(new Election());
+    }
+}

@@ -1,0 +1,314 @@
+package io.tandem.storage.file;
+
+import static io.tandem.storage.stable.StableStorageContract.assertIntact;
+import static io.tandem.storage.stable.StableStorageContract.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.storage.CorruptStorageException;
+import io.tandem.storage.FlushPolicy;
+import io.tandem.storage.LogEntry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recovery of the segmented log from damaged files: a torn tail is cut, anything else is refused
+ * with the file and byte offset.
+ */
+class SegmentedLogRecoveryTest {
+    @TempDir
+    Path dir;
+
+    private SegmentedLog open() {
+        return SegmentedLog.open(dir, FlushPolicy.FSYNC, 4096);
+    }
+
+    /** Writes entries 1..count (term 1), synced, and closes the log. */
+    private void fill(long count) {
+        try (SegmentedLog log = open()) {
+            for (long i = 1; i <= count; i++) log.append(entry(i, 1));
+            log.sync();
+        }
+    }
+
+    private List<Path> segments() {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Byte offsets of the records in a healthy segment file. */
+    private static List<Long> recordOffsets(Path segment) throws IOException {
+        byte[] bytes = Files.readAllBytes(segment);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        List<Long> offsets = new ArrayList<>();
+        for (int at = SegmentedLog.SEGMENT_HEADER_BYTES; at < bytes.length; at += SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at)) {
+            offsets.add((long) at);
+        }
+        return offsets;
+    }
+
+    private static void flipByte(Path file, long offset) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer one = ByteBuffer.allocate(1);
+            channel.read(one, offset);
+            one.put(0, (byte) (one.get(0) ^ 0x5A)).rewind();
+            channel.write(one, offset);
+        }
+    }
+
+    private static void truncate(Path file, long size) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(size);
+        }
+    }
+
+    private static void appendBytes(Path file, byte[] bytes) throws IOException {
+        Files.write(file, bytes, StandardOpenOption.APPEND);
+    }
+
+    private void assertRefused(Path file, long offset, String detail) {
+        assertThatThrownBy(this::open)
+                .isInstanceOfSatisfying(CorruptStorageException.class, e -> {
+                    assertThat(e.location()).isEqualTo(file.toAbsolutePath().toString());
+                    assertThat(e.offset()).isEqualTo(offset);
+                })
+                .hasMessageContaining(file.getFileName().toString())
+                .hasMessageContaining("byte offset " + offset)
+                .hasMessageContaining(detail);
+    }
+
+    // ---- torn tails: cut, and the log goes on ---------------------------------------------------
+
+    @Test
+    void aPartialLastRecordIsCutAndAppendingContinues() throws IOException {
+        fill(200);
+        Path last = segments().getLast();
+        long lastRecord = recordOffsets(last).getLast();
+        truncate(last, Files.size(last) - 3);
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(199);
+            assertThat(Files.size(last)).isEqualTo(lastRecord);
+            assertIntact(log, 1, 199, 1);
+            log.append(entry(200, 2));
+            log.sync();
+        }
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(200);
+            assertIntact(log, 200, 200, 2);
+        }
+    }
+
+    @Test
+    void aPartialRecordHeaderIsCut() throws IOException {
+        fill(50);
+        Path last = segments().getLast();
+        long size = Files.size(last);
+        appendBytes(last, new byte[] {0, 0, 0, 40, 1, 2, 3});
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(50);
+        }
+        assertThat(Files.size(last)).isEqualTo(size);
+    }
+
+    @Test
+    void aZeroFilledTailIsCut() throws IOException {
+        fill(120);
+        Path last = segments().getLast();
+        long size = Files.size(last);
+        appendBytes(last, new byte[8192]);
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(120);
+            assertIntact(log, 1, 120, 1);
+        }
+        assertThat(Files.size(last)).isEqualTo(size);
+    }
+
+    @Test
+    void aBadChecksumInTheVeryLastRecordIsCut() throws IOException {
+        fill(120);
+        Path last = segments().getLast();
+        long lastRecord = recordOffsets(last).getLast();
+        flipByte(last, lastRecord + 10); // inside the index field: the checksum no longer matches
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(119);
+            assertIntact(log, 1, 119, 1);
+        }
+    }
+
+    @Test
+    void aTruncatedLastSegmentLosesOnlyItsTail() throws IOException {
+        fill(200);
+        Path last = segments().getLast();
+        List<Long> offsets = recordOffsets(last);
+        assertThat(offsets).hasSizeGreaterThan(2);
+        truncate(last, offsets.get(1) + 7);
+        try (SegmentedLog log = open()) {
+            long firstInLastSegment = 200 - offsets.size() + 1;
+            assertThat(log.lastIndex()).isEqualTo(firstInLastSegment);
+            assertIntact(log, 1, firstInLastSegment, 1);
+            assertThat(Files.size(last)).isEqualTo(offsets.get(1));
+        }
+    }
+
+    @Test
+    void anInterruptedSegmentCreationIsRemoved() throws IOException {
+        fill(100);
+        int before = segments().size();
+        Path torn = dir.resolve(SegmentedLog.segmentName(before)); // the next sequence number
+        Files.write(torn, new byte[SegmentedLog.SEGMENT_HEADER_BYTES]); // header never reached the disk
+        try (SegmentedLog log = open()) {
+            assertThat(torn).doesNotExist();
+            assertThat(log.segmentCount()).isEqualTo(before);
+            assertThat(log.lastIndex()).isEqualTo(100);
+            log.append(entry(101, 1));
+            log.sync();
+        }
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(101);
+        }
+    }
+
+    @Test
+    void anInterruptedResetCompletesOnRecovery() throws IOException {
+        fill(100);
+        List<Path> old = segments();
+        long nextSequence = old.size();
+        writeSegmentHeader(dir.resolve(SegmentedLog.segmentName(nextSequence)), nextSequence, 1001, SegmentedLog.FLAG_RESET);
+        try (SegmentedLog log = open()) {
+            assertThat(log.firstIndex()).isEqualTo(1001);
+            assertThat(log.lastIndex()).isEqualTo(1000);
+            assertThat(log.segmentCount()).isEqualTo(1);
+        }
+        assertThat(old).allSatisfy(p -> assertThat(p).doesNotExist());
+    }
+
+    @Test
+    void missingOldestSegmentsLookLikeCompaction() throws IOException {
+        fill(200);
+        List<Path> files = segments();
+        Files.delete(files.get(0));
+        Files.delete(files.get(1));
+        try (SegmentedLog log = open()) {
+            assertThat(log.firstIndex()).isGreaterThan(1);
+            assertThat(log.lastIndex()).isEqualTo(200);
+            assertIntact(log, log.firstIndex(), 200, 1);
+        }
+    }
+
+    // ---- real corruption: refused with file and offset -----------------------------------------
+
+    @Test
+    void aCorruptRecordFollowedByValidOnesIsRefused() throws IOException {
+        fill(200);
+        Path last = segments().getLast();
+        List<Long> offsets = recordOffsets(last);
+        assertThat(offsets).hasSizeGreaterThan(2);
+        long victim = offsets.get(offsets.size() - 2);
+        flipByte(last, victim + SegmentedLog.RECORD_HEADER_BYTES - 1); // last byte of the term field
+        assertRefused(last, victim, "a valid record follows");
+    }
+
+    @Test
+    void aCorruptLengthInTheMiddleIsRefused() throws IOException {
+        fill(200);
+        Path last = segments().getLast();
+        long victim = recordOffsets(last).getFirst();
+        flipByte(last, victim); // the high byte of the length: it now runs past the end of the file
+        assertRefused(last, victim, "a valid record follows");
+    }
+
+    @Test
+    void corruptionInAnEarlierSegmentIsRefusedEvenAtItsEnd() throws IOException {
+        fill(200);
+        Path first = segments().getFirst();
+        long victim = recordOffsets(first).getLast();
+        flipByte(first, Files.size(first) - 1); // the last payload byte of the segment's last record
+        assertRefused(first, victim, "later segments exist");
+    }
+
+    @Test
+    void aTruncatedEarlierSegmentIsRefused() throws IOException {
+        fill(200);
+        Path second = segments().get(1);
+        long lastRecord = recordOffsets(second).getLast();
+        truncate(second, Files.size(second) - 2);
+        assertRefused(second, lastRecord, "later segments exist");
+    }
+
+    @Test
+    void anEarlierSegmentCutAtARecordBoundaryIsRefusedAsAGap() throws IOException {
+        fill(200);
+        List<Path> files = segments();
+        truncate(files.get(1), recordOffsets(files.get(1)).getLast());
+        assertThatThrownBy(this::open).isInstanceOf(CorruptStorageException.class)
+                .hasMessageContaining(files.get(2).getFileName().toString())
+                .hasMessageContaining("entries are missing");
+    }
+
+    @Test
+    void aMissingSegmentInTheMiddleIsRefused() throws IOException {
+        fill(200);
+        List<Path> files = segments();
+        assertThat(files).hasSizeGreaterThan(3);
+        Files.delete(files.get(2));
+        assertThatThrownBy(this::open).isInstanceOf(CorruptStorageException.class)
+                .hasMessageContaining("missing segment " + files.get(2).getFileName())
+                .hasMessageContaining(files.get(1).getFileName().toString())
+                .hasMessageContaining(files.get(3).getFileName().toString());
+    }
+
+    @Test
+    void aDamagedHeaderOfAnEarlierSegmentIsRefused() throws IOException {
+        fill(200);
+        Path first = segments().getFirst();
+        flipByte(first, 20);
+        assertRefused(first, 0, "bad segment header");
+    }
+
+    @Test
+    void aRecordWithAValidChecksumButTheWrongIndexIsRefused() throws IOException {
+        fill(60);
+        Path last = segments().getLast();
+        long lastRecord = recordOffsets(last).getLast();
+        byte[] bytes = Files.readAllBytes(last);
+        long size = bytes.length;
+        appendBytes(last, java.util.Arrays.copyOfRange(bytes, (int) lastRecord, bytes.length)); // a duplicate of the last record
+        assertRefused(last, size, "carries index");
+    }
+
+    @Test
+    void aRecordDamagedAfterOpenIsDetectedWhenRead() throws IOException {
+        fill(100);
+        try (SegmentedLog log = open()) {
+            Path first = segments().getFirst();
+            long victim = recordOffsets(first).get(3);
+            flipByte(first, victim + SegmentedLog.RECORD_HEADER_BYTES - 1);
+            assertThatThrownBy(() -> log.entry(4)).isInstanceOf(CorruptStorageException.class).hasMessageContaining("byte offset " + victim);
+            LogEntry fine = log.entry(5);
+            assertThat(fine.index()).isEqualTo(5);
+        }
+    }
+
+    private static void writeSegmentHeader(Path path, long seq, long baseIndex, int flags) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(SegmentedLog.SEGMENT_HEADER_BYTES);
+        header.putInt(SegmentedLog.SEGMENT_MAGIC).putInt(SegmentedLog.SEGMENT_VERSION).putInt(flags).putLong(seq).putLong(baseIndex);
+        CRC32C crc = new CRC32C();
+        crc.update(header.array(), 0, SegmentedLog.SEGMENT_HEADER_BYTES - 4);
+        header.putInt((int) crc.getValue());
+        Files.write(path, header.array());
+    }
+}

@@ -1,0 +1,99 @@
+package io.tandem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class SimCommandTest {
+    private record Run(int exit, String out) {
+        List<String> lines() {
+            return out.lines().toList();
+        }
+    }
+
+    private static Run sim(String... args) {
+        StringWriter out = new StringWriter();
+        CommandLine cli = TandemCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(out));
+        List<String> all = new ArrayList<>(List.of("sim"));
+        all.addAll(List.of(args));
+        int exit = cli.execute(all.toArray(String[]::new));
+        return new Run(exit, out.toString());
+    }
+
+    /** Splits a printed shell command line into arguments (handles the single quotes it uses). */
+    private static List<String> shellWords(String command) {
+        List<String> words = new ArrayList<>();
+        Matcher m = Pattern.compile("'((?:[^']|'\\\\'')*)'|(\\S+)").matcher(command);
+        while (m.find()) words.add(m.group(1) != null ? m.group(1).replace("'\\''", "'") : m.group(2));
+        return words;
+    }
+
+    @Test
+    void aPassingRunEndsWithOneSummaryLineAndExitsZero() {
+        Run r = sim("--protocol", "toy-pb", "--seeds", "3", "--seed", "10");
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("seeds=")).singleElement().asString().startsWith("seeds=3 failures=0 protocol=toy-pb ops=");
+        assertThat(r.lines().getLast()).startsWith("seeds=3 failures=0");
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("progress 3/3 seeds"));
+    }
+
+    @Test
+    void aFailureExitsNonZeroAndPrintsACommandThatReplaysIt() {
+        Run r = sim("--protocol", "toy-pb-buggy", "--seeds", "20", "--max-failures", "1");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.lines().getLast()).matches("seeds=\\d+ failures=1 .*");
+        String failure = r.lines().stream().filter(l -> l.startsWith("  SAFETY") || l.startsWith("  LINEARIZABILITY")).findFirst().orElseThrow();
+        String replay = r.lines().stream().filter(l -> l.startsWith("  replay: ")).findFirst().orElseThrow().substring("  replay: ".length());
+        assertThat(r.out()).contains("minimal fault schedule for seed");
+
+        List<String> words = shellWords(replay);
+        assertThat(words.subList(0, 2)).containsExactly("./tandem", "sim");
+        Run again = sim(words.subList(2, words.size()).toArray(String[]::new));
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.lines()).contains(failure);
+        assertThat(again.lines().getLast()).startsWith("seeds=1 failures=1");
+
+        String minimal = r.lines().stream().filter(l -> l.startsWith("  replay minimal: ")).findFirst().orElseThrow().substring("  replay minimal: ".length());
+        List<String> minimalWords = shellWords(minimal);
+        assertThat(minimalWords).contains("--schedule");
+        Run minimized = sim(minimalWords.subList(2, minimalWords.size()).toArray(String[]::new));
+        assertThat(minimized.exit()).isEqualTo(1);
+    }
+
+    @Test
+    void everyOptionSurvivesTheRoundTripThroughTheCommandLine() {
+        io.tandem.sim.SimOptions custom = io.tandem.sim.SimOptions.defaults().toBuilder()
+                .seed(99).nodes(5).clients(7).ops(123).keys(4).opsPerKey(17).durationNanos(3_000_000_000L).opTimeoutNanos(700_000_000L)
+                .livenessNanos(4_000_000_000L).livenessOps(3).faults(java.util.EnumSet.of(io.tandem.sim.FaultKind.CRASH, io.tandem.sim.FaultKind.LOSS))
+                .faultsPerSecond(2.5).meanFaultNanos(300_000_000L).networkLatency(new io.tandem.sim.Latency.Exponential(100_000, 900_000))
+                .lossRate(0.02).duplicateRate(0.03).reorderRate(0.04).codec(true).diskLatency(new io.tandem.sim.Latency.Fixed(50_000))
+                .tornWrites(false).unsyncedSurvival(0.5).maxEvents(123_456).invariants(false)
+                .schedule(io.tandem.sim.FaultSchedule.parse("10ms=crash:n2;20ms=partition:halves:n1>n2,n2>n1"))
+                .build();
+        SimCommand command = new SimCommand();
+        CommandLine cli = new CommandLine(command);
+        List<String> args = new ArrayList<>(List.of("--protocol", "toy-pb"));
+        args.addAll(custom.toCliArgs());
+        cli.parseArgs(args.toArray(String[]::new));
+        command.spec = cli.getCommandSpec();
+        assertThat(command.options()).isEqualTo(custom);
+    }
+
+    @Test
+    void badOptionsAreUsageErrors() {
+        assertThat(sim("--protocol", "nope").exit()).isEqualTo(2);
+        Run r = sim("--protocol", "toy-pb", "--latency", "gaussian:1ms");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).contains("invalid latency");
+        assertThat(sim("--protocol", "toy-pb", "--faults", "meteor").exit()).isEqualTo(2);
+    }
+}

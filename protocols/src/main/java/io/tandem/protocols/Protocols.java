@@ -1,0 +1,40 @@
+package io.tandem.protocols;
+
+import io.tandem.engine.Protocol;
+import io.tandem.protocols.toy.ToyProtocol;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * The protocols Tandem ships, by name: what {@code --protocol NAME} on the command line and
+ * configuration files refer to. Each protocol package adds itself here.
+ */
+public final class Protocols {
+    private static final Map<String, Supplier<Protocol>> BY_NAME = new TreeMap<>();
+
+    static {
+        BY_NAME.put(ToyProtocol.NAME, ToyProtocol::correct);
+        BY_NAME.put(ToyProtocol.BUGGY_NAME, ToyProtocol::buggy);
+    }
+
+    private Protocols() {}
+
+    /** Every known protocol name, sorted. */
+    public static List<String> names() {
+        return List.copyOf(BY_NAME.keySet());
+    }
+
+    /** A fresh instance of the protocol called {@code name}. */
+    public static Protocol byName(String name) {
+        Supplier<Protocol> factory = BY_NAME.get(name);
+        if (factory == null) throw new IllegalArgumentException("unknown protocol '" + name + "'; known: " + String.join(", ", names()));
+        return factory.get();
+    }
+
+    /** The toy primary-backup engine, the simulator's reference subject. */
+    public static Protocol toyPrimaryBackup() {
+        return ToyProtocol.correct();
+    }
+}
