@@ -56,7 +56,7 @@ import java.util.TreeMap;
  * <p>Public accessors ({@link #role()}, {@link #currentTerm()}, ...) are read-only views for tests and
  * simulator invariants; call them only from the engine's loop.
  */
-public final class RaftEngine implements Engine {
+public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     public enum Role { FOLLOWER, PRE_CANDIDATE, CANDIDATE, LEADER }
 
     private record ElectionTimer() implements TimerKey {}
@@ -225,7 +225,7 @@ public final class RaftEngine implements Engine {
             votedFor = null;
             persistTermAndVote();
         }
-        durableIndex = Math.min(ctx.log().durableIndex(), log.lastIndex());
+        refreshDurableIndex();
         // We may have promised a leader, before a restart, not to vote for a while (lease reads rely on it).
         heardFromLeaderAt = ctx.nowNanos();
         resetElectionTimer();
@@ -256,31 +256,39 @@ public final class RaftEngine implements Engine {
     }
 
     /**
-     * Rebuilds the log view after a restart. The log may have been compacted (its base is recorded in
-     * the meta store before each compaction) and a snapshot may be newer than the log's base (taken
-     * locally, or installed from a leader just before a crash).
+     * Rebuilds the log view after a restart. The base is the newest recorded compaction point the
+     * log may have been compacted to (the storage may keep entries below it: space is reclaimed in
+     * whole segments). Records above the newest snapshot belong to snapshot installs that never
+     * completed and are ignored. A snapshot newer than the log (installed just before a crash, or
+     * taken locally of entries whose log writes were lost) becomes the base; its configuration is
+     * recorded, or, for a local snapshot, is the log's own: configuration entries are applied only
+     * once durable ({@link #deliverCommitted}), so none can lie between the durable log and it.
      */
     private void recoverLog() {
         Configuration bootstrap = Configuration.ofVoters(config.initialVoters().isEmpty() ? members : config.initialVoters());
         bases.addAll(BaseRecord.decodeAll(ctx.meta().get(BASE_KEY).orElse(null)));
-        long base = ctx.log().firstIndex() - 1;
-        long baseTerm = 0;
-        Configuration baseConfig = bootstrap;
-        if (base > 0) {
-            BaseRecord record = baseAt(base).orElseThrow(() -> new IllegalStateException(
-                    "the log starts after index " + base + " but no Raft base record for it is stored under '" + BASE_KEY
-                            + "': the meta store and the log do not belong together"));
-            baseTerm = record.term();
-            baseConfig = record.configuration();
-        }
-        log = new RaftLog(ctx.log(), base, baseTerm, baseConfig);
+        var durable = ctx.log();
         Optional<SnapshotMeta> snapshot = ctx.snapshots().latest();
         long snapshotIndex = snapshot.map(SnapshotMeta::lastIncludedIndex).orElse(0L);
-        if (snapshotIndex > log.baseIndex() && log.termAt(snapshotIndex) != snapshot.get().lastIncludedTerm()) {
-            // Installed from a leader, but the log reset did not survive the crash.
-            BaseRecord record = baseAt(snapshotIndex).orElseThrow(() -> new IllegalStateException(
-                    "snapshot " + snapshotIndex + " is newer than the log but its configuration was not recorded"));
-            log.installSnapshot(snapshotIndex, snapshot.get().lastIncludedTerm(), record.configuration());
+        long snapshotTerm = snapshot.map(SnapshotMeta::lastIncludedTerm).orElse(0L);
+        BaseRecord base = bases.stream()
+                .filter(b -> b.index() >= durable.firstIndex() - 1 && b.index() <= snapshotIndex)
+                .max((a, b) -> Long.compare(a.index(), b.index()))
+                .orElse(null);
+        if (base == null) {
+            if (durable.firstIndex() > 1) {
+                throw new IllegalStateException("the log starts at " + durable.firstIndex() + " but no Raft base record under '" + BASE_KEY
+                        + "' covers it: the meta store and the log do not belong together");
+            }
+            base = new BaseRecord(0, 0, bootstrap);
+        }
+        log = new RaftLog(durable, base.index(), base.term(), base.configuration());
+        if (durable.lastIndex() < base.index()) log.installSnapshot(base.index(), base.term(), base.configuration());
+        if (snapshotIndex > log.baseIndex() && log.termAt(snapshotIndex) != snapshotTerm) {
+            Configuration atSnapshot = baseAt(snapshotIndex).map(BaseRecord::configuration)
+                    .orElseGet(() -> log.configurationAt(Math.min(log.lastIndex(), snapshotIndex)));
+            saveBase(snapshotIndex, snapshotTerm, atSnapshot);
+            log.installSnapshot(snapshotIndex, snapshotTerm, atSnapshot);
         }
         // Execution restarts from the snapshot; entries after it are delivered again once known committed.
         commitIndex = snapshotIndex;
@@ -360,6 +368,7 @@ public final class RaftEngine implements Engine {
             case StorageEvent.SnapshotChunkRead s -> onSnapshotChunkRead(s);
             case StorageEvent.SnapshotChunkWritten s -> onSnapshotChunkWritten(s);
             case StorageEvent.SnapshotInstalled s -> onSnapshotInstalled(s);
+            case StorageEvent.SnapshotFailed s -> onSnapshotFailed(s.token());
             case StorageEvent.StorageFailed s -> onStorageFailed(s);
         }
     }
@@ -734,7 +743,7 @@ public final class RaftEngine implements Engine {
                     throw new IllegalStateException(self + ": leader " + from + " of term " + m.term() + " conflicts with committed entry " + index);
                 }
                 log.truncateSuffix(index);
-                durableIndex = Math.min(durableIndex, index - 1);
+                refreshDurableIndex();
                 pendingAckIndex = Math.min(pendingAckIndex, index - 1);
             }
             log.append(e);
@@ -745,6 +754,7 @@ public final class RaftEngine implements Engine {
 
     /** Answers success for entries up to {@code verified} once they are durable; partial progress is acknowledged as it becomes durable. */
     private void acknowledge(NodeId leader, long verified, long requestId) {
+        refreshDurableIndex();
         if (verified <= durableIndex) {
             sendAck(leader, verified, requestId);
         } else {
@@ -902,6 +912,9 @@ public final class RaftEngine implements Engine {
                 continue;
             }
             byte[] payload = log.entry(index).payload();
+            // A configuration entry is applied only once it is durable here, so a snapshot never covers
+            // a configuration the restarted node could not find again (see recoverLog).
+            if (EntryPayload.isConfigChange(payload) && index > durableIndex) return;
             if (role == Role.LEADER && index >= termStartIndex) uncommittedBytes -= payload.length;
             ctx.deliver(EntryPayload.toCommitted(index, EntryPayload.decode(payload)));
             lastDelivered = index;
@@ -1298,7 +1311,7 @@ public final class RaftEngine implements Engine {
         long index = r.meta.lastIncludedIndex();
         if (index > commitIndex) {
             log.installSnapshot(index, r.meta.lastIncludedTerm(), r.configuration);
-            durableIndex = Math.max(index, Math.min(durableIndex, log.lastIndex()));
+            refreshDurableIndex();
             pendingAckIndex = Math.min(pendingAckIndex, log.lastIndex());
             commitIndex = index;
             lastDelivered = Math.max(lastDelivered, index);
@@ -1343,12 +1356,20 @@ public final class RaftEngine implements Engine {
     // Storage completions
     // ------------------------------------------------------------------------------------------
 
+    /**
+     * "Durability may have advanced". The event's own value may predate a truncation, so the
+     * storage's exact {@code durableIndex()} is what counts: a sync reported before a truncation must
+     * not make the entries that replaced the truncated ones look durable.
+     */
     private void onLogSynced(StorageEvent.LogSynced s) {
-        // The storage's own durable index is authoritative: a sync reported before a truncation must
-        // not make the entries that replaced the truncated ones look durable.
-        durableIndex = Math.min(Math.min(s.durableIndex(), ctx.log().durableIndex()), log.lastIndex());
+        refreshDurableIndex();
         if (role == Role.LEADER) handleCompleted(commits.ack(self, durableIndex, now()));
         else flushPendingAck();
+        deliverCommitted(); // a configuration entry may have been waiting to become durable
+    }
+
+    private void refreshDurableIndex() {
+        durableIndex = Math.min(ctx.log().durableIndex(), log.lastIndex());
     }
 
     private void onMetaSaved(StorageEvent.MetaSaved s) {
@@ -1366,11 +1387,39 @@ public final class RaftEngine implements Engine {
         }
     }
 
-    /** A failed log or meta write means we can no longer promise anything: stop taking part. Snapshot failures only abort that snapshot. */
+    /**
+     * A snapshot transfer or capture failed without harming local storage: a follower's transfer
+     * starts again (the resend timer restarts it from the newest snapshot), a receiver forgets the
+     * partial snapshot (the next chunk makes the leader start over), a local snapshot is retried.
+     */
+    private void onSnapshotFailed(long token) {
+        if (token == snapshotToken) snapshotInProgress = false;
+        NodeId id = chunkReads.remove(token);
+        Peer p = id == null ? null : peers.get(id);
+        if (p != null && p.chunkReadToken == token) abandonTransfer(p);
+        if (receiving != null && token == receiving.writeToken) receiving = null;
+    }
+
+    private static void abandonTransfer(Peer p) {
+        p.chunkReadToken = 0;
+        p.chunkOutstanding = false;
+        p.snapshot = null; // the next attempt starts from the newest snapshot
+    }
+
+    /**
+     * A failed log or meta write means we can no longer promise anything: stop taking part (the
+     * runtime stops the node too). The simulator's disk still reports failed snapshot transfers this
+     * way, under the operations "readChunk" and "writeChunk"; those only abort the transfer.
+     */
     private void onStorageFailed(StorageEvent.StorageFailed s) {
-        if (s.operation().toLowerCase(java.util.Locale.ROOT).contains("snapshot")) {
-            snapshotInProgress = false;
-            receiving = null;
+        if (s.operation().equals("readChunk") || s.operation().equals("writeChunk")) {
+            for (Peer p : peers.values()) {
+                if (p.chunkReadToken != 0) {
+                    chunkReads.remove(p.chunkReadToken);
+                    abandonTransfer(p);
+                }
+            }
+            if (s.operation().equals("writeChunk")) receiving = null;
             return;
         }
         storageFailed = true;
@@ -1497,6 +1546,7 @@ public final class RaftEngine implements Engine {
     }
 
     /** One line of state for failure reports. */
+    @Override
     public String inspect() {
         StringBuilder s = new StringBuilder().append(self).append(' ').append(role).append(" term=").append(currentTerm)
                 .append(" leader=").append(leaderId).append(" commit=").append(commitIndex)

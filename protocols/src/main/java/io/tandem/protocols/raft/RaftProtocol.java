@@ -5,13 +5,18 @@ import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
+import io.tandem.sim.SimInvariant;
+import io.tandem.sim.SimulatedProtocol;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.SnapshotMeta;
 import java.util.List;
 import java.util.Objects;
 
-/** Fail-slow tolerant Raft (DepFast) as a Tandem {@link Protocol}; one {@link RaftEngine} per node. */
-public final class RaftProtocol implements Protocol {
+/**
+ * Fail-slow tolerant Raft (DepFast) as a Tandem {@link Protocol}; one {@link RaftEngine} per node.
+ * Under the simulator it adds Raft's safety invariants ({@link #invariants()}).
+ */
+public final class RaftProtocol implements SimulatedProtocol {
     public static final String NAME = "raft";
 
     private final RaftConfig config;
@@ -24,13 +29,18 @@ public final class RaftProtocol implements Protocol {
         this.config = Objects.requireNonNull(config, "config");
     }
 
+    /** The registry name of a broken variant, e.g. {@code raft-broken-commit-without-quorum}. */
+    public static String brokenName(RaftConfig.BrokenVariant variant) {
+        return NAME + "-broken-" + variant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
     public RaftConfig config() {
         return config;
     }
 
     @Override
     public String name() {
-        return NAME;
+        return config.brokenVariant() == RaftConfig.BrokenVariant.NONE ? NAME : brokenName(config.brokenVariant());
     }
 
     @Override
@@ -56,6 +66,12 @@ public final class RaftProtocol implements Protocol {
         registry.register(RaftMessage.InstallSnapshot.class, id++);
         registry.register(RaftMessage.InstallSnapshotResponse.class, id++);
         registry.register(RaftMessage.TimeoutNow.class, id++);
+    }
+
+    /** Election safety, log matching, leader completeness, agreement on committed entries, monotonic commit. */
+    @Override
+    public List<SimInvariant> invariants() {
+        return RaftInvariants.create();
     }
 
     @Override

@@ -780,7 +780,7 @@ final class RaftCluster {
                 at(now + diskLatency(id), () -> {
                     if (!up || incarnation != inc) return;
                     if (snapshot == null || !RaftEngine.sameSnapshot(snapshot.meta, m)) {
-                        whenRunning(() -> engine.onStorageEvent(new StorageEvent.StorageFailed("snapshot read", "snapshot " + m.lastIncludedIndex() + " is gone")));
+                        whenRunning(() -> engine.onStorageEvent(new StorageEvent.SnapshotFailed(m, "snapshot " + m.lastIncludedIndex() + " is gone", token)));
                         return;
                     }
                     int from = (int) offset;
@@ -796,6 +796,10 @@ final class RaftCluster {
                 if (offset == 0) receiving = new Stored(m, new byte[0]);
                 if (receiving == null || !RaftEngine.sameSnapshot(receiving.meta, m) || receiving.data.length != offset) {
                     violation(id + " wrote snapshot chunk at " + offset + " out of order");
+                    int inc = incarnation;
+                    at(now + diskLatency(id), () -> {
+                        if (up && incarnation == inc) whenRunning(() -> engine.onStorageEvent(new StorageEvent.SnapshotFailed(m, "chunk out of order", token)));
+                    });
                     return;
                 }
                 byte[] grown = Arrays.copyOf(receiving.data, receiving.data.length + data.length);
@@ -811,7 +815,7 @@ final class RaftCluster {
                     CRC32C crc = new CRC32C();
                     crc.update(complete.data);
                     if ((int) crc.getValue() != m.crc32c()) {
-                        whenRunning(() -> engine.onStorageEvent(new StorageEvent.StorageFailed("snapshot install", "bad checksum")));
+                        whenRunning(() -> engine.onStorageEvent(new StorageEvent.SnapshotFailed(m, "bad checksum", token)));
                         return;
                     }
                     snapshot = complete;
@@ -827,6 +831,8 @@ final class RaftCluster {
         final class MemLog implements DurableLog {
             long first = 1;
             final ArrayList<LogEntry> entries = new ArrayList<>();
+            /** Compacted entries whose space is not reclaimed yet: a restart may find them again, like whole log segments. */
+            final ArrayList<LogEntry> reclaimable = new ArrayList<>();
             long durable;
             boolean syncScheduled;
 
@@ -871,14 +877,17 @@ final class RaftCluster {
             @Override
             public void compactPrefix(long upToIndex) {
                 while (first <= upToIndex && !entries.isEmpty()) {
-                    entries.removeFirst();
+                    LogEntry dropped = entries.removeFirst();
+                    if (dropped.index() <= durable) reclaimable.add(dropped);
                     first++;
                 }
                 first = Math.max(first, upToIndex + 1);
+                while (reclaimable.size() > 30) reclaimable.removeFirst();
             }
 
             @Override
             public void resetAfter(long lastIncludedIndex) {
+                reclaimable.clear();
                 entries.clear();
                 first = lastIncludedIndex + 1;
                 durable = lastIncludedIndex;
@@ -900,6 +909,16 @@ final class RaftCluster {
             void crash() {
                 syncScheduled = false;
                 while (lastIndex() > Math.max(durable, first - 1) && !entries.isEmpty()) entries.removeLast();
+                // Space is reclaimed in whole segments: some compacted entries may still be there.
+                if (!reclaimable.isEmpty() && random.nextBoolean() && !entries.isEmpty() && reclaimable.getLast().index() == first - 1) {
+                    int back = 1 + random.nextInt(reclaimable.size());
+                    for (int i = 0; i < back; i++) {
+                        LogEntry e = reclaimable.removeLast();
+                        entries.addFirst(e);
+                        first = e.index();
+                    }
+                }
+                reclaimable.clear();
             }
         }
     }
