@@ -1,6 +1,8 @@
 package io.tandem.protocols;
 
 import io.tandem.engine.Protocol;
+import io.tandem.protocols.raft.RaftConfig;
+import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.protocols.toy.ToyProtocol;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,12 @@ public final class Protocols {
     static {
         BY_NAME.put(ToyProtocol.NAME, ToyProtocol::correct);
         BY_NAME.put(ToyProtocol.BUGGY_NAME, ToyProtocol::buggy);
+        BY_NAME.put(RaftProtocol.NAME, RaftProtocol::new);
+        // Deliberately broken Raft engines, so the simulator and the slowness detector can be shown to catch them.
+        for (RaftConfig.BrokenVariant v : RaftConfig.BrokenVariant.values()) {
+            if (v == RaftConfig.BrokenVariant.NONE) continue;
+            BY_NAME.put(RaftProtocol.brokenName(v), () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).build()));
+        }
     }
 
     private Protocols() {}
@@ -31,6 +39,15 @@ public final class Protocols {
         Supplier<Protocol> factory = BY_NAME.get(name);
         if (factory == null) throw new IllegalArgumentException("unknown protocol '" + name + "'; known: " + String.join(", ", names()));
         return factory.get();
+    }
+
+    /** Fail-slow tolerant Raft (DepFast) with default settings ({@link RaftConfig#DEFAULTS}). */
+    public static Protocol raft() {
+        return new RaftProtocol();
+    }
+
+    public static Protocol raft(RaftConfig config) {
+        return new RaftProtocol(config);
     }
 
     /** The toy primary-backup engine, the simulator's reference subject. */
