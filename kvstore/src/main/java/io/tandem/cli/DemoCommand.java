@@ -3,7 +3,7 @@ package io.tandem.cli;
 import io.tandem.kv.client.KvClientConfig;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.NodeStatus;
-import io.tandem.kv.server.DurationText;
+import io.tandem.kv.DurationText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.tandem.cli;
 
+import io.tandem.kv.DurationText;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.NodeStatus;
 import io.tandem.transport.Endpoint;
@@ -263,7 +264,7 @@ final class LocalCluster {
                     }
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    throw new StartFailedException("the cluster did not become ready within " + io.tandem.kv.server.DurationText.format(timeout)
+                    throw new StartFailedException("the cluster did not become ready within " + io.tandem.kv.DurationText.format(timeout)
                             + "; nodes answering: " + statuses.keySet() + "; see the logs in " + dir);
                 }
                 java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);

@@ -208,12 +208,13 @@ final class ClientEndpoint implements AutoCloseable {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf body = (ByteBuf) msg;
+            int bodyStart = body.readerIndex();
             Request request;
             try {
                 request = ClientWire.readRequest(body);
             } catch (WireFormatException e) {
                 badFrames.increment();
-                long id = ClientWire.peekRequestId(body);
+                long id = ClientWire.peekRequestId(body.readerIndex(bodyStart));
                 ErrorCode code = e.versionMismatch() ? ErrorCode.UNSUPPORTED_VERSION : ErrorCode.BAD_REQUEST;
                 errors.get(code).increment();
                 log.debug("{}: bad frame from {}: {}", self, ctx.channel().remoteAddress(), e.getMessage());
