@@ -56,6 +56,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-kill", description = "Do not kill the leader.")
     boolean noKill;
 
+    @Option(names = "--base-port", paramLabel = "PORT", description = "Peer port of n1 in a cluster the demo starts (default ${DEFAULT-VALUE}; clients +1000, metrics +2000).")
+    int basePort = LocalCluster.DEFAULT_BASE_PORT;
+
     @Option(names = "--protocol", description = "Protocol of a cluster the demo starts (default ${DEFAULT-VALUE}).", completionCandidates = SimCommand.ProtocolNames.class)
     String protocol = "raft";
 
@@ -104,7 +107,12 @@ final class DemoCommand implements Callable<Integer> {
         out.println("Tandem demo: a replicated key-value store, a leader crash, and a check that no acknowledged write was lost.");
         out.println();
         Optional<LocalCluster> existing = LocalCluster.read(dir);
-        LocalCluster cluster = existing.orElseGet(() -> LocalCluster.layout(dir, 3, LocalCluster.DEFAULT_BASE_PORT, protocol, fsync));
+        LocalCluster cluster;
+        try {
+            cluster = existing.orElseGet(() -> LocalCluster.layout(dir, 3, basePort, protocol, fsync));
+        } catch (IllegalArgumentException e) {
+            return usage(e.getMessage());
+        }
         boolean protocolGiven = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
         if (protocolGiven && !cluster.protocol().equals(protocol)) {
             err.println("tandem demo: the cluster in " + cluster.dir() + " runs " + cluster.protocol() + ", not " + protocol
