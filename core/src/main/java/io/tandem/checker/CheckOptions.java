@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param timeout wall-clock limit for the whole check, or {@code null} for none
  */
 public record CheckOptions(NilReads nilReads, long maxSteps, long maxMemoryBytes, Duration timeout) {
-    /** About ten seconds of search on one core; see core/README.md for measured rates. */
-    public static final long DEFAULT_MAX_STEPS = 500_000_000L;
+    /** A few seconds of search; see core/README.md for measured rates. */
+    public static final long DEFAULT_MAX_STEPS = 200_000_000L;
     /** Fits the default heap of a machine with 4 GiB of memory, and a 1 GiB test JVM. */
     public static final long DEFAULT_MAX_MEMORY_BYTES = 512L << 20;
 
