@@ -29,6 +29,24 @@ final class RaftInvariants {
                 SimInvariant.of("raft-monotonic-commit", observed::monotonicCommit));
     }
 
+    /**
+     * The slowness detector stays quiet: no warning of any kind except {@code tolerated} ones. Used
+     * to check that a healthy or slow-minority run raises nothing, and that the broken fail-slow
+     * engines are caught.
+     */
+    static SimInvariant noSlownessWarnings(java.util.Set<String> tolerated) {
+        return SimInvariant.of("raft-no-slowness-warning", c -> {
+            for (NodeId n : c.members()) {
+                Optional<RaftEngine> e = c.engine(n, RaftEngine.class);
+                if (e.isEmpty()) continue;
+                for (Map.Entry<String, Long> w : e.get().slownessWarningsByKind().entrySet()) {
+                    if (!tolerated.contains(w.getKey())) return Optional.of(n + " raised " + w.getValue() + " '" + w.getKey() + "' slowness warning(s)");
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
     /** Everything the invariants of one run remember. */
     private static final class Observed {
         /** §5.2 Election Safety: the leader of each term ever seen. */

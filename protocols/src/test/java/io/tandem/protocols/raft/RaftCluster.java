@@ -115,6 +115,8 @@ final class RaftCluster {
     }
 
     Observer observer = (from, to, message) -> {};
+    /** Drops the messages it accepts (after the observer saw them): targeted losses. */
+    java.util.function.BiPredicate<NodeId, ProtocolMessage> dropIf = (to, message) -> false;
     /** Prints every message and storage event to stdout (debugging a seed). */
     boolean trace = Boolean.getBoolean("raft.trace");
 
@@ -584,7 +586,7 @@ final class RaftCluster {
             if (trace && !(message instanceof RaftMessage.Heartbeat) && !(message instanceof RaftMessage.HeartbeatResponse)) {
                 System.out.println(now / 1000 + "us " + id + " -> " + to + " " + brief(message));
             }
-            if (!ids.contains(to) || blocked.contains(link(id, to)) || random.nextDouble() < lossRate) return;
+            if (!ids.contains(to) || blocked.contains(link(id, to)) || random.nextDouble() < lossRate || dropIf.test(to, message)) return;
             ProtocolMessage wire = (ProtocolMessage) codec.decode(codec.encode(message));
             int copies = random.nextDouble() < duplicateRate ? 2 : 1;
             for (int c = 0; c < copies; c++) {
