@@ -445,6 +445,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         send(from, new PreVoteResponse(granted ? m.term() : currentTerm, granted));
     }
 
+    /** Thesis §9.6: a majority of pre-votes (ours included) starts the real election. */
     private void onPreVoteResponse(NodeId from, PreVoteResponse m) {
         if (role != Role.PRE_CANDIDATE) return;
         if (m.granted()) {
@@ -476,6 +477,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         send(from, new VoteResponse(currentTerm, granted));
     }
 
+    /** §5.2: votes from a majority of the voters of our configuration make us leader (§5.1: a higher term makes us follow). */
     private void onVoteResponse(NodeId from, VoteResponse m) {
         if (m.term() > currentTerm) {
             becomeFollower(m.term(), null);
@@ -1335,6 +1337,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (leaderId != null) send(leaderId, new InstallSnapshotResponse(currentTerm, index, 0, true));
     }
 
+    /** §7 on the leader: the next chunk is read once the previous one is written; a done snapshot sets the match index. */
     private void onInstallSnapshotResponse(NodeId from, InstallSnapshotResponse m) {
         if (m.term() > currentTerm) {
             becomeFollower(m.term(), null);
