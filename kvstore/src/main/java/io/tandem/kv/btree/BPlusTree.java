@@ -1,0 +1,224 @@
+package io.tandem.kv.btree;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ConcurrentModificationException;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * An in-memory B+-tree from byte-string keys (unsigned lexicographic order) to byte-array values,
+ * for one writer and any number of concurrent readers.
+ *
+ * <p><b>Concurrency.</b> The tree is persistent (copy-on-write): a write copies the nodes on one
+ * root-to-leaf path and then publishes the new root with a single volatile write. Readers never
+ * lock and never retry: {@link #get}, {@link #scan} and {@link #snapshot} read whatever version is
+ * published at that moment, and a {@link TreeSnapshot} stays consistent for as long as it is used,
+ * whatever the writer does meanwhile. Writes must come from one thread at a time; overlapping
+ * writes (or a write nested inside {@link #atomically}) fail fast with
+ * {@link ConcurrentModificationException} instead of losing updates.
+ *
+ * <p><b>Ownership.</b> The tree stores the arrays it is given and hands out its own arrays on
+ * reads, without copies. Callers must not modify a key or value after passing it in, nor an array
+ * they got back.
+ */
+public final class BPlusTree {
+    /** The smallest order that still makes a B+-tree: internal nodes of 2 to 3 children. */
+    public static final int MIN_ORDER = 3;
+    /** Node size limit that keeps a node's arrays small enough to copy on every write. */
+    public static final int MAX_ORDER = 1024;
+    /** Chosen with the JMH benchmark in this module's README: fast gets and cheap path copies at 1M keys. */
+    public static final int DEFAULT_ORDER = 64;
+
+    private final int order;
+    private final Mutator mutator;
+    private final AtomicBoolean writing = new AtomicBoolean();
+    private volatile TreeSnapshot current;
+
+    public BPlusTree() {
+        this(DEFAULT_ORDER);
+    }
+
+    /**
+     * @param order the maximum number of children of an internal node ({@value #MIN_ORDER} to
+     *              {@value #MAX_ORDER}); a leaf holds at most {@code order - 1} entries
+     */
+    public BPlusTree(int order) {
+        if (order < MIN_ORDER || order > MAX_ORDER) {
+            throw new IllegalArgumentException("order must be in [" + MIN_ORDER + ", " + MAX_ORDER + "]: " + order);
+        }
+        this.order = order;
+        this.mutator = new Mutator(order);
+        this.current = TreeSnapshot.empty(order);
+    }
+
+    public int order() {
+        return order;
+    }
+
+    /** The latest published version; consistent and immutable, usable from any thread. */
+    public TreeSnapshot snapshot() {
+        return current;
+    }
+
+    /** The value of {@code key} in the latest version, or {@code null}. Any thread. */
+    public byte[] get(byte[] key) {
+        return current.get(key);
+    }
+
+    /** A page of the latest version; see {@link TreeSnapshot#scan}. Any thread. */
+    public ScanPage scan(byte[] from, byte[] to, int limit) {
+        return current.scan(from, to, limit);
+    }
+
+    /** Entries in the latest version. Any thread. */
+    public int size() {
+        return current.size();
+    }
+
+    /** Sets {@code key} to {@code value} and publishes; returns the previous value or {@code null}. */
+    public byte[] put(byte[] key, byte[] value) {
+        beginWrite();
+        boolean done = false;
+        try {
+            byte[] previous = mutator.put(key, value);
+            done = true;
+            return previous;
+        } finally {
+            endWrite(done);
+        }
+    }
+
+    /** Deletes {@code key} and publishes; returns the previous value or {@code null}. */
+    public byte[] remove(byte[] key) {
+        beginWrite();
+        boolean done = false;
+        try {
+            byte[] previous = mutator.remove(key);
+            done = true;
+            return previous;
+        } finally {
+            endWrite(done);
+        }
+    }
+
+    /** See {@link TreeWriter#compareAndSet}; publishes if it applied a change. */
+    public CasOutcome compareAndSet(byte[] key, byte[] expected, byte[] update) {
+        beginWrite();
+        boolean done = false;
+        try {
+            CasOutcome outcome = mutator.compareAndSet(key, expected, update);
+            done = true;
+            return outcome;
+        } finally {
+            endWrite(done);
+        }
+    }
+
+    /**
+     * Runs several writes that readers see all at once or not at all: the new version is published
+     * once, when {@code work} returns. If {@code work} throws, nothing is published (the changes are
+     * simply dropped, since no published node was modified) and the exception propagates.
+     * The writer is valid only during the call.
+     */
+    public void atomically(Consumer<? super TreeWriter> work) {
+        Objects.requireNonNull(work, "work");
+        beginWrite();
+        boolean done = false;
+        try (Transaction transaction = new Transaction(mutator)) {
+            work.accept(transaction);
+            done = true;
+        } finally {
+            endWrite(done);
+        }
+    }
+
+    /** Streams the latest version; see {@link TreeSnapshot#writeTo}. Any thread. */
+    public void writeSnapshot(OutputStream out) throws IOException {
+        current.writeTo(out);
+    }
+
+    /**
+     * Replaces the whole content with a stream written by {@link TreeSnapshot#writeTo} (with any
+     * order), bulk-loading the nodes bottom-up. The stream is read to its end. The new content is
+     * published only after the checksum has been verified; on any error the tree is unchanged.
+     *
+     * @throws IOException if the stream is truncated, corrupt or of an unknown format version
+     */
+    public void restore(InputStream in) throws IOException {
+        Objects.requireNonNull(in, "in");
+        beginWrite();
+        try {
+            current = SnapshotFormat.read(in, order);
+        } finally {
+            endWrite(false);
+        }
+    }
+
+    /** Structural change counts, for tests. Read it only from the writer thread. */
+    StructureCounters structureCounters() {
+        return mutator.counters;
+    }
+
+    private void beginWrite() {
+        if (!writing.compareAndSet(false, true)) {
+            throw new ConcurrentModificationException(
+                    "another write is in progress: a BPlusTree takes writes from one thread at a time, "
+                            + "and a write must not be nested inside atomically()");
+        }
+        mutator.begin(current);
+    }
+
+    private void endWrite(boolean publish) {
+        TreeSnapshot next = mutator.finish();
+        if (publish && next != null) current = next;
+        writing.set(false);
+    }
+
+    /** The writer handed to {@link #atomically}; it refuses use after the call returns. */
+    private static final class Transaction implements TreeWriter, AutoCloseable {
+        private final Mutator mutator;
+        private boolean open = true;
+
+        Transaction(Mutator mutator) {
+            this.mutator = mutator;
+        }
+
+        private Mutator mutator() {
+            if (!open) throw new IllegalStateException("this writer is no longer open: use it only inside atomically()");
+            return mutator;
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            return mutator().get(key);
+        }
+
+        @Override
+        public byte[] put(byte[] key, byte[] value) {
+            return mutator().put(key, value);
+        }
+
+        @Override
+        public byte[] remove(byte[] key) {
+            return mutator().remove(key);
+        }
+
+        @Override
+        public CasOutcome compareAndSet(byte[] key, byte[] expected, byte[] update) {
+            return mutator().compareAndSet(key, expected, update);
+        }
+
+        @Override
+        public int size() {
+            return mutator().size();
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+}

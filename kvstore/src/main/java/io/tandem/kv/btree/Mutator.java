@@ -1,0 +1,336 @@
+package io.tandem.kv.btree;
+
+import io.tandem.kv.btree.Node.Internal;
+import io.tandem.kv.btree.Node.Leaf;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The single writer's working state. Every change copies the nodes on the path from the changed
+ * leaf up to the root and shares all other nodes with the previous version ("path copying"), so a
+ * published {@link TreeSnapshot} is never modified. The path of the current operation is kept in
+ * two arrays instead of recursion.
+ *
+ * <p>Fill bounds for order {@code m}: a leaf holds {@code floor(m/2)} to {@code m-1} entries, an
+ * internal node {@code ceil(m/2)} to {@code m} children; the root is exempt from the lower bounds
+ * (a root leaf may be empty, a root internal node has at least two children).
+ */
+final class Mutator implements TreeWriter {
+    final int order;
+    final int maxLeafEntries;
+    final int minLeafEntries;
+    final int minChildren;
+
+    private Node root;
+    private int size;
+    private int height;
+    private boolean open;
+    private boolean changed;
+
+    /** Internal nodes from the root (index 0) down to the leaf's parent, and the child taken at each. */
+    private Internal[] path = new Internal[8];
+    private int[] pathIndex = new int[8];
+
+    final StructureCounters counters = new StructureCounters();
+
+    Mutator(int order) {
+        this.order = order;
+        this.maxLeafEntries = order - 1;
+        this.minLeafEntries = order / 2;
+        this.minChildren = (order + 1) / 2;
+    }
+
+    void begin(TreeSnapshot base) {
+        root = base.root();
+        size = base.size();
+        height = base.height();
+        open = true;
+        changed = false;
+    }
+
+    /** Ends the write; returns the new version, or {@code null} if nothing changed. */
+    TreeSnapshot finish() {
+        open = false;
+        TreeSnapshot next = changed ? new TreeSnapshot(root, size, height, order) : null;
+        root = null; // the mutator must not keep an abandoned version alive
+        return next;
+    }
+
+    private void checkOpen() {
+        if (!open) throw new IllegalStateException("this writer is no longer open: use it only inside its write");
+    }
+
+    @Override
+    public int size() {
+        checkOpen();
+        return size;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        checkOpen();
+        Objects.requireNonNull(key, "key");
+        Leaf leaf = descend(key);
+        int i = Node.search(leaf.keys, key);
+        return i >= 0 ? leaf.values[i] : null;
+    }
+
+    @Override
+    public byte[] put(byte[] key, byte[] value) {
+        checkOpen();
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Leaf leaf = descend(key);
+        int leafDepth = height - 1;
+        int i = Node.search(leaf.keys, key);
+        changed = true;
+        if (i >= 0) {
+            byte[] previous = leaf.values[i];
+            byte[][] values = leaf.values.clone();
+            values[i] = value;
+            replacePath(leafDepth, new Leaf(leaf.keys, values)); // the key array is shared
+            return previous;
+        }
+        int at = -i - 1;
+        size++;
+        byte[][] keys = inserted(leaf.keys, at, key);
+        byte[][] values = inserted(leaf.values, at, value);
+        if (keys.length <= maxLeafEntries) {
+            replacePath(leafDepth, new Leaf(keys, values));
+            return null;
+        }
+        int leftCount = keys.length / 2;
+        Leaf left = new Leaf(Arrays.copyOf(keys, leftCount), Arrays.copyOf(values, leftCount));
+        Leaf right = new Leaf(Arrays.copyOfRange(keys, leftCount, keys.length),
+                Arrays.copyOfRange(values, leftCount, values.length));
+        counters.leafSplits++;
+        splitPath(leafDepth, left, right.keys[0], right);
+        return null;
+    }
+
+    @Override
+    public byte[] remove(byte[] key) {
+        checkOpen();
+        Objects.requireNonNull(key, "key");
+        Leaf leaf = descend(key);
+        int i = Node.search(leaf.keys, key);
+        if (i < 0) return null;
+        changed = true;
+        size--;
+        byte[] previous = leaf.values[i];
+        Node node = new Leaf(removed(leaf.keys, i), removed(leaf.values, i));
+        int depth = height - 1;
+        while (depth > 0 && underflows(node)) {
+            node = rebalance(depth - 1, node);
+            depth--;
+        }
+        if (depth > 0) {
+            replacePath(depth, node);
+        } else if (node instanceof Internal internal && internal.children.length == 1) {
+            root = internal.children[0];
+            height--;
+            counters.rootCollapses++;
+        } else {
+            root = node;
+        }
+        return previous;
+    }
+
+    @Override
+    public CasOutcome compareAndSet(byte[] key, byte[] expected, byte[] update) {
+        byte[] current = get(key);
+        if (!Arrays.equals(current, expected)) return new CasOutcome(false, current);
+        if (update != null) put(key, update);
+        else if (current != null) remove(key);
+        return new CasOutcome(true, current);
+    }
+
+    /** Walks from the root to the leaf that holds or would hold {@code key}, recording the path. */
+    private Leaf descend(byte[] key) {
+        int depth = height - 1;
+        if (path.length < depth) {
+            path = Arrays.copyOf(path, depth * 2);
+            pathIndex = Arrays.copyOf(pathIndex, depth * 2);
+        }
+        Node node = root;
+        for (int level = 0; level < depth; level++) {
+            Internal internal = (Internal) node;
+            int child = Node.childIndex(internal, key);
+            path[level] = internal;
+            pathIndex[level] = child;
+            node = internal.children[child];
+        }
+        return (Leaf) node;
+    }
+
+    /** Installs {@code node} as the new version of the node at {@code depth}, copying its ancestors. */
+    private void replacePath(int depth, Node node) {
+        for (int level = depth - 1; level >= 0; level--) {
+            Internal parent = path[level];
+            Node[] children = parent.children.clone();
+            children[pathIndex[level]] = node;
+            node = new Internal(parent.keys, children);
+        }
+        root = node;
+    }
+
+    /**
+     * The node at {@code depth} split into {@code left} and {@code right}: inserts the separator
+     * into the parent, splitting ancestors as long as they overflow, and grows a new root if the
+     * old root split.
+     */
+    private void splitPath(int depth, Node left, byte[] separator, Node right) {
+        for (int level = depth - 1; level >= 0; level--) {
+            Internal parent = path[level];
+            int at = pathIndex[level];
+            byte[][] keys = inserted(parent.keys, at, separator);
+            Node[] children = new Node[parent.children.length + 1];
+            System.arraycopy(parent.children, 0, children, 0, at);
+            children[at] = left;
+            children[at + 1] = right;
+            System.arraycopy(parent.children, at + 1, children, at + 2, parent.children.length - at - 1);
+            if (children.length <= order) {
+                replacePath(level, new Internal(keys, children));
+                return;
+            }
+            // children.length == order + 1; the left half gets ceil(order / 2) children.
+            int leftChildren = children.length / 2;
+            left = new Internal(Arrays.copyOf(keys, leftChildren - 1), Arrays.copyOf(children, leftChildren));
+            separator = keys[leftChildren - 1]; // moves up, kept in neither half
+            right = new Internal(Arrays.copyOfRange(keys, leftChildren, keys.length),
+                    Arrays.copyOfRange(children, leftChildren, children.length));
+            counters.internalSplits++;
+        }
+        root = new Internal(new byte[][] {separator}, new Node[] {left, right});
+        height++;
+        counters.rootSplits++;
+    }
+
+    private boolean underflows(Node node) {
+        return switch (node) {
+            case Leaf leaf -> leaf.keys.length < minLeafEntries;
+            case Internal internal -> internal.children.length < minChildren;
+        };
+    }
+
+    private boolean canLend(Node node) {
+        return switch (node) {
+            case Leaf leaf -> leaf.keys.length > minLeafEntries;
+            case Internal internal -> internal.children.length > minChildren;
+        };
+    }
+
+    /**
+     * Fixes the underflowing new version of child {@code path[level].children[pathIndex[level]]}:
+     * borrows one entry (or child) from a sibling that can spare one, otherwise merges with a
+     * sibling. Returns the new version of the parent, which may itself underflow after a merge.
+     */
+    private Internal rebalance(int level, Node node) {
+        Internal parent = path[level];
+        int at = pathIndex[level];
+        Node left = at > 0 ? parent.children[at - 1] : null;
+        Node right = at + 1 < parent.children.length ? parent.children[at + 1] : null;
+        if (left != null && canLend(left)) return borrowFromLeft(parent, at, left, node);
+        if (right != null && canLend(right)) return borrowFromRight(parent, at, node, right);
+        if (left != null) return merge(parent, at - 1, left, node);
+        return merge(parent, at, node, right);
+    }
+
+    private Internal borrowFromLeft(Internal parent, int at, Node left, Node node) {
+        Node newLeft;
+        Node newNode;
+        byte[] separator;
+        if (node instanceof Leaf leaf) {
+            Leaf lender = (Leaf) left;
+            int last = lender.keys.length - 1;
+            newLeft = new Leaf(Arrays.copyOf(lender.keys, last), Arrays.copyOf(lender.values, last));
+            newNode = new Leaf(inserted(leaf.keys, 0, lender.keys[last]), inserted(leaf.values, 0, lender.values[last]));
+            separator = lender.keys[last];
+            counters.leafBorrows++;
+        } else {
+            Internal internal = (Internal) node;
+            Internal lender = (Internal) left;
+            int lastKey = lender.keys.length - 1;
+            // The lender's last child moves over; the parent's separator comes down in front of it
+            // and the lender's last key goes up in its place.
+            newNode = new Internal(inserted(internal.keys, 0, parent.keys[at - 1]),
+                    inserted(internal.children, 0, lender.children[lastKey + 1]));
+            separator = lender.keys[lastKey];
+            newLeft = new Internal(Arrays.copyOf(lender.keys, lastKey), Arrays.copyOf(lender.children, lastKey + 1));
+            counters.internalBorrows++;
+        }
+        byte[][] keys = parent.keys.clone();
+        keys[at - 1] = separator;
+        Node[] children = parent.children.clone();
+        children[at - 1] = newLeft;
+        children[at] = newNode;
+        return new Internal(keys, children);
+    }
+
+    private Internal borrowFromRight(Internal parent, int at, Node node, Node right) {
+        Node newRight;
+        Node newNode;
+        byte[] separator;
+        if (node instanceof Leaf leaf) {
+            Leaf lender = (Leaf) right;
+            newNode = new Leaf(inserted(leaf.keys, leaf.keys.length, lender.keys[0]),
+                    inserted(leaf.values, leaf.values.length, lender.values[0]));
+            newRight = new Leaf(removed(lender.keys, 0), removed(lender.values, 0));
+            separator = lender.keys[1];
+            counters.leafBorrows++;
+        } else {
+            Internal internal = (Internal) node;
+            Internal lender = (Internal) right;
+            newNode = new Internal(inserted(internal.keys, internal.keys.length, parent.keys[at]),
+                    inserted(internal.children, internal.children.length, lender.children[0]));
+            separator = lender.keys[0];
+            newRight = new Internal(removed(lender.keys, 0), removed(lender.children, 0));
+            counters.internalBorrows++;
+        }
+        byte[][] keys = parent.keys.clone();
+        keys[at] = separator;
+        Node[] children = parent.children.clone();
+        children[at] = newNode;
+        children[at + 1] = newRight;
+        return new Internal(keys, children);
+    }
+
+    /** Merges the adjacent children {@code at} and {@code at + 1} of {@code parent}. */
+    private Internal merge(Internal parent, int at, Node left, Node right) {
+        Node merged;
+        if (left instanceof Leaf l) {
+            Leaf r = (Leaf) right;
+            merged = new Leaf(concat(l.keys, r.keys), concat(l.values, r.values));
+            counters.leafMerges++;
+        } else {
+            Internal l = (Internal) left;
+            Internal r = (Internal) right;
+            // The separator between them comes down: it bounds r's keys from below.
+            merged = new Internal(concat(inserted(l.keys, l.keys.length, parent.keys[at]), r.keys),
+                    concat(l.children, r.children));
+            counters.internalMerges++;
+        }
+        Node[] children = removed(parent.children, at + 1);
+        children[at] = merged;
+        return new Internal(removed(parent.keys, at), children);
+    }
+
+    static <T> T[] inserted(T[] array, int at, T element) {
+        T[] result = Arrays.copyOf(array, array.length + 1);
+        System.arraycopy(array, at, result, at + 1, array.length - at);
+        result[at] = element;
+        return result;
+    }
+
+    static <T> T[] removed(T[] array, int at) {
+        T[] result = Arrays.copyOf(array, array.length - 1);
+        System.arraycopy(array, at + 1, result, at, array.length - at - 1);
+        return result;
+    }
+
+    static <T> T[] concat(T[] a, T[] b) {
+        T[] result = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, result, a.length, b.length);
+        return result;
+    }
+}

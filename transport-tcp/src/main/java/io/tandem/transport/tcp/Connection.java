@@ -1,0 +1,299 @@
+package io.tandem.transport.tcp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tandem.codec.CodecException;
+import io.tandem.codec.FrameFormat;
+import io.tandem.codec.FrameFormat.MalformedFrameException;
+import io.tandem.codec.FrameFormat.OversizedFrameException;
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.transport.TransportListener;
+import io.tandem.transport.tcp.Handshake.InvalidHandshakeException;
+import io.tandem.transport.tcp.Handshake.Rejection;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The inbound side of one TCP connection: frame validation, the handshake, and dispatch of
+ * messages and region writes to the listener. One instance per channel, used only on its loop.
+ *
+ * <p>Every header is validated ({@link FrameFormat#readHeader}) as soon as its 8 bytes are here,
+ * before the body is waited for or copied, so garbage or an oversized length costs at most 8 bytes
+ * of buffering. Until the handshake completes only a small handshake frame is accepted. Anything
+ * wrong closes the connection, increments a counter and logs one line; nothing malformed reaches
+ * the listener.
+ */
+final class Connection extends ByteToMessageDecoder {
+    private static final Logger log = LoggerFactory.getLogger(Connection.class);
+    /** Message bodies up to this size are copied into a reused array; larger ones get their own. */
+    private static final int SCRATCH_MAX_BYTES = 64 * 1024;
+
+    private enum State { AWAIT_HANDSHAKE, OPEN, CLOSED }
+
+    private final TcpTransport transport;
+    /** The peer we dialed, or null for an accepted connection (the handshake names the peer). */
+    private final PeerLink dialed;
+    private PeerLink link;
+    private State state = State.AWAIT_HANDSHAKE;
+    private ScheduledFuture<?> handshakeTimer;
+    private final ByteBuffer header = ByteBuffer.allocate(FrameFormat.HEADER_BYTES);
+    private byte[] scratch = new byte[256];
+    private boolean regionRejectionLogged;
+
+    Connection(TcpTransport transport, PeerLink dialed) {
+        this.transport = transport;
+        this.dialed = dialed;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (dialed != null) {
+            Handshake hello = new Handshake(transport.clusterName(), transport.self(), dialed.peer);
+            ctx.writeAndFlush(frame(ctx, FrameFormat.TYPE_HANDSHAKE, hello.encode()));
+        }
+        long timeout = transport.config().handshakeTimeout().toNanos();
+        handshakeTimer = ctx.executor().schedule(() -> {
+            if (state == State.AWAIT_HANDSHAKE) reject(ctx, Rejection.TIMEOUT, "no handshake within " + transport.config().handshakeTimeout());
+        }, timeout, TimeUnit.NANOSECONDS);
+        super.channelActive(ctx);
+    }
+
+    /** The peer read enough for Netty's write buffer to fall below its low watermark: resume the queue. */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (link != null && state == State.OPEN && ctx.channel().isWritable()) link.requestDrain();
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancelHandshakeTimer();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (state != State.CLOSED && in.readableBytes() >= FrameFormat.HEADER_BYTES) {
+            FrameFormat.Header h;
+            header.clear();
+            in.getBytes(in.readerIndex(), header);
+            header.flip();
+            try {
+                h = FrameFormat.readHeader(header, transport.config().maxFrameBytes());
+            } catch (OversizedFrameException e) {
+                closeOnBadFrame(ctx, TransportMetrics.FRAMES_OVERSIZED, e.getMessage());
+                break;
+            } catch (MalformedFrameException e) {
+                closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, e.getMessage());
+                break;
+            }
+            if (state == State.AWAIT_HANDSHAKE) {
+                if (h.type() != FrameFormat.TYPE_HANDSHAKE) {
+                    reject(ctx, Rejection.NOT_A_HANDSHAKE, "first frame has type " + h.type() + ", expected a handshake");
+                    break;
+                }
+                if (h.length() > Handshake.MAX_BODY_BYTES) {
+                    reject(ctx, Rejection.MALFORMED, "handshake of " + h.length() + " bytes exceeds " + Handshake.MAX_BODY_BYTES);
+                    break;
+                }
+            } else if (h.type() == FrameFormat.TYPE_HANDSHAKE) {
+                closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "a second handshake on an open connection");
+                break;
+            }
+            if (in.readableBytes() < FrameFormat.HEADER_BYTES + h.length()) break; // wait for the body
+            in.skipBytes(FrameFormat.HEADER_BYTES);
+            int end = in.readerIndex() + h.length();
+            try {
+                switch (h.type()) {
+                    case FrameFormat.TYPE_HANDSHAKE -> onHandshake(ctx, in, h.length());
+                    case FrameFormat.TYPE_MESSAGE -> onMessage(ctx, in, h.length());
+                    case FrameFormat.TYPE_REGION_WRITE -> onRegionWrite(ctx, in, h.length());
+                    default -> closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "unknown frame type " + h.type());
+                }
+            } finally {
+                in.readerIndex(end);
+            }
+        }
+        if (state == State.CLOSED) in.skipBytes(in.readableBytes());
+    }
+
+    private void onHandshake(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        Handshake h;
+        try {
+            h = Handshake.decode(in, length);
+        } catch (InvalidHandshakeException e) {
+            reject(ctx, e.reason, e.getMessage());
+            return;
+        }
+        if (!h.cluster().equals(transport.clusterName())) {
+            reject(ctx, Rejection.CLUSTER, h.from() + " belongs to cluster '" + h.cluster() + "', this is cluster '" + transport.clusterName() + "'");
+            return;
+        }
+        if (!h.to().equals(transport.self())) {
+            reject(ctx, Rejection.WRONG_TARGET, h.from() + " meant to reach " + h.to() + " but reached " + transport.self() + " (check the member endpoints)");
+            return;
+        }
+        if (dialed == null) {
+            PeerLink l = transport.link(h.from());
+            if (l == null) {
+                reject(ctx, Rejection.UNKNOWN_MEMBER, h.from() + " is not a member of cluster '" + transport.clusterName() + "' " + transport.members());
+                return;
+            }
+            if (l.dialer) {
+                reject(ctx, Rejection.WRONG_DIRECTION, h.from() + " dialed " + transport.self() + ", but the member with the lower id dials (" + transport.self() + " dials " + h.from() + ")");
+                return;
+            }
+            Handshake reply = new Handshake(transport.clusterName(), transport.self(), h.from());
+            ctx.writeAndFlush(frame(ctx, FrameFormat.TYPE_HANDSHAKE, reply.encode()));
+            open(ctx, l);
+        } else {
+            if (!h.from().equals(dialed.peer)) {
+                reject(ctx, Rejection.UNEXPECTED_MEMBER, "dialed " + dialed.peer + " at " + dialed.endpoint + " but " + h.from() + " answered (check the member endpoints)");
+                return;
+            }
+            open(ctx, dialed);
+        }
+    }
+
+    private void open(ChannelHandlerContext ctx, PeerLink l) {
+        state = State.OPEN;
+        link = l;
+        cancelHandshakeTimer();
+        l.activate(ctx.channel(), dialed != null);
+    }
+
+    private void onMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        byte[] array;
+        int offset;
+        if (in.hasArray()) {
+            array = in.array();
+            offset = in.arrayOffset() + in.readerIndex();
+        } else {
+            array = scratch(length);
+            offset = 0;
+            in.getBytes(in.readerIndex(), array, 0, length);
+        }
+        Object decoded;
+        try {
+            decoded = transport.codec().decode(array, offset, length);
+        } catch (CodecException e) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "undecodable message body: " + e.getMessage());
+            return;
+        }
+        if (!(decoded instanceof ProtocolMessage message)) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "message body decoded to " + (decoded == null ? "null" : decoded.getClass().getName()) + ", not a ProtocolMessage");
+            return;
+        }
+        link.framesReceived.increment();
+        link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
+        TransportListener listener = transport.listener();
+        try {
+            listener.onMessage(link.peer, message);
+        } catch (RuntimeException e) {
+            log.error("{}: listener failed on {} from {}", transport.self(), message.getClass().getSimpleName(), link.peer, e);
+        }
+    }
+
+    private void onRegionWrite(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (length < RegionWriteBody.FIXED_BYTES) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write of " + length + " bytes is too short");
+            return;
+        }
+        int nameLength = in.readUnsignedShort();
+        if (nameLength > length - RegionWriteBody.FIXED_BYTES) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write name claims " + nameLength + " bytes of a " + length + "-byte body");
+            return;
+        }
+        String region = in.toString(in.readerIndex(), nameLength, StandardCharsets.UTF_8);
+        in.skipBytes(nameLength);
+        int offset = in.readInt();
+        byte[] data = new byte[length - RegionWriteBody.FIXED_BYTES - nameLength];
+        in.readBytes(data);
+        link.framesReceived.increment();
+        link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
+        // An unknown region is not a framing error: the peer may have registered it before we did.
+        if (!transport.regionTable().apply(link.peer, region, offset, data)) {
+            transport.metrics().counter(TransportMetrics.REGION_WRITES_REJECTED, "peer", link.peer.value()).increment();
+            if (!regionRejectionLogged) {
+                regionRejectionLogged = true;
+                log.warn("{}: ignoring region write from {} to '{}' at [{}, +{}): no such region registered here, or the range is outside it (logged once per connection)",
+                        transport.self(), link.peer, region, offset, data.length);
+            }
+            return;
+        }
+        try {
+            transport.listener().onRegionWrite(link.peer, region, offset, data.length);
+        } catch (RuntimeException e) {
+            log.error("{}: listener failed on a region write from {}", transport.self(), link.peer, e);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (state == State.CLOSED) return;
+        if (cause instanceof DecoderException) { // a bug in frame handling, never a normal event: count it and say so
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "frame handling failed: " + cause.getCause());
+            log.warn("{}: frame handling failure", transport.self(), cause);
+            return;
+        }
+        state = State.CLOSED;
+        if (cause instanceof IOException) {
+            log.debug("{}: connection {} {} failed: {}", transport.self(), peerName(), ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            log.warn("{}: closing connection {} {} after an unexpected error", transport.self(), peerName(), ctx.channel().remoteAddress(), cause);
+        }
+        ctx.close();
+    }
+
+    private void reject(ChannelHandlerContext ctx, Rejection reason, String detail) {
+        if (state == State.CLOSED) return;
+        state = State.CLOSED;
+        cancelHandshakeTimer();
+        transport.metrics().counter(TransportMetrics.HANDSHAKE_REJECTIONS, "reason", reason.tag).increment();
+        log.warn("{}: rejected connection {} {}: {} [handshake.rejections reason={}]; closing it",
+                transport.self(), dialed == null ? "from" : "to " + dialed.peer + " at", ctx.channel().remoteAddress(), detail, reason.tag);
+        ctx.close();
+    }
+
+    private void closeOnBadFrame(ChannelHandlerContext ctx, String counter, String detail) {
+        if (state == State.CLOSED) return;
+        state = State.CLOSED;
+        cancelHandshakeTimer();
+        transport.metrics().counter(counter, "peer", peerName()).increment();
+        log.warn("{}: closing connection {} {}: {} [{}]", transport.self(), link != null ? "with " + link.peer : "from", ctx.channel().remoteAddress(), detail, counter);
+        ctx.close();
+    }
+
+    private String peerName() {
+        if (link != null) return link.peer.value();
+        if (dialed != null) return dialed.peer.value();
+        return TransportMetrics.UNKNOWN_PEER;
+    }
+
+    private void cancelHandshakeTimer() {
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+            handshakeTimer = null;
+        }
+    }
+
+    private byte[] scratch(int length) {
+        if (length > SCRATCH_MAX_BYTES) return new byte[length];
+        if (scratch.length < length) scratch = new byte[Math.max(length, Math.min(SCRATCH_MAX_BYTES, scratch.length * 2))];
+        return scratch;
+    }
+
+    static ByteBuf frame(ChannelHandlerContext ctx, byte type, byte[] body) {
+        ByteBuf buf = ctx.alloc().buffer(FrameFormat.HEADER_BYTES + body.length);
+        buf.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(type).writeInt(body.length).writeBytes(body);
+        return buf;
+    }
+}

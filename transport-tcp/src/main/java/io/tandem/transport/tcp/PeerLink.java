@@ -1,0 +1,304 @@
+package io.tandem.transport.tcp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.util.AttributeKey;
+import io.tandem.codec.FrameFormat;
+import io.tandem.engine.NodeId;
+import io.tandem.transport.Endpoint;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything this node keeps about one peer: the bounded outbound queue, the one connection in
+ * use, and (if this node is the dialer of the pair) the redial loop with backoff.
+ *
+ * <p><b>Outbound path.</b> {@link #offer} runs on the sender's thread: it accounts the frame
+ * against the watermarks, enqueues it, and asks for a drain. At most one drain runs at a time (the
+ * {@code drainRequested} flag is held from scheduling until the drain ends), on the event loop of
+ * the connection in use, so the queue has a single consumer and per-peer FIFO holds even when the
+ * connection is replaced. A drain packs the queued frames into a few pooled buffers, writes them
+ * without flushing and flushes once: many sends between two event-loop turns cost one syscall. It
+ * stops when the channel becomes unwritable (the peer is not reading); the queue then fills up to
+ * its bound and further sends are dropped until it drains below the low watermark. Memory per peer
+ * is thus bounded by the queue watermarks plus Netty's write-buffer high watermark.
+ */
+final class PeerLink {
+    private static final Logger log = LoggerFactory.getLogger(PeerLink.class);
+
+    /** Frames are packed into buffers of this size; a larger frame gets a buffer of its own. */
+    private static final int BATCH_BYTES = 64 * 1024;
+    /** Upper bound of frames per drain run, so one busy peer cannot starve the others on its loop. */
+    private static final int MAX_FRAMES_PER_DRAIN = 4096;
+
+    /** Marks a channel that completed its handshake, to tell a lost connection from a failed attempt. */
+    private static final AttributeKey<Boolean> ACTIVATED = AttributeKey.valueOf(PeerLink.class, "activated");
+
+    /** A queued frame: its type and its body (the header is written at drain time). */
+    private record OutboundFrame(byte type, byte[] body) {}
+
+    final NodeId peer;
+    final Endpoint endpoint;
+    /** By rule the member with the lower id dials, so a pair never holds two connections. */
+    final boolean dialer;
+
+    private final TcpTransport transport;
+    private final TcpTransportConfig config;
+    private final MpscUnboundedArrayQueue<OutboundFrame> outbox = new MpscUnboundedArrayQueue<>(1024);
+    private final AtomicLong queuedMessages = new AtomicLong();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private volatile boolean saturated;
+    private final AtomicBoolean drainRequested = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+    private final AtomicReference<Channel> active = new AtomicReference<>();
+
+    private volatile Bootstrap bootstrap;
+    private final AtomicLong dials = new AtomicLong();
+    private volatile int consecutiveFailures;
+
+    final LongAdder framesSent;
+    final LongAdder bytesSent;
+    final LongAdder framesReceived;
+    final LongAdder bytesReceived;
+    final LongAdder sendsDropped;
+    final LongAdder sendsFailed;
+    final LongAdder reconnects;
+    final LongAdder connectionsOpened;
+
+    PeerLink(TcpTransport transport, NodeId peer, Endpoint endpoint, TransportMetrics metrics) {
+        this.transport = transport;
+        this.config = transport.config();
+        this.peer = peer;
+        this.endpoint = endpoint;
+        this.dialer = transport.self().compareTo(peer) < 0;
+        String p = peer.value();
+        framesSent = metrics.counter(TransportMetrics.FRAMES_SENT, "peer", p);
+        bytesSent = metrics.counter(TransportMetrics.BYTES_SENT, "peer", p);
+        framesReceived = metrics.counter(TransportMetrics.FRAMES_RECEIVED, "peer", p);
+        bytesReceived = metrics.counter(TransportMetrics.BYTES_RECEIVED, "peer", p);
+        sendsDropped = metrics.counter(TransportMetrics.SENDS_DROPPED, "peer", p);
+        sendsFailed = metrics.counter(TransportMetrics.SENDS_FAILED, "peer", p);
+        reconnects = metrics.counter(TransportMetrics.RECONNECTS, "peer", p);
+        connectionsOpened = metrics.counter(TransportMetrics.CONNECTIONS_OPENED, "peer", p);
+        metrics.gauge(TransportMetrics.OUTBOX_MESSAGES, queuedMessages, AtomicLong::get, "peer", p);
+        metrics.gauge(TransportMetrics.OUTBOX_BYTES, queuedBytes, AtomicLong::get, "peer", p);
+        metrics.gauge(TransportMetrics.PEER_CONNECTED, active, a -> a.get() == null ? 0 : 1, "peer", p);
+    }
+
+    long queuedMessages() {
+        return queuedMessages.get();
+    }
+
+    long queuedBytes() {
+        return queuedBytes.get();
+    }
+
+    boolean isConnected() {
+        Channel ch = active.get();
+        return ch != null && ch.isActive();
+    }
+
+    // ---------------------------------------------------------------- outbound
+
+    /**
+     * Queues a frame for this peer; never blocks. Returns false, and counts a dropped send, when
+     * the queue is at its bound or has not yet drained below the low watermark since it was.
+     * Concurrent senders may overshoot the bound by at most one frame each.
+     */
+    boolean offer(byte type, byte[] body) {
+        long frameBytes = FrameFormat.HEADER_BYTES + (long) body.length;
+        if (saturated) {
+            if (queuedMessages.get() > config.outboundLowWaterMessages() || queuedBytes.get() > config.outboundLowWaterBytes()) {
+                sendsDropped.increment();
+                return false;
+            }
+            saturated = false;
+            log.info("{}: outbound queue to {} drained to {} messages / {} bytes; sending again", transport.self(), peer, queuedMessages.get(), queuedBytes.get());
+        }
+        if (queuedMessages.get() >= config.outboundHighWaterMessages() || queuedBytes.get() + frameBytes > config.outboundHighWaterBytes()) {
+            saturated = true;
+            sendsDropped.increment();
+            log.warn("{}: outbound queue to {} is full ({} messages / {} bytes, connected: {}); dropping sends to {} until it drains below {} messages / {} bytes",
+                    transport.self(), peer, queuedMessages.get(), queuedBytes.get(), isConnected(), peer,
+                    config.outboundLowWaterMessages(), config.outboundLowWaterBytes());
+            return false;
+        }
+        queuedMessages.incrementAndGet();
+        queuedBytes.addAndGet(frameBytes);
+        outbox.offer(new OutboundFrame(type, body));
+        requestDrain();
+        return true;
+    }
+
+    /**
+     * Schedules a drain on the loop of the connection in use, unless one is already scheduled or
+     * running, or the connection cannot take writes now (activation and writability changes ask
+     * again). The drain clears the flag only when it ends and then re-checks, so no frame strands.
+     */
+    void requestDrain() {
+        Channel ch = active.get();
+        if (ch == null || !ch.isWritable()) return;
+        if (!drainRequested.compareAndSet(false, true)) return;
+        runOn(ch.eventLoop());
+    }
+
+    private void runOn(EventLoop loop) {
+        try {
+            loop.execute(drainTask);
+        } catch (RuntimeException e) { // RejectedExecutionException: the transport is shutting down
+            drainRequested.set(false);
+        }
+    }
+
+    private void drain() {
+        Channel ch = active.get();
+        if (ch == null || !ch.isActive()) {
+            finishDrain();
+            return;
+        }
+        EventLoop loop = ch.eventLoop();
+        if (!loop.inEventLoop()) { // the connection was replaced by one on another loop: follow it
+            runOn(loop);
+            return;
+        }
+        int frames = 0;
+        long bytes = 0;
+        ByteBuf batch = null;
+        try {
+            OutboundFrame f;
+            while (frames < MAX_FRAMES_PER_DRAIN && ch.isWritable() && (f = outbox.poll()) != null) {
+                int size = FrameFormat.HEADER_BYTES + f.body().length;
+                if (batch != null && batch.writableBytes() < size) {
+                    ch.write(batch);
+                    batch = null;
+                }
+                if (batch == null) {
+                    // Sized by what is queued (this frame included), so a lone small message takes a small buffer.
+                    long queued = queuedBytes.get();
+                    batch = ch.alloc().directBuffer((int) Math.max(size, Math.min(BATCH_BYTES, queued)));
+                }
+                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.body().length).writeBytes(f.body());
+                queuedMessages.decrementAndGet();
+                queuedBytes.addAndGet(-size);
+                frames++;
+                bytes += size;
+            }
+            if (batch != null) {
+                ch.write(batch); // from here on the channel owns the buffer and releases it, sent or not
+                batch = null;
+            }
+        } finally {
+            if (batch != null) batch.release();
+        }
+        if (frames > 0) {
+            framesSent.add(frames);
+            bytesSent.add(bytes);
+            ch.flush();
+        }
+        if (frames == MAX_FRAMES_PER_DRAIN && ch.isWritable() && !outbox.isEmpty()) {
+            runOn(loop); // still holding the flag: continue after the other work queued on this loop
+            return;
+        }
+        finishDrain();
+    }
+
+    private void finishDrain() {
+        drainRequested.set(false);
+        if (!outbox.isEmpty()) requestDrain();
+    }
+
+    /** Drops everything queued (the transport is closed). */
+    void discardOutbox() {
+        while (outbox.poll() != null) {
+            // frames hold only heap arrays; nothing to release
+        }
+        queuedMessages.set(0);
+        queuedBytes.set(0);
+    }
+
+    // ---------------------------------------------------------------- connection
+
+    /** Makes {@code ch} (handshake complete, on its event loop) the connection to this peer. */
+    void activate(Channel ch, boolean dialed) {
+        ch.attr(ACTIVATED).set(Boolean.TRUE);
+        Channel previous = active.getAndSet(ch);
+        consecutiveFailures = 0;
+        connectionsOpened.increment();
+        if (previous != null && previous != ch) {
+            log.info("{}: {} reconnected; closing its previous connection {}", transport.self(), peer, previous);
+            previous.close();
+        }
+        log.info("{}: connected to {} ({} {} -> {})", transport.self(), peer, dialed ? "dialed" : "accepted", ch.localAddress(), ch.remoteAddress());
+        ch.closeFuture().addListener(f -> {
+            if (active.compareAndSet(ch, null) && !transport.isClosed()) {
+                log.info("{}: lost connection to {}{}", transport.self(), peer, dialer ? "; redialing" : "; waiting for it to redial");
+            }
+        });
+        requestDrain();
+    }
+
+    /** Starts dialing (dialer side only). */
+    void startDialing(Bootstrap bootstrap) {
+        this.bootstrap = bootstrap;
+        dial();
+    }
+
+    private void dial() {
+        if (transport.isClosed()) return;
+        if (dials.getAndIncrement() > 0) reconnects.increment();
+        ChannelFuture connect;
+        try {
+            connect = bootstrap.connect(new InetSocketAddress(endpoint.host(), endpoint.port()));
+        } catch (RuntimeException e) { // the event loops are shutting down
+            return;
+        }
+        connect.addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                int failures = ++consecutiveFailures;
+                if (!transport.isClosed()) {
+                    if (failures == 1) log.info("{}: cannot reach {} at {} ({}); retrying with backoff", transport.self(), peer, endpoint, f.cause().toString());
+                    else log.debug("{}: attempt {} to reach {} at {} failed: {}", transport.self(), failures, peer, endpoint, f.cause().toString());
+                }
+                scheduleRedial();
+                return;
+            }
+            // One redial per dialed connection, whether it was refused at the handshake or lost later.
+            f.channel().closeFuture().addListener(closed -> {
+                if (!Boolean.TRUE.equals(f.channel().attr(ACTIVATED).get())) consecutiveFailures++;
+                scheduleRedial();
+            });
+        });
+    }
+
+    private void scheduleRedial() {
+        if (transport.isClosed()) return;
+        long delay = backoffNanos(consecutiveFailures);
+        try {
+            transport.eventLoops().schedule(this::dial, delay, TimeUnit.NANOSECONDS);
+        } catch (RuntimeException e) {
+            // shutting down
+        }
+    }
+
+    /** Exponential backoff from min doubling to max, jittered uniformly in [delay/2, delay]. */
+    private long backoffNanos(int failures) {
+        long min = config.reconnectBackoffMin().toNanos();
+        long max = config.reconnectBackoffMax().toNanos();
+        int shift = Math.max(0, Math.min(failures - 1, 30));
+        long delay = min << shift;
+        if (delay <= 0 || delay > max || (delay >> shift) != min) delay = max;
+        long half = delay / 2;
+        return half + ThreadLocalRandom.current().nextLong(delay - half + 1);
+    }
+}

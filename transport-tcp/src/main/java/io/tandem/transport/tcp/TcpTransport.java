@@ -1,0 +1,400 @@
+package io.tandem.transport.tcp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.tandem.codec.FrameFormat;
+import io.tandem.codec.KryoCodec;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.transport.Endpoint;
+import io.tandem.transport.MemoryRegions;
+import io.tandem.transport.RegionTable;
+import io.tandem.transport.Transport;
+import io.tandem.transport.TransportFactory;
+import io.tandem.transport.TransportListener;
+import io.tandem.transport.TransportSetup;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The TCP transport (DESIGN §5), on Netty 4.2 with io_uring or epoll where available and NIO
+ * otherwise ({@link #ioMode()} says which; it is also logged and published as the gauge
+ * {@code tandem.transport.io.mode}).
+ *
+ * <ul>
+ *   <li><b>One connection per peer pair</b>: the member with the lower {@link NodeId} dials, the
+ *       other accepts; the dialer redials a lost or refused peer with exponential backoff and
+ *       jitter. A new connection from a peer replaces its old one.
+ *   <li><b>Handshake first</b>: each side names its cluster, itself and the member it expects; a
+ *       handshake for another cluster, from an unknown member, in the wrong direction, or any
+ *       other first frame closes the connection (counted, logged once).
+ *   <li><b>Frames</b>: {@link FrameFormat} headers validated before the body is read; garbage,
+ *       oversized or undecodable frames close the connection and never reach the listener.
+ *   <li><b>Sending</b> never blocks and never throws: the message is encoded on the caller's
+ *       thread and queued per peer (FIFO); the peer's event loop writes everything queued in one
+ *       flush. A bounded queue (messages and bytes, with hysteresis) drops and counts sends to a
+ *       peer that stops reading; other peers are unaffected.
+ *   <li><b>Memory regions</b> are emulated with {@code TYPE_REGION_WRITE} frames on the same
+ *       per-peer queue, applied word-atomically on arrival ({@link RegionTable#apply}).
+ * </ul>
+ *
+ * <pre>{@code
+ * Transport t = TcpTransport.defaults().create(setup);   // or TcpTransport.factory(config)
+ * t.start(listener);
+ * t.send(peer, message);
+ * t.close();
+ * }</pre>
+ */
+public final class TcpTransport implements Transport {
+    private static final Logger log = LoggerFactory.getLogger(TcpTransport.class);
+
+    private final TcpTransportConfig config;
+    private final String clusterName;
+    private final NodeId self;
+    private final Endpoint endpoint;
+    private final KryoCodec codec;
+    private final NettyIo io;
+    private final TransportMetrics metrics;
+    private final Map<NodeId, PeerLink> links;
+    private final Set<NodeId> peers;
+    private final RegionTable regionTable;
+    private final MemoryRegions regions = new Regions();
+    private final Set<Class<?>> unsendableTypesLogged = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Every open connection, so close() can close them while the event loops still run. */
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+
+    private volatile TransportListener listener;
+    private volatile MultiThreadIoEventLoopGroup group;
+    private volatile Channel server;
+
+    /**
+     * Builds the transport of {@code setup.self()}; nothing is bound or dialed until
+     * {@link #start}.
+     *
+     * @throws IllegalStateException if the configured I/O mode is not available on this machine
+     */
+    public TcpTransport(TransportSetup setup, TcpTransportConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.clusterName = setup.clusterName();
+        if (clusterName.isEmpty() || clusterName.getBytes(StandardCharsets.UTF_8).length > Handshake.MAX_CLUSTER_NAME_BYTES) {
+            throw new IllegalArgumentException("cluster name must be 1 to " + Handshake.MAX_CLUSTER_NAME_BYTES + " UTF-8 bytes, was '" + clusterName + "'");
+        }
+        this.self = setup.self();
+        this.endpoint = setup.members().get(self);
+        this.codec = setup.codec();
+        this.io = NettyIo.resolve(config.ioMode());
+        this.metrics = new TransportMetrics(setup.metrics(), self.value());
+        Map<NodeId, PeerLink> byPeer = new TreeMap<>();
+        for (Map.Entry<NodeId, Endpoint> member : setup.members().entrySet()) {
+            if (!member.getKey().equals(self)) byPeer.put(member.getKey(), new PeerLink(this, member.getKey(), member.getValue(), metrics));
+        }
+        this.links = Map.copyOf(byPeer);
+        this.peers = Set.copyOf(byPeer.keySet());
+        this.regionTable = new RegionTable(self, peers);
+        metrics.gauge(TransportMetrics.IO_MODE, io, x -> 1, "mode", io.toString());
+    }
+
+    /** A factory with {@link TcpTransportConfig#defaults()}, for the node builder. */
+    public static TransportFactory defaults() {
+        return factory(TcpTransportConfig.defaults());
+    }
+
+    public static TransportFactory factory(TcpTransportConfig config) {
+        Objects.requireNonNull(config, "config");
+        return setup -> new TcpTransport(setup, config);
+    }
+
+    @Override
+    public NodeId self() {
+        return self;
+    }
+
+    @Override
+    public Set<NodeId> peers() {
+        return peers;
+    }
+
+    /** The I/O implementation in use (never {@link IoMode#AUTO}). */
+    public IoMode ioMode() {
+        return io.mode();
+    }
+
+    public TcpTransportConfig config() {
+        return config;
+    }
+
+    /** Where this node listens. */
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * Binds the listening socket and starts dialing the peers this node dials.
+     *
+     * @throws IllegalStateException if already started or closed, or the endpoint cannot be bound
+     *                               (the transport is then closed)
+     */
+    @Override
+    public synchronized void start(TransportListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (closed.get()) throw new IllegalStateException("TCP transport of " + self + " is closed");
+        if (this.listener != null) throw new IllegalStateException("TCP transport of " + self + " already started");
+        this.listener = listener;
+        MultiThreadIoEventLoopGroup g = io.newEventLoopGroup(config.ioThreads(), "tandem-tcp-" + self);
+        this.group = g;
+        try {
+            server = new ServerBootstrap()
+                    .group(g)
+                    .channel(io.serverSocketChannel())
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(connectionInitializer(null))
+                    .bind(endpoint.host(), endpoint.port())
+                    .syncUninterruptibly()
+                    .channel();
+        } catch (Exception e) { // BindException and friends arrive unchecked from syncUninterruptibly
+            close();
+            throw new IllegalStateException(self + " cannot listen on " + endpoint + ": " + e, e);
+        }
+        log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), peers {}",
+                self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s", links.keySet());
+        Bootstrap dialing = new Bootstrap()
+                .group(g)
+                .channel(io.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+        for (PeerLink link : links.values()) {
+            if (link.dialer) link.startDialing(dialing.clone().handler(connectionInitializer(link)));
+        }
+    }
+
+    private ChannelInitializer<Channel> connectionInitializer(PeerLink dialed) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                channels.add(ch);
+                ch.closeFuture().addListener(f -> channels.remove(ch));
+                ch.pipeline().addLast("tandem-connection", new Connection(TcpTransport.this, dialed));
+            }
+        };
+    }
+
+    /**
+     * Encodes {@code message} on the calling thread and queues it for {@code to}. Never blocks,
+     * never throws. Returns false if {@code to} is not a peer, the transport is closed, the message
+     * cannot be encoded or exceeds the maximum frame size (a sender bug, logged once per type and
+     * counted in {@code sends.failed}), or the peer's outbound queue is full (counted in
+     * {@code sends.dropped}).
+     */
+    @Override
+    public boolean send(NodeId to, ProtocolMessage message) {
+        if (to == null || message == null || closed.get()) return false;
+        PeerLink link = links.get(to);
+        if (link == null) return false;
+        byte[] body;
+        try {
+            body = codec.encode(message);
+        } catch (RuntimeException e) {
+            link.sendsFailed.increment();
+            logUnsendable(message, e.getMessage());
+            return false;
+        }
+        if (body.length > config.maxFrameBytes()) {
+            link.sendsFailed.increment();
+            logUnsendable(message, "encoded to " + body.length + " bytes, over the maximum frame of " + config.maxFrameBytes());
+            return false;
+        }
+        return link.offer(FrameFormat.TYPE_MESSAGE, body);
+    }
+
+    private void logUnsendable(ProtocolMessage message, String why) {
+        if (unsendableTypesLogged.add(message.getClass())) {
+            log.error("{}: cannot send {} ({}); such messages are dropped and counted in tandem.transport.sends.failed (logged once per type)",
+                    self, message.getClass().getName(), why);
+        }
+    }
+
+    @Override
+    public MemoryRegions regions() {
+        return regions;
+    }
+
+    /** A snapshot of the counters, summed over peers. */
+    public TcpTransportStats stats() {
+        return new TcpTransportStats(
+                metrics.total(TransportMetrics.FRAMES_SENT),
+                metrics.total(TransportMetrics.BYTES_SENT),
+                metrics.total(TransportMetrics.FRAMES_RECEIVED),
+                metrics.total(TransportMetrics.BYTES_RECEIVED),
+                metrics.total(TransportMetrics.FRAMES_MALFORMED),
+                metrics.total(TransportMetrics.FRAMES_OVERSIZED),
+                metrics.total(TransportMetrics.HANDSHAKE_REJECTIONS),
+                metrics.total(TransportMetrics.SENDS_DROPPED),
+                metrics.total(TransportMetrics.SENDS_FAILED),
+                metrics.total(TransportMetrics.RECONNECTS),
+                metrics.total(TransportMetrics.CONNECTIONS_OPENED),
+                metrics.total(TransportMetrics.REGION_WRITES_REJECTED));
+    }
+
+    /** Whether a handshaken connection to {@code peer} is up. */
+    public boolean isConnected(NodeId peer) {
+        return requireLink(peer).isConnected();
+    }
+
+    /** Messages queued for {@code peer} and not yet handed to its socket. */
+    public long queuedMessages(NodeId peer) {
+        return requireLink(peer).queuedMessages();
+    }
+
+    /** Bytes (frame headers included) queued for {@code peer} and not yet handed to its socket. */
+    public long queuedBytes(NodeId peer) {
+        return requireLink(peer).queuedBytes();
+    }
+
+    /** Sends and region pushes to {@code peer} dropped because its outbound queue was full. */
+    public long droppedSends(NodeId peer) {
+        return requireLink(peer).sendsDropped.sum();
+    }
+
+    private PeerLink requireLink(NodeId peer) {
+        PeerLink link = links.get(Objects.requireNonNull(peer, "peer"));
+        if (link == null) throw new IllegalArgumentException(peer + " is not a peer of " + self);
+        return link;
+    }
+
+    /**
+     * Closes the listening socket and every connection, stops the event loops (waiting for them),
+     * drops queued messages and unregisters the meters. Idempotent. No listener call happens after
+     * it returns.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        synchronized (this) {
+            MultiThreadIoEventLoopGroup g = group;
+            if (g != null) {
+                // Close every socket and wait for it while the loops still run: with io_uring a socket
+                // is really closed (FIN sent, port free) only once its pending operations have been
+                // cancelled and their completions handled, which a loop that is shutting down may not
+                // do. Otherwise peers may never see the connection end, and a successor cannot bind.
+                List<ChannelFuture> closing = new ArrayList<>();
+                Channel s = server;
+                if (s != null) closing.add(s.close());
+                for (Channel ch : channels) closing.add(ch.close());
+                for (ChannelFuture f : closing) f.awaitUninterruptibly(5, TimeUnit.SECONDS);
+                if (!g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS)) {
+                    log.warn("{}: TCP event loops did not stop within 10 s", self);
+                }
+            }
+            for (PeerLink link : links.values()) link.discardOutbox();
+            metrics.close();
+            regionTable.close();
+            log.info("{}: TCP transport closed", self);
+        }
+    }
+
+    // ---------------------------------------------------------------- for PeerLink and Connection
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    EventLoopGroup eventLoops() {
+        return group;
+    }
+
+    PeerLink link(NodeId peer) {
+        return links.get(peer);
+    }
+
+    Set<NodeId> members() {
+        Set<NodeId> all = new TreeSet<>(peers);
+        all.add(self);
+        return all;
+    }
+
+    String clusterName() {
+        return clusterName;
+    }
+
+    KryoCodec codec() {
+        return codec;
+    }
+
+    TransportListener listener() {
+        return listener;
+    }
+
+    RegionTable regionTable() {
+        return regionTable;
+    }
+
+    TransportMetrics metrics() {
+        return metrics;
+    }
+
+    /** Emulates one-sided writes: a push sends the byte range to every peer as region-write frames. */
+    private final class Regions implements MemoryRegions {
+        @Override
+        public MemorySegment register(String name, int sizeBytes) {
+            Objects.requireNonNull(name, "name");
+            int nameBytes = name.getBytes(StandardCharsets.UTF_8).length;
+            if (nameBytes == 0 || nameBytes > RegionWriteBody.MAX_NAME_BYTES) {
+                throw new IllegalArgumentException("region name must be 1 to " + RegionWriteBody.MAX_NAME_BYTES + " UTF-8 bytes, was '" + name + "'");
+            }
+            return regionTable.register(name, sizeBytes);
+        }
+
+        @Override
+        public MemorySegment local(String name) {
+            return regionTable.local(name);
+        }
+
+        @Override
+        public MemorySegment remote(NodeId peer, String name) {
+            return regionTable.remote(peer, name);
+        }
+
+        /**
+         * Snapshots the range word by word and queues it for every peer. A range larger than one
+         * frame goes as several frames, each applied atomically per word and in order.
+         */
+        @Override
+        public void push(String name, int offset, int length) {
+            if (closed.get()) return;
+            byte[] data;
+            try {
+                data = regionTable.snapshotRange(name, offset, length);
+            } catch (IllegalStateException e) { // the regions were released by a concurrent close
+                if (closed.get()) return;
+                throw e;
+            }
+            byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
+            int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
+            for (int at = 0; at < data.length; at += maxChunk) {
+                int chunk = Math.min(maxChunk, data.length - at);
+                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by all peers, never modified
+                for (PeerLink link : links.values()) link.offer(FrameFormat.TYPE_REGION_WRITE, body);
+            }
+        }
+    }
+}

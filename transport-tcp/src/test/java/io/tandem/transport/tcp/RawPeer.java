@@ -1,0 +1,104 @@
+package io.tandem.transport.tcp;
+
+import io.netty.buffer.Unpooled;
+import io.tandem.codec.FrameFormat;
+import io.tandem.engine.NodeId;
+import io.tandem.transport.Endpoint;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+
+/** A plain {@link Socket} speaking (or abusing) the wire protocol, to test a transport from outside. */
+final class RawPeer implements AutoCloseable {
+    private final Socket socket = new Socket();
+    private final OutputStream out;
+    private final InputStream in;
+
+    RawPeer(Endpoint endpoint) throws IOException {
+        this(endpoint, 0);
+    }
+
+    /** @param receiveBufferBytes a small receive buffer makes a peer that stops reading fill up sooner; 0 keeps the default */
+    RawPeer(Endpoint endpoint, int receiveBufferBytes) throws IOException {
+        if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
+        socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), 5_000);
+        socket.setSoTimeout(50);
+        out = socket.getOutputStream();
+        in = socket.getInputStream();
+    }
+
+    void sendHandshake(String cluster, NodeId from, NodeId to) throws IOException {
+        sendFrame(FrameFormat.TYPE_HANDSHAKE, new Handshake(cluster, from, to).encode());
+    }
+
+    void sendFrame(byte type, byte[] body) throws IOException {
+        ByteBuffer frame = ByteBuffer.allocate(FrameFormat.HEADER_BYTES + body.length);
+        FrameFormat.writeHeader(frame, type, body.length);
+        frame.put(body);
+        sendRaw(frame.array());
+    }
+
+    /** A header announcing {@code length} body bytes, with no body. */
+    void sendHeader(byte type, int length) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(FrameFormat.HEADER_BYTES);
+        FrameFormat.writeHeader(header, type, length);
+        sendRaw(header.array());
+    }
+
+    void sendRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Reads the transport's handshake reply. */
+    Handshake readHandshake() throws Exception {
+        byte[] headerBytes = readFully(FrameFormat.HEADER_BYTES);
+        FrameFormat.Header header = FrameFormat.readHeader(ByteBuffer.wrap(headerBytes), Handshake.MAX_BODY_BYTES);
+        if (header.type() != FrameFormat.TYPE_HANDSHAKE) throw new AssertionError("expected a handshake frame, got type " + header.type());
+        byte[] body = readFully(header.length());
+        return Handshake.decode(Unpooled.wrappedBuffer(body), body.length);
+    }
+
+    private byte[] readFully(int n) throws IOException {
+        byte[] buf = new byte[n];
+        int at = 0;
+        long deadline = System.nanoTime() + TestSupport.TIMEOUT.toNanos();
+        while (at < n) {
+            if (System.nanoTime() - deadline > 0) throw new AssertionError("timed out reading " + n + " bytes");
+            try {
+                int r = in.read(buf, at, n - at);
+                if (r < 0) throw new AssertionError("connection closed after " + at + " of " + n + " bytes");
+                at += r;
+            } catch (SocketTimeoutException e) {
+                // keep waiting until the deadline
+            }
+        }
+        return buf;
+    }
+
+    /** Waits until the transport closes the connection (end of stream or reset), discarding input. */
+    void awaitClosedByPeer() throws IOException {
+        long deadline = System.nanoTime() + TestSupport.TIMEOUT.toNanos();
+        byte[] sink = new byte[4096];
+        while (true) {
+            if (System.nanoTime() - deadline > 0) throw new AssertionError("the transport did not close the connection within " + TestSupport.TIMEOUT);
+            try {
+                if (in.read(sink) < 0) return;
+            } catch (SocketTimeoutException e) {
+                // still open
+            } catch (SocketException e) { // connection reset: closed too
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,75 @@
+package io.tandem.transport.tcp;
+
+import io.tandem.codec.CodecIds;
+import io.tandem.codec.KryoCodec;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/** Messages, codec, ports and a deadline-bounded wait shared by the transport tests. */
+final class TestSupport {
+    static final String CLUSTER = "test-cluster";
+    static final NodeId N1 = NodeId.of("n1");
+    static final NodeId N2 = NodeId.of("n2");
+    static final NodeId N3 = NodeId.of("n3");
+    static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    /** A test message: which stream it belongs to and its position in it. */
+    record Seq(long requestId, long seq, byte[] payload) implements ProtocolMessage {
+        Seq(long seq) {
+            this(seq, seq, new byte[0]);
+        }
+    }
+
+    /** Not registered with the codec: cannot be sent. */
+    record Unregistered(long requestId) implements ProtocolMessage {}
+
+    private TestSupport() {}
+
+    static KryoCodec codec() {
+        KryoCodec.Builder b = KryoCodec.builder();
+        b.register(Seq.class, CodecIds.TEST_FIRST);
+        return b.build();
+    }
+
+    /** Ports the kernel just handed out and released; good enough for loopback tests. */
+    static int[] freePorts(int n) {
+        int[] ports = new int[n];
+        ServerSocket[] sockets = new ServerSocket[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ports[i] = sockets[i].getLocalPort();
+            }
+            for (ServerSocket s : sockets) s.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ports;
+    }
+
+    static void await(String what, BooleanSupplier condition) {
+        await(what, TIMEOUT, condition, () -> "");
+    }
+
+    static void await(String what, BooleanSupplier condition, Supplier<String> state) {
+        await(what, TIMEOUT, condition, state);
+    }
+
+    /** Polls {@code condition} until it holds, failing with {@code what} and {@code state} at the deadline. */
+    static void await(String what, Duration timeout, BooleanSupplier condition, Supplier<String> state) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) throw new AssertionError("timed out after " + timeout + " waiting for " + what + " " + state.get());
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
+    }
+}
