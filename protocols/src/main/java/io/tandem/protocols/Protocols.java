@@ -1,6 +1,8 @@
 package io.tandem.protocols;
 
 import io.tandem.engine.Protocol;
+import io.tandem.protocols.raft.RaftConfig;
+import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.protocols.toy.ToyProtocol;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,19 @@ public final class Protocols {
     static {
         BY_NAME.put(ToyProtocol.NAME, ToyProtocol::correct);
         BY_NAME.put(ToyProtocol.BUGGY_NAME, ToyProtocol::buggy);
+        BY_NAME.put(RaftProtocol.NAME, RaftProtocol::new);
+        // Deliberately broken Raft engines, so the simulator and the slowness detector can be shown to catch
+        // them. The fail-slow ones are not safety bugs: they are caught by the slowness detector, checked
+        // here as a simulator invariant, with a window small enough to overflow in a short run.
+        for (RaftConfig.BrokenVariant v : RaftConfig.BrokenVariant.values()) {
+            switch (v) {
+                case NONE -> { }
+                case COMMIT_WITHOUT_QUORUM, VOTE_BEFORE_PERSIST ->
+                        BY_NAME.put(RaftProtocol.brokenName(v), () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).build()));
+                case UNBOUNDED_FOLLOWER_QUEUE, WAIT_FOR_ALL_FOLLOWERS -> BY_NAME.put(RaftProtocol.brokenName(v),
+                        () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).maxInflight(4, 1 << 20).build()).checkingSlowness("same-quorum", "resend-storm"));
+            }
+        }
     }
 
     private Protocols() {}
@@ -31,6 +46,15 @@ public final class Protocols {
         Supplier<Protocol> factory = BY_NAME.get(name);
         if (factory == null) throw new IllegalArgumentException("unknown protocol '" + name + "'; known: " + String.join(", ", names()));
         return factory.get();
+    }
+
+    /** Fail-slow tolerant Raft (DepFast) with default settings ({@link RaftConfig#DEFAULTS}). */
+    public static Protocol raft() {
+        return new RaftProtocol();
+    }
+
+    public static Protocol raft(RaftConfig config) {
+        return new RaftProtocol(config);
     }
 
     /** The toy primary-backup engine, the simulator's reference subject. */

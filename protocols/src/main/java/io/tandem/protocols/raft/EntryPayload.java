@@ -1,0 +1,135 @@
+package io.tandem.protocols.raft;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.Committed;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.RequestIds;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a Raft log entry carries, in the engine's own binary encoding (the log stores opaque
+ * bytes). Every kind names the node and request that caused it, so execution completes the right
+ * client future on the origin node ({@link Committed#origin()}).
+ */
+sealed interface EntryPayload {
+    byte COMMAND = 1;
+    byte NOOP = 2;
+    byte CONFIG = 3;
+
+    /** A client command for the state machine. */
+    record Command(NodeId origin, long requestId, ClientRequest.Session session, byte[] command) implements EntryPayload {}
+
+    /**
+     * The entry a new leader appends to commit the entries of earlier terms (Raft §5.4.2, §8). After
+     * a leadership transfer it carries the transfer request, which is answered when it commits.
+     */
+    record Noop(NodeId origin, long requestId) implements EntryPayload {}
+
+    /** A membership change, effective on every node as soon as it is appended (Raft thesis §4.1). */
+    record ConfigChange(NodeId origin, long requestId, Configuration configuration) implements EntryPayload {}
+
+    NodeId origin();
+
+    long requestId();
+
+    static byte[] encode(EntryPayload payload) {
+        var bytes = new ByteArrayOutputStream(payload instanceof Command c ? c.command().length + 48 : 64);
+        try (var out = new DataOutputStream(bytes)) {
+            switch (payload) {
+                case Command c -> {
+                    out.writeByte(COMMAND);
+                    writeOrigin(out, c.origin(), c.requestId());
+                    out.writeLong(c.session().clientId());
+                    out.writeLong(c.session().sequence());
+                    out.write(c.command());
+                }
+                case Noop n -> {
+                    out.writeByte(NOOP);
+                    writeOrigin(out, n.origin(), n.requestId());
+                }
+                case ConfigChange cc -> {
+                    out.writeByte(CONFIG);
+                    writeOrigin(out, cc.origin(), cc.requestId());
+                    writeNodes(out, cc.configuration().voters());
+                    writeNodes(out, cc.configuration().learners());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static EntryPayload decode(byte[] data) {
+        try (var in = new DataInputStream(new ByteArrayInputStream(data))) {
+            byte kind = in.readByte();
+            NodeId origin = readOrigin(in);
+            long requestId = in.readLong();
+            return switch (kind) {
+                case COMMAND -> {
+                    var session = new ClientRequest.Session(in.readLong(), in.readLong());
+                    yield new Command(origin, requestId, session, in.readAllBytes());
+                }
+                case NOOP -> new Noop(origin, requestId);
+                case CONFIG -> new ConfigChange(origin, requestId, new Configuration(readNodes(in), readNodes(in)));
+                default -> throw new IllegalStateException("unknown Raft entry kind " + kind + ": the log holds data this build cannot read");
+            };
+        } catch (IOException e) {
+            throw new IllegalStateException("corrupt Raft entry payload of " + data.length + " bytes", e);
+        }
+    }
+
+    /** True for a configuration entry, read from the first byte without decoding the rest. */
+    static boolean isConfigChange(byte[] data) {
+        return data.length > 0 && data[0] == CONFIG;
+    }
+
+    /** The request id of the client request that caused the entry (0 for background entries), without a full decode. */
+    static long requestIdOf(byte[] data) {
+        if (data.length < 3) return RequestIds.BACKGROUND;
+        int nameLength = ((data[1] & 0xff) << 8) | (data[2] & 0xff);
+        int at = 3 + nameLength;
+        if (data.length < at + 8) return RequestIds.BACKGROUND;
+        long id = 0;
+        for (int i = 0; i < 8; i++) id = (id << 8) | (data[at + i] & 0xff);
+        return id;
+    }
+
+    /** The decided entry as execution sees it; configuration changes and no-ops carry no command. */
+    static Committed toCommitted(long index, EntryPayload payload) {
+        return switch (payload) {
+            case Command c -> new Committed(index, c.origin(), c.requestId(), c.session(), c.command());
+            case Noop n -> n.origin() == null ? Committed.noop(index) : new Committed(index, n.origin(), n.requestId(), ClientRequest.Session.NONE, null);
+            case ConfigChange cc -> cc.origin() == null ? Committed.noop(index) : new Committed(index, cc.origin(), cc.requestId(), ClientRequest.Session.NONE, null);
+        };
+    }
+
+    private static void writeOrigin(DataOutputStream out, NodeId origin, long requestId) throws IOException {
+        out.writeUTF(origin == null ? "" : origin.value()); // node ids are ASCII, so the UTF length is the byte length
+        out.writeLong(requestId);
+    }
+
+    private static NodeId readOrigin(DataInputStream in) throws IOException {
+        String name = in.readUTF();
+        return name.isEmpty() ? null : NodeId.of(name);
+    }
+
+    private static void writeNodes(DataOutputStream out, List<NodeId> nodes) throws IOException {
+        out.writeShort(nodes.size());
+        for (NodeId n : nodes) out.writeUTF(n.value());
+    }
+
+    private static List<NodeId> readNodes(DataInputStream in) throws IOException {
+        int n = in.readUnsignedShort();
+        List<NodeId> nodes = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) nodes.add(NodeId.of(in.readUTF()));
+        return nodes;
+    }
+}
