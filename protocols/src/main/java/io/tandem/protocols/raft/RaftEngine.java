@@ -1425,20 +1425,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     /**
      * A failed log or meta write means we can no longer promise anything: stop taking part (the
-     * runtime stops the node too). The simulator's disk still reports failed snapshot transfers this
-     * way, under the operations "readChunk" and "writeChunk"; those only abort the transfer.
+     * runtime stops the node too). Failed snapshot transfers arrive as SnapshotFailed instead.
      */
     private void onStorageFailed(StorageEvent.StorageFailed s) {
-        if (s.operation().equals("readChunk") || s.operation().equals("writeChunk")) {
-            for (Peer p : peers.values()) {
-                if (p.chunkReadToken != 0) {
-                    chunkReads.remove(p.chunkReadToken);
-                    abandonTransfer(p);
-                }
-            }
-            if (s.operation().equals("writeChunk")) receiving = null;
-            return;
-        }
         storageFailed = true;
         if (role == Role.LEADER) becomeFollower(currentTerm, null);
         ctx.cancel(ELECTION);
