@@ -51,7 +51,7 @@ public final class LinearizabilityChecker {
      */
     public static CheckResult check(History history, Model model, CheckOptions options) {
         Partitioner.Prepared prepared = Partitioner.prepare(history, model, options.nilReads());
-        Budget budget = new Budget(options.maxSteps(), options.timeout());
+        Budget budget = new Budget(options.maxSteps(), options.maxMemoryBytes(), options.timeout());
         List<Violation> violations = new ArrayList<>();
         String unknown = null;
         long steps = 0;
@@ -62,12 +62,14 @@ public final class LinearizabilityChecker {
             switch (outcome) {
                 case LINEARIZABLE -> { }
                 case NOT_LINEARIZABLE -> violations.add(violation(history, model, partition, search));
-                case BUDGET_EXHAUSTED -> {
+                case BUDGET_EXHAUSTED, MEMORY_EXHAUSTED -> {
                     if (unknown == null) {
-                        unknown = (budget.timedOut() ? "timed out after " + options.timeout()
-                                : "search budget of " + budget.maxSteps() + " steps exhausted")
-                                + " while checking " + keyName(partition.key()) + " (" + partition.ops().size()
-                                + " operations)";
+                        String limit = outcome == WglSearch.Outcome.MEMORY_EXHAUSTED
+                                ? "memory limit of " + (options.maxMemoryBytes() >> 20) + " MiB for remembering dead ends reached"
+                                : budget.timedOut() ? "timed out after " + options.timeout()
+                                : "search budget of " + budget.maxSteps() + " steps exhausted";
+                        unknown = limit + " while checking " + keyName(partition.key()) + " ("
+                                + partition.ops().size() + " operations)";
                     }
                 }
             }

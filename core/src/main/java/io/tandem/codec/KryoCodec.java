@@ -20,11 +20,15 @@ import java.util.Objects;
  * gigabytes.
  */
 public final class KryoCodec {
+    private static final int MAX_POOLED_BUFFER = 1 << 20;
+
     private record Registration(Class<?> type, Serializer<?> serializer, int id) {}
 
     private final List<Registration> registrations;
     private final int maxEncodedBytes;
     private final Pool<Kryo> pool;
+    /** Output buffers keep the size they grew to, so steady-state encoding copies once (into the result). */
+    private final Pool<Output> outputs;
 
     private KryoCodec(List<Registration> registrations, int maxEncodedBytes) {
         this.registrations = List.copyOf(registrations);
@@ -33,6 +37,12 @@ public final class KryoCodec {
             @Override
             protected Kryo create() {
                 return newKryo();
+            }
+        };
+        this.outputs = new Pool<>(true, false, 16) {
+            @Override
+            protected Output create() {
+                return new Output(4096, maxEncodedBytes);
             }
         };
         pool.free(pool.obtain()); // fail fast on a bad registration, at construction
@@ -45,12 +55,16 @@ public final class KryoCodec {
     /** Serializes a registered object (its class first, then its fields). */
     public byte[] encode(Object value) {
         Kryo kryo = pool.obtain();
-        try (Output out = new Output(256, maxEncodedBytes)) {
+        Output out = outputs.obtain();
+        try {
+            out.reset();
             kryo.writeClassAndObject(out, value);
             return out.toBytes();
         } catch (RuntimeException e) { // KryoException, or IllegalArgumentException for an unregistered class
             throw new CodecException("cannot encode " + (value == null ? "null" : value.getClass().getName()) + ": " + e.getMessage(), e);
         } finally {
+            if (out.getBuffer().length > MAX_POOLED_BUFFER) out.setBuffer(new byte[4096], maxEncodedBytes); // don't pin a huge buffer
+            outputs.free(out);
             pool.free(kryo);
         }
     }

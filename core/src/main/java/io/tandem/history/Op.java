@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param index the op's {@code :index}, or {@link #NONE} if it has none (Knossos-era files often don't)
  * @param time the op's {@code :time} in nanoseconds since the test started, or {@link #NONE}
  * @param type {@code :invoke}, {@code :ok}, {@code :fail} or {@code :info}
- * @param process a {@link Long} (or {@link BigInteger}) for client processes; anything else, usually
- *     {@code :nemesis}, for fault injection
+ * @param process a {@link Long} for client processes ({@link BigInteger} beyond 64 bits; smaller integer
+ *     types are converted); anything else, usually {@code :nemesis}, for fault injection
  * @param f the operation's function, usually a keyword such as {@code :read}; {@code null} if absent
  * @param value the operation's argument or result, any EDN value ({@code null} for nil)
  * @param extras every other key of the op map ({@code :error}, {@code :exception}, {@code :node}, ...)
@@ -66,6 +66,7 @@ public record Op(long index, long time, Type type, Object process, Object f, Obj
 
     public Op {
         Objects.requireNonNull(type, "type");
+        process = normalizeProcess(process);
         if (index < NONE || time < NONE) {
             throw new IllegalArgumentException("index and time must be >= 0, or Op.NONE");
         }
@@ -142,11 +143,7 @@ public record Op(long index, long time, Type type, Object process, Object f, Obj
                 extras.put(key, v);
             }
         }
-        Object process = map.get(PROCESS);
-        if (process instanceof Integer i) {
-            process = (long) i;
-        }
-        return new Op(index, time, type, process, map.get(F), map.get(VALUE), extras);
+        return new Op(index, time, type, map.get(PROCESS), map.get(F), map.get(VALUE), extras);
     }
 
     /** This op as a history map: {@code :index :time :type :process :f :value}, then the extras. */
@@ -174,6 +171,17 @@ public record Op(long index, long time, Type type, Object process, Object f, Obj
     @Override
     public String toString() {
         return toEdn();
+    }
+
+    /** Client process numbers are {@code Long}s (or {@code BigInteger}s beyond 64 bits), however given. */
+    private static Object normalizeProcess(Object process) {
+        return switch (process) {
+            case Integer i -> (long) i;
+            case Short s -> (long) s;
+            case Byte b -> (long) b;
+            case BigInteger b when b.bitLength() < 64 -> b.longValue();
+            case null, default -> process;
+        };
     }
 
     private static boolean isCoreKey(Keyword k) {

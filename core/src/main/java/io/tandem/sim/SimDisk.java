@@ -352,11 +352,11 @@ final class SimDisk {
             host.scheduleDisk(host.diskLatency(), "snapshot-read", () -> {
                 StoredSnapshot stored = durableSnapshot;
                 if (stored == null || !sameSnapshot(stored.meta(), snapshot)) {
-                    host.storageEvent(new StorageEvent.StorageFailed("readChunk", "snapshot at index " + snapshot.lastIncludedIndex() + " is no longer stored"));
+                    host.storageEvent(new StorageEvent.SnapshotFailed(snapshot, "snapshot at index " + snapshot.lastIncludedIndex() + " is no longer stored", token));
                     return;
                 }
                 if (offset > stored.data().length) {
-                    host.storageEvent(new StorageEvent.StorageFailed("readChunk", "offset " + offset + " beyond the snapshot's " + stored.data().length + " bytes"));
+                    host.storageEvent(new StorageEvent.SnapshotFailed(snapshot, "offset " + offset + " beyond the snapshot's " + stored.data().length + " bytes", token));
                     return;
                 }
                 int end = (int) Math.min(stored.data().length, offset + (long) maxBytes);
@@ -372,7 +372,7 @@ final class SimDisk {
                 incomingMeta = snapshot;
             } else if (incoming == null || !sameSnapshot(incomingMeta, snapshot) || incoming.size() != offset) {
                 String why = "chunk at offset " + offset + " does not continue the snapshot being received";
-                host.scheduleDisk(host.diskLatency(), "snapshot-chunk", () -> host.storageEvent(new StorageEvent.StorageFailed("writeChunk", why)));
+                host.scheduleDisk(host.diskLatency(), "snapshot-chunk", () -> host.storageEvent(new StorageEvent.SnapshotFailed(snapshot, why, token)));
                 return;
             }
             incoming.writeBytes(data);
@@ -385,7 +385,7 @@ final class SimDisk {
             incomingMeta = null;
             host.scheduleDisk(host.diskLatency(), "snapshot-install", () -> {
                 if (whole.length != snapshot.sizeBytes() || crc32c(whole) != snapshot.crc32c()) {
-                    host.storageEvent(new StorageEvent.StorageFailed("writeChunk", "snapshot at index " + snapshot.lastIncludedIndex() + " failed verification (size or crc32c); nothing installed"));
+                    host.storageEvent(new StorageEvent.SnapshotFailed(snapshot, "snapshot at index " + snapshot.lastIncludedIndex() + " failed verification (size or crc32c); nothing installed", token));
                     return;
                 }
                 durableSnapshot = new StoredSnapshot(snapshot, whole);

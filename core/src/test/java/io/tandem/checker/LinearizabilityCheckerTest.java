@@ -432,9 +432,8 @@ class LinearizabilityCheckerTest {
             assertThat(result).isInstanceOf(CheckResult.Invalid.class);
         }
 
-        @Test
-        void timeoutGivesUnknown() {
-            // 24 pending writes of distinct values before an impossible read: 2^24 subsets to refute.
+        /** 24 pending writes of distinct values before an impossible read: about 2^24 configurations to refute. */
+        private History exponentialHistory() {
             HistoryBuilder h = History.builder();
             long t = 0;
             for (long p = 0; p < 24; p++) {
@@ -442,7 +441,21 @@ class LinearizabilityCheckerTest {
             }
             h.invoke(++t, 100, Keyword.of("read"), null);
             h.ok(++t, 100, 99L);
-            CheckResult result = LinearizabilityChecker.check(h.build(), Model.casRegister(),
+            return h.build();
+        }
+
+        @Test
+        void memoryLimitGivesUnknown() {
+            CheckResult result = LinearizabilityChecker.check(exponentialHistory(), Model.casRegister(),
+                    STRICT.withMaxMemoryBytes(100_000));
+            assertThat(result).isInstanceOf(CheckResult.Unknown.class);
+            assertThat(result.summary()).isEqualTo("memory limit of 0 MiB for remembering dead ends reached while "
+                    + "checking the register (25 operations)");
+        }
+
+        @Test
+        void timeoutGivesUnknown() {
+            CheckResult result = LinearizabilityChecker.check(exponentialHistory(), Model.casRegister(),
                     STRICT.withTimeout(Duration.ofMillis(1)));
             assertThat(result).isInstanceOf(CheckResult.Unknown.class);
             assertThat(result.summary()).startsWith("timed out after PT0.001S");

@@ -38,6 +38,15 @@ class RandomHistoryCrossCheckTest {
         crossCheck(config, 50_000L + 1_000L * bug.ordinal(), true);
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Bug.class, names = {"NONE", "STALE_READ", "LOST_WRITE"})
+    void historiesFullOfIndeterminateOperationsMatchTheBruteForceOracle(Bug bug) {
+        // Mostly :info and never-completed operations, with repeated values: exercises the search's
+        // reductions for unknown outcomes (skipping no-op steps, ordering identical operations, dominance).
+        Config config = new Config(10, 4, 0, 2, 45, 70, bug);
+        crossCheck(config, 200_000L + 1_000L * bug.ordinal(), false);
+    }
+
     @Test
     void mutatedReadsAndOutcomesMatchTheBruteForceOracle() {
         // Beyond the generator's bugs: rewrite one random completion's value or type, which produces

@@ -100,6 +100,14 @@ class HistoryTest {
     }
 
     @Test
+    void clientProcessNumbersAreLongsHoweverGiven() {
+        Op op = new Op(0, 0, Op.Type.INVOKE, 3, Keyword.of("read"), null);
+        assertThat(op.process()).isEqualTo(3L);
+        assertThat(op.isClient()).isTrue();
+        assertThat(op.withProcess(BigInteger.TEN).process()).isEqualTo(10L);
+    }
+
+    @Test
     void printedRecordsCountAsTheirMaps() {
         History history = History.parse("#jepsen.history.Op{:index 0, :time 5, :type :invoke, :process 0, :f :read, :value nil}");
         assertThat(history.get(0)).isEqualTo(new Op(0, 5, Op.Type.INVOKE, 0L, Keyword.of("read"), null));

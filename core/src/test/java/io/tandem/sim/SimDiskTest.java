@@ -252,7 +252,8 @@ class SimDiskTest {
         SnapshotMeta badCrc = new SnapshotMeta(3, 1, data.length, SimDisk.crc32c(data) ^ 1, new byte[0]);
         disk.snapshots().writeChunk(badCrc, 0, data, true, 1);
         host.drain();
-        assertThat(host.events).singleElement().isInstanceOf(StorageEvent.StorageFailed.class);
+        // A failed transfer is not a storage failure: SnapshotFailed, as the real NodeStorage reports it.
+        assertThat(host.events).singleElement().isInstanceOfSatisfying(StorageEvent.SnapshotFailed.class, f -> assertThat(f.token()).isEqualTo(1));
         assertThat(host.installed).isEmpty();
         assertThat(disk.snapshots().latest()).isEmpty();
 
@@ -260,7 +261,7 @@ class SimDiskTest {
         disk.snapshots().writeChunk(good, 0, java.util.Arrays.copyOfRange(data, 0, 4), false, 2);
         disk.snapshots().writeChunk(good, 6, java.util.Arrays.copyOfRange(data, 6, 10), true, 3); // skips bytes 4..5
         host.drain();
-        assertThat(host.events.getLast()).isInstanceOf(StorageEvent.StorageFailed.class);
+        assertThat(host.events.getLast()).isInstanceOfSatisfying(StorageEvent.SnapshotFailed.class, f -> assertThat(f.token()).isEqualTo(3));
         assertThat(host.installed).isEmpty();
     }
 }

@@ -64,6 +64,11 @@ final class CheckCommand implements Callable<Integer> {
                     + CheckOptions.DEFAULT_MAX_STEPS + ".")
     long maxSteps = CheckOptions.DEFAULT_MAX_STEPS;
 
+    @Option(names = "--max-memory-mb", paramLabel = "MIB",
+            description = "Memory the search may use per key to remember dead ends before the verdict is "
+                    + "'unknown'. Default: " + (CheckOptions.DEFAULT_MAX_MEMORY_BYTES >> 20) + ".")
+    long maxMemoryMib = CheckOptions.DEFAULT_MAX_MEMORY_BYTES >> 20;
+
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Wall-clock limit per file, after which the verdict is 'unknown'. Default: none.")
     Double timeoutSeconds;
@@ -82,7 +87,8 @@ final class CheckCommand implements Callable<Integer> {
         CheckOptions options;
         try {
             checkedModel = Model.named(model, EdnReader.parse(initial));
-            options = CheckOptions.defaults().withNilReads(nilReads).withMaxSteps(maxSteps);
+            options = CheckOptions.defaults().withNilReads(nilReads).withMaxSteps(maxSteps)
+                    .withMaxMemoryBytes(maxMemoryMib << 20);
             if (timeoutSeconds != null) {
                 options = options.withTimeout(Duration.ofNanos(Math.round(timeoutSeconds * 1e9)));
             }

@@ -20,10 +20,17 @@ public final class Protocols {
         BY_NAME.put(ToyProtocol.NAME, ToyProtocol::correct);
         BY_NAME.put(ToyProtocol.BUGGY_NAME, ToyProtocol::buggy);
         BY_NAME.put(RaftProtocol.NAME, RaftProtocol::new);
-        // Deliberately broken Raft engines, so the simulator and the slowness detector can be shown to catch them.
+        // Deliberately broken Raft engines, so the simulator and the slowness detector can be shown to catch
+        // them. The fail-slow ones are not safety bugs: they are caught by the slowness detector, checked
+        // here as a simulator invariant, with a window small enough to overflow in a short run.
         for (RaftConfig.BrokenVariant v : RaftConfig.BrokenVariant.values()) {
-            if (v == RaftConfig.BrokenVariant.NONE) continue;
-            BY_NAME.put(RaftProtocol.brokenName(v), () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).build()));
+            switch (v) {
+                case NONE -> { }
+                case COMMIT_WITHOUT_QUORUM, VOTE_BEFORE_PERSIST ->
+                        BY_NAME.put(RaftProtocol.brokenName(v), () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).build()));
+                case UNBOUNDED_FOLLOWER_QUEUE, WAIT_FOR_ALL_FOLLOWERS -> BY_NAME.put(RaftProtocol.brokenName(v),
+                        () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).maxInflight(4, 1 << 20).build()).checkingSlowness("same-quorum", "resend-storm"));
+            }
         }
     }
 

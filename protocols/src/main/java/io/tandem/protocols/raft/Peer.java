@@ -43,8 +43,11 @@ final class Peer {
     long lastResendAt = Long.MIN_VALUE / 2;
     /** Highest heartbeat round the peer acknowledged in this term (ReadIndex, lease). */
     long ackedSeq;
-    /** Smoothed round-trip time of AppendEntries to this peer, 0 until measured. */
+    /** Smoothed round-trip time to this peer and its variation (RFC 6298), 0 until measured. */
     long srttNanos;
+    long rttVarNanos;
+    /** The peer answered something since the last resend: data may be worth sending again. */
+    boolean answeredSinceResend;
     /** Resends since the peer last made progress; each one doubles the resend timeout (up to 8x). */
     int resendsWithoutProgress;
     /** Data resends in a row that started at the same index; more than two is a resend storm. */
@@ -86,18 +89,25 @@ final class Peer {
         if (newest != null) sampleRoundTrip(now - newest.sentAt());
     }
 
+    /** One round-trip sample (RFC 6298): a sudden slowdown raises the timeout within one sample. */
     void sampleRoundTrip(long rtt) {
         if (rtt <= 0) return;
-        srttNanos = srttNanos == 0 ? rtt : (7 * srttNanos + rtt) / 8;
+        if (srttNanos == 0) {
+            srttNanos = rtt;
+            rttVarNanos = rtt / 2;
+        } else {
+            rttVarNanos = (3 * rttVarNanos + Math.abs(srttNanos - rtt)) / 4;
+            srttNanos = (7 * srttNanos + rtt) / 8;
+        }
     }
 
     /**
      * How long the peer may go without progress before one resend: never less than the configured
-     * interval, never less than twice its round trip (a slow peer is not a lost message), doubled
-     * for each resend that brought no progress.
+     * interval, never less than its retransmission timeout (a slow peer is not a lost message),
+     * doubled for each resend that brought no progress.
      */
     long resendTimeout(long resendIntervalNanos) {
-        long base = Math.max(resendIntervalNanos, 2 * srttNanos);
+        long base = Math.max(resendIntervalNanos, srttNanos + 4 * rttVarNanos);
         return base << Math.min(resendsWithoutProgress, 3);
     }
 

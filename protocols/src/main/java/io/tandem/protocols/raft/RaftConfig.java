@@ -23,8 +23,9 @@ import java.util.Set;
  * @param maxInflightBytes      per-follower bound on the entry bytes of those messages
  * @param maxBatchBytes         entry bytes per AppendEntries (a single larger entry is still sent alone)
  * @param maxBatchEntries       entries per AppendEntries
- * @param resendInterval        a follower that made no progress for this long gets one resend (a probe);
- *                              never more than one per interval
+ * @param resendInterval        the least time a follower must make no progress before it gets one resend
+ *                              (a probe); the actual timeout also adapts to the follower's round trip
+ *                              (RFC 6298) and doubles per fruitless resend. Checked on heartbeat ticks.
  * @param commitDeadline        deadline of each commit quorum; an overdue quorum is counted and reported
  * @param snapshotThreshold     take a snapshot after this many entries were applied since the last one
  * @param snapshotChunkBytes    size of one InstallSnapshot chunk
@@ -38,8 +39,9 @@ import java.util.Set;
  * @param maxPendingReads       reads waiting for leadership confirmation; more are rejected (Overloaded)
  * @param initialVoters         the voters of a new group; empty means every member given to the engine.
  *                              Members not listed start as outsiders and join through membership changes.
- * @param detectorInterval      how often the slowness detector samples the per-peer state
- * @param quorumHistoryWindow   commit quorums remembered to find members that never take part in them
+ * @param detectorInterval      how often the slowness detector samples the per-peer state; also the least
+ *                              time a member must stay out of every commit quorum to be reported
+ * @param quorumHistoryWindow   the least number of commit quorums a member must stay out of to be reported
  * @param brokenVariant         TEST ONLY: a deliberately broken engine, so tests can prove that the simulator
  *                              and the slowness detector catch it. Never set it in production.
  */
@@ -89,7 +91,7 @@ public record RaftConfig(
             Duration.ofMillis(1000), Duration.ofMillis(2000), Duration.ofMillis(100),
             true, true,
             32, 4 << 20, 256 << 10, 1024,
-            Duration.ofMillis(300), Duration.ofMillis(1000),
+            Duration.ofMillis(100), Duration.ofMillis(1000),
             10_000, 256 << 10, 1_000,
             Duration.ofMillis(100),
             10_000, 64L << 20, 10_000,

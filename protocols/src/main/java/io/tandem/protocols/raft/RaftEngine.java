@@ -170,6 +170,10 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private long uncommittedBytes;
     private long heartbeatSeq;
     private final ArrayDeque<HeartbeatRound> heartbeatRounds = new ArrayDeque<>();
+    /** When recent heartbeat rounds were sent, so late answers still give round-trip samples. */
+    private static final int HEARTBEAT_RTT_SLOTS = 256;
+    private final long[] heartbeatSeqAt = new long[HEARTBEAT_RTT_SLOTS];
+    private final long[] heartbeatSentAt = new long[HEARTBEAT_RTT_SLOTS];
     private final List<PendingRead> readsAwaitingTermCommit = new ArrayList<>();
     private final List<PendingRead> readsAwaitingRound = new ArrayList<>();
     private long leaseExpiresAt;
@@ -210,7 +214,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     public void start(EngineContext ctx) {
         this.ctx = ctx;
         Meters meters = ctx.meters();
-        detector = new SlownessDetector(meters, config.quorumHistoryWindow());
+        detector = new SlownessDetector(meters, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
         electionsStarted = meters.counter("tandem.raft.elections");
         leaderStepDowns = meters.counter("tandem.raft.leader_step_downs");
         matchContradictions = meters.counter("tandem.raft.peer.match_contradictions");
@@ -441,6 +445,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         send(from, new PreVoteResponse(granted ? m.term() : currentTerm, granted));
     }
 
+    /** Thesis §9.6: a majority of pre-votes (ours included) starts the real election. */
     private void onPreVoteResponse(NodeId from, PreVoteResponse m) {
         if (role != Role.PRE_CANDIDATE) return;
         if (m.granted()) {
@@ -472,6 +477,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         send(from, new VoteResponse(currentTerm, granted));
     }
 
+    /** §5.2: votes from a majority of the voters of our configuration make us leader (§5.1: a higher term makes us follow). */
     private void onVoteResponse(NodeId from, VoteResponse m) {
         if (m.term() > currentTerm) {
             becomeFollower(m.term(), null);
@@ -790,6 +796,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
         p.lastHeardAt = now;
+        p.answeredSinceResend = true;
         if (m.success()) {
             if (m.matchIndex() > p.match) {
                 p.match = m.matchIndex();
@@ -842,7 +849,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             case SNAPSHOT -> now - Math.max(p.lastProgressAt, p.chunkSentAt) >= timeout;
         };
         if (!stalled) return;
-        boolean responsive = p.lastHeardAt > p.lastResendAt;
+        boolean responsive = p.answeredSinceResend;
+        p.answeredSinceResend = false;
         p.lastResendAt = now;
         p.resendsWithoutProgress++;
         if (p.mode == Peer.Mode.SNAPSHOT) {
@@ -884,7 +892,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private void handleCompleted(List<CommitTracker.Completed> completed) {
         if (completed.isEmpty()) return;
         int voters = log.configuration().voters().size();
-        for (CommitTracker.Completed c : completed) detector.commitCompleted(c, voters);
+        for (CommitTracker.Completed c : completed) detector.commitCompleted(c, voters, now());
         if (broken != BrokenVariant.COMMIT_WITHOUT_QUORUM) advanceCommit(commits.committedIndex());
     }
 
@@ -1011,6 +1019,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** Sends heartbeat round {@code seq+1} to every peer; reads waiting for a round ride on it. */
     private void broadcastHeartbeat(long requestId) {
         long seq = ++heartbeatSeq;
+        int slot = (int) (seq % HEARTBEAT_RTT_SLOTS);
+        heartbeatSeqAt[slot] = seq;
+        heartbeatSentAt[slot] = now();
         List<PendingRead> reads = readsAwaitingRound.isEmpty() ? List.of() : new ArrayList<>(readsAwaitingRound);
         readsAwaitingRound.clear();
         heartbeatRounds.addLast(new HeartbeatRound(seq, now(), reads));
@@ -1037,7 +1048,11 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         }
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
-        p.lastHeardAt = now();
+        long now = now();
+        p.lastHeardAt = now;
+        p.answeredSinceResend = true;
+        int slot = (int) (m.seq() % HEARTBEAT_RTT_SLOTS);
+        if (m.seq() > p.ackedSeq && heartbeatSeqAt[slot] == m.seq()) p.sampleRoundTrip(now - heartbeatSentAt[slot]);
         p.ackedSeq = Math.max(p.ackedSeq, m.seq());
         confirmHeartbeatRounds();
     }
@@ -1322,6 +1337,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (leaderId != null) send(leaderId, new InstallSnapshotResponse(currentTerm, index, 0, true));
     }
 
+    /** §7 on the leader: the next chunk is read once the previous one is written; a done snapshot sets the match index. */
     private void onInstallSnapshotResponse(NodeId from, InstallSnapshotResponse m) {
         if (m.term() > currentTerm) {
             becomeFollower(m.term(), null);
@@ -1331,6 +1347,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
         p.lastHeardAt = now;
+        p.answeredSinceResend = true;
         if (m.done()) {
             if (m.lastIncludedIndex() > p.match) {
                 p.match = m.lastIncludedIndex();
@@ -1408,20 +1425,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     /**
      * A failed log or meta write means we can no longer promise anything: stop taking part (the
-     * runtime stops the node too). The simulator's disk still reports failed snapshot transfers this
-     * way, under the operations "readChunk" and "writeChunk"; those only abort the transfer.
+     * runtime stops the node too). Failed snapshot transfers arrive as SnapshotFailed instead.
      */
     private void onStorageFailed(StorageEvent.StorageFailed s) {
-        if (s.operation().equals("readChunk") || s.operation().equals("writeChunk")) {
-            for (Peer p : peers.values()) {
-                if (p.chunkReadToken != 0) {
-                    chunkReads.remove(p.chunkReadToken);
-                    abandonTransfer(p);
-                }
-            }
-            if (s.operation().equals("writeChunk")) receiving = null;
-            return;
-        }
         storageFailed = true;
         if (role == Role.LEADER) becomeFollower(currentTerm, null);
         ctx.cancel(ELECTION);
@@ -1456,7 +1462,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (role == Role.LEADER) {
             Configuration c = log.configuration();
             detector.sample(peers.values(), log.lastIndex(), config.maxInflightMessages(),
-                    (long) config.maxInflightBytes() + config.maxBatchBytes(), Set.copyOf(c.voters()), c.quorum());
+                    (long) config.maxInflightBytes() + config.maxBatchBytes(), Set.copyOf(c.voters()), c.quorum(), now());
         }
         ctx.schedule(config.detectorInterval().toNanos(), DETECTOR);
     }
@@ -1539,6 +1545,11 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** Slowness warnings this engine raised. */
     public long slownessWarnings() {
         return detector == null ? 0 : detector.warnings();
+    }
+
+    /** Slowness warnings this engine raised, by kind ({@code outbox-over-cap}, {@code same-quorum}, ...). */
+    public Map<String, Long> slownessWarningsByKind() {
+        return detector == null ? Map.of() : detector.warningsByKind();
     }
 
     public RaftConfig config() {

@@ -29,6 +29,24 @@ final class RaftInvariants {
                 SimInvariant.of("raft-monotonic-commit", observed::monotonicCommit));
     }
 
+    /**
+     * The slowness detector stays quiet: no warning of any kind except {@code tolerated} ones. Used
+     * to check that a healthy or slow-minority run raises nothing, and that the broken fail-slow
+     * engines are caught.
+     */
+    static SimInvariant noSlownessWarnings(java.util.Set<String> tolerated) {
+        return SimInvariant.of("raft-no-slowness-warning", c -> {
+            for (NodeId n : c.members()) {
+                Optional<RaftEngine> e = c.engine(n, RaftEngine.class);
+                if (e.isEmpty()) continue;
+                for (Map.Entry<String, Long> w : e.get().slownessWarningsByKind().entrySet()) {
+                    if (!tolerated.contains(w.getKey())) return Optional.of(n + " raised " + w.getValue() + " '" + w.getKey() + "' slowness warning(s)");
+                }
+            }
+            return Optional.empty();
+        });
+    }
+
     /** Everything the invariants of one run remember. */
     private static final class Observed {
         /** §5.2 Election Safety: the leader of each term ever seen. */
@@ -37,8 +55,11 @@ final class RaftInvariants {
         private final Map<Long, Map<Long, byte[]>> entryAt = new HashMap<>();
         /** Per engine instance: up to which index its log was checked, and the term there then. */
         private final Map<RaftEngine, long[]> checkedUpTo = new IdentityHashMap<>();
-        /** Index to term of every entry some node considered committed. */
-        private final TreeMap<Long, Long> committedTerm = new TreeMap<>();
+        /**
+         * Every entry some node considered committed: index to {entry term, term in which it was first
+         * seen committed}. The first node to see an index committed is the leader that committed it.
+         */
+        private final TreeMap<Long, long[]> committed = new TreeMap<>();
         /** Per engine instance (the commit index is volatile, so it restarts with the engine): last commit seen. */
         private final Map<RaftEngine, Long> lastCommit = new IdentityHashMap<>();
         /** Per engine instance: up to which index its committed entries were recorded. */
@@ -104,16 +125,16 @@ final class RaftInvariants {
                 if (upTo > from) committedChecked.put(e, upTo);
                 for (long i = from + 1; i <= upTo; i++) {
                     long term = e.termAt(i);
-                    Long known = committedTerm.putIfAbsent(i, term);
-                    if (known != null && known != term) {
-                        return Optional.of(n + " committed index " + i + " with term " + term + " but it was committed with term " + known + " before");
+                    long[] known = committed.putIfAbsent(i, new long[] {term, e.currentTerm()});
+                    if (known != null && known[0] != term) {
+                        return Optional.of(n + " committed index " + i + " with term " + term + " but it was committed with term " + known[0] + " before");
                     }
                 }
             }
             return Optional.empty();
         }
 
-        /** Leader Completeness (§5.4): a leader holds every entry committed before its term. */
+        /** Leader Completeness (§5.4): a leader holds every entry committed in an earlier term. */
         Optional<String> leaderCompleteness(SimCluster c) {
             for (NodeId n : c.members()) {
                 Optional<RaftEngine> opt = raft(c, n);
@@ -121,11 +142,12 @@ final class RaftInvariants {
                 RaftEngine e = opt.get();
                 Long checkedTerm = checkedLeaderTerm.put(e, e.currentTerm());
                 if (checkedTerm != null && checkedTerm == e.currentTerm()) continue; // checked when it became leader
-                for (Map.Entry<Long, Long> committed : committedTerm.tailMap(e.baseIndex(), false).entrySet()) {
-                    long index = committed.getKey();
-                    if (e.termAt(index) != committed.getValue()) {
+                for (Map.Entry<Long, long[]> c2 : committed.tailMap(e.baseIndex(), false).entrySet()) {
+                    long index = c2.getKey();
+                    long entryTerm = c2.getValue()[0];
+                    if (c2.getValue()[1] < e.currentTerm() && e.termAt(index) != entryTerm) {
                         return Optional.of("leader " + n + " of term " + e.currentTerm() + " has term " + e.termAt(index) + " at index " + index
-                                + ", committed earlier with term " + committed.getValue());
+                                + ", committed in term " + c2.getValue()[1] + " with entry term " + entryTerm);
                     }
                 }
             }

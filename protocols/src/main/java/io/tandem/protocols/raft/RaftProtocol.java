@@ -11,6 +11,7 @@ import io.tandem.storage.LogEntry;
 import io.tandem.storage.SnapshotMeta;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Fail-slow tolerant Raft (DepFast) as a Tandem {@link Protocol}; one {@link RaftEngine} per node.
@@ -20,14 +21,35 @@ public final class RaftProtocol implements SimulatedProtocol {
     public static final String NAME = "raft";
 
     private final RaftConfig config;
+    /** Slowness warning kinds a run may raise; null: the detector is not checked. */
+    private final Set<String> toleratedWarnings;
 
     public RaftProtocol() {
         this(RaftConfig.DEFAULTS);
     }
 
     public RaftProtocol(RaftConfig config) {
-        this.config = Objects.requireNonNull(config, "config");
+        this(config, null);
     }
+
+    private RaftProtocol(RaftConfig config, Set<String> toleratedWarnings) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.toleratedWarnings = toleratedWarnings;
+    }
+
+    /**
+     * The same protocol whose simulator invariants also require a quiet slowness detector: a warning
+     * of any kind not listed fails the run. With nothing listed it checks a healthy run; runs with
+     * slow nodes legitimately raise {@code same-quorum} (a slow minority) and, when a link jams for
+     * seconds, {@code resend-storm}.
+     */
+    public RaftProtocol checkingSlowness(String... toleratedKinds) {
+        return new RaftProtocol(config, Set.of(toleratedKinds));
+    }
+
+    /** Every kind of slowness warning the engine raises. */
+    public static final Set<String> WARNING_KINDS = Set.of(SlownessDetector.OUTBOX_OVER_CAP, SlownessDetector.RESEND_STORM,
+            SlownessDetector.SINGLE_PEER_WAIT, SlownessDetector.SAME_QUORUM);
 
     /** The registry name of a broken variant, e.g. {@code raft-broken-commit-without-quorum}. */
     public static String brokenName(RaftConfig.BrokenVariant variant) {
@@ -71,7 +93,9 @@ public final class RaftProtocol implements SimulatedProtocol {
     /** Election safety, log matching, leader completeness, agreement on committed entries, monotonic commit. */
     @Override
     public List<SimInvariant> invariants() {
-        return RaftInvariants.create();
+        List<SimInvariant> all = new java.util.ArrayList<>(RaftInvariants.create());
+        if (toleratedWarnings != null) all.add(RaftInvariants.noSlownessWarnings(toleratedWarnings));
+        return all;
     }
 
     @Override

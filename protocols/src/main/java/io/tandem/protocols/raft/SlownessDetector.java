@@ -34,9 +34,13 @@ final class SlownessDetector {
     static final String SINGLE_PEER_WAIT = "single-peer-wait";
     static final String SAME_QUORUM = "same-quorum";
 
+    /** The members that formed one commit quorum, and when. */
+    private record Quorum(long at, List<NodeId> responders) {}
+
     private final Meters meters;
     private final int window;
-    private final ArrayDeque<List<NodeId>> quorumHistory = new ArrayDeque<>();
+    private final long minSpanNanos;
+    private final ArrayDeque<Quorum> quorumHistory = new ArrayDeque<>();
     private final Map<NodeId, Long> singlePeerWaits = new TreeMap<>();
     private final Map<NodeId, PeerMeters> peerMeters = new HashMap<>();
     private final Meters.Counter overdueCommits;
@@ -44,13 +48,20 @@ final class SlownessDetector {
     private final Meters.Counter backgroundMessages;
     private final Meters.Distribution commitWait;
     private long warnings;
+    private final Map<String, Long> warningsByKind = new TreeMap<>();
 
     private record PeerMeters(Meters.Gauge inflight, Meters.Gauge inflightBytes, Meters.Gauge lag, Meters.Counter resends,
                               Meters.Counter singlePeerWaits) {}
 
-    SlownessDetector(Meters meters, int window) {
+    /**
+     * @param window       commit quorums a same-quorum verdict needs at least
+     * @param minSpanNanos and the time they must span at least: a member left out for a moment (one
+     *                     lost message) is not "always left out", however many commits that moment holds
+     */
+    SlownessDetector(Meters meters, int window, long minSpanNanos) {
         this.meters = meters;
         this.window = window;
+        this.minSpanNanos = minSpanNanos;
         this.overdueCommits = meters.counter("tandem.raft.commit.overdue");
         this.clientMessages = meters.counter("tandem.raft.messages.sent", "cause", "client");
         this.backgroundMessages = meters.counter("tandem.raft.messages.sent", "cause", "background");
@@ -71,6 +82,10 @@ final class SlownessDetector {
         return warnings;
     }
 
+    Map<String, Long> warningsByKind() {
+        return java.util.Collections.unmodifiableMap(warningsByKind);
+    }
+
     void messageSent(long requestId) {
         (requestId == 0 ? backgroundMessages : clientMessages).increment();
     }
@@ -88,7 +103,7 @@ final class SlownessDetector {
     }
 
     /** A commit quorum of {@code votersCount} voters completed. In groups of one or two every commit needs every voter, which is inherent. */
-    void commitCompleted(CommitTracker.Completed c, int votersCount) {
+    void commitCompleted(CommitTracker.Completed c, int votersCount, long now) {
         if (!c.incremental()) return; // decided when created: nobody was waited for
         commitWait.record(c.waitedNanos());
         if (c.spareMembers() == 0 && votersCount > 2 && c.decidedBy() != null) {
@@ -96,8 +111,9 @@ final class SlownessDetector {
             singlePeerWaits.merge(c.decidedBy(), 1L, Long::sum);
             peer(c.decidedBy()).singlePeerWaits().increment();
         }
-        quorumHistory.addLast(c.responders());
-        while (quorumHistory.size() > window) quorumHistory.pollFirst();
+        quorumHistory.addLast(new Quorum(now, c.responders()));
+        // Keep at least `window` quorums and at least `minSpanNanos` of them.
+        while (quorumHistory.size() > window && now - quorumHistory.peekFirst().at() > minSpanNanos) quorumHistory.pollFirst();
     }
 
     /** Forgets quorum history, e.g. when leadership or membership changed. */
@@ -107,7 +123,7 @@ final class SlownessDetector {
     }
 
     /** Periodic sample on the leader: meters per peer and the rules above. */
-    void sample(Collection<Peer> peers, long lastIndex, int maxInflightMessages, long maxInflightBytes, Set<NodeId> voters, int required) {
+    void sample(Collection<Peer> peers, long lastIndex, int maxInflightMessages, long maxInflightBytes, Set<NodeId> voters, int required, long now) {
         for (Peer p : peers) {
             PeerMeters m = peer(p.id);
             m.inflight().set(p.inflight.size());
@@ -123,17 +139,19 @@ final class SlownessDetector {
                     + " answered, with no member to spare: the commit waited on a single peer");
         }
         singlePeerWaits.clear();
-        if (quorumHistory.size() >= window && voters.size() > required) {
+        boolean longEnough = quorumHistory.size() >= window && now - quorumHistory.peekFirst().at() >= minSpanNanos;
+        if (longEnough && voters.size() > required) {
             Map<NodeId, Integer> contributions = new TreeMap<>();
             for (NodeId v : voters) contributions.put(v, 0);
-            for (List<NodeId> q : quorumHistory) {
-                for (NodeId n : q) contributions.computeIfPresent(n, (k, c) -> c + 1);
+            for (Quorum q : quorumHistory) {
+                for (NodeId n : q.responders()) contributions.computeIfPresent(n, (k, c) -> c + 1);
             }
             List<NodeId> inactive = contributions.entrySet().stream().filter(e -> e.getValue() == 0).map(Map.Entry::getKey).toList();
             if (!inactive.isEmpty() && inactive.size() == voters.size() - required) {
                 List<NodeId> active = contributions.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList();
                 for (NodeId n : inactive) {
-                    warn(SAME_QUORUM, n, "the last " + quorumHistory.size() + " commit quorums never included " + n
+                    warn(SAME_QUORUM, n, "the last " + quorumHistory.size() + " commit quorums (" + (now - quorumHistory.peekFirst().at()) / 1_000_000
+                            + " ms) never included " + n
                             + "; every commit depends on " + active + ", so a hiccup of any of them reaches clients");
                 }
                 quorumHistory.clear(); // report again only after another full window
@@ -143,6 +161,7 @@ final class SlownessDetector {
 
     private void warn(String kind, NodeId peer, String detail) {
         warnings++;
+        warningsByKind.merge(kind, 1L, Long::sum);
         meters.slownessWarning(kind, peer, detail);
     }
 }

@@ -105,7 +105,8 @@ final class RaftCluster {
     // Global observations for the invariants.
     private final Map<Long, NodeId> leaderOfTerm = new HashMap<>();
     private final TreeMap<Long, byte[]> appliedAt = new TreeMap<>();
-    private final TreeMap<Long, Long> committedTermAt = new TreeMap<>();
+    /** Index to {entry term, term of the node that first applied it}: roughly the term in which it was committed. */
+    private final TreeMap<Long, long[]> committedTermAt = new TreeMap<>();
     final List<Op> history = new ArrayList<>();
     final List<String> violations = new ArrayList<>();
     long messagesSent;
@@ -115,6 +116,8 @@ final class RaftCluster {
     }
 
     Observer observer = (from, to, message) -> {};
+    /** Drops the messages it accepts (after the observer saw them): targeted losses. */
+    java.util.function.BiPredicate<NodeId, ProtocolMessage> dropIf = (to, message) -> false;
     /** Prints every message and storage event to stdout (debugging a seed). */
     boolean trace = Boolean.getBoolean("raft.trace");
 
@@ -339,15 +342,15 @@ final class RaftCluster {
         }
     }
 
-    /** Raft §5.4.3: a new leader holds every entry committed so far. */
+    /** Raft §5.4.3: a new leader holds every entry committed in an earlier term. */
     private void checkLeaderCompleteness(RaftEngine leader) {
-        for (Map.Entry<Long, Long> c : committedTermAt.entrySet()) {
+        for (Map.Entry<Long, long[]> c : committedTermAt.entrySet()) {
             long index = c.getKey();
-            if (index <= leader.baseIndex()) continue;
+            if (index <= leader.baseIndex() || c.getValue()[1] >= leader.currentTerm()) continue;
             long term = leader.termAt(index);
-            if (term != c.getValue()) {
+            if (term != c.getValue()[0]) {
                 violation("leader completeness: new leader " + leader.self() + " of term " + leader.currentTerm() + " has term " + term
-                        + " at committed index " + index + " (committed term " + c.getValue() + ")");
+                        + " at committed index " + index + " (entry term " + c.getValue()[0] + ", committed by term " + c.getValue()[1] + ")");
                 return;
             }
         }
@@ -465,7 +468,8 @@ final class RaftCluster {
             if (!Arrays.equals(appliedAt.get(index), payload)) violation("state machine safety: " + node + " applied a different command at " + index);
         } else {
             appliedAt.put(index, payload);
-            if (term > 0) committedTermAt.put(index, term);
+            // The first node to apply an index learned of its commit no later than in its current term.
+            if (term > 0) committedTermAt.put(index, new long[] {term, nodes.get(node).engine.currentTerm()});
         }
     }
 
@@ -584,7 +588,7 @@ final class RaftCluster {
             if (trace && !(message instanceof RaftMessage.Heartbeat) && !(message instanceof RaftMessage.HeartbeatResponse)) {
                 System.out.println(now / 1000 + "us " + id + " -> " + to + " " + brief(message));
             }
-            if (!ids.contains(to) || blocked.contains(link(id, to)) || random.nextDouble() < lossRate) return;
+            if (!ids.contains(to) || blocked.contains(link(id, to)) || random.nextDouble() < lossRate || dropIf.test(to, message)) return;
             ProtocolMessage wire = (ProtocolMessage) codec.decode(codec.encode(message));
             int copies = random.nextDouble() < duplicateRate ? 2 : 1;
             for (int c = 0; c < copies; c++) {

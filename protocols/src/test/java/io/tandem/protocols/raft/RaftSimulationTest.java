@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class RaftSimulationTest {
     private static final int SEEDS = Integer.getInteger("raft.sim.seeds", 200);
+    private static final int DETECTOR_SEEDS = Math.max(30, SEEDS / 5);
 
     /**
      * Short timeouts and tiny snapshot and window settings, so that a five-second run goes through
@@ -103,5 +104,41 @@ class RaftSimulationTest {
         // The correct engine passes the same harsher runs.
         SimRunner.Summary correct = SimRunner.run(new RaftProtocol(stress()), o, SimOptions.seeds(1, 50), 1, null);
         assertThat(correct.failures()).as(failures(correct)).isEmpty();
+    }
+
+    /** Only slow nodes and links, with enough load to fill windows: what the fail-slow rules are about. */
+    private static SimOptions slowNodesUnderLoad() {
+        SimOptions o = SimOptions.defaults().withFaults(java.util.EnumSet.of(io.tandem.sim.FaultKind.SLOW)).withFaultRate(2.0, SimTime.millis(1500));
+        return o.withWorkload(3, 20, 1500);
+    }
+
+    private static RaftConfig detectorSettings(RaftConfig.BrokenVariant variant) {
+        return RaftConfig.builder().maxInflight(4, 1 << 20).detector(Duration.ofMillis(500), 64).brokenVariant(variant).build();
+    }
+
+    @Test
+    void theSlownessDetectorIsSilentInHealthyRunsAndReportsNoBacklogOrSinglePeerWaitWithSlowNodes() {
+        RaftProtocol correct = new RaftProtocol(detectorSettings(RaftConfig.BrokenVariant.NONE));
+        SimOptions healthy = SimOptions.defaults().withFaults(java.util.EnumSet.noneOf(io.tandem.sim.FaultKind.class)).withWorkload(3, 20, 1500);
+        SimRunner.Summary calm = SimRunner.run(correct.checkingSlowness(), healthy, SimOptions.seeds(1, DETECTOR_SEEDS), 1, null);
+        System.out.println("raft, healthy under load, no warning of any kind allowed: " + calm.line());
+        assertThat(calm.failures()).as(failures(calm)).isEmpty();
+        // A slow minority is expected to show up as same-quorum; a link jammed for seconds as a few resends.
+        SimRunner.Summary slow = SimRunner.run(correct.checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM),
+                slowNodesUnderLoad(), SimOptions.seeds(1, DETECTOR_SEEDS), 1, null);
+        System.out.println("raft, slow nodes under load, no backlog or single-peer wait allowed: " + slow.line());
+        assertThat(slow.failures()).as(failures(slow)).isEmpty();
+    }
+
+    @Test
+    void theSlownessDetectorCatchesTheBrokenFailSlowEngines() {
+        for (RaftConfig.BrokenVariant v : new RaftConfig.BrokenVariant[] {RaftConfig.BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE, RaftConfig.BrokenVariant.WAIT_FOR_ALL_FOLLOWERS}) {
+            RaftProtocol broken = new RaftProtocol(detectorSettings(v)).checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
+            SimRunner.Summary s = SimRunner.run(broken, slowNodesUnderLoad(), SimOptions.seeds(1, 30), 1, null);
+            assertThat(s.failures()).as("%s survived %d seeds", v, s.seeds()).isNotEmpty();
+            SimFailure f = s.failures().getFirst().failure().orElseThrow();
+            System.out.println(v + " caught at seed " + s.failures().getFirst().seed() + ": " + f.check() + ": " + f.message().lines().findFirst().orElse(""));
+            assertThat(f.check()).isEqualTo("raft-no-slowness-warning");
+        }
     }
 }

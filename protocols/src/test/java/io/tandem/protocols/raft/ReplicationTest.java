@@ -199,4 +199,25 @@ class ReplicationTest {
         assertThat(c.violations).isEmpty();
         assertThat(c.checkHistory()).isEmpty();
     }
+
+    @Test
+    void aLostAppendIsRepairedWithinOneRoundTripAndALostProbeWithinOneResendInterval() {
+        RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().build(), 18);
+        RaftEngine leader = c.awaitLeader();
+        NodeId f = follower(c, leader, 0);
+        for (int i = 0; i < 5; i++) c.writeCommitted();
+        int[] dropsLeft = {1};
+        c.dropIf = (to, m) -> to.equals(f) && m instanceof RaftMessage.AppendEntries a && !a.entries().isEmpty() && dropsLeft[0]-- > 0;
+        for (int i = 0; i < 3; i++) c.write(leader.self());
+        long start = c.now();
+        assertThat(c.runUntil(() -> leader.matchIndexes().get(f) == leader.lastIndex(), 100 * MS)).isTrue();
+        assertThat(c.now() - start).as("one lost message: repaired by the rejection of the next one").isLessThan(15 * MS);
+
+        dropsLeft[0] = 2; // the message and the probe sent after the rejection
+        for (int i = 0; i < 3; i++) c.write(leader.self());
+        start = c.now();
+        assertThat(c.runUntil(() -> leader.matchIndexes().get(f) == leader.lastIndex(), 500 * MS)).isTrue();
+        assertThat(c.now() - start).as("two lost messages: repaired by the resend timer").isLessThan(60 * MS + 30 * MS + 15 * MS);
+        assertThat(c.violations).isEmpty();
+    }
 }
