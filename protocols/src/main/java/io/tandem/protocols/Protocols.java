@@ -35,11 +35,17 @@ public final class Protocols {
             }
         }
         BY_NAME.put(MultiPaxosProtocol.NAME, MultiPaxosProtocol::new);
-        // Deliberately unsafe MultiPaxos engines, for the simulator to catch: multipaxos-unsafe runs Phase 2 without
-        // Phase 1 after a leader change; multipaxos-unsafe-ack-before-durable acknowledges votes before they are durable.
+        // Deliberately broken MultiPaxos engines, for the simulator to catch: multipaxos-unsafe runs Phase 2 without
+        // Phase 1 after a leader change; multipaxos-unsafe-ack-before-durable acknowledges votes before they are durable;
+        // multipaxos-slow-wait-for-all-acceptors is safe but waits for every acceptor, which the slowness detector reports.
         for (MultiPaxosConfig.BrokenVariant v : MultiPaxosConfig.BrokenVariant.values()) {
-            if (v == MultiPaxosConfig.BrokenVariant.NONE) continue;
-            BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(MultiPaxosConfig.builder().brokenVariant(v).build()));
+            switch (v) {
+                case NONE -> { }
+                case SKIP_PHASE1, ACK_BEFORE_DURABLE ->
+                        BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(MultiPaxosConfig.builder().brokenVariant(v).build()));
+                case WAIT_FOR_ALL_ACCEPTORS -> BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(
+                        MultiPaxosConfig.builder().brokenVariant(v).detector(java.time.Duration.ofMillis(500), 64).build()).checkingSlowness("same-quorum", "resend-storm"));
+            }
         }
     }
 

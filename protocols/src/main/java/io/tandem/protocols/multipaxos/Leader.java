@@ -85,6 +85,8 @@ final class Leader {
     private final MultiPaxosConfig config;
     private final Topology topology;
     private final QuorumSystem quorums;
+    /** The quorums that choose a slot: {@link #quorums}, except in a deliberately broken engine. */
+    private final QuorumSystem decisionQuorums;
     private final int selfIndex;
     private final BrokenVariant broken;
     private final long heartbeatNanos;
@@ -138,6 +140,9 @@ final class Leader {
         this.config = rc.config;
         this.topology = rc.topology;
         this.quorums = topology.quorums();
+        // The fail-slow broken engine decides only with every acceptor: stricter, so still safe, but never quorum-tolerant.
+        this.decisionQuorums = rc.config.brokenVariant() == BrokenVariant.WAIT_FOR_ALL_ACCEPTORS
+                ? QuorumSystem.threshold(topology.acceptors(), 1, topology.acceptors().size()) : quorums;
         this.selfIndex = topology.leaderIndex(rc.self);
         this.broken = config.brokenVariant();
         this.heartbeatNanos = config.heartbeatInterval().toNanos();
@@ -307,7 +312,7 @@ final class Leader {
         rc.cancel(PHASE1);
         rc.cancel(ELECTION);
         long start = broken == BrokenVariant.SKIP_PHASE1 ? phase1From : merge.startSlot();
-        window = new SlotWindow(quorums, config.windowSlots(), start);
+        window = new SlotWindow(decisionQuorums, config.windowSlots(), start);
         leadingFrom = start;
         if (merge != null) {
             for (Value v : merge.safeValues()) window.proposeRecovered(v, now);

@@ -86,7 +86,9 @@ public record MultiPaxosConfig(
         /** A new leader skips Phase 1 and proposes straight away from its own chosen prefix (safety bug). */
         SKIP_PHASE1,
         /** Acceptors answer Phase 2a before their vote is durable (safety bug after a crash). */
-        ACK_BEFORE_DURABLE
+        ACK_BEFORE_DURABLE,
+        /** A slot counts as chosen only once every acceptor voted: safe, but the slowest acceptor sets every latency (fail-slow bug). */
+        WAIT_FOR_ALL_ACCEPTORS
     }
 
     /** Defaults for a LAN, in line with the Raft engine: heartbeats every 100 ms, failover after 1-2 s. */

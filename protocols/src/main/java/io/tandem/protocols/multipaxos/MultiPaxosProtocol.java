@@ -54,12 +54,17 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         return new MultiPaxosProtocol(config, Set.of(toleratedKinds));
     }
 
-    /** The registry name of a variant: {@code multipaxos}, {@code multipaxos-unsafe} (Phase 2 without Phase 1), ... */
+    /**
+     * The registry name of a variant: {@code multipaxos}, {@code multipaxos-unsafe} (Phase 2 without Phase 1),
+     * {@code multipaxos-unsafe-ack-before-durable}, {@code multipaxos-slow-wait-for-all-acceptors}.
+     */
     public static String nameOf(BrokenVariant variant) {
+        String suffix = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
         return switch (variant) {
             case NONE -> NAME;
             case SKIP_PHASE1 -> NAME + "-unsafe";
-            default -> NAME + "-unsafe-" + variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            case ACK_BEFORE_DURABLE -> NAME + "-unsafe-" + suffix;
+            case WAIT_FOR_ALL_ACCEPTORS -> NAME + "-slow-" + suffix;
         };
     }
 
