@@ -6,13 +6,26 @@ final class ExecutionHistory {
 
     private final long[] slots = new long[CAPACITY];
     private final long[] digests = new long[CAPACITY];
+    private final String[] origins = new String[CAPACITY];
+    private final long[] requestIds = new long[CAPACITY];
     private long count;
 
-    void record(long slot, long digest) {
+    /** Records slot {@code slot}, its value's digest and the client request it serves (origin null and 0 for a no-op). */
+    void record(long slot, long digest, String origin, long requestId) {
         int i = (int) (count % CAPACITY);
         slots[i] = slot;
         digests[i] = digest;
+        origins[i] = origin;
+        requestIds[i] = requestId;
         count++;
+    }
+
+    String origin(long seq) {
+        return origins[index(seq)];
+    }
+
+    long requestId(long seq) {
+        return requestIds[index(seq)];
     }
 
     long count() {

@@ -20,8 +20,8 @@ import java.util.Set;
  *   <li>{@code multipaxos-one-value-chosen-per-slot}: in one (slot, ballot) acceptors only ever vote for
  *       one value (one proposer per ballot, one value per slot), and a value is chosen when a write
  *       quorum voted for it in the same ballot: no slot ever has two different values chosen.</li>
- *   <li>{@code multipaxos-replicas-agree}: every replica executes the same value in each slot, and that
- *       value is the one the acceptors' votes chose.</li>
+ *   <li>{@code multipaxos-replicas-agree}: every replica executes the same value in each slot, that
+ *       value is the one the acceptors' votes chose, and no client request is executed in two slots.</li>
  *   <li>{@code multipaxos-ballots-increase}: the ballots a proposer puts on the wire only grow, across
  *       restarts too, and no two proposers ever use the same ballot.</li>
  * </ul>
@@ -75,6 +75,8 @@ final class MultiPaxosInvariants {
         private final Map<Acceptor, Long> voteCursor = new IdentityHashMap<>();
         private final Map<Replica, Long> executionCursor = new IdentityHashMap<>();
         private final Map<Long, Long> executedDigest = new HashMap<>();
+        /** The slot each client request (origin, request id) was executed in. */
+        private final Map<String, Long> requestSlot = new HashMap<>();
         private final Map<NodeId, Ballot> lastBallot = new HashMap<>();
         private final Map<Ballot, NodeId> ballotOwner = new HashMap<>();
 
@@ -132,6 +134,7 @@ final class MultiPaxosInvariants {
             return Optional.empty();
         }
 
+        /** Every replica executes the chosen value of each slot, the same everywhere, and each client request in one slot only. */
         Optional<String> replicasAgree(SimCluster c) {
             for (NodeId n : c.members()) {
                 Optional<MultiPaxosEngine> e = c.engine(n, MultiPaxosEngine.class);
@@ -152,6 +155,13 @@ final class MultiPaxosInvariants {
                     }
                     if (s != null && s.chosenDigest != null && s.chosenDigest != digest) {
                         return Optional.of(n + " executed a value in slot " + slot + " that differs from the value chosen at ballot " + s.chosenAt);
+                    }
+                    if (h.origin(seq) != null) {
+                        // A request gets one slot; a client's retry is a new request. Two slots mean a leader proposed it twice.
+                        Long first = requestSlot.putIfAbsent(h.origin(seq) + "#" + h.requestId(seq), slot);
+                        if (first != null && first != slot) {
+                            return Optional.of("request " + h.requestId(seq) + " of " + h.origin(seq) + " was executed in slots " + first + " and " + slot);
+                        }
                     }
                 }
                 executionCursor.put(r, h.count());

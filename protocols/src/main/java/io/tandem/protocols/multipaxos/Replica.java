@@ -197,7 +197,7 @@ final class Replica {
         while ((v = chosen.remove(executed + 1)) != null) {
             long slot = ++executed;
             rc.engine.deliver(v.toCommitted(slot));
-            if (history != null) history.record(slot, ValueCodec.digest(v));
+            if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());
             retained.put(slot, v);
             if (v instanceof Value.LogRead r && r.origin().equals(rc.self)) rc.engine.serveRead(r.requestId(), slot);
             progressed = true;
@@ -207,6 +207,14 @@ final class Replica {
             executedGauge.set(executed);
             serveParkedReads();
         }
+    }
+
+    private static String origin(Value v) {
+        return switch (v) {
+            case Value.Command c -> c.origin().value();
+            case Value.LogRead r -> r.origin().value();
+            case Value.Noop n -> null;
+        };
     }
 
     // ------------------------------------------------------------------------------------------

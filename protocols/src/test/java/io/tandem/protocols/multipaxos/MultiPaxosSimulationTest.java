@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 class MultiPaxosSimulationTest {
     private static final int SEEDS = Integer.getInteger("multipaxos.sim.seeds", 200);
     private static final int SMALL = Math.max(30, SEEDS / 4);
+    /** Detector runs carry 20 clients and 1,500 operations each, so fewer seeds. */
+    private static final int DETECTOR_SEEDS = Math.max(20, SEEDS / 8);
 
     /**
      * Short timeouts and tiny windows, batches, snapshots and retention, so that a five-second run goes
@@ -162,9 +164,9 @@ class MultiPaxosSimulationTest {
     void theSlownessDetectorIsSilentInHealthyRunsAndReportsNoBacklogOrSinglePeerWaitWithSlowNodes() {
         MultiPaxosProtocol correct = new MultiPaxosProtocol(detectorSettings());
         SimOptions healthy = SimOptions.defaults().withFaults(EnumSet.noneOf(FaultKind.class)).withWorkload(3, 20, 1500);
-        SimRunner.Summary calm = run(correct.checkingSlowness(), healthy, SMALL, "multipaxos, healthy under load, no warning of any kind allowed");
+        SimRunner.Summary calm = run(correct.checkingSlowness(), healthy, DETECTOR_SEEDS, "multipaxos, healthy under load, no warning of any kind allowed");
         assertThat(calm.failures()).as(failures(calm)).isEmpty();
-        SimRunner.Summary slow = run(correct.checkingSlowness(SlownessMonitor.SAME_QUORUM, SlownessMonitor.RESEND_STORM), slowNodesUnderLoad(), SMALL,
+        SimRunner.Summary slow = run(correct.checkingSlowness(SlownessMonitor.SAME_QUORUM, SlownessMonitor.RESEND_STORM), slowNodesUnderLoad(), DETECTOR_SEEDS,
                 "multipaxos, slow nodes under load, no backlog or single-peer wait allowed");
         assertThat(slow.failures()).as(failures(slow)).isEmpty();
     }
