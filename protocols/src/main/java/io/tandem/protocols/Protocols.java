@@ -1,6 +1,8 @@
 package io.tandem.protocols;
 
 import io.tandem.engine.Protocol;
+import io.tandem.protocols.multipaxos.MultiPaxosConfig;
+import io.tandem.protocols.multipaxos.MultiPaxosProtocol;
 import io.tandem.protocols.raft.RaftConfig;
 import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.protocols.toy.ToyProtocol;
@@ -32,6 +34,19 @@ public final class Protocols {
                         () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).maxInflight(4, 1 << 20).build()).checkingSlowness("same-quorum", "resend-storm"));
             }
         }
+        BY_NAME.put(MultiPaxosProtocol.NAME, MultiPaxosProtocol::new);
+        // Deliberately broken MultiPaxos engines, for the simulator to catch: multipaxos-unsafe runs Phase 2 without
+        // Phase 1 after a leader change; multipaxos-unsafe-ack-before-durable acknowledges votes before they are durable;
+        // multipaxos-slow-wait-for-all-acceptors is safe but waits for every acceptor, which the slowness detector reports.
+        for (MultiPaxosConfig.BrokenVariant v : MultiPaxosConfig.BrokenVariant.values()) {
+            switch (v) {
+                case NONE -> { }
+                case SKIP_PHASE1, ACK_BEFORE_DURABLE ->
+                        BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(MultiPaxosConfig.builder().brokenVariant(v).build()));
+                case WAIT_FOR_ALL_ACCEPTORS -> BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(
+                        MultiPaxosConfig.builder().brokenVariant(v).detector(java.time.Duration.ofMillis(500), 64).build()).checkingSlowness("same-quorum", "resend-storm"));
+            }
+        }
     }
 
     private Protocols() {}
@@ -55,6 +70,15 @@ public final class Protocols {
 
     public static Protocol raft(RaftConfig config) {
         return new RaftProtocol(config);
+    }
+
+    /** MultiPaxos from separable roles, classic deployment, with default settings ({@link MultiPaxosConfig#DEFAULTS}). */
+    public static Protocol multiPaxos() {
+        return new MultiPaxosProtocol();
+    }
+
+    public static Protocol multiPaxos(MultiPaxosConfig config) {
+        return new MultiPaxosProtocol(config);
     }
 
     /** The toy primary-backup engine, the simulator's reference subject. */

@@ -1,0 +1,199 @@
+package io.tandem.protocols.multipaxos;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.Meters;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ReadPolicy;
+import io.tandem.engine.Rejection;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.multipaxos.MultiPaxosConfig.ReadPath;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlot;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlotQuery;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Propose;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRead;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRejected;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReadAt;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The client-facing role: it turns the node's client requests into protocol messages and the
+ * answers into client outcomes.
+ *
+ * <ul>
+ *   <li>Commands go to the co-located leader as {@link Propose}; a proposer that is not the leader
+ *       refuses before giving a slot, and the client gets {@code NotLeader(hint)} (this engine does
+ *       not forward: the client follows the hint, as with Raft). A command that got a slot is never
+ *       refused: its outcome is known only once executed (or the client times out).</li>
+ *   <li>Linearizable (and lease) reads use the Compartmentalization paper's read (spec §2.4): the
+ *       reads that arrived are sealed into a round, one {@link MaxVotedSlotQuery} goes to the
+ *       acceptors, and once a complete read quorum answered, every read of the round is handed to
+ *       the local replica at {@code i = max} of the answers ({@link ReadAt}). A round is sent only
+ *       after its reads arrived (LR-1), and one round is in flight at a time; reads arriving meanwhile
+ *       share the next one (the paper's adaptive read batching). With
+ *       {@link ReadPath#LOG} they are ordered through the log instead ({@link ProposeRead}).</li>
+ *   <li>Stale reads go straight to the local replica at the client's minimum slot.</li>
+ * </ul>
+ */
+final class Frontend {
+    sealed interface Timer extends TimerKey {}
+
+    private record ReadRoundTimer() implements Timer {}
+
+    private static final Timer READ_ROUND = new ReadRoundTimer();
+
+    /** A sealed batch of reads waiting for one watermark query. */
+    private static final class ReadRound {
+        final long number;
+        final List<Long> reads;
+        final QuorumTracker quorum;
+        final Map<NodeId, Long> sentAt = new TreeMap<>();
+        long maxSlot;
+
+        ReadRound(long number, List<Long> reads, QuorumTracker quorum) {
+            this.number = number;
+            this.reads = reads;
+            this.quorum = quorum;
+        }
+    }
+
+    private final RoleContext rc;
+    private final MultiPaxosConfig config;
+    private final NodeId leader;
+    private final NodeId replica;
+    private final long resendNanos;
+    private final long readTimeoutNanos;
+    private final Meters.Counter readRounds;
+    private final Meters.Counter readQueryResends;
+
+    private final List<Long> waitingReads = new ArrayList<>();
+    private ReadRound round;
+    private long roundNumber;
+    private boolean failed;
+
+    Frontend(RoleContext rc) {
+        this.rc = rc;
+        this.config = rc.config;
+        // The classic deployment co-locates every role; a deployment without a local leader or replica
+        // would name where this frontend's commands and reads go.
+        this.leader = rc.topology.leaders().contains(rc.self) ? rc.self : rc.topology.leaders().getFirst();
+        this.replica = rc.topology.replicas().contains(rc.self) ? rc.self : null;
+        this.resendNanos = config.resendInterval().toNanos();
+        this.readTimeoutNanos = config.readTimeout().toNanos();
+        this.readRounds = rc.meters().counter("tandem.multipaxos.read.rounds");
+        this.readQueryResends = rc.meters().counter("tandem.multipaxos.read.query_resends");
+    }
+
+    void onClientRequest(ClientRequest r) {
+        if (failed) {
+            rc.engine.reject(r.requestId(), new Rejection.Unavailable("storage failed on " + rc.self));
+            return;
+        }
+        switch (r.kind()) {
+            case COMMAND -> rc.send(leader, new Propose(r.requestId(), r.session(), r.payload()));
+            case READ -> onRead(r);
+        }
+    }
+
+    private void onRead(ClientRequest r) {
+        if (replica == null) {
+            // Reads are answered by the execution of the node that received them (EngineContext.serveRead).
+            rc.engine.reject(r.requestId(), new Rejection.Unavailable(rc.self + " runs no replica and cannot serve reads"));
+            return;
+        }
+        switch (r.readPolicy()) {
+            case ReadPolicy.Stale s -> rc.send(replica, new ReadAt(r.requestId(), s.minIndex(), readTimeoutNanos));
+            case ReadPolicy.Linearizable l -> linearizableRead(r.requestId());
+            case ReadPolicy.Lease l -> linearizableRead(r.requestId()); // no leases in this engine: the quorum read costs no leader work anyway
+        }
+    }
+
+    private void linearizableRead(long requestId) {
+        if (config.linearizableReads() == ReadPath.LOG) {
+            rc.send(leader, new ProposeRead(requestId));
+            return;
+        }
+        int pending = waitingReads.size() + (round == null ? 0 : round.reads.size());
+        if (pending >= config.maxPendingReads()) {
+            rc.engine.reject(requestId, new Rejection.Overloaded(pending + " reads wait for a read quorum on " + rc.self));
+            return;
+        }
+        waitingReads.add(requestId);
+        if (round == null) startRound();
+    }
+
+    /** Seals the waiting reads into a round and asks every acceptor for its highest voted slot. */
+    private void startRound() {
+        long now = rc.now();
+        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums(), QuorumTracker.Kind.READ, now));
+        waitingReads.clear();
+        readRounds.increment();
+        MaxVotedSlotQuery query = new MaxVotedSlotQuery(round.number, round.reads.getFirst());
+        for (NodeId a : rc.topology.acceptors()) {
+            round.sentAt.put(a, now);
+            rc.send(a, query);
+        }
+        rc.schedule(resendNanos, READ_ROUND);
+    }
+
+    void onMessage(NodeId from, ToFrontend m) {
+        if (failed) return;
+        switch (m) {
+            case MaxVotedSlot s -> onMaxVotedSlot(from, s);
+            case ProposeRejected r -> onProposeRejected(r);
+        }
+    }
+
+    /** PreReadAck (spec §2.4.1 step 3): a complete read quorum fixes i; every read of the round goes to the replica at i. */
+    private void onMaxVotedSlot(NodeId from, MaxVotedSlot s) {
+        ReadRound r = round;
+        if (r == null || s.round() != r.number || r.quorum.hasAcked(from)) return;
+        r.maxSlot = Math.max(r.maxSlot, s.slot());
+        if (!r.quorum.ack(from, rc.now())) return;
+        round = null;
+        rc.cancel(READ_ROUND);
+        for (long requestId : r.reads) rc.send(replica, new ReadAt(requestId, r.maxSlot, readTimeoutNanos));
+        if (!waitingReads.isEmpty()) startRound();
+    }
+
+    /** Resends the query to acceptors that did not answer within an interval; a round that found no quorum in time fails its reads. */
+    void onTimer(Timer t) {
+        if (failed || round == null) return;
+        long now = rc.now();
+        ReadRound r = round;
+        if (now - r.quorum.createdAt() >= readTimeoutNanos) {
+            round = null;
+            for (long requestId : r.reads) rc.engine.reject(requestId, new Rejection.Unavailable("no read quorum of acceptors answered " + rc.self + " in time"));
+            if (!waitingReads.isEmpty()) startRound();
+            return;
+        }
+        MaxVotedSlotQuery query = new MaxVotedSlotQuery(r.number, r.reads.getFirst());
+        for (Map.Entry<NodeId, Long> e : r.sentAt.entrySet()) {
+            if (r.quorum.hasAcked(e.getKey()) || now - e.getValue() < resendNanos) continue;
+            e.setValue(now);
+            readQueryResends.increment();
+            rc.send(e.getKey(), query);
+        }
+        rc.schedule(resendNanos, READ_ROUND);
+    }
+
+    private void onProposeRejected(ProposeRejected r) {
+        rc.engine.reject(r.requestId(), r.overloaded() ? new Rejection.Overloaded(r.reason()) : new Rejection.NotLeader(r.leaderHint()));
+    }
+
+    void onStorageFailed() {
+        failed = true;
+        List<Long> all = new ArrayList<>(waitingReads);
+        if (round != null) all.addAll(round.reads);
+        for (long requestId : all) rc.engine.reject(requestId, new Rejection.Unavailable("storage failed on " + rc.self));
+        waitingReads.clear();
+        round = null;
+    }
+
+    String describe() {
+        return "frontend reads waiting=" + waitingReads.size() + (round == null ? "" : " round " + round.number + " " + round.quorum);
+    }
+}

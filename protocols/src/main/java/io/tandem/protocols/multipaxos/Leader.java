@@ -1,0 +1,649 @@
+package io.tandem.protocols.multipaxos;
+
+import io.tandem.engine.Meters;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.RequestIds;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.HeartbeatAck;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Nack;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Prepare;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Promise;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Propose;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRead;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRejected;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Recover;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReplicaProgress;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToLeader;
+import io.tandem.storage.StorageEvent;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The proposer and, once elected, the leader (spec §1.4, §1.6): it sequences commands into slots.
+ *
+ * <ul>
+ *   <li><b>Election.</b> The active leader sends a {@link Heartbeat} every heartbeat interval. A
+ *       proposer that hears none (from a ballot at least as high as any it knows) for a randomized
+ *       election timeout starts Phase 1 with a fresh ballot above every ballot it has seen. It defers
+ *       to higher ballots: a heartbeat, a Nack or an acceptor's answer carrying one makes it step down
+ *       and wait a full randomized timeout before trying again, so proposers do not duel.</li>
+ *   <li><b>Ballots are never reused.</b> The round of a new ballot is written to the meta store and
+ *       Phase 1 starts only once that write is durable, so a restarted proposer always picks a higher
+ *       round than any it used before (spec §6.7).</li>
+ *   <li><b>Phase 1</b> covers every slot from the lowest one not known chosen (the replicas' executed
+ *       prefix, reported through {@link ReplicaProgress}) at once; answers come in pages. With a read
+ *       quorum of complete answers, {@link Phase1Merge} gives the value each open slot must carry
+ *       (holes get no-ops), and the leader re-proposes them before anything new.</li>
+ *   <li><b>Phase 2</b> runs per slot in a bounded {@link SlotWindow} (pipelining); consecutive slots
+ *       travel in one Accept (batching), per acceptor within a bounded {@link AcceptorLink} window.
+ *       A slot is chosen when a write quorum voted for it; the leader then sends {@link Chosen} to the
+ *       replicas and keeps recent chosen values to answer {@link Recover}.</li>
+ *   <li><b>Fail-slow rules</b> (DESIGN §3): decisions wait for quorums only; a slow acceptor's full
+ *       window just means it gets nothing new; resends happen on the heartbeat timer, at most once
+ *       per (RTT-adaptive, backed-off) interval per acceptor, only for slots that are overdue, and are
+ *       counted; a {@link SlownessMonitor} reports what it sees.</li>
+ * </ul>
+ */
+final class Leader {
+    sealed interface Timer extends TimerKey {}
+
+    private record ElectionTimer() implements Timer {}
+
+    private record HeartbeatTimer() implements Timer {}
+
+    private record CheckQuorumTimer() implements Timer {}
+
+    private record Phase1Timer() implements Timer {}
+
+    private record DetectorTimer() implements Timer {}
+
+    private static final Timer ELECTION = new ElectionTimer();
+    private static final Timer HEARTBEAT = new HeartbeatTimer();
+    private static final Timer CHECK_QUORUM = new CheckQuorumTimer();
+    private static final Timer PHASE1 = new Phase1Timer();
+    private static final Timer DETECTOR = new DetectorTimer();
+
+    static final String KEY_PREFIX = "multipaxos.leader.";
+    static final String ROUND_KEY = "multipaxos.leader.round";
+
+    enum Status { FOLLOWER, PREPARING, LEADING }
+
+    /** A command waiting for a slot, and who to tell if it never gets one. */
+    private record Queued(NodeId origin, Value value) {}
+
+    private final RoleContext rc;
+    private final MultiPaxosConfig config;
+    private final Topology topology;
+    private final QuorumSystem quorums;
+    /** The quorums that choose a slot: {@link #quorums}, except in a deliberately broken engine. */
+    private final QuorumSystem decisionQuorums;
+    private final int selfIndex;
+    private final BrokenVariant broken;
+    private final long heartbeatNanos;
+    private final long electionMinNanos;
+    private final long electionMaxNanos;
+    private final long resendNanos;
+    private final SlownessMonitor monitor;
+    private final Meters.Counter phase1Started;
+    private final Meters.Counter stepDowns;
+    private final Meters.Counter rejected;
+    private final Meters.Counter prepareResends;
+    private final Meters.Counter recoverResends;
+    private final Meters.Gauge roundGauge;
+
+    private Status status = Status.FOLLOWER;
+    /** The ballot we lead or prepare with; when following, the last one we used. */
+    private Ballot ballot = Ballot.ZERO;
+    /** The highest ballot of another proposer we know of (our own are not counted: a failed attempt must not make us ignore a live leader). */
+    private Ballot highestSeen = Ballot.ZERO;
+    private long durableRound;
+    private long pendingRound;
+    private long roundToken;
+    private NodeId activeLeader;
+    private long heardFromLeaderAt;
+    private boolean failed;
+
+    // Phase 1.
+    private long phase1From;
+    private Phase1Merge merge;
+    private QuorumTracker phase1Quorum;
+    /** Per acceptor: the slot its next Promise page starts at, or -1 once its answer is complete. */
+    private final Map<NodeId, Long> phase1Next = new TreeMap<>();
+    private final Map<NodeId, Long> phase1SentAt = new TreeMap<>();
+    private long phase1StartedAt;
+
+    // Phase 2.
+    private SlotWindow window;
+    private long leadingFrom;
+    private final Map<NodeId, AcceptorLink> links = new TreeMap<>();
+    private final ArrayDeque<Queued> queued = new ArrayDeque<>();
+    private long heartbeatSeq;
+
+    // What the replicas have, for Phase 1's start, Chosen pushes and retransmissions.
+    private final Map<NodeId, Long> replicaExecuted = new TreeMap<>();
+    private long chosenWatermark;
+    private final TreeMap<Long, Value> retained = new TreeMap<>();
+    private final TreeMap<Long, Long> recoverAskedAt = new TreeMap<>();
+
+    Leader(RoleContext rc) {
+        this.rc = rc;
+        this.config = rc.config;
+        this.topology = rc.topology;
+        this.quorums = topology.quorums();
+        // The fail-slow broken engine decides only with every acceptor: stricter, so still safe, but never quorum-tolerant.
+        this.decisionQuorums = rc.config.brokenVariant() == BrokenVariant.WAIT_FOR_ALL_ACCEPTORS
+                ? QuorumSystem.threshold(topology.acceptors(), 1, topology.acceptors().size()) : quorums;
+        this.selfIndex = topology.leaderIndex(rc.self);
+        this.broken = config.brokenVariant();
+        this.heartbeatNanos = config.heartbeatInterval().toNanos();
+        this.electionMinNanos = config.electionTimeoutMin().toNanos();
+        this.electionMaxNanos = config.electionTimeoutMax().toNanos();
+        this.resendNanos = config.resendInterval().toNanos();
+        Meters meters = rc.meters();
+        this.monitor = new SlownessMonitor(meters, quorums, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        this.phase1Started = meters.counter("tandem.multipaxos.phase1.started");
+        this.stepDowns = meters.counter("tandem.multipaxos.leader.step_downs");
+        this.rejected = meters.counter("tandem.multipaxos.proposals.rejected");
+        this.prepareResends = meters.counter("tandem.multipaxos.phase1.resends");
+        this.recoverResends = meters.counter("tandem.multipaxos.chosen.resends");
+        this.roundGauge = meters.gauge("tandem.multipaxos.ballot.round");
+    }
+
+    void start() {
+        durableRound = rc.engine.meta().get(ROUND_KEY).map(b -> ByteBuffer.wrap(b).getLong()).orElse(0L);
+        if (durableRound > 0) ballot = new Ballot(durableRound, selfIndex);
+        roundGauge.set(durableRound);
+        // We may have followed a live leader before a restart: wait a full timeout before disturbing it.
+        heardFromLeaderAt = rc.now();
+        resetElectionTimer();
+        rc.schedule(config.detectorInterval().toNanos(), DETECTOR);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Dispatch
+    // ------------------------------------------------------------------------------------------
+
+    void onMessage(NodeId from, ToLeader m) {
+        if (failed) return;
+        switch (m) {
+            case Promise p -> onPromise(from, p);
+            case Nack n -> onNack(from, n);
+            case Accepted a -> onAccepted(from, a);
+            case Heartbeat h -> onHeartbeat(from, h);
+            case HeartbeatAck a -> onHeartbeatAck(from, a);
+            case Propose p -> admit(from, new Value.Command(from, p.requestId(), p.session(), p.payload()));
+            case ProposeRead p -> admit(from, new Value.LogRead(from, p.requestId()));
+            case ReplicaProgress p -> onReplicaProgress(from, p);
+            case Recover r -> onRecover(from, r);
+        }
+    }
+
+    void onTimer(Timer t) {
+        if (failed) return;
+        switch (t) {
+            case ElectionTimer e -> onElectionTimeout();
+            case HeartbeatTimer h -> onHeartbeatTimer();
+            case CheckQuorumTimer c -> onCheckQuorumTimer();
+            case Phase1Timer p -> onPhase1Timer();
+            case DetectorTimer d -> onDetectorTimer();
+        }
+    }
+
+    void onStorageEvent(StorageEvent event) {
+        switch (event) {
+            case StorageEvent.MetaSaved s when s.key().equals(ROUND_KEY) -> onRoundSaved(s.token());
+            case StorageEvent.StorageFailed s -> {
+                stepDown(null);
+                failed = true;
+                rc.cancel(ELECTION);
+            }
+            default -> { }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Election (spec §1.6)
+    // ------------------------------------------------------------------------------------------
+
+    private void onElectionTimeout() {
+        if (status != Status.FOLLOWER) return;
+        if (rc.now() - heardFromLeaderAt < electionMinNanos) {
+            resetElectionTimer();
+            return;
+        }
+        startPhase1(chosenWatermark + 1);
+    }
+
+    private void resetElectionTimer() {
+        rc.schedule(rc.randomBetween(electionMinNanos, electionMaxNanos), ELECTION);
+    }
+
+    /** Picks a ballot above every ballot seen and makes its round durable before using it. */
+    private void startPhase1(long fromSlot) {
+        phase1Started.increment();
+        long round = Math.max(Math.max(highestSeen.round(), durableRound), ballot.round()) + 1;
+        status = Status.PREPARING;
+        ballot = new Ballot(round, selfIndex);
+        phase1From = Math.max(1, fromSlot);
+        merge = null;
+        phase1Quorum = null;
+        window = null;
+        links.clear();
+        ctxCancelLeaderTimers();
+        pendingRound = round;
+        roundToken = rc.nextToken();
+        rc.engine.meta().put(ROUND_KEY, ByteBuffer.allocate(8).putLong(round).array(), roundToken);
+        phase1StartedAt = rc.now();
+        rc.schedule(resendNanos, PHASE1);
+    }
+
+    private void onRoundSaved(long token) {
+        if (token != roundToken) return;
+        durableRound = Math.max(durableRound, pendingRound);
+        roundGauge.set(durableRound);
+        if (status != Status.PREPARING || ballot.round() != pendingRound) return;
+        if (broken == BrokenVariant.SKIP_PHASE1) {
+            becomeLeader(); // the broken engine assumes its own replica knows every chosen slot
+            return;
+        }
+        merge = new Phase1Merge(phase1From);
+        phase1Quorum = new QuorumTracker(quorums, QuorumTracker.Kind.READ, rc.now());
+        phase1Next.clear();
+        phase1SentAt.clear();
+        Prepare prepare = new Prepare(ballot, phase1From);
+        for (NodeId a : topology.acceptors()) {
+            phase1Next.put(a, phase1From);
+            phase1SentAt.put(a, rc.now());
+            rc.send(a, prepare);
+        }
+    }
+
+    /** Phase 1b: merge the votes; a read quorum of complete answers makes us leader. Long answers come in pages. */
+    private void onPromise(NodeId from, Promise p) {
+        if (status != Status.PREPARING || merge == null || !p.ballot().equals(ballot)) return;
+        Long next = phase1Next.get(from);
+        if (next == null || next < 0) return; // not an acceptor, or its answer is already complete
+        if (!p.complete() && p.nextSlot() <= next) return; // a duplicate of a page we already followed up
+        merge.add(p.gcSlot(), p.votes());
+        if (!p.complete()) {
+            phase1Next.put(from, p.nextSlot());
+            phase1SentAt.put(from, rc.now());
+            rc.send(from, new Prepare(ballot, p.nextSlot()));
+            return;
+        }
+        phase1Next.put(from, -1L);
+        if (phase1Quorum.ack(from, rc.now())) becomeLeader();
+    }
+
+    /** Resends Phase 1a to acceptors that have not answered in an interval; gives up after an election timeout. */
+    private void onPhase1Timer() {
+        if (status != Status.PREPARING) return;
+        long now = rc.now();
+        if (now - phase1StartedAt >= electionMaxNanos) {
+            stepDown(null); // no quorum answered: let someone else try, or us after a randomized timeout
+            return;
+        }
+        if (merge != null) {
+            for (Map.Entry<NodeId, Long> e : phase1Next.entrySet()) {
+                if (e.getValue() < 0 || now - phase1SentAt.get(e.getKey()) < resendNanos) continue;
+                prepareResends.increment();
+                phase1SentAt.put(e.getKey(), now);
+                rc.send(e.getKey(), new Prepare(ballot, e.getValue()));
+            }
+        }
+        rc.schedule(resendNanos, PHASE1);
+    }
+
+    private void becomeLeader() {
+        long now = rc.now();
+        status = Status.LEADING;
+        activeLeader = rc.self;
+        heardFromLeaderAt = now;
+        rc.cancel(PHASE1);
+        rc.cancel(ELECTION);
+        long start = broken == BrokenVariant.SKIP_PHASE1 ? phase1From : merge.startSlot();
+        window = new SlotWindow(decisionQuorums, config.windowSlots(), start);
+        leadingFrom = start;
+        if (merge != null) {
+            for (Value v : merge.safeValues()) window.proposeRecovered(v, now);
+        }
+        chosenWatermark = Math.max(chosenWatermark, start - 1);
+        merge = null;
+        phase1Quorum = null;
+        recoverAskedAt.clear();
+        links.clear();
+        for (NodeId a : topology.acceptors()) links.put(a, new AcceptorLink(a, quorums.bit(a), start - 1, now));
+        monitor.reset();
+        fillWindow();
+        pumpAll();
+        broadcastHeartbeat();
+        rc.schedule(heartbeatNanos, HEARTBEAT);
+        rc.schedule(electionMinNanos, CHECK_QUORUM);
+    }
+
+    /** Steps down to follower; commands that never got a slot are refused with a hint, those in flight keep an unknown outcome. */
+    private void stepDown(NodeId hint) {
+        if (status != Status.FOLLOWER) {
+            stepDowns.increment();
+            activeLeader = hint;
+            for (Queued q : queued) {
+                rejected.increment();
+                rc.send(q.origin(), new ProposeRejected(q.value().requestId(), hint, false, rc.self + " is no longer the leader"));
+            }
+            queued.clear();
+        }
+        status = Status.FOLLOWER;
+        window = null;
+        merge = null;
+        phase1Quorum = null;
+        links.clear();
+        ctxCancelLeaderTimers();
+        rc.cancel(PHASE1);
+        monitor.reset();
+        resetElectionTimer();
+    }
+
+    private void ctxCancelLeaderTimers() {
+        rc.cancel(HEARTBEAT);
+        rc.cancel(CHECK_QUORUM);
+    }
+
+    /** A higher ballot exists: defer to its proposer and wait a full randomized timeout (no duelling). */
+    private void deferTo(Ballot higher) {
+        if (higher.proposer() != selfIndex) highestSeen = Ballot.max(highestSeen, higher);
+        NodeId owner = topology.leaderOf(higher);
+        stepDown(owner == null || owner.equals(rc.self) ? null : owner);
+        heardFromLeaderAt = rc.now();
+    }
+
+    private void onNack(NodeId from, Nack n) {
+        if (n.promised().proposer() != selfIndex) highestSeen = Ballot.max(highestSeen, n.promised());
+        if (status != Status.FOLLOWER && n.rejected().equals(ballot) && n.promised().greaterThan(ballot)) deferTo(n.promised());
+    }
+
+    /** Another proposer leads: follow it if its ballot is at least as high as any we know. */
+    private void onHeartbeat(NodeId from, Heartbeat h) {
+        if (from.equals(rc.self)) return;
+        chosenWatermark = Math.max(chosenWatermark, h.chosenThrough());
+        if (h.ballot().lessThan(highestSeen) && status == Status.FOLLOWER) return; // a stale leader: someone newer is about
+        if (status != Status.FOLLOWER) {
+            if (!h.ballot().greaterThan(ballot)) return;
+            deferTo(h.ballot());
+        }
+        highestSeen = Ballot.max(highestSeen, h.ballot());
+        activeLeader = from;
+        heardFromLeaderAt = rc.now();
+        resetElectionTimer();
+    }
+
+    private void onHeartbeatAck(NodeId from, HeartbeatAck a) {
+        AcceptorLink link = links.get(from);
+        if (link != null) link.lastHeardAt = rc.now();
+        if (a.promised().proposer() != selfIndex) highestSeen = Ballot.max(highestSeen, a.promised());
+        if (status == Status.LEADING && a.ballot().equals(ballot) && a.promised().greaterThan(ballot)) deferTo(a.promised());
+    }
+
+    /** Check-quorum: a leader that heard from no write quorum within the minimum election timeout steps down. */
+    private void onCheckQuorumTimer() {
+        if (status != Status.LEADING) return;
+        long now = rc.now();
+        long heard = 0;
+        for (AcceptorLink l : links.values()) {
+            if (now - l.lastHeardAt < electionMinNanos) heard |= l.bit;
+        }
+        if (!quorums.isWriteQuorum(heard)) {
+            stepDown(null);
+            return;
+        }
+        rc.schedule(electionMinNanos, CHECK_QUORUM);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Commands
+    // ------------------------------------------------------------------------------------------
+
+    /** A frontend's command or log read: queued for a slot if we lead (or are about to), refused otherwise. */
+    private void admit(NodeId origin, Value value) {
+        if (status == Status.FOLLOWER) {
+            rejected.increment();
+            rc.send(origin, new ProposeRejected(value.requestId(), activeLeader, false, rc.self + " is not the leader"));
+            return;
+        }
+        if (queued.size() >= config.maxQueuedCommands()) {
+            rejected.increment();
+            rc.send(origin, new ProposeRejected(value.requestId(), null, true, queued.size() + " commands wait for a slot at " + rc.self));
+            return;
+        }
+        queued.addLast(new Queued(origin, value));
+        if (status == Status.LEADING && fillWindow()) pumpAll();
+    }
+
+    /** Gives queued commands slots while the window has room; true if any got one. */
+    private boolean fillWindow() {
+        boolean any = false;
+        while (status == Status.LEADING && !queued.isEmpty() && window.hasRoom()) {
+            window.propose(queued.pollFirst().value(), rc.now());
+            any = true;
+        }
+        return any;
+    }
+
+    private void pumpAll() {
+        for (AcceptorLink l : links.values()) pump(l);
+    }
+
+    /** Sends an acceptor what it should vote on now, within its window; never queues beyond it. */
+    private void pump(AcceptorLink link) {
+        while (status == Status.LEADING && !link.windowFull(config.maxInflightMessages(), config.maxInflightBytes())) {
+            SlotWindow.Run run = window.nextRun(link.sentThrough, link.bit, config.maxBatchSlots(), config.maxBatchBytes());
+            if (run == null) return;
+            rc.send(link.id, new Accept(ballot, run.firstSlot(), run.values(), run.requestId()));
+            link.sent(run.firstSlot(), run.lastSlot(), run.bytes(), rc.now());
+        }
+    }
+
+    /** Phase 2b: count the votes; a write quorum chooses a slot. */
+    private void onAccepted(NodeId from, Accepted a) {
+        AcceptorLink link = links.get(from);
+        if (link == null || status != Status.LEADING || !a.ballot().equals(ballot)) return;
+        long now = rc.now();
+        link.answered(a.firstSlot(), now);
+        if (a.gcSlot() >= window.firstUnchosen()) window.markChosenThrough(a.gcSlot(), now);
+        List<SlotWindow.Proposal> chosen = new ArrayList<>();
+        for (long s = Math.max(a.firstSlot(), a.gcSlot() + 1); s <= a.lastSlot(); s++) {
+            SlotWindow.Proposal p = window.vote(s, link.bit, now);
+            if (p == null) continue;
+            monitor.slotChosen(p.voters, from, now - p.proposedAt, now);
+            chosen.add(p);
+        }
+        if (!chosen.isEmpty() || a.gcSlot() >= window.firstUnchosen()) decided(chosen);
+        pump(link);
+    }
+
+    /** Tells the replicas, advances the window, and lets queued commands in. */
+    private void decided(List<SlotWindow.Proposal> chosen) {
+        announce(chosen);
+        long before = window.firstUnchosen();
+        for (SlotWindow.Proposal p : window.advance()) {
+            if (!p.chosenElsewhere) retain(p.slot, p.value);
+        }
+        chosenWatermark = Math.max(chosenWatermark, window.firstUnchosen() - 1);
+        if (window.firstUnchosen() > before && fillWindow()) pumpAll();
+    }
+
+    /** Sends the newly chosen slots to every replica that is not too far behind (those catch up from peers). */
+    private void announce(List<SlotWindow.Proposal> chosen) {
+        int i = 0;
+        while (i < chosen.size()) {
+            long first = chosen.get(i).slot;
+            List<Value> values = new ArrayList<>();
+            long requestId = RequestIds.BACKGROUND;
+            while (i < chosen.size() && chosen.get(i).slot == first + values.size() && values.size() < config.maxBatchSlots()) {
+                Value v = chosen.get(i).value;
+                values.add(v);
+                if (requestId == RequestIds.BACKGROUND) requestId = v.requestId();
+                i++;
+            }
+            Chosen message = new Chosen(first, values, requestId);
+            for (NodeId r : topology.replicas()) {
+                Long executed = replicaExecuted.get(r);
+                if (executed != null && first - executed > config.maxReplicaLagSlots()) continue;
+                rc.send(r, message);
+            }
+        }
+    }
+
+    private void retain(long slot, Value value) {
+        retained.put(slot, value);
+        while (retained.size() > config.retainedChosenSlots()) retained.pollFirstEntry();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Heartbeats and resends
+    // ------------------------------------------------------------------------------------------
+
+    private void broadcastHeartbeat() {
+        Heartbeat h = new Heartbeat(ballot, window.firstUnchosen() - 1, ++heartbeatSeq);
+        for (NodeId n : topology.heartbeatAudience()) rc.send(n, h);
+    }
+
+    private void onHeartbeatTimer() {
+        if (status != Status.LEADING) return;
+        long now = rc.now();
+        broadcastHeartbeat();
+        for (AcceptorLink l : links.values()) maybeResend(l, now);
+        monitor.overdue(window.newlyOverdue(now, config.commitDeadline().toNanos()));
+        rc.schedule(heartbeatNanos, HEARTBEAT);
+    }
+
+    /**
+     * The only place Phase 2a data is resent: at most once per (adaptive) interval per acceptor, and
+     * only if an undecided slot has waited that long without this acceptor's vote. Messages in flight
+     * for too long without such a need are just forgotten, which reopens the window without resending.
+     */
+    private void maybeResend(AcceptorLink link, long now) {
+        long timeout = link.resendTimeout(resendNanos);
+        if (now - link.lastResendAt < timeout) return;
+        AcceptorLink.Inflight oldest = link.inflight.peekFirst();
+        boolean stalled = oldest != null && now - Math.max(oldest.sentAt(), link.lastProgressAt) >= timeout;
+        SlotWindow.Proposal waiting = window.oldestUndecidedWithout(link.bit, now - timeout);
+        if (waiting == null) {
+            if (stalled) {
+                link.forgetInflight();
+                pump(link);
+            }
+            return;
+        }
+        link.lastResendAt = now;
+        link.resendsWithoutProgress++;
+        link.resendsOfSameRange = link.lastResendFrom == waiting.slot ? link.resendsOfSameRange + 1 : 1;
+        link.lastResendFrom = waiting.slot;
+        monitor.resent(link.id, waiting.slot, link.resendsOfSameRange);
+        link.rewind(waiting.slot);
+        pump(link);
+    }
+
+    private void onDetectorTimer() {
+        if (status == Status.LEADING) {
+            monitor.sample(links.values(), config.maxInflightMessages(), (long) config.maxInflightBytes() + config.maxBatchBytes(), replicaExecuted,
+                    window.firstUnchosen() - 1, rc.now());
+        }
+        rc.schedule(config.detectorInterval().toNanos(), DETECTOR);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Replicas
+    // ------------------------------------------------------------------------------------------
+
+    private void onReplicaProgress(NodeId from, ReplicaProgress p) {
+        if (!topology.replicas().contains(from)) return;
+        replicaExecuted.put(from, p.executedSlot());
+        chosenWatermark = Math.max(chosenWatermark, p.executedSlot());
+        // Every replica has what we retain up to the slowest one's executed slot.
+        if (replicaExecuted.size() == topology.replicas().size()) {
+            long slowest = Collections.min(replicaExecuted.values());
+            retained.headMap(slowest, true).clear();
+        }
+    }
+
+    /**
+     * A replica lacks slots {@code [from, to]}: resend what we retain, fill with no-ops the slots past
+     * our proposals (a read may wait on a slot an earlier leader's proposal left voted but undecided),
+     * and, if the replica keeps asking for a chosen slot nobody could give it for an election timeout,
+     * recover it from the acceptors with a new Phase 1 from there (spec §2.9).
+     */
+    private void onRecover(NodeId from, Recover r) {
+        if (status != Status.LEADING) return;
+        long now = rc.now();
+        List<Value> values = new ArrayList<>();
+        int bytes = 0;
+        for (long s = r.fromSlot(); s <= r.toSlot() && values.size() < config.maxBatchSlots(); s++) {
+            Value v = retained.get(s);
+            if (v == null || (!values.isEmpty() && bytes + v.weight() > config.maxBatchBytes())) break;
+            values.add(v);
+            bytes += v.weight();
+        }
+        if (!values.isEmpty()) {
+            recoverResends.increment();
+            rc.send(from, new Chosen(r.fromSlot(), values, RequestIds.BACKGROUND));
+        }
+        if (r.toSlot() >= window.nextSlot() && r.toSlot() - window.firstUnchosen() < 4L * config.windowSlots()) {
+            while (window.nextSlot() <= r.toSlot()) window.proposeRecovered(Value.NOOP, now);
+            pumpAll();
+        }
+        if (values.isEmpty() && r.fromSlot() < window.firstUnchosen()) {
+            Long askedAt = recoverAskedAt.putIfAbsent(r.fromSlot(), now);
+            while (recoverAskedAt.size() > 64) recoverAskedAt.pollFirstEntry();
+            if (askedAt != null && now - askedAt >= electionMinNanos) {
+                recoverAskedAt.clear();
+                startPhase1(r.fromSlot());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Read-only views (tests and simulator invariants)
+    // ------------------------------------------------------------------------------------------
+
+    Status status() {
+        return status;
+    }
+
+    Ballot ballot() {
+        return ballot;
+    }
+
+    /** The ballot this proposer is using on the wire (Phase 1 sent, or leading), else null. */
+    Ballot ballotInUse() {
+        return status == Status.LEADING || (status == Status.PREPARING && merge != null) ? ballot : null;
+    }
+
+    NodeId activeLeader() {
+        return activeLeader;
+    }
+
+    long firstUnchosen() {
+        return window == null ? -1 : window.firstUnchosen();
+    }
+
+    Map<String, Long> slownessWarningsByKind() {
+        return monitor.warningsByKind();
+    }
+
+    String describe() {
+        StringBuilder s = new StringBuilder("leader ").append(status).append(" ballot=").append(ballot).append(" seen=").append(highestSeen)
+                .append(" hint=").append(activeLeader).append(" watermark=").append(chosenWatermark).append(" queued=").append(queued.size());
+        if (window != null) s.append(' ').append(window).append(" links=").append(links.values());
+        return s.toString();
+    }
+}

@@ -1,0 +1,137 @@
+package io.tandem.protocols.multipaxos;
+
+import io.tandem.codec.CodecIds;
+import io.tandem.codec.MessageRegistry;
+import io.tandem.engine.Engine;
+import io.tandem.engine.NodeId;
+import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
+import io.tandem.sim.SimInvariant;
+import io.tandem.sim.SimulatedProtocol;
+import io.tandem.storage.SnapshotMeta;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * MultiPaxos built from separate roles (proposer/leader, acceptor, replica, frontend) as a Tandem
+ * {@link io.tandem.engine.Protocol}; {@link #createEngine} gives the node composite
+ * ({@link MultiPaxosEngine}) hosting the roles the deployment puts on that node. Under the simulator
+ * it adds the MultiPaxos safety invariants ({@link #invariants()}).
+ */
+public final class MultiPaxosProtocol implements SimulatedProtocol {
+    public static final String NAME = "multipaxos";
+
+    private final MultiPaxosConfig config;
+    /** Slowness warning kinds a run may raise; null: the detector is not checked. */
+    private final Set<String> toleratedWarnings;
+    /** Set once the invariants were asked for: engines created from then on keep the histories they read. */
+    private volatile boolean observed;
+
+    public MultiPaxosProtocol() {
+        this(MultiPaxosConfig.DEFAULTS);
+    }
+
+    public MultiPaxosProtocol(MultiPaxosConfig config) {
+        this(config, null);
+    }
+
+    private MultiPaxosProtocol(MultiPaxosConfig config, Set<String> toleratedWarnings) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.toleratedWarnings = toleratedWarnings;
+    }
+
+    /** Every kind of slowness warning the leader raises. */
+    public static final Set<String> WARNING_KINDS = Set.of(SlownessMonitor.OUTBOX_OVER_CAP, SlownessMonitor.RESEND_STORM,
+            SlownessMonitor.SINGLE_PEER_WAIT, SlownessMonitor.SAME_QUORUM);
+
+    /**
+     * The same protocol whose simulator invariants also require a quiet slowness detector: a warning
+     * of any kind not listed fails the run.
+     */
+    public MultiPaxosProtocol checkingSlowness(String... toleratedKinds) {
+        return new MultiPaxosProtocol(config, Set.of(toleratedKinds));
+    }
+
+    /**
+     * The registry name of a variant: {@code multipaxos}, {@code multipaxos-unsafe} (Phase 2 without Phase 1),
+     * {@code multipaxos-unsafe-ack-before-durable}, {@code multipaxos-slow-wait-for-all-acceptors}.
+     */
+    public static String nameOf(BrokenVariant variant) {
+        String suffix = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return switch (variant) {
+            case NONE -> NAME;
+            case SKIP_PHASE1 -> NAME + "-unsafe";
+            case ACK_BEFORE_DURABLE -> NAME + "-unsafe-" + suffix;
+            case WAIT_FOR_ALL_ACCEPTORS -> NAME + "-slow-" + suffix;
+        };
+    }
+
+    public MultiPaxosConfig config() {
+        return config;
+    }
+
+    @Override
+    public String name() {
+        return nameOf(config.brokenVariant());
+    }
+
+    @Override
+    public Engine createEngine(NodeId self, List<NodeId> members) {
+        if (!members.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + members);
+        return new MultiPaxosEngine(self, members, config, observed);
+    }
+
+    /** Ids {@link CodecIds#MULTIPAXOS_FIRST} and up, in a fixed order: append new types at the end, never reorder. */
+    @Override
+    public void registerMessages(MessageRegistry registry) {
+        int id = CodecIds.MULTIPAXOS_FIRST;
+        registry.register(Ballot.class, id++);
+        registry.register(Value.Noop.class, id++);
+        registry.register(Value.Command.class, id++);
+        registry.register(Value.LogRead.class, id++);
+        registry.register(MultiPaxosMessage.Vote.class, id++);
+        registry.register(SnapshotMeta.class, id++);
+        registry.register(MultiPaxosMessage.Prepare.class, id++);
+        registry.register(MultiPaxosMessage.Promise.class, id++);
+        registry.register(MultiPaxosMessage.Nack.class, id++);
+        registry.register(MultiPaxosMessage.Accept.class, id++);
+        registry.register(MultiPaxosMessage.Accepted.class, id++);
+        registry.register(MultiPaxosMessage.Chosen.class, id++);
+        registry.register(MultiPaxosMessage.Heartbeat.class, id++);
+        registry.register(MultiPaxosMessage.HeartbeatAck.class, id++);
+        registry.register(MultiPaxosMessage.Propose.class, id++);
+        registry.register(MultiPaxosMessage.ProposeRead.class, id++);
+        registry.register(MultiPaxosMessage.ProposeRejected.class, id++);
+        registry.register(MultiPaxosMessage.MaxVotedSlotQuery.class, id++);
+        registry.register(MultiPaxosMessage.MaxVotedSlot.class, id++);
+        registry.register(MultiPaxosMessage.ReadAt.class, id++);
+        registry.register(MultiPaxosMessage.ReplicaProgress.class, id++);
+        registry.register(MultiPaxosMessage.Recover.class, id++);
+        registry.register(MultiPaxosMessage.CatchUpRequest.class, id++);
+        registry.register(MultiPaxosMessage.CatchUpEntries.class, id++);
+        registry.register(MultiPaxosMessage.SnapshotOffer.class, id++);
+        registry.register(MultiPaxosMessage.SnapshotChunkRequest.class, id++);
+        registry.register(MultiPaxosMessage.SnapshotChunk.class, id++);
+        if (id > CodecIds.COPILOT_FIRST) throw new IllegalStateException("MultiPaxos registrations overflow their id range");
+    }
+
+    /**
+     * One value chosen per slot, replicas agree, ballots increase (see {@link MultiPaxosInvariants}).
+     * Asking for them makes engines created afterwards keep the bounded vote and execution histories
+     * the invariants read; engines of a production node keep none.
+     */
+    @Override
+    public List<SimInvariant> invariants() {
+        observed = true;
+        List<SimInvariant> all = new ArrayList<>(MultiPaxosInvariants.create());
+        if (toleratedWarnings != null) all.add(MultiPaxosInvariants.noSlownessWarnings(toleratedWarnings));
+        return all;
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

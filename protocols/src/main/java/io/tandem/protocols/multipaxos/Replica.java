@@ -1,0 +1,466 @@
+package io.tandem.protocols.multipaxos;
+
+import io.tandem.engine.Meters;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.Rejection;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.CatchUpEntries;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.CatchUpRequest;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReadAt;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Recover;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReplicaProgress;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.SnapshotChunk;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.SnapshotChunkRequest;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.SnapshotOffer;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToReplica;
+import io.tandem.storage.SnapshotMeta;
+import io.tandem.storage.StorageEvent;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The replica (executor, spec §1.4, §2.3): it learns chosen values and hands them to execution
+ * strictly in slot order through {@code deliver} (slot {@code s} is execution index {@code s}; a
+ * command carries its origin, request id and session, so the origin completes the client's future and
+ * the runtime's session table applies a retried command once). It serves reads at a slot once it
+ * has executed that slot (spec §2.4.1 step 5), snapshots the state machine every
+ * {@code snapshotThreshold} slots and keeps {@code logRetentionSlots} executed values behind the
+ * snapshot for lagging peers.
+ *
+ * <p>Holes and lag (spec §2.9): a replica that knows of chosen slots it has not executed (from
+ * {@link Chosen}, from the leader's {@link Heartbeat}, or from a read waiting on a slot) and made
+ * no progress for {@code catchUpTimeout} asks a peer replica ({@link CatchUpRequest}: values, or a
+ * {@link SnapshotOffer} if the peer compacted them) and the leader ({@link Recover}), at most once per
+ * timeout; an answer that brings progress is followed up at once. A snapshot is pulled chunk by
+ * chunk; execution pauses until it is installed, so it never goes backwards.
+ */
+final class Replica {
+    sealed interface Timer extends TimerKey {}
+
+    private record TickTimer() implements Timer {}
+
+    private static final Timer TICK = new TickTimer();
+    private static final int MAX_CHUNK_READS = 8;
+    private static final int MAX_CHUNK_ATTEMPTS = 4;
+
+    private record ParkedRead(long requestId, long deadline) {}
+
+    /** A snapshot being pulled from a peer. */
+    private static final class Receiving {
+        final SnapshotMeta meta;
+        final NodeId from;
+        long expectedOffset;
+        boolean writeInFlight;
+        long writeToken;
+        int writeLength;
+        boolean installing;
+        long requestedAt;
+        int attempts;
+
+        Receiving(SnapshotMeta meta, NodeId from) {
+            this.meta = meta;
+            this.from = from;
+        }
+    }
+
+    private final RoleContext rc;
+    private final MultiPaxosConfig config;
+    private final List<NodeId> peers;
+    private final long catchUpNanos;
+    private final ExecutionHistory history;
+    private final Meters.Counter catchUpRequests;
+    private final Meters.Counter snapshotsInstalled;
+    private final Meters.Counter chunkResends;
+    private final Meters.Gauge executedGauge;
+
+    private long executed;
+    private long appliedIndex;
+    private long lastSnapshotSlot;
+    private boolean snapshotInProgress;
+    private long snapshotToken;
+    private final TreeMap<Long, Value> chosen = new TreeMap<>();
+    private final TreeMap<Long, Value> retained = new TreeMap<>();
+    private long knownChosenThrough;
+    private long neededThrough;
+    private NodeId leaderHint;
+    private final TreeMap<Long, List<ParkedRead>> parked = new TreeMap<>();
+    private int parkedCount;
+    private long lastProgressAt;
+    private long lastCatchUpAt = Long.MIN_VALUE / 2;
+    private int catchUpCursor;
+    private Receiving receiving;
+    private final Map<Long, NodeId> chunkReads = new TreeMap<>();
+    private boolean failed;
+
+    Replica(RoleContext rc, boolean recordHistory) {
+        this.rc = rc;
+        this.config = rc.config;
+        this.peers = rc.topology.replicas().stream().filter(n -> !n.equals(rc.self)).toList();
+        this.catchUpNanos = config.catchUpTimeout().toNanos();
+        this.history = recordHistory ? new ExecutionHistory() : null;
+        Meters meters = rc.meters();
+        this.catchUpRequests = meters.counter("tandem.multipaxos.replica.catch_up_requests");
+        this.snapshotsInstalled = meters.counter("tandem.multipaxos.replica.snapshots_installed");
+        this.chunkResends = meters.counter("tandem.multipaxos.replica.snapshot_chunk_resends");
+        this.executedGauge = meters.gauge("tandem.multipaxos.replica.executed");
+    }
+
+    /** Execution resumes from the newest local snapshot (the runtime restored the state machine from it). */
+    void start() {
+        long base = rc.engine.snapshots().latest().map(SnapshotMeta::lastIncludedIndex).orElse(0L);
+        executed = base;
+        appliedIndex = base;
+        lastSnapshotSlot = base;
+        knownChosenThrough = base;
+        lastProgressAt = rc.now();
+        catchUpCursor = peers.isEmpty() ? 0 : rc.random().nextInt(peers.size());
+        reportProgress();
+        rc.schedule(config.heartbeatInterval().toNanos(), TICK);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Dispatch
+    // ------------------------------------------------------------------------------------------
+
+    void onMessage(NodeId from, ToReplica m) {
+        if (failed) return;
+        switch (m) {
+            case Chosen c -> onChosen(c);
+            case Heartbeat h -> onHeartbeat(from, h);
+            case ReadAt r -> onReadAt(r);
+            case CatchUpRequest r -> onCatchUpRequest(from, r);
+            case CatchUpEntries e -> onCatchUpEntries(from, e);
+            case SnapshotOffer o -> onSnapshotOffer(from, o);
+            case SnapshotChunkRequest r -> onSnapshotChunkRequest(from, r);
+            case SnapshotChunk c -> onSnapshotChunk(c);
+        }
+    }
+
+    void onTimer(Timer t) {
+        if (failed) return;
+        switch (t) {
+            case TickTimer tick -> onTick();
+        }
+    }
+
+    void onStorageEvent(StorageEvent event) {
+        switch (event) {
+            case StorageEvent.SnapshotTaken s -> onSnapshotTaken(s);
+            case StorageEvent.SnapshotChunkRead s -> onSnapshotChunkRead(s);
+            case StorageEvent.SnapshotChunkWritten s -> onSnapshotChunkWritten(s);
+            case StorageEvent.SnapshotInstalled s -> onSnapshotInstalled(s);
+            case StorageEvent.SnapshotFailed s -> onSnapshotFailed(s);
+            case StorageEvent.StorageFailed s -> onStorageFailed();
+            default -> { }
+        }
+    }
+
+    void onApplied(long index) {
+        appliedIndex = Math.max(appliedIndex, index);
+        maybeTakeSnapshot();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Learning and executing (spec §1.4 step 5)
+    // ------------------------------------------------------------------------------------------
+
+    private void onChosen(Chosen c) {
+        knownChosenThrough = Math.max(knownChosenThrough, c.lastSlot());
+        learn(c.firstSlot(), c.values());
+    }
+
+    /** The leader's heartbeat: every slot up to its chosen prefix exists, and it is who to ask for repairs. */
+    private void onHeartbeat(NodeId from, Heartbeat h) {
+        knownChosenThrough = Math.max(knownChosenThrough, h.chosenThrough());
+        leaderHint = from;
+    }
+
+    private void learn(long firstSlot, List<Value> values) {
+        for (int k = 0; k < values.size(); k++) {
+            long slot = firstSlot + k;
+            if (slot > executed) chosen.putIfAbsent(slot, values.get(k));
+        }
+        executeReady();
+    }
+
+    /** Executes the chosen prefix; paused while a snapshot is being received (it will replace the state). */
+    private void executeReady() {
+        if (receiving != null) return;
+        boolean progressed = false;
+        Value v;
+        while ((v = chosen.remove(executed + 1)) != null) {
+            long slot = ++executed;
+            rc.engine.deliver(v.toCommitted(slot));
+            if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());
+            retained.put(slot, v);
+            if (v instanceof Value.LogRead r && r.origin().equals(rc.self)) rc.engine.serveRead(r.requestId(), slot);
+            progressed = true;
+        }
+        if (progressed) {
+            lastProgressAt = rc.now();
+            executedGauge.set(executed);
+            serveParkedReads();
+        }
+    }
+
+    private static String origin(Value v) {
+        return switch (v) {
+            case Value.Command c -> c.origin().value();
+            case Value.LogRead r -> r.origin().value();
+            case Value.Noop n -> null;
+        };
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Reads (spec §2.4.1 step 5)
+    // ------------------------------------------------------------------------------------------
+
+    /** Serves the read once slot {@code slot} is executed (execution then answers after applying it); parks it until then. */
+    private void onReadAt(ReadAt r) {
+        if (r.slot() <= executed) {
+            rc.engine.serveRead(r.requestId(), r.slot());
+            return;
+        }
+        if (parkedCount >= config.maxPendingReads()) {
+            rc.engine.reject(r.requestId(), new Rejection.Overloaded(parkedCount + " reads wait for slots to execute on " + rc.self));
+            return;
+        }
+        parked.computeIfAbsent(r.slot(), s -> new ArrayList<>()).add(new ParkedRead(r.requestId(), rc.now() + r.timeoutNanos()));
+        parkedCount++;
+        neededThrough = Math.max(neededThrough, r.slot());
+    }
+
+    private void serveParkedReads() {
+        while (!parked.isEmpty() && parked.firstKey() <= executed) {
+            Map.Entry<Long, List<ParkedRead>> e = parked.pollFirstEntry();
+            for (ParkedRead r : e.getValue()) rc.engine.serveRead(r.requestId(), e.getKey());
+            parkedCount -= e.getValue().size();
+        }
+    }
+
+    private void expireParkedReads(long now) {
+        for (Iterator<Map.Entry<Long, List<ParkedRead>>> it = parked.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, List<ParkedRead>> e = it.next();
+            for (Iterator<ParkedRead> r = e.getValue().iterator(); r.hasNext(); ) {
+                ParkedRead read = r.next();
+                if (now - read.deadline() < 0) continue;
+                r.remove();
+                parkedCount--;
+                rc.engine.reject(read.requestId(), new Rejection.Unavailable(rc.self + " did not execute slot " + e.getKey() + " in time for the read"));
+            }
+            if (e.getValue().isEmpty()) it.remove();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Progress, holes and catch-up (spec §2.9)
+    // ------------------------------------------------------------------------------------------
+
+    private void onTick() {
+        long now = rc.now();
+        reportProgress();
+        expireParkedReads(now);
+        maybeCatchUp(now);
+        checkSnapshotTransfer(now);
+        rc.schedule(config.heartbeatInterval().toNanos(), TICK);
+    }
+
+    private void reportProgress() {
+        ReplicaProgress p = new ReplicaProgress(executed, lastSnapshotSlot);
+        for (NodeId n : rc.topology.progressAudience()) rc.send(n, p);
+    }
+
+    private long catchUpTarget() {
+        long target = Math.max(knownChosenThrough, neededThrough);
+        return chosen.isEmpty() ? target : Math.max(target, chosen.lastKey());
+    }
+
+    /** At most once per timeout, and only after a timeout without progress: ask a peer and the leader. */
+    private void maybeCatchUp(long now) {
+        long target = catchUpTarget();
+        if (receiving != null || executed >= target || now - lastProgressAt < catchUpNanos || now - lastCatchUpAt < catchUpNanos) return;
+        lastCatchUpAt = now;
+        catchUpRequests.increment();
+        if (!peers.isEmpty()) rc.send(peers.get(catchUpCursor++ % peers.size()), new CatchUpRequest(executed + 1));
+        if (leaderHint != null) rc.send(leaderHint, new Recover(executed + 1, target));
+    }
+
+    /** A peer asks for chosen values: from our retained log, or our snapshot if we compacted them. */
+    private void onCatchUpRequest(NodeId from, CatchUpRequest r) {
+        long retainedFirst = retained.isEmpty() ? executed + 1 : retained.firstKey();
+        if (r.fromSlot() > executed || r.fromSlot() >= retainedFirst) {
+            List<Value> values = new ArrayList<>();
+            int bytes = 0;
+            for (long s = r.fromSlot(); s <= executed && values.size() < config.maxBatchSlots(); s++) {
+                Value v = retained.get(s);
+                if (v == null || (!values.isEmpty() && bytes + v.weight() > config.maxBatchBytes())) break;
+                values.add(v);
+                bytes += v.weight();
+            }
+            rc.send(from, new CatchUpEntries(r.fromSlot(), values, executed));
+            return;
+        }
+        Optional<SnapshotMeta> latest = rc.engine.snapshots().latest();
+        if (latest.isPresent() && latest.get().lastIncludedIndex() >= r.fromSlot()) rc.send(from, new SnapshotOffer(latest.get()));
+    }
+
+    private void onCatchUpEntries(NodeId from, CatchUpEntries e) {
+        long before = executed;
+        knownChosenThrough = Math.max(knownChosenThrough, e.executedSlot());
+        learn(e.firstSlot(), e.values());
+        // A useful answer is followed up at once: that is a pull, not a resend.
+        if (executed > before && executed < catchUpTarget() && receiving == null) rc.send(from, new CatchUpRequest(executed + 1));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Snapshots: taking them, and moving them between replicas
+    // ------------------------------------------------------------------------------------------
+
+    private void maybeTakeSnapshot() {
+        if (snapshotInProgress || receiving != null || appliedIndex - lastSnapshotSlot < config.snapshotThreshold()) return;
+        snapshotInProgress = true;
+        snapshotToken = rc.nextToken();
+        rc.engine.takeSnapshot(snapshotToken);
+    }
+
+    private void onSnapshotTaken(StorageEvent.SnapshotTaken s) {
+        if (s.token() == snapshotToken) snapshotInProgress = false;
+        lastSnapshotSlot = Math.max(lastSnapshotSlot, s.snapshot().lastIncludedIndex());
+        retained.headMap(lastSnapshotSlot - config.logRetentionSlots(), true).clear();
+        reportProgress();
+    }
+
+    private void onSnapshotOffer(NodeId from, SnapshotOffer o) {
+        if (receiving != null || snapshotInProgress || o.snapshot().lastIncludedIndex() <= executed) return;
+        receiving = new Receiving(o.snapshot(), from);
+        requestChunk();
+    }
+
+    private void requestChunk() {
+        receiving.requestedAt = rc.now();
+        rc.send(receiving.from, new SnapshotChunkRequest(receiving.meta, receiving.expectedOffset));
+    }
+
+    /** Sender side: one chunk per request, read off the loop by the storage; a replaced snapshot is offered anew. */
+    private void onSnapshotChunkRequest(NodeId from, SnapshotChunkRequest r) {
+        Optional<SnapshotMeta> latest = rc.engine.snapshots().latest();
+        if (latest.isEmpty()) return;
+        if (!sameSnapshot(latest.get(), r.snapshot())) {
+            rc.send(from, new SnapshotOffer(latest.get()));
+            return;
+        }
+        if (chunkReads.size() >= MAX_CHUNK_READS) return; // the requester asks again after a timeout
+        long token = rc.nextToken();
+        chunkReads.put(token, from);
+        rc.engine.snapshots().readChunk(latest.get(), r.offset(), config.snapshotChunkBytes(), token);
+    }
+
+    private void onSnapshotChunkRead(StorageEvent.SnapshotChunkRead s) {
+        NodeId to = chunkReads.remove(s.token());
+        if (to != null) rc.send(to, new SnapshotChunk(s.snapshot(), s.offset(), s.data(), s.last()));
+    }
+
+    private void onSnapshotChunk(SnapshotChunk c) {
+        Receiving r = receiving;
+        if (r == null || !sameSnapshot(r.meta, c.snapshot()) || r.writeInFlight || r.installing || c.offset() != r.expectedOffset) return;
+        r.writeInFlight = true;
+        r.writeToken = rc.nextToken();
+        r.writeLength = c.data().length;
+        r.attempts = 0;
+        rc.engine.snapshots().writeChunk(c.snapshot(), c.offset(), c.data(), c.last(), r.writeToken);
+    }
+
+    private void onSnapshotChunkWritten(StorageEvent.SnapshotChunkWritten s) {
+        Receiving r = receiving;
+        if (r == null || s.token() != r.writeToken) return;
+        r.writeInFlight = false;
+        r.expectedOffset = s.offset() + r.writeLength;
+        if (s.last()) r.installing = true;
+        else requestChunk();
+    }
+
+    /** The state machine now reflects the snapshot: execution continues after it. */
+    private void onSnapshotInstalled(StorageEvent.SnapshotInstalled s) {
+        Receiving r = receiving;
+        if (r == null || !sameSnapshot(r.meta, s.snapshot())) return;
+        receiving = null;
+        long index = s.snapshot().lastIncludedIndex();
+        snapshotsInstalled.increment();
+        executed = Math.max(executed, index);
+        appliedIndex = Math.max(appliedIndex, index);
+        lastSnapshotSlot = Math.max(lastSnapshotSlot, index);
+        knownChosenThrough = Math.max(knownChosenThrough, index);
+        chosen.headMap(index, true).clear();
+        retained.clear();
+        lastProgressAt = rc.now();
+        executedGauge.set(executed);
+        executeReady();
+        serveParkedReads();
+        reportProgress();
+    }
+
+    private void onSnapshotFailed(StorageEvent.SnapshotFailed s) {
+        if (s.token() == snapshotToken) snapshotInProgress = false;
+        if (receiving != null && s.token() == receiving.writeToken) {
+            receiving = null; // the next catch-up starts over from the peer's newest snapshot
+            executeReady();
+        }
+        NodeId requester = chunkReads.remove(s.token());
+        if (requester != null) rc.engine.snapshots().latest().ifPresent(m -> rc.send(requester, new SnapshotOffer(m)));
+    }
+
+    /** A transfer that stopped answering is asked again once per timeout, then abandoned. */
+    private void checkSnapshotTransfer(long now) {
+        Receiving r = receiving;
+        if (r == null || r.writeInFlight || r.installing || now - r.requestedAt < catchUpNanos) return;
+        if (++r.attempts > MAX_CHUNK_ATTEMPTS) {
+            receiving = null;
+            executeReady();
+            return;
+        }
+        chunkResends.increment();
+        requestChunk();
+    }
+
+    static boolean sameSnapshot(SnapshotMeta a, SnapshotMeta b) {
+        return a != null && b != null && a.lastIncludedIndex() == b.lastIncludedIndex() && a.lastIncludedTerm() == b.lastIncludedTerm()
+                && a.sizeBytes() == b.sizeBytes() && a.crc32c() == b.crc32c();
+    }
+
+    private void onStorageFailed() {
+        failed = true;
+        for (List<ParkedRead> reads : parked.values()) {
+            for (ParkedRead r : reads) rc.engine.reject(r.requestId(), new Rejection.Unavailable("storage failed on " + rc.self));
+        }
+        parked.clear();
+        parkedCount = 0;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Read-only views (tests and simulator invariants)
+    // ------------------------------------------------------------------------------------------
+
+    long executed() {
+        return executed;
+    }
+
+    long lastSnapshotSlot() {
+        return lastSnapshotSlot;
+    }
+
+    /** Null unless the protocol's invariants asked for it. */
+    ExecutionHistory history() {
+        return history;
+    }
+
+    String describe() {
+        return "replica executed=" + executed + " applied=" + appliedIndex + " snapshot=" + lastSnapshotSlot + " known=" + knownChosenThrough
+                + " buffered=" + chosen.size() + " parked=" + parkedCount + (receiving != null ? " receiving@" + receiving.meta.lastIncludedIndex() : "");
+    }
+}
