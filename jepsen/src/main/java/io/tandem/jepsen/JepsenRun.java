@@ -146,6 +146,7 @@ public final class JepsenRun {
             runInfo.put(Keyword.of("faults"), nemesis.running().stream().map(k -> Keyword.of(k.cliName())).toList());
             runInfo.put(Keyword.of("skipped-faults"), nemesis.skippedEdn());
 
+            recorder.startClock();
             long deadline = System.nanoTime() + spec.timeLimit().toNanos();
             Nemesis n = nemesis;
             Thread nemesisThread = Thread.ofPlatform().name("jepsen-nemesis").start(() -> n.run(deadline));

@@ -22,7 +22,8 @@ public record ClusterSpec(int nodes, String protocol, Path javaBin, String class
     public static final int PEER_PORT = 7000;
     public static final int CLIENT_PORT = 8000;
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED");
+            "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow");
 
     public ClusterSpec {
         if (nodes < 1 || nodes > 9) throw new IllegalArgumentException("nodes must be 1..9, was " + nodes);

@@ -12,7 +12,7 @@ import io.tandem.history.Op;
  * stamped before the request is sent and completions after the answer arrived (verification.md §2.6).
  */
 public final class Recorder {
-    private final long origin;
+    private volatile long origin;
     private final HistoryBuilder history = History.builder();
 
     public Recorder() {
@@ -21,6 +21,17 @@ public final class Recorder {
 
     public Recorder(long originNanos) {
         this.origin = originNanos;
+    }
+
+    /**
+     * Sets the origin to now: the history's times count from the start of the workload, not from the
+     * cluster's setup (Jepsen's relative time).
+     *
+     * @throws IllegalStateException if something was recorded already
+     */
+    public synchronized void startClock() {
+        if (history.size() > 0) throw new IllegalStateException("the history has started already");
+        origin = System.nanoTime();
     }
 
     /** Nanoseconds since the run's origin. */

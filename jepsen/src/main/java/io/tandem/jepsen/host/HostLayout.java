@@ -19,11 +19,12 @@ import java.util.regex.Pattern;
  * @param stateDir pid files, disk images, data mounts and the lock file
  */
 public record HostLayout(String prefix, String subnet, Path stateDir) {
-    public static final HostLayout DEFAULT = new HostLayout("tjep", "198.18.77", Path.of("/var/tmp/tandem-jepsen"));
     public static final int MAX_NODES = 32;
 
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9]{0,7}");
     private static final Pattern SUBNET = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
+    // After the patterns: the constructor uses them.
+    public static final HostLayout DEFAULT = new HostLayout("tjep", "198.18.77", Path.of("/var/tmp/tandem-jepsen"));
 
     public HostLayout {
         Objects.requireNonNull(stateDir, "stateDir");
