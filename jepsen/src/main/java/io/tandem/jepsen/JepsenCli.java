@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
  * could not be done (not root, no namespaces, the cluster did not start), 64 bad arguments.
  */
 @Command(name = "jepsen", mixinStandardHelpOptions = true, sortOptions = false,
-        subcommands = {JepsenCli.Cleanup.class},
+        subcommands = {JepsenCli.Cleanup.class, MatrixCommand.class},
         description = {"Run a Jepsen-style test against a local Tandem KV cluster: one server process per network namespace, "
                 + "faults from iptables, signals, cgroups and the transport's fault layer, the history checked by Tandem's checker.",
                 "Needs root. Results go to STORE/<test>/<timestamp>/ (history.edn, results.edn, latency.html, timeline.html, node logs).",
@@ -142,7 +142,7 @@ public final class JepsenCli implements Callable<Integer> {
     }
 
     RunConfig config() {
-        WorkloadSpec spec = loadWorkload();
+        WorkloadSpec spec = loadWorkload(workload, workloadsDir);
         if (nemesis != null) spec = spec.withNemesis(spec.nemesis().withFaults(FaultKind.parse(nemesis)));
         if (interval != null) spec = spec.withNemesis(spec.nemesis().withInterval(Duration.ofMillis(Math.round(interval * 1000))));
         if (time != null) spec = spec.withTimeLimit(Duration.ofMillis(Math.round(time * 1000)));
@@ -158,7 +158,7 @@ public final class JepsenCli implements Callable<Integer> {
         return c;
     }
 
-    private WorkloadSpec loadWorkload() {
+    static WorkloadSpec loadWorkload(String workload, Path workloadsDir) {
         Path file = Path.of(workload);
         if (workload.endsWith(".edn") || Files.isRegularFile(file)) return WorkloadSpec.load(file);
         Path dir = workloadsDir != null ? workloadsDir : Path.of("jepsen", "workloads");

@@ -124,7 +124,7 @@ public final class Interpreter implements AutoCloseable {
         void runPhase(OpSource source, Stagger stagger, long deadline) {
             try {
                 while (!aborted && System.nanoTime() < deadline) {
-                    Invocation inv = source.next(thread, random);
+                    Invocation inv = source.next(thread, process, random);
                     if (inv == null) return;
                     if (stagger != null) {
                         long at = stagger.schedule(System.nanoTime(), random);

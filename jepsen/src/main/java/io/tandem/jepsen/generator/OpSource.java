@@ -10,10 +10,11 @@ import java.util.random.RandomGenerator;
  */
 public interface OpSource {
     /**
-     * The next operation for {@code thread}, or {@code null} when this source has nothing more for that
-     * thread. May block while the source waits for operations in flight (Jepsen's {@code :pending}).
+     * The next operation for {@code thread}, which currently runs as {@code process}, or {@code null} when
+     * this source has nothing more for that thread. May block while the source waits for operations in
+     * flight (Jepsen's {@code :pending}).
      */
-    Invocation next(int thread, RandomGenerator random) throws InterruptedException;
+    Invocation next(int thread, long process, RandomGenerator random) throws InterruptedException;
 
     /** Told how each operation this source handed out ended, so it can react (retry a final read, ...). */
     default void completed(int thread, Invocation invocation, Op.Type outcome) {

@@ -53,9 +53,16 @@ final class MemberPackage implements FaultPackage {
     @Override
     public Object start(Object value, RandomGenerator random) {
         String node = (String) value;
-        cluster.changeMembership(MembershipChange.REMOVE, node);
+        // From here on the node may be out: a removal whose answer was lost may still have been committed, so
+        // the next grow brings it back whatever happened (adding a member that is still in is recognised).
         removed = node;
         learner = false;
+        try {
+            cluster.changeMembership(MembershipChange.REMOVE, node);
+        } catch (RuntimeException e) {
+            String m = String.valueOf(e.getMessage());
+            if (!m.contains("is not a member")) return List.of(Keyword.of("maybe-removed"), node, m);
+        }
         return Map.of(Keyword.of("removed"), node);
     }
 
@@ -63,25 +70,37 @@ final class MemberPackage implements FaultPackage {
     public Object stop() throws InterruptedException {
         if (removed == null) return Keyword.of("no-change");
         if (!learner) {
-            cluster.changeMembership(MembershipChange.ADD_LEARNER, removed);
+            try {
+                cluster.changeMembership(MembershipChange.ADD_LEARNER, removed);
+            } catch (RuntimeException e) {
+                // "already a member": the removal never happened, or an earlier add did; either way it is in.
+                if (!String.valueOf(e.getMessage()).contains("is already a member")) {
+                    return List.of(Keyword.of("error"), "could not add " + removed + " back as a learner: " + e.getMessage());
+                }
+            }
             learner = true;
         }
         // Promotion is refused until the learner has caught up; keep asking for a while.
         long deadline = System.nanoTime() + PROMOTE_WITHIN.toNanos();
-        RuntimeException last = null;
+        String last = "";
         while (System.nanoTime() < deadline) {
             try {
                 cluster.changeMembership(MembershipChange.PROMOTE, removed);
-                Map<Object, Object> out = new LinkedHashMap<>();
-                out.put(Keyword.of("added"), removed);
-                removed = null;
-                learner = false;
-                return out;
+                return added();
             } catch (RuntimeException e) {
-                last = e;
+                last = String.valueOf(e.getMessage());
+                if (last.contains("is not a learner")) return added(); // it is a voter already
                 Thread.sleep(500); // retry pacing of a request the leader refused for now
             }
         }
-        return List.of(Keyword.of("error"), "could not promote " + removed + " within " + PROMOTE_WITHIN + ": " + (last == null ? "" : last.getMessage()));
+        return List.of(Keyword.of("error"), "could not promote " + removed + " within " + PROMOTE_WITHIN + ": " + last);
+    }
+
+    private Object added() {
+        Map<Object, Object> out = new LinkedHashMap<>();
+        out.put(Keyword.of("added"), removed);
+        removed = null;
+        learner = false;
+        return out;
     }
 }

@@ -22,7 +22,7 @@ final class FinalReads implements OpSource {
     }
 
     @Override
-    public synchronized Invocation next(int thread, RandomGenerator random) throws InterruptedException {
+    public synchronized Invocation next(int thread, long process, RandomGenerator random) throws InterruptedException {
         while (todo.isEmpty()) {
             if (inFlight == 0) return null;
             wait(); // woken by completed(): an operation in flight ends within the interpreter's op timeout

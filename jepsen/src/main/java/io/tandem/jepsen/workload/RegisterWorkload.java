@@ -31,7 +31,10 @@ import java.util.random.RandomGenerator;
  * group the first {@code readers-per-key} threads only read and the others draw from the mix
  * ({@code [:write :cas :cas]}); a key gets about {@code ops-per-key} operations (jittered by x[0.9, 1.0)
  * so keys don't finish together), then its group moves on to the next fresh key. Values are
- * {@code 0..values-1}. Op values are {@code [key value]} tuples: {@code :read [k v]}, {@code :write [k v]},
+ * {@code 0..values-1}. As Jepsen's {@code gen/process-limit}, a key is also finished once
+ * {@code process-limit} distinct processes have worked on it: every crashed ({@code :info}) process is
+ * replaced by a new one, and each indeterminate operation multiplies the linearizability search, so
+ * this bounds the search per key. Op values are {@code [key value]} tuples: {@code :read [k v]}, {@code :write [k v]},
  * {@code :cas [k [old new]]}. Checked per key with the compare-and-set register model; keys start
  * absent, so a read of nil is a real observation (strict nil reads).
  */
@@ -41,6 +44,8 @@ public final class RegisterWorkload implements Workload {
     static final Keyword CAS = Keyword.of("cas");
     private static final Keyword CAS_MISMATCH = Keyword.of("cas-mismatch");
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(5);
+    /** Ten times the checker's default: histories from faulty runs carry many indeterminate operations. */
+    private static final long CHECK_STEPS = 10 * CheckOptions.DEFAULT_MAX_STEPS;
 
     private final WorkloadSpec spec;
     private final int nodes;
@@ -82,6 +87,7 @@ public final class RegisterWorkload implements Workload {
         private final AtomicLong nextKey = new AtomicLong();
         private final long[] key;
         private final int[] remaining;
+        private final List<java.util.Set<Long>> processes = new ArrayList<>();
 
         Groups(int concurrency, int perKey, int readers) {
             this.perKey = perKey;
@@ -89,17 +95,22 @@ public final class RegisterWorkload implements Workload {
             int groups = (concurrency + perKey - 1) / perKey;
             key = new long[groups];
             remaining = new int[groups];
+            for (int g = 0; g < groups; g++) processes.add(new java.util.HashSet<>());
         }
 
         @Override
-        public Invocation next(int thread, RandomGenerator random) {
+        public Invocation next(int thread, long process, RandomGenerator random) {
             int g = thread / perKey;
             long k;
             synchronized (this) {
-                if (remaining[g] <= 0) {
+                var seen = processes.get(g);
+                boolean newProcess = !seen.contains(process);
+                if (remaining[g] <= 0 || (newProcess && seen.size() >= spec.processLimit())) {
                     key[g] = nextKey.getAndIncrement();
                     remaining[g] = (int) Math.max(1, Math.round(spec.opsPerKey() * (0.9 + random.nextDouble(0.1))));
+                    seen.clear();
                 }
+                seen.add(process);
                 remaining[g]--;
                 k = key[g];
             }
@@ -144,7 +155,7 @@ public final class RegisterWorkload implements Workload {
 
     @Override
     public CheckOutcome check(History history) {
-        CheckResult r = LinearizabilityChecker.check(history, Model.kv(), CheckOptions.defaults().withTimeout(CHECK_TIMEOUT));
+        CheckResult r = LinearizabilityChecker.check(history, Model.kv(), CheckOptions.defaults().withMaxSteps(CHECK_STEPS).withTimeout(CHECK_TIMEOUT));
         Map<Object, Object> m = new LinkedHashMap<>();
         m.put(Keyword.of("model"), Keyword.of("cas-register"));
         m.put(Keyword.of("independent?"), true);

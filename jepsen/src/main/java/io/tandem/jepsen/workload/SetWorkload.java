@@ -54,7 +54,7 @@ public final class SetWorkload implements Workload {
     @Override
     public OpSource generator(int concurrency) {
         AtomicLong nextElement = new AtomicLong();
-        return (thread, random) -> {
+        return (thread, process, random) -> {
             long current = nextElement.get() / spec.elementsPerSet();
             if (random.nextDouble() < spec.readFraction()) {
                 // Mostly the set being filled; sometimes the one before, which is complete by now.

@@ -33,6 +33,7 @@ import java.util.Set;
  * @param mix           register: what the other threads draw from, uniformly ({@code [:write :cas :cas]})
  * @param values        register: values are drawn from {@code 0..values-1}
  * @param opsPerKey     register: operations per key, jittered by x[0.9, 1.0) (gen/limit)
+ * @param processLimit  register: distinct processes per key before the group moves on (gen/process-limit)
  * @param elementsPerSet set: elements added to one set before the next set key starts
  * @param readFraction  set: the share of reads among set operations
  * @param rate          total operations per second over all threads (gen/stagger)
@@ -43,7 +44,7 @@ import java.util.Set;
  * @param nemesis       the default fault schedule
  */
 public record WorkloadSpec(String name, Keyword kind, Object concurrency, Object threadsPerKey, Object readersPerKey,
-                           List<Keyword> mix, int values, int opsPerKey, int elementsPerSet, double readFraction,
+                           List<Keyword> mix, int values, int opsPerKey, int processLimit, int elementsPerSet, double readFraction,
                            double rate, Duration timeLimit, boolean finalReads, Duration opTimeout, Duration recovery,
                            NemesisSpec nemesis) {
     public static final Keyword REGISTER = Keyword.of("register");
@@ -54,8 +55,8 @@ public record WorkloadSpec(String name, Keyword kind, Object concurrency, Object
         if (!kind.equals(REGISTER) && !kind.equals(SET)) throw new SpecException("unknown :workload " + kind + " (expected :register or :set)");
         mix = List.copyOf(mix);
         for (Keyword k : mix) if (!MIX_OPS.contains(k)) throw new SpecException(":mix may hold :read, :write and :cas, not " + k);
-        if (values < 1 || opsPerKey < 1 || elementsPerSet < 1 || elementsPerSet > 900) {
-            throw new SpecException(":values and :ops-per-key must be positive, :elements-per-set in 1..900 (one scan page)");
+        if (values < 1 || opsPerKey < 1 || processLimit < 1 || elementsPerSet < 1 || elementsPerSet > 900) {
+            throw new SpecException(":values, :ops-per-key and :process-limit must be positive, :elements-per-set in 1..900 (one scan page)");
         }
         if (readFraction < 0 || readFraction > 1) throw new SpecException(":read-fraction must be in [0, 1]");
         if (!(rate > 0)) throw new SpecException(":rate must be positive");
@@ -89,6 +90,7 @@ public record WorkloadSpec(String name, Keyword kind, Object concurrency, Object
                 m.keywords("mix", List.of(Keyword.of("write"), Keyword.of("cas"), Keyword.of("cas"))),
                 Math.toIntExact(m.number("values", 5)),
                 Math.toIntExact(m.number("ops-per-key", 200)),
+                Math.toIntExact(m.number("process-limit", 20)),
                 Math.toIntExact(m.number("elements-per-set", 300)),
                 m.decimal("read-fraction", 0.2),
                 m.decimal("rate", 100),
@@ -155,27 +157,27 @@ public record WorkloadSpec(String name, Keyword kind, Object concurrency, Object
     }
 
     public WorkloadSpec withTimeLimit(Duration t) {
-        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, elementsPerSet,
+        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, processLimit, elementsPerSet,
                 readFraction, rate, t, finalReads, opTimeout, recovery, nemesis);
     }
 
     public WorkloadSpec withRate(double r) {
-        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, elementsPerSet,
+        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, processLimit, elementsPerSet,
                 readFraction, r, timeLimit, finalReads, opTimeout, recovery, nemesis);
     }
 
     public WorkloadSpec withConcurrency(Object c) {
-        return new WorkloadSpec(name, kind, c, threadsPerKey, readersPerKey, mix, values, opsPerKey, elementsPerSet,
+        return new WorkloadSpec(name, kind, c, threadsPerKey, readersPerKey, mix, values, opsPerKey, processLimit, elementsPerSet,
                 readFraction, rate, timeLimit, finalReads, opTimeout, recovery, nemesis);
     }
 
     public WorkloadSpec withNemesis(NemesisSpec n) {
-        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, elementsPerSet,
+        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, processLimit, elementsPerSet,
                 readFraction, rate, timeLimit, finalReads, opTimeout, recovery, n);
     }
 
     public WorkloadSpec withRecovery(Duration r) {
-        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, elementsPerSet,
+        return new WorkloadSpec(name, kind, concurrency, threadsPerKey, readersPerKey, mix, values, opsPerKey, processLimit, elementsPerSet,
                 readFraction, rate, timeLimit, finalReads, opTimeout, r, nemesis);
     }
 

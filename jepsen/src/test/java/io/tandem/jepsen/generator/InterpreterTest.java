@@ -65,7 +65,7 @@ class InterpreterTest {
     static OpSource scripts(Map<Integer, List<Invocation>> perThread) {
         Map<Integer, Deque<Invocation>> queues = new HashMap<>();
         perThread.forEach((t, ops) -> queues.put(t, new ArrayDeque<>(ops)));
-        return (thread, random) -> {
+        return (thread, process, random) -> {
             synchronized (queues) {
                 Deque<Invocation> q = queues.get(thread);
                 return q == null ? null : q.poll();
@@ -148,7 +148,7 @@ class InterpreterTest {
             final AtomicLong left = new AtomicLong(3000);
 
             @Override
-            public Invocation next(int thread, RandomGenerator random) {
+            public Invocation next(int thread, long process, RandomGenerator random) {
                 if (left.decrementAndGet() < 0) return null;
                 return random.nextBoolean() ? new Invocation(READ, null) : write(random.nextInt(5));
             }
@@ -167,7 +167,7 @@ class InterpreterTest {
     void aPhaseWithAnEndlessSourceEndsAtItsDeadline() throws Exception {
         Register reg = new Register();
         Recorder rec = new Recorder();
-        OpSource endless = (thread, random) -> new Invocation(READ, null);
+        OpSource endless = (thread, process, random) -> new Invocation(READ, null);
         try (Interpreter in = new Interpreter(2, 1, reg.factory(), rec, Duration.ofSeconds(5), 1)) {
             in.run(endless, new Stagger(200), System.nanoTime() + 300_000_000L); // returns: the time limit ends the phase
         }

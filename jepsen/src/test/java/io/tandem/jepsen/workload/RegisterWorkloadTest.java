@@ -30,7 +30,7 @@ class RegisterWorkloadTest {
         Map<Integer, Long> currentKeyOfGroup = new HashMap<>();
         for (int round = 0; round < 150; round++) {
             for (int t = 0; t < 12; t++) {
-                Invocation inv = gen.next(t, r);
+                Invocation inv = gen.next(t, t, r);
                 List<?> tuple = (List<?>) inv.value();
                 long k = (Long) tuple.get(0);
                 threadsOfKey.computeIfAbsent(k, x -> new HashSet<>()).add(t);
@@ -50,6 +50,21 @@ class RegisterWorkloadTest {
     }
 
     @Test
+    void aKeyIsDoneAfterTwentyDistinctProcessesLikeJepsensProcessLimit() throws Exception {
+        RegisterWorkload w = new RegisterWorkload(SPEC, 1); // groups of 2 threads
+        OpSource gen = w.generator(2);
+        SplittableRandom r = new SplittableRandom(3);
+        // Thread 0 crashes after every op (a new process each time, p + 2); thread 1 keeps its process.
+        long first = (Long) ((List<?>) gen.next(0, 0, r).value()).get(0);
+        assertThat((Long) ((List<?>) gen.next(1, 1, r).value()).get(0)).isEqualTo(first);
+        for (long p = 2; p < 2 * 19; p += 2) {
+            assertThat((Long) ((List<?>) gen.next(0, p, r).value()).get(0)).as("process %d", p).isEqualTo(first);
+        }
+        // 20 distinct processes (0, 1, 2, ..., 36) have worked on the key: the 21st starts the next key.
+        assertThat((Long) ((List<?>) gen.next(0, 38, r).value()).get(0)).isEqualTo(first + 1);
+    }
+
+    @Test
     void theMixHasAThirdWritesAndTwoThirdsCas() throws Exception {
         RegisterWorkload w = new RegisterWorkload(SPEC, 5);
         OpSource gen = w.generator(10);
@@ -57,7 +72,7 @@ class RegisterWorkloadTest {
         int writes = 0;
         int cas = 0;
         for (int i = 0; i < 30_000; i++) {
-            Invocation inv = gen.next(9, r); // a writer thread
+            Invocation inv = gen.next(9, 9, r); // a writer thread
             if (inv.f().name().equals("write")) writes++;
             else cas++;
         }
@@ -76,7 +91,7 @@ class RegisterWorkloadTest {
         OpSource fin = w.finalGenerator(h.build());
         List<Object> keys = new ArrayList<>();
         Invocation inv;
-        while ((inv = fin.next(0, new SplittableRandom(1))) != null) {
+        while ((inv = fin.next(0, 0, new SplittableRandom(1))) != null) {
             keys.add(((List<?>) inv.value()).get(0));
             fin.completed(0, inv, keys.size() == 1 ? Op.Type.FAIL : Op.Type.OK); // the first read fails and comes back
         }
