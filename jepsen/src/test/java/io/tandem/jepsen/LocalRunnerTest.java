@@ -62,12 +62,14 @@ class LocalRunnerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("engines")
     void everyFaultAtOnceLeavesTheRegistersLinearizable(String protocol) throws Exception {
-        RunConfig config = RunConfig.defaults(workload("register", 30, 5, EnumSet.allOf(FaultKind.class)), protocol)
+        RunConfig config = RunConfig.defaults(workload("register", 25, 6, EnumSet.allOf(FaultKind.class)), protocol)
                 .withSeed(protocol.hashCode()).withStoreRoot(STORE);
         RunResult r = run(config);
 
         assertThat(r.verdict()).as(r.check().summary()).isEqualTo(Verdict.VALID);
-        assertThat(r.counts().ok()).as("operations that succeeded under faults").isGreaterThan(50);
+        // Every fault at once leaves the cluster without a quorum much of the time; what matters is that the
+        // history is valid, that writes got through, and that the cluster recovered (the run waits for that).
+        assertThat(r.counts().ok()).as("operations that succeeded under faults").isGreaterThan(20);
         long writesOk = r.counts().byF().getOrDefault("write", new long[3])[0] + r.counts().byF().getOrDefault("cas", new long[3])[0];
         assertThat(writesOk).as("writes and compare-and-sets that succeeded").isPositive();
         assertThat(r.counts().nemesisOps()).as("nemesis ops").isGreaterThanOrEqualTo(6);
@@ -84,7 +86,7 @@ class LocalRunnerTest {
 
     @Test
     void theSetWorkloadLosesNothingUnderKillsPartitionsAndPauses() throws Exception {
-        RunConfig config = RunConfig.defaults(workload("set", 20, 3, EnumSet.of(FaultKind.PARTITION, FaultKind.KILL, FaultKind.PAUSE)), "raft")
+        RunConfig config = RunConfig.defaults(workload("set", 15, 3, EnumSet.of(FaultKind.PARTITION, FaultKind.KILL, FaultKind.PAUSE)), "raft")
                 .withSeed(7).withStoreRoot(STORE);
         RunResult r = run(config);
 
@@ -95,7 +97,7 @@ class LocalRunnerTest {
 
     @Test
     void thePlantedUnsafeReadsBugIsReportedAsAnAnomaly() throws Exception {
-        RunConfig config = RunConfig.defaults(workload("register", 15, 3, EnumSet.of(FaultKind.PARTITION)), "raft")
+        RunConfig config = RunConfig.defaults(workload("register", 12, 3, EnumSet.of(FaultKind.PARTITION)), "raft")
                 .withSeed(3).withStoreRoot(STORE).withExtraServerArgs(List.of("--unsafe-reads"));
         RunResult r = run(config);
 
