@@ -51,7 +51,9 @@ class TcpBackPressureTest {
                 toHealthy++;
             }
             assertThat(maxQueuedBytes).isLessThanOrEqualTo(highBytes).isGreaterThan(highBytes - 2 * payload.length);
-            assertThat(accepted * payload.length).as("the kernel buffers and Netty's write buffer took some before the queue filled").isGreaterThan(highBytes);
+            // The queue took messages until it reached its bound. (How much the kernel and Netty's
+            // write buffer absorbed before that depends on scheduling, so it is not asserted.)
+            assertThat(accepted * payload.length).as("sends were accepted until the queue reached its byte bound").isGreaterThanOrEqualTo(highBytes - payload.length);
 
             // The peer never drains, so the queue stays above its low watermark: every further send is refused.
             for (int i = 0; i < 1000; i++) {
