@@ -36,6 +36,9 @@ final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--faults", description = "Faults, each run on its own, then all together (default all).")
     String faults = "all";
 
+    @Option(names = "--combined-only", description = "Only the run with all the faults together.")
+    boolean combinedOnly;
+
     @Option(names = "--time", paramLabel = "SECONDS", description = "Fault phase of each run (default 30).")
     double time = 30;
 
@@ -63,8 +66,8 @@ final class MatrixCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         Set<FaultKind> kinds = FaultKind.parse(faults);
         List<Set<FaultKind>> schedules = new ArrayList<>();
-        for (FaultKind k : kinds) schedules.add(EnumSet.of(k));
-        if (kinds.size() > 1) schedules.add(EnumSet.copyOf(kinds));
+        if (!combinedOnly) for (FaultKind k : kinds) schedules.add(EnumSet.of(k));
+        if (kinds.size() > 1 || combinedOnly) schedules.add(EnumSet.copyOf(kinds));
         List<Row> rows = new ArrayList<>();
         long s = seed;
         for (String protocol : protocols) {

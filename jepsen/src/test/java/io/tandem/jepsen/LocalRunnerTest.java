@@ -41,9 +41,13 @@ class LocalRunnerTest {
         assumeTrue(host.canRunCluster(), () -> "the local Jepsen runner cannot run here: " + host.whyNot());
     }
 
-    /** Every engine the registry offers, without the deliberately broken variants. */
+    /**
+     * Every engine the registry offers, without the deliberately broken variants, which the registry names
+     * after their engine ({@code raft-broken-...}, {@code toy-pb-buggy}, {@code multipaxos-unsafe}).
+     */
     static Stream<String> engines() {
-        return Protocols.names().stream().filter(n -> !n.contains("buggy") && !n.contains("broken"));
+        List<String> names = Protocols.names();
+        return names.stream().filter(n -> names.stream().noneMatch(base -> n.startsWith(base + "-")));
     }
 
     private static WorkloadSpec workload(String name, double seconds, double interval, Set<FaultKind> faults) {

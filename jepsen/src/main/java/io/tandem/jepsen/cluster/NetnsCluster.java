@@ -152,6 +152,8 @@ public final class NetnsCluster implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 last = e.getMessage();
+                // Most failures take the client's whole request timeout; a quick refusal must not spin.
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
             }
         }
         throw new IllegalStateException("the cluster did not accept a write within " + timeout + " (last error: " + last + "); statuses: " + statuses());
