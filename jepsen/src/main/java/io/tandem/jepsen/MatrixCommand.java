@@ -1,6 +1,10 @@
 package io.tandem.jepsen;
 
+import io.tandem.jepsen.host.HostCapabilities;
+import io.tandem.jepsen.host.HostLayout;
+import io.tandem.jepsen.host.Shell;
 import io.tandem.jepsen.nemesis.FaultKind;
+import io.tandem.jepsen.nemesis.Nemesis;
 import io.tandem.jepsen.workload.Verdict;
 import io.tandem.jepsen.workload.WorkloadSpec;
 import java.io.IOException;
@@ -62,6 +66,12 @@ final class MatrixCommand implements Callable<Integer> {
 
     record Row(String protocol, String workload, String faults, Verdict verdict, RunResult result, String failure) {}
 
+    private static String label(Set<FaultKind> schedule, RunResult r) {
+        if (schedule.size() == 1) return schedule.iterator().next().cliName();
+        if (r == null || r.skipped().isEmpty()) return "all";
+        return "all but " + String.join(", ", r.skipped().keySet().stream().map(FaultKind::cliName).toList());
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         Set<FaultKind> kinds = FaultKind.parse(faults);
@@ -69,6 +79,7 @@ final class MatrixCommand implements Callable<Integer> {
         if (!combinedOnly) for (FaultKind k : kinds) schedules.add(EnumSet.of(k));
         if (kinds.size() > 1 || combinedOnly) schedules.add(EnumSet.copyOf(kinds));
         List<Row> rows = new ArrayList<>();
+        HostCapabilities host = HostCapabilities.probe(HostLayout.DEFAULT, Shell.quiet());
         long s = seed;
         for (String protocol : protocols) {
             for (String w : workloads) {
@@ -77,19 +88,25 @@ final class MatrixCommand implements Callable<Integer> {
                     spec = spec.withTimeLimit(Duration.ofMillis(Math.round(time * 1000)))
                             .withNemesis(spec.nemesis().withFaults(schedule).withInterval(Duration.ofMillis(Math.round(interval * 1000))));
                     if (rate != null) spec = spec.withRate(rate);
-                    String label = schedule.size() == 1 ? schedule.iterator().next().cliName() : "all";
+                    if (schedule.size() == 1) {
+                        String why = Nemesis.unavailable(schedule.iterator().next(), protocol, true, host);
+                        if (why != null) {
+                            System.out.println("jepsen matrix: " + protocol + " / " + w + " / " + schedule.iterator().next().cliName() + ": skipped, " + why);
+                            continue;
+                        }
+                    }
                     RunConfig config = RunConfig.defaults(spec, protocol).withNodes(nodes).withSeed(s++).withStoreRoot(store);
-                    System.out.println("jepsen matrix: " + protocol + " / " + w + " / " + label);
+                    System.out.println("jepsen matrix: " + protocol + " / " + w + " / " + label(schedule, null));
                     try {
                         RunResult r = new JepsenRun(config, line -> System.out.println("  " + line)).run();
                         System.out.println("  -> " + r.verdict() + ": " + r.counts().oneLine() + "; " + r.check().summary());
-                        rows.add(new Row(protocol, w, label, r.verdict(), r, null));
+                        rows.add(new Row(protocol, w, label(schedule, r), r.verdict(), r, null));
                     } catch (JepsenRun.HostUnsuitableException e) {
                         System.err.println("jepsen matrix: this host cannot run the cluster: " + e.getMessage());
                         return JepsenCli.CANNOT_RUN;
                     } catch (IllegalStateException e) {
                         System.out.println("  -> could not run: " + e.getMessage());
-                        rows.add(new Row(protocol, w, label, null, null, e.getMessage()));
+                        rows.add(new Row(protocol, w, label(schedule, null), null, null, e.getMessage()));
                     }
                 }
             }

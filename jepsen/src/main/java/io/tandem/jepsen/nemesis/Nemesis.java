@@ -59,12 +59,20 @@ public final class Nemesis {
 
     /** Why a fault cannot run against this cluster on this host, or null if it can. */
     static String unavailable(FaultKind kind, NetnsCluster cluster, HostCapabilities host) {
+        return unavailable(kind, cluster.spec().protocol(), cluster.spec().loopDisks(), host);
+    }
+
+    /**
+     * Why a fault cannot run against servers of {@code protocol} on this host (with or without a loop disk
+     * per node), or null if it can.
+     */
+    public static String unavailable(FaultKind kind, String protocol, boolean loopDisks, HostCapabilities host) {
         return switch (kind) {
             case SLOW_CPU -> host.cgroupCpu() ? null : "the cgroup-v1 cpu controller is not mounted writable at /sys/fs/cgroup/cpu";
             case SLOW_DISK -> !host.cgroupBlkio() ? "the cgroup-v1 blkio controller is not mounted writable at /sys/fs/cgroup/blkio"
-                    : cluster.spec().loopDisks() ? null : "the nodes have no disks of their own (no loop devices or mkfs.ext4)";
-            case MEMBER -> cluster.spec().protocol().startsWith("raft") ? null
-                    : "the server offers membership changes for the raft protocol only, not " + cluster.spec().protocol();
+                    : loopDisks && host.loopDisks() ? null : "the nodes have no disks of their own (no loop devices or mkfs.ext4)";
+            case MEMBER -> protocol.startsWith("raft") ? null
+                    : "the server offers membership changes for the raft protocol only, not " + protocol;
             default -> null;
         };
     }
