@@ -39,7 +39,12 @@ class CleanupTest {
         Process orphan = new ProcessBuilder("sh", "-c", cgroups.joinCommandPrefix(1), "sh", "ip", "netns", "exec", layout.namespace(1), "sleep", "600").start();
         Files.writeString(layout.pidFile(1), orphan.pid() + "\n");
         if (caps.cgroupCpu()) cgroups.limitCpu(1, 10);
-        assertThat(shell.run("ip", "netns", "pids", layout.namespace(1)).out()).contains(Long.toString(orphan.pid()));
+        // The orphan enters the namespace only once its shell has exec'd `ip netns exec`: wait for that.
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+        while (!shell.run("ip", "netns", "pids", layout.namespace(1)).out().contains(Long.toString(orphan.pid()))) {
+            assertThat(System.nanoTime() - deadline).as("the orphan process enters namespace " + layout.namespace(1)).isNegative();
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+        }
 
         List<String> problems = new Cleanup(layout, shell).run();
 
