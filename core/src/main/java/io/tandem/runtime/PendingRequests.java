@@ -3,6 +3,7 @@ package io.tandem.runtime;
 import io.tandem.api.OverloadedException;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +18,12 @@ final class PendingRequests {
     record Pending(long requestId, CompletableFuture<byte[]> future, long deadlineNanos, long startNanos, boolean read) {}
 
     private final Map<Long, Pending> byId = new ConcurrentHashMap<>();
-    private final AtomicLong nextId = new AtomicLong(1);
+    /**
+     * Ids start at a random point of [1, 2^62) rather than 1: engines re-deliver committed entries after a
+     * restart with the origin and request id they were submitted under, and execution completes the
+     * request with that id on the origin; a new life of the node must never hand out those ids again.
+     */
+    private final AtomicLong nextId = new AtomicLong(new SplittableRandom().nextLong(1, 1L << 62));
     private final int limit;
 
     PendingRequests(int limit) {

@@ -193,4 +193,25 @@ class MultiPaxosRuntimeTest {
         assertThat(machines.values().iterator().next().applied).hasSize(131).endsWith("y");
         assertEveryNodeReadsEverything(131);
     }
+
+    @Test
+    void aRestartedNodeNeverAnswersNewRequestsWithTheResultsOfItsPreviousLife() {
+        LocalNetwork net = network(THREE);
+        Map<String, MemoryDisk> disks = new TreeMap<>();
+        MultiPaxosConfig noSnapshots = CONFIG.toBuilder().snapshotThreshold(1_000_000).build();
+        for (String id : THREE) {
+            disks.put(id, new MemoryDisk());
+            start(net, id, noSnapshots, disks.get(id), null);
+        }
+        for (int i = 1; i <= 40; i++) submit(utf8("p" + i));
+        String origin = lastAcceptedBy; // it originated every command: request ids 1..40 of its first life
+        nodes.remove(origin).close();
+        machines.remove(origin);
+        disks.get(origin).crash();
+        start(net, origin, noSnapshots, disks.get(origin), null);
+        // Its replica re-executes slots 1..40 (no snapshot), whose commands carry the request ids of its first life. A new
+        // request of this life must get its own answer, not that of an old command with the same id.
+        String answer = text(nodes.get(origin).query(new byte[0], ReadPolicy.LINEARIZABLE).join());
+        assertThat(answer).startsWith("p1,p2,p3");
+    }
 }
