@@ -25,6 +25,13 @@ class CleanupTest {
         HostCapabilities caps = HostCapabilities.probe(HostLayout.DEFAULT, shell);
         assumeTrue(caps.canRunCluster(), () -> "needs root, network namespaces and iptables: " + caps.whyNot());
         HostLayout layout = new HostLayout("tjept", "198.18.78", state);
+        // The host lock keeps this test apart from runs and from this test in another checkout (same names).
+        try (HostLock lock = HostLock.acquire(HostLayout.DEFAULT, java.time.Duration.ofMinutes(15), System.out::println)) {
+            removesEverything(layout, shell, caps);
+        }
+    }
+
+    private void removesEverything(HostLayout layout, Shell shell, HostCapabilities caps) throws Exception {
         new Cleanup(layout, shell).run(); // in case an earlier run of this test died half-way
 
         // What a run that died (kill -9 of the runner) leaves behind: namespaces with a partition rule, the
