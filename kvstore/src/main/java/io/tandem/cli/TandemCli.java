@@ -9,7 +9,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Tandem: state machine replication for the JVM.",
-        subcommands = {CommandLine.HelpCommand.class, InfoCommand.class, CheckCommand.class, SimCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, InfoCommand.class, CheckCommand.class, SimCommand.class, ServerCommand.class, ClusterCommand.class, DemoCommand.class,
+                KvCommands.Put.class, KvCommands.Get.class, KvCommands.Delete.class, KvCommands.Cas.class, KvCommands.Scan.class,
+                KvCommands.Status.class})
 public final class TandemCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -20,7 +22,9 @@ public final class TandemCli implements Runnable {
     }
 
     public static CommandLine commandLine() {
-        return new CommandLine(new TandemCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cli = new CommandLine(new TandemCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        cli.getSubcommands().get("server").getCommandSpec().usageMessage().footer(ServerCommand.keyTable());
+        return cli;
     }
 
     public static void main(String[] args) {

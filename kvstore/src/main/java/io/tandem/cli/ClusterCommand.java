@@ -1,0 +1,207 @@
+package io.tandem.cli;
+
+import io.tandem.kv.net.NodeStatus;
+import io.tandem.kv.server.DurationText;
+import io.tandem.transport.Endpoint;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tandem cluster}: runs a local cluster of server processes on loopback in the foreground,
+ * reports nodes going down and coming back, and stops every node on Ctrl-C.
+ */
+@Command(name = "cluster", sortOptions = false, mixinStandardHelpOptions = true, description = {
+        "Start a local cluster on this machine (one server process per node, on loopback) and keep it running in the foreground;",
+        "Ctrl-C stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above.",
+        "Data, configs, logs and pid files go to --dir; a cluster started again in the same directory keeps its data.",
+        "Exit status: 1 if a cluster already runs from --dir, a port is taken or a node fails to start; 2 for bad options."})
+final class ClusterCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Directory for data, configs, logs and pid files (default ${DEFAULT-VALUE}).")
+    Path dir = LocalCluster.DEFAULT_DIR;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Number of nodes, 1 to 9 (default ${DEFAULT-VALUE}).")
+    int nodes = 3;
+
+    @Option(names = "--base-port", paramLabel = "PORT", description = "Peer port of n1 (default ${DEFAULT-VALUE}).")
+    int basePort = LocalCluster.DEFAULT_BASE_PORT;
+
+    @Option(names = "--protocol", description = "Replication protocol (default ${DEFAULT-VALUE}).", completionCandidates = SimCommand.ProtocolNames.class)
+    String protocol = "raft";
+
+    @Option(names = "--fsync", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "fsync every write batch (default); --no-fsync is faster and survives a process crash but not power loss.")
+    boolean fsync = true;
+
+    @Option(names = "--fresh", description = "Delete the data of a previous cluster in --dir first.")
+    boolean fresh;
+
+    @Option(names = "--stop", description = "Stop the cluster running from --dir (e.g. one left behind by a killed 'tandem cluster') and exit.")
+    boolean stop;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Logging.configureForClient();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            return run(out, err);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int run(PrintWriter out, PrintWriter err) throws InterruptedException {
+        if (stop) return stopRunning(out, err);
+        try {
+            io.tandem.protocols.Protocols.byName(protocol);
+        } catch (IllegalArgumentException e) {
+            err.println("tandem cluster: " + e.getMessage());
+            return 2;
+        }
+        LocalCluster cluster;
+        try {
+            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync);
+        } catch (IllegalArgumentException e) {
+            err.println("tandem cluster: " + e.getMessage());
+            return 2;
+        }
+        Optional<LocalCluster> existing = LocalCluster.read(dir);
+        Map<LocalCluster.Node, ProcessHandle> running = existing.orElse(cluster).running();
+        if (!running.isEmpty()) {
+            err.println("tandem cluster: a cluster is already running from " + cluster.dir() + " (" + describe(running) + ").");
+            err.println("Use it (./tandem status, ./tandem demo), or stop it with Ctrl-C where it runs or with ./tandem cluster --stop.");
+            return 1;
+        }
+        if (existing.isPresent() && !existing.get().sameShape(cluster) && !fresh) {
+            LocalCluster old = existing.get();
+            err.println("tandem cluster: " + cluster.dir() + " holds the data of another cluster (" + old.nodes().size() + " nodes, " + old.protocol() + ", n1 on port "
+                    + old.nodes().getFirst().peer().port() + "); pass --fresh to delete it, or use another --dir.");
+            return 1;
+        }
+        if (fresh && !deleteOldCluster(cluster.dir(), err)) return 1;
+        for (LocalCluster.Node n : cluster.nodes()) {
+            for (Endpoint e : List.of(n.peer(), n.client(), new Endpoint(n.client().host(), n.metricsPort()))) {
+                if (ClusterOptions.accepts(e)) {
+                    err.println("tandem cluster: port " + e.port() + " (" + n.id() + ") is already in use by another program; pick other ports with --base-port.");
+                    return 1;
+                }
+            }
+        }
+        cluster.writeFiles();
+        out.printf("Starting a %d-node %s cluster in %s (%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync");
+        long start = System.nanoTime();
+        Optional<NodeStatus> leader;
+        try {
+            leader = cluster.startAll(out, Duration.ofSeconds(60));
+        } catch (LocalCluster.StartFailedException e) {
+            err.println("tandem cluster: " + e.getMessage());
+            return 1;
+        }
+        out.printf("Ready after %s%s. Logs: %s%n", DurationText.format(Duration.ofNanos(System.nanoTime() - start)),
+                leader.map(l -> ": " + l.node() + " leads (term " + l.term() + ")").orElse(""), cluster.dir().resolve("n*").resolve("server.log"));
+        out.println("Try, in another terminal:  ./tandem put greeting hello   ./tandem get greeting   ./tandem status   ./tandem demo");
+        out.println("Press Ctrl-C to stop the cluster.");
+        out.flush();
+
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread hook = Thread.ofPlatform().name("tandem-cluster-stop").unstarted(() -> {
+            stopping.set(true);
+            out.println();
+            out.println("Stopping the cluster...");
+            out.flush();
+            stopAll(cluster);
+            out.println("Stopped.");
+            out.flush();
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        watch(cluster, out, stopping);
+        return 0;
+    }
+
+    /** Reports nodes going down and coming back, until the JVM is asked to stop. */
+    private static void watch(LocalCluster cluster, PrintWriter out, java.util.concurrent.atomic.AtomicBoolean stopping) throws InterruptedException {
+        Map<String, Long> last = new LinkedHashMap<>();
+        for (var e : cluster.running().entrySet()) last.put(e.getKey().id(), e.getValue().pid());
+        while (true) {
+            TimeUnit.MILLISECONDS.sleep(500); // polling pid files: a restarted node may be another process's child
+            if (stopping.get()) continue;
+            Map<String, Long> now = new LinkedHashMap<>();
+            for (var e : cluster.running().entrySet()) now.put(e.getKey().id(), e.getValue().pid());
+            for (LocalCluster.Node n : cluster.nodes()) {
+                Long before = last.get(n.id()), after = now.get(n.id());
+                if (before != null && after == null) out.printf("%s  %s is down (process %d is gone)%n", clock(), n.id(), before);
+                else if (after != null && !after.equals(before)) out.printf("%s  %s is up (pid %d)%n", clock(), n.id(), after);
+            }
+            out.flush();
+            last = now;
+        }
+    }
+
+    private static String clock() {
+        return java.time.LocalTime.now().withNano(0).toString();
+    }
+
+    private static void stopAll(LocalCluster cluster) {
+        List<ProcessHandle> procs = List.copyOf(cluster.running().values());
+        for (ProcessHandle p : procs) p.destroy();
+        for (ProcessHandle p : procs) LocalCluster.stop(p, Duration.ofSeconds(10));
+    }
+
+    private int stopRunning(PrintWriter out, PrintWriter err) {
+        Optional<LocalCluster> existing = LocalCluster.read(dir);
+        if (existing.isEmpty()) {
+            err.println("tandem cluster: no cluster in " + dir.toAbsolutePath().normalize());
+            return 1;
+        }
+        Map<LocalCluster.Node, ProcessHandle> running = existing.get().running();
+        if (running.isEmpty()) {
+            out.println("No node of the cluster in " + existing.get().dir() + " is running.");
+            return 0;
+        }
+        out.println("Stopping " + describe(running) + "...");
+        stopAll(existing.get());
+        out.println("Stopped.");
+        return 0;
+    }
+
+    private static String describe(Map<LocalCluster.Node, ProcessHandle> running) {
+        StringBuilder s = new StringBuilder();
+        running.forEach((n, p) -> s.append(s.isEmpty() ? "" : ", ").append(n.id()).append(" pid ").append(p.pid()));
+        return s.toString();
+    }
+
+    /** Deletes a previous cluster's directory, but only one that looks like it (a cluster.conf, node directories). */
+    private static boolean deleteOldCluster(Path dir, PrintWriter err) {
+        if (!Files.exists(dir)) return true;
+        if (!Files.isRegularFile(dir.resolve("cluster.conf"))) {
+            err.println("tandem cluster: --fresh: " + dir + " has no cluster.conf, so it is not a local cluster directory; not deleting it.");
+            return false;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+            return true;
+        } catch (IOException e) {
+            err.println("tandem cluster: --fresh: cannot delete " + dir + ": " + e.getMessage());
+            return false;
+        }
+    }
+}

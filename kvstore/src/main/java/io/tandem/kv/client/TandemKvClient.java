@@ -1,0 +1,745 @@
+package io.tandem.kv.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tandem.engine.ReadPolicy;
+import io.tandem.kv.KvCodec;
+import io.tandem.kv.KvCommand;
+import io.tandem.kv.KvException;
+import io.tandem.kv.KvQuery;
+import io.tandem.kv.KvResult;
+import io.tandem.kv.net.ClientWire;
+import io.tandem.kv.net.ErrorCode;
+import io.tandem.kv.net.MembershipChange;
+import io.tandem.kv.net.NodeStatus;
+import io.tandem.kv.net.Request;
+import io.tandem.kv.net.Response;
+import io.tandem.kv.net.WireFormatException;
+import io.tandem.transport.Endpoint;
+import io.tandem.transport.FaultPlan;
+import io.tandem.transport.tcp.IoMode;
+import io.tandem.transport.tcp.NettyIo;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+
+/**
+ * A client of a Tandem KV cluster: get, put, delete, compare-and-set and scan, asynchronous
+ * ({@code *Async}, returning futures) or blocking.
+ *
+ * <pre>{@code
+ * try (TandemKvClient kv = TandemKvClient.connect(KvClientConfig.of("127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"))) {
+ *     kv.put(key, value);
+ *     Optional<byte[]> v = kv.get(key);
+ *     kv.putAsync(key, value).thenAccept(previous -> ...);
+ * }
+ * }</pre>
+ *
+ * <ul>
+ *   <li><b>Leader discovery.</b> Requests go to the last known leader. A member that does not lead
+ *       answers NOT_LEADER with the leader's client address, and the client follows it; without a
+ *       hint (an election is running) it tries the members in turn, pausing with exponential
+ *       backoff.</li>
+ *   <li><b>Exactly once.</b> Every write runs in a session (a client id and a sequence number) and
+ *       each retry of it carries the same pair, so a write retried after a lost answer or a
+ *       failover is applied once. Each outstanding write has its own session, because a server
+ *       remembers only the latest sequence of a client id.</li>
+ *   <li><b>Typed failures.</b> {@link KvTimeoutException} when nothing succeeded within the request
+ *       timeout (for writes, {@code inDoubt()} says whether it may have been applied);
+ *       {@link KvRejectedException} for errors retrying cannot fix; {@link KvException} for KV
+ *       refusals (key or value too large) before anything is sent.</li>
+ *   <li><b>Back-pressure.</b> At most {@code maxInFlight} operations are outstanding; further calls
+ *       wait for a slot (up to the request timeout).</li>
+ * </ul>
+ *
+ * One Netty event-loop thread does all I/O and bookkeeping, and futures complete on it: do not
+ * block in their callbacks (use the {@code *Async} variants of {@code CompletableFuture} for slow
+ * work). The blocking methods refuse to run on that thread.
+ */
+public final class TandemKvClient implements AutoCloseable {
+    private enum Kind {
+        WRITE, READ, LEADER_ADMIN, NODE_ADMIN;
+
+        boolean needsLeader() {
+            return this != NODE_ADMIN;
+        }
+    }
+
+    /** How the next attempt of a failed one is made. */
+    private enum Retry { SAME_MEMBER, NEXT_MEMBER, REDIRECTED }
+
+    private final KvClientConfig config;
+    private final KvCodec codec;
+    private final MultiThreadIoEventLoopGroup group;
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final Semaphore permits;
+    private final ConcurrentLinkedDeque<Session> sessions = new ConcurrentLinkedDeque<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    private final SecureRandom sessionIds = new SecureRandom();
+    private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong redirects = new AtomicLong();
+    private volatile boolean closed;
+
+    // Event-loop state.
+    private final Map<Endpoint, Node> nodes = new HashMap<>();
+    private final List<Endpoint> members;
+    private final Set<Operation> active = new HashSet<>();
+    private Endpoint leader;
+    private int nextMember;
+
+    private TandemKvClient(KvClientConfig config) {
+        this.config = config;
+        this.codec = new KvCodec(config.limits());
+        this.members = new ArrayList<>(config.members());
+        this.nextMember = ThreadLocalRandom.current().nextInt(members.size()); // spread clients over members
+        this.permits = new Semaphore(config.maxInFlight());
+        NettyIo io = NettyIo.resolve(IoMode.AUTO);
+        this.group = io.newEventLoopGroup(1, "tandem-kv-client");
+        this.loop = group.next();
+        this.bootstrap = new Bootstrap().group(loop).channel(io.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+    }
+
+    /** A client of the cluster with these members; connections are made on first use. */
+    public static TandemKvClient connect(KvClientConfig config) {
+        return new TandemKvClient(config);
+    }
+
+    /** {@link #connect(KvClientConfig)} with defaults, for members given as {@code host:port}. */
+    public static TandemKvClient connect(String... members) {
+        return connect(KvClientConfig.of(members));
+    }
+
+    public KvClientConfig config() {
+        return config;
+    }
+
+    /** Attempts repeated after a failure (connection loss, timeout, no leader, overload), since the client started. */
+    public long retries() {
+        return retries.get();
+    }
+
+    /** Attempts that followed a leader redirect, since the client started. */
+    public long redirects() {
+        return redirects.get();
+    }
+
+    // ------------------------------------------------------------------------------- async API
+
+    /** The key's value, or empty if absent, read under the configured read policy. */
+    public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
+        return getAsync(key, config.readPolicy());
+    }
+
+    public CompletableFuture<Optional<byte[]>> getAsync(byte[] key, ReadPolicy policy) {
+        return read(new KvQuery.Get(key), policy, "get").thenApply(TandemKvClient::valueOf);
+    }
+
+    /** Sets the key; completes with the previous value, or empty if there was none. */
+    public CompletableFuture<Optional<byte[]>> putAsync(byte[] key, byte[] value) {
+        return write(new KvCommand.Put(key, value), "put").thenApply(TandemKvClient::valueOf);
+    }
+
+    /** Deletes the key; completes with the value it had, or empty if it was absent. */
+    public CompletableFuture<Optional<byte[]>> deleteAsync(byte[] key) {
+        return write(new KvCommand.Delete(key), "delete").thenApply(TandemKvClient::valueOf);
+    }
+
+    /**
+     * Sets the key to {@code update} (null: deletes it) if its value equals {@code expected} (null:
+     * if it is absent).
+     */
+    public CompletableFuture<CasResult> compareAndSetAsync(byte[] key, byte[] expected, byte[] update) {
+        return write(new KvCommand.CompareAndSet(key, expected, update), "compare-and-set").thenApply(r -> switch (r) {
+            case KvResult.CasSucceeded s -> new CasResult(true, null);
+            case KvResult.CasFailed f -> new CasResult(false, f.current());
+            default -> throw unexpected(r);
+        });
+    }
+
+    /**
+     * One page of the entries with {@code from <= key < to} (null bounds are open), at most
+     * {@code limit} entries; continue from {@link KvResult.Page#nextFrom()}.
+     */
+    public CompletableFuture<KvResult.Page> scanAsync(byte[] from, byte[] to, int limit) {
+        return scanAsync(from, to, limit, config.readPolicy());
+    }
+
+    public CompletableFuture<KvResult.Page> scanAsync(byte[] from, byte[] to, int limit, ReadPolicy policy) {
+        return read(new KvQuery.Scan(from, to, limit), policy, "scan").thenApply(r -> {
+            if (r instanceof KvResult.Page p) return p;
+            throw unexpected(r);
+        });
+    }
+
+    /** The status of the member at {@code member} (no retries elsewhere: this asks one node). */
+    public CompletableFuture<NodeStatus> statusAsync(Endpoint member) {
+        return nodeAdmin(member, Request.Status::new, "status").thenApply(r -> {
+            if (r instanceof Response.StatusReport s) return s.status();
+            throw new KvClientException("unexpected answer to a status request: " + r);
+        });
+    }
+
+    /** Replaces the outbound network fault plan of one member (servers started with fault injection only). */
+    public CompletableFuture<Void> setFaultPlanAsync(Endpoint member, FaultPlan plan) {
+        return nodeAdmin(member, id -> new Request.SetFaultPlan(id, plan), "set-fault-plan").thenApply(r -> null);
+    }
+
+    /** Shifts one member's engine clock (servers started with fault injection only). */
+    public CompletableFuture<Void> setClockOffsetAsync(Endpoint member, Duration offset) {
+        long nanos = offset.toNanos();
+        return nodeAdmin(member, id -> new Request.SetClockOffset(id, nanos), "set-clock-offset").thenApply(r -> null);
+    }
+
+    /** Asks the leader for a membership change; completes when the change is committed. */
+    public CompletableFuture<Void> changeMembershipAsync(MembershipChange change, String node) {
+        Operation op = new Operation(Kind.LEADER_ADMIN, id -> new Request.ChangeMembership(id, change, node), null, change + " " + node, null);
+        return start(op).thenApply(r -> null);
+    }
+
+    // ------------------------------------------------------------------------------- blocking API
+
+    public Optional<byte[]> get(byte[] key) {
+        return await(getAsync(key));
+    }
+
+    public Optional<byte[]> get(byte[] key, ReadPolicy policy) {
+        return await(getAsync(key, policy));
+    }
+
+    public Optional<byte[]> put(byte[] key, byte[] value) {
+        return await(putAsync(key, value));
+    }
+
+    public Optional<byte[]> delete(byte[] key) {
+        return await(deleteAsync(key));
+    }
+
+    public CasResult compareAndSet(byte[] key, byte[] expected, byte[] update) {
+        return await(compareAndSetAsync(key, expected, update));
+    }
+
+    public KvResult.Page scan(byte[] from, byte[] to, int limit) {
+        return await(scanAsync(from, to, limit));
+    }
+
+    public NodeStatus status(Endpoint member) {
+        return await(statusAsync(member));
+    }
+
+    /** The status of every configured member, in order; a member that did not answer maps to its error. */
+    public Map<Endpoint, Object> statusAll() {
+        Map<Endpoint, CompletableFuture<NodeStatus>> asked = new LinkedHashMap<>();
+        for (Endpoint m : config.members()) asked.put(m, statusAsync(m));
+        Map<Endpoint, Object> out = new LinkedHashMap<>();
+        asked.forEach((m, f) -> {
+            try {
+                out.put(m, await(f));
+            } catch (RuntimeException e) {
+                out.put(m, e);
+            }
+        });
+        return out;
+    }
+
+    public void setFaultPlan(Endpoint member, FaultPlan plan) {
+        await(setFaultPlanAsync(member, plan));
+    }
+
+    public void setClockOffset(Endpoint member, Duration offset) {
+        await(setClockOffsetAsync(member, offset));
+    }
+
+    public void changeMembership(MembershipChange change, String node) {
+        await(changeMembershipAsync(change, node));
+    }
+
+    /**
+     * Waits for {@code future} and returns its value, or throws what it failed with (unwrapped from
+     * the {@link CompletionException}).
+     */
+    private <T> T await(CompletableFuture<T> future) {
+        if (loop.inEventLoop()) throw new IllegalStateException("blocking client call on the client's I/O thread; use the async methods there");
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KvClientException("interrupted while waiting for the cluster", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) throw r;
+            if (cause instanceof Error err) throw err;
+            throw new KvClientException(cause.toString(), cause);
+        }
+    }
+
+    // ------------------------------------------------------------------------------- operations
+
+    private CompletableFuture<KvResult> write(KvCommand command, String what) {
+        byte[] bytes;
+        try {
+            bytes = codec.encode(command);
+        } catch (KvException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Operation op = new Operation(Kind.WRITE, null, null, what + " of " + preview(command.key()), bytes);
+        return start(op).thenApply(this::result);
+    }
+
+    private CompletableFuture<KvResult> read(KvQuery query, ReadPolicy policy, String what) {
+        byte[] bytes;
+        try {
+            bytes = codec.encode(query);
+        } catch (KvException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Operation op = new Operation(Kind.READ, id -> new Request.Query(id, policy, bytes), null, what, null);
+        return start(op).thenApply(this::result);
+    }
+
+    private CompletableFuture<Response> nodeAdmin(Endpoint member, LongFunction<Request> request, String what) {
+        return start(new Operation(Kind.NODE_ADMIN, request, member, what + " at " + member, null));
+    }
+
+    private KvResult result(Response r) {
+        if (!(r instanceof Response.Result res)) throw new KvClientException("unexpected answer: " + r);
+        KvResult result = codec.decodeResult(res.result());
+        return result.orThrow();
+    }
+
+    private static Optional<byte[]> valueOf(KvResult r) {
+        return switch (r) {
+            case KvResult.Found f -> Optional.of(f.value());
+            case KvResult.NotFound n -> Optional.empty();
+            default -> throw unexpected(r);
+        };
+    }
+
+    private static KvClientException unexpected(KvResult r) {
+        return new KvClientException("unexpected result from the server: " + r);
+    }
+
+    /** Takes an in-flight slot (and, for a write, a session) and hands the operation to the event loop. */
+    private CompletableFuture<Response> start(Operation op) {
+        if (closed) return CompletableFuture.failedFuture(new KvConnectionException("the client is closed"));
+        try {
+            boolean got = loop.inEventLoop() ? permits.tryAcquire() : permits.tryAcquire(config.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            if (!got) {
+                return CompletableFuture.failedFuture(loop.inEventLoop()
+                        ? new KvRejectedException(ErrorCode.OVERLOADED, config.maxInFlight() + " operations are in flight already")
+                        : new KvTimeoutException("no free slot among " + config.maxInFlight() + " in-flight operations within " + config.requestTimeout(), false));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(new KvClientException("interrupted while waiting for an in-flight slot", e));
+        }
+        if (op.kind == Kind.WRITE) op.takeSession();
+        try {
+            loop.execute(() -> begin(op));
+        } catch (RuntimeException e) { // the loop is shutting down
+            op.releaseSlot();
+            return CompletableFuture.failedFuture(new KvConnectionException("the client is closed"));
+        }
+        return op.future;
+    }
+
+    // Everything below runs on the event loop.
+
+    private void begin(Operation op) {
+        if (closed) {
+            finish(op, null, new KvConnectionException("the client is closed"));
+            return;
+        }
+        active.add(op);
+        long timeout = op.fixedTarget != null ? Math.min(config.requestTimeout().toNanos(), config.attemptTimeout().toNanos()) : config.requestTimeout().toNanos();
+        op.deadlineTimer = loop.schedule(() -> deadlinePassed(op), timeout, TimeUnit.NANOSECONDS);
+        attempt(op);
+    }
+
+    private void attempt(Operation op) {
+        if (op.finished) return;
+        Endpoint target = op.fixedTarget != null ? op.fixedTarget : chooseMember();
+        op.requestId = requestIds.incrementAndGet();
+        op.target = target;
+        op.attempts++;
+        node(target).send(op);
+    }
+
+    private Endpoint chooseMember() {
+        if (leader != null) return leader;
+        Endpoint m = members.get(Math.floorMod(nextMember, members.size()));
+        nextMember++;
+        return m;
+    }
+
+    private Node node(Endpoint e) {
+        return nodes.computeIfAbsent(e, Node::new);
+    }
+
+    private void onResponse(Node node, Response response) {
+        Operation op = node.pending.remove(response.requestId());
+        if (op == null || op.finished || op.requestId != response.requestId()) return; // a late answer to an abandoned attempt
+        op.cancelAttemptTimer();
+        if (!(response instanceof Response.Error e)) {
+            if (op.kind.needsLeader()) leader = node.endpoint;
+            finish(op, response, null);
+            return;
+        }
+        op.lastError = node.endpoint + " answered " + e.code() + ": " + e.message();
+        if (op.fixedTarget != null || !e.code().retryable()) {
+            finish(op, null, new KvRejectedException(e.code(), e.message()));
+            return;
+        }
+        switch (e.code()) {
+            case NOT_LEADER -> {
+                Endpoint hint = parseHint(e.leaderClientAddress());
+                if (hint != null && !hint.equals(node.endpoint)) {
+                    leader = hint;
+                    if (!members.contains(hint)) members.add(hint);
+                    redirects.incrementAndGet();
+                    retry(op, Retry.REDIRECTED);
+                } else {
+                    forgetLeader(node.endpoint);
+                    retry(op, Retry.NEXT_MEMBER);
+                }
+            }
+            case NODE_STOPPED -> {
+                forgetLeader(node.endpoint);
+                retry(op, Retry.NEXT_MEMBER);
+            }
+            default -> retry(op, Retry.SAME_MEMBER); // OVERLOADED, UNAVAILABLE, TIMEOUT: the member is right but busy
+        }
+    }
+
+    private void attemptFailed(Operation op, String reason) {
+        if (op.finished) return;
+        op.cancelAttemptTimer();
+        op.lastError = reason;
+        if (op.fixedTarget != null) {
+            finish(op, null, new KvConnectionException(reason));
+            return;
+        }
+        forgetLeader(op.target);
+        retry(op, Retry.NEXT_MEMBER);
+    }
+
+    private void forgetLeader(Endpoint e) {
+        if (e.equals(leader)) leader = null;
+    }
+
+    private void retry(Operation op, Retry how) {
+        retries.incrementAndGet();
+        long delay;
+        if (how == Retry.REDIRECTED && op.redirectsInARow++ < 3) {
+            delay = 0;
+        } else {
+            if (how != Retry.REDIRECTED) op.redirectsInARow = 0;
+            int failures = ++op.failuresInARow;
+            long max = config.backoffMax().toNanos();
+            long base = Math.min(max, config.backoffMin().toNanos() << Math.min(20, failures - 1));
+            delay = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
+            // After a failed member, the next one may well be healthy: try it at once the first time round.
+            if (how == Retry.NEXT_MEMBER && failures <= members.size() - 1) delay = 0;
+        }
+        if (delay == 0) attempt(op);
+        else loop.schedule(() -> attempt(op), delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void attemptTimedOut(Operation op, long requestId) {
+        if (op.finished || op.requestId != requestId) return;
+        Node n = nodes.get(op.target);
+        if (n != null) n.pending.remove(requestId);
+        attemptFailed(op, op.target + " did not answer within " + config.attemptTimeout());
+    }
+
+    private void deadlinePassed(Operation op) {
+        if (op.finished) return;
+        Node n = nodes.get(op.target);
+        if (n != null) n.pending.remove(op.requestId);
+        if (op.fixedTarget != null) {
+            finish(op, null, new KvConnectionException(op.what + ": no answer within " + DurationText(config.attemptTimeout()) + "; " + op.lastError));
+            return;
+        }
+        boolean inDoubt = op.kind == Kind.WRITE && op.sent;
+        finish(op, null, new KvTimeoutException(op.what + " got no answer within " + DurationText(config.requestTimeout()) + " (" + op.attempts
+                + " attempts; last: " + op.lastError + ")" + (inDoubt ? "; it may have been applied" : ""), inDoubt));
+    }
+
+    private static String DurationText(Duration d) {
+        return io.tandem.kv.server.DurationText.format(d);
+    }
+
+    private void finish(Operation op, Response response, Throwable error) {
+        if (op.finished) return;
+        op.finished = true;
+        op.cancelAttemptTimer();
+        if (op.deadlineTimer != null) op.deadlineTimer.cancel(false);
+        active.remove(op);
+        op.releaseSlot();
+        if (error != null) op.future.completeExceptionally(error);
+        else op.future.complete(response);
+    }
+
+    private static Endpoint parseHint(String address) {
+        if (address == null) return null;
+        try {
+            return Endpoint.parse(address);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String preview(byte[] key) {
+        StringBuilder s = new StringBuilder("key '");
+        int n = Math.min(key.length, 40);
+        for (int i = 0; i < n; i++) {
+            int b = key[i] & 0xFF;
+            if (b >= 0x20 && b < 0x7F) s.append((char) b);
+            else s.append(String.format("\\x%02x", b));
+        }
+        return s.append(key.length > n ? "...'" : "'").toString();
+    }
+
+    /**
+     * Fails every outstanding operation with {@link KvConnectionException}, closes the connections and
+     * stops the event loop. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            loop.submit(() -> {
+                for (Operation op : List.copyOf(active)) finish(op, null, new KvConnectionException("the client was closed"));
+                for (Node n : nodes.values()) n.close();
+            }).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            // the loop is already shutting down
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    // ------------------------------------------------------------------------------- parts
+
+    /** A session for exactly-once writes; owned by one operation at a time. */
+    private static final class Session {
+        final long clientId;
+        long lastSequence;
+
+        Session(long clientId) {
+            this.clientId = clientId;
+        }
+    }
+
+    private final class Operation {
+        final Kind kind;
+        final LongFunction<Request> request;
+        final Endpoint fixedTarget;
+        final String what;
+        final byte[] command;
+        final CompletableFuture<Response> future = new CompletableFuture<>();
+        Session session;
+        long sequence;
+        // event-loop state
+        boolean finished;
+        boolean sent;
+        int attempts;
+        int failuresInARow;
+        int redirectsInARow;
+        long requestId;
+        Endpoint target;
+        String lastError = "no member answered yet";
+        ScheduledFuture<?> attemptTimer;
+        ScheduledFuture<?> deadlineTimer;
+        private boolean released;
+
+        Operation(Kind kind, LongFunction<Request> request, Endpoint fixedTarget, String what, byte[] command) {
+            this.kind = kind;
+            this.request = request;
+            this.fixedTarget = fixedTarget;
+            this.what = what;
+            this.command = command;
+        }
+
+        void takeSession() {
+            Session s = sessions.pollFirst();
+            if (s == null) {
+                long id;
+                do {
+                    id = sessionIds.nextLong();
+                } while (id == 0);
+                s = new Session(id);
+            }
+            session = s;
+            sequence = ++s.lastSequence;
+        }
+
+        Request requestFor(long id) {
+            return kind == Kind.WRITE ? new Request.Command(id, session.clientId, sequence, command) : request.apply(id);
+        }
+
+        void cancelAttemptTimer() {
+            if (attemptTimer != null) {
+                attemptTimer.cancel(false);
+                attemptTimer = null;
+            }
+        }
+
+        void releaseSlot() {
+            if (released) return;
+            released = true;
+            if (session != null) sessions.offerFirst(session);
+            permits.release();
+        }
+    }
+
+    /** The connection to one member, made on demand and remade after it is lost. */
+    private final class Node {
+        final Endpoint endpoint;
+        final Map<Long, Operation> pending = new HashMap<>();
+        final List<Operation> waiting = new ArrayList<>();
+        Channel channel;
+        boolean connecting;
+
+        Node(Endpoint endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        void send(Operation op) {
+            if (channel != null && channel.isActive()) {
+                write(op);
+                return;
+            }
+            waiting.add(op);
+            if (!connecting) connect();
+        }
+
+        private void connect() {
+            connecting = true;
+            ChannelFuture f = bootstrap.clone().handler(new ChannelInitializer<>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline()
+                            .addLast("flush", new FlushConsolidationHandler(256, true))
+                            .addLast("frames", new LengthFieldBasedFrameDecoder(ClientWire.DEFAULT_MAX_FRAME_BYTES, 0, 4, 0, 4, true))
+                            .addLast("responses", new Responses(Node.this));
+                }
+            }).connect(endpoint.host(), endpoint.port());
+            f.addListener(done -> {
+                connecting = false;
+                List<Operation> ops = new ArrayList<>(waiting);
+                waiting.clear();
+                if (done.isSuccess()) {
+                    channel = f.channel();
+                    for (Operation op : ops) if (!op.finished) write(op);
+                } else {
+                    String reason = "cannot connect to " + endpoint + ": " + describe(done.cause());
+                    for (Operation op : ops) attemptFailed(op, reason);
+                }
+            });
+        }
+
+        private void write(Operation op) {
+            if (op.finished) return;
+            long id = op.requestId;
+            Request request = op.requestFor(id);
+            ByteBuf buf = channel.alloc().buffer(ClientWire.sizeHint(request));
+            ClientWire.writeRequest(request, buf);
+            pending.put(id, op);
+            op.sent = true;
+            op.attemptTimer = loop.schedule(() -> attemptTimedOut(op, id), config.attemptTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            channel.writeAndFlush(buf).addListener(w -> {
+                if (!w.isSuccess() && pending.remove(id) != null) attemptFailed(op, "cannot send to " + endpoint + ": " + describe(w.cause()));
+            });
+        }
+
+        void connectionLost(Channel ch, String reason) {
+            if (ch != channel) return;
+            channel = null;
+            List<Operation> ops = new ArrayList<>(pending.values());
+            pending.clear();
+            for (Operation op : ops) attemptFailed(op, reason);
+        }
+
+        void close() {
+            if (channel != null) channel.close();
+        }
+    }
+
+    /** Decodes the frames of one connection. */
+    private final class Responses extends ChannelInboundHandlerAdapter {
+        private final Node node;
+
+        Responses(Node node) {
+            this.node = node;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf body = (ByteBuf) msg;
+            Response r;
+            try {
+                r = ClientWire.readResponse(body);
+            } catch (WireFormatException e) {
+                ctx.close();
+                node.connectionLost(ctx.channel(), node.endpoint + " sent a bad frame: " + e.getMessage());
+                return;
+            } finally {
+                body.release();
+            }
+            if (r.requestId() == 0 && r instanceof Response.Error e) { // about the connection, not one request
+                node.connectionLost(ctx.channel(), node.endpoint + " refused the connection: " + e.code() + ": " + e.message());
+                ctx.close();
+                return;
+            }
+            onResponse(node, r);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            node.connectionLost(ctx.channel(), "connection to " + node.endpoint + " closed");
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            node.connectionLost(ctx.channel(), "connection to " + node.endpoint + " failed: " + describe(cause));
+            ctx.close();
+        }
+    }
+
+    private static String describe(Throwable t) {
+        if (t == null) return "unknown error";
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m;
+    }
+}

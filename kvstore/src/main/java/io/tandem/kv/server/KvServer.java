@@ -1,0 +1,381 @@
+package io.tandem.kv.server;
+
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tandem.api.NodeStoppedException;
+import io.tandem.api.NotLeaderException;
+import io.tandem.api.OverloadedException;
+import io.tandem.api.RequestTimeoutException;
+import io.tandem.api.TandemException;
+import io.tandem.api.UnavailableException;
+import io.tandem.codec.KryoCodec;
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.Protocol;
+import io.tandem.kv.KvCodec;
+import io.tandem.kv.KvException;
+import io.tandem.kv.KvResult;
+import io.tandem.kv.KvStateMachine;
+import io.tandem.kv.net.ClientWire;
+import io.tandem.kv.net.ErrorCode;
+import io.tandem.kv.net.NodeStatus;
+import io.tandem.kv.net.Request;
+import io.tandem.kv.net.Response;
+import io.tandem.protocols.Protocols;
+import io.tandem.protocols.raft.RaftAdmin;
+import io.tandem.protocols.raft.RaftProtocol;
+import io.tandem.runtime.NodeRuntime;
+import io.tandem.runtime.RuntimeConfig;
+import io.tandem.storage.DataDirectoryMismatchException;
+import io.tandem.storage.FlushPolicy;
+import io.tandem.storage.NodeStorage;
+import io.tandem.storage.StorageException;
+import io.tandem.transport.Endpoint;
+import io.tandem.transport.FaultInjectingTransport;
+import io.tandem.transport.Transport;
+import io.tandem.transport.TransportSetup;
+import io.tandem.transport.tcp.TcpTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member of a replicated KV store: a {@link KvStateMachine} replicated by the configured
+ * protocol over the TCP transport, with durable storage, a client endpoint ({@link ClientWire}),
+ * and optionally a Prometheus endpoint.
+ *
+ * <pre>{@code
+ * try (KvServer server = KvServer.start(ServerConfig.load(Path.of("n1.conf"), Map.of()))) {
+ *     server.awaitStop();
+ * }
+ * }</pre>
+ *
+ * A node whose engine or storage fails stops serving; the server then closes itself, and
+ * {@link #awaitStop()} returns the reason, so a supervisor can restart it from its data directory.
+ */
+public final class KvServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KvServer.class);
+
+    private final ServerConfig config;
+    private final long startedAt = System.nanoTime();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final KvCodec codec = new KvStateMachine().codec();
+    private final ObservedProtocol protocol;
+    private final boolean raft;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    private volatile String stopReason;
+    private volatile boolean serving;
+    private NodeRuntime runtime;
+    private FaultInjectingTransport faults;
+    private ClientEndpoint clients;
+    private MetricsEndpoint metrics;
+    private Thread watchdog;
+
+    private KvServer(ServerConfig config) {
+        this.config = config;
+        Protocol base = Protocols.byName(config.protocol());
+        if (base instanceof RaftProtocol r) {
+            var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
+            if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
+            base = new RaftProtocol(raftConfig.build());
+        }
+        this.raft = base instanceof RaftProtocol;
+        this.protocol = new ObservedProtocol(base);
+    }
+
+    /**
+     * Starts the server: binds the client port and the metrics port, opens storage, starts the
+     * node and binds the peer port; nothing is left running if any step fails.
+     *
+     * @throws ServerStartException with a message naming the port or directory at fault
+     */
+    public static KvServer start(ServerConfig config) {
+        KvServer server = new KvServer(config);
+        try {
+            server.startParts();
+        } catch (RuntimeException e) {
+            server.closeParts();
+            throw e instanceof ServerStartException s ? s : new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
+        }
+        return server;
+    }
+
+    private void startParts() {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        gcMetrics.bindTo(registry);
+        clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
+                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry);
+        clients.start();
+        if (config.metricsPort() != 0) metrics = MetricsEndpoint.start(config.clientAddress().host(), config.metricsPort(), registry);
+
+        KryoCodec.Builder kryo = KryoCodec.builder();
+        protocol.registerMessages(kryo);
+        Transport tcp = TcpTransport.defaults().create(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry));
+        Transport transport = tcp;
+        if (config.faultInjection()) transport = faults = new FaultInjectingTransport(tcp, config.id().value().hashCode() * 0x9E3779B97F4A7C15L);
+        FlushPolicy flush = config.fsync() ? FlushPolicy.FSYNC : FlushPolicy.NO_FSYNC;
+        RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS.withRequestTimeout(config.requestTimeout()).withMaxPendingRequests(config.maxPendingRequests());
+        NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
+                (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), flush, events, restorer),
+                new KvStateMachine(), registry, runtimeConfig);
+        try {
+            rt.start();
+        } catch (DataDirectoryMismatchException e) {
+            transport.close();
+            throw new ServerStartException("data directory " + config.dataDir() + " cannot be used by " + config.id() + " of cluster '"
+                    + config.cluster() + "': " + e.getMessage(), e);
+        } catch (StorageException e) {
+            transport.close();
+            throw new ServerStartException("cannot open data directory " + config.dataDir() + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(rt);
+            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
+        }
+        runtime = rt;
+        serving = true;
+        writePidFile();
+        watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watchForFailure);
+        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}", config.id(), protocol.name(),
+                config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
+                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "");
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** Where clients connect (the real port if the configured one was 0). */
+    public Endpoint clientAddress() {
+        return clients.address();
+    }
+
+    /** The registry behind the metrics endpoint. */
+    public PrometheusMeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    /** What this node knows now (the answer to a status request). */
+    public NodeStatus status() {
+        ObservedProtocol.EngineState s = protocol.state();
+        List<NodeStatus.Member> members = new ArrayList<>();
+        for (NodeId m : config.members().keySet()) {
+            members.add(new NodeStatus.Member(m.value(), config.members().get(m).toString(), config.clientAddresses().get(m).toString()));
+        }
+        String leader = s.leader() == null ? null : s.leader().value();
+        String leaderAddress = s.leader() == null ? null : addressOf(s.leader());
+        return new NodeStatus(config.id().value(), config.cluster(), protocol.name(), s.role(), leader, leaderAddress, s.term(),
+                protocol.commitIndex(), runtime == null ? 0 : runtime.appliedIndex(), ProcessHandle.current().pid(),
+                (System.nanoTime() - startedAt) / 1_000_000, config.faultInjection(), members, protocol.detail());
+    }
+
+    /** Blocks until the server is closed, by {@link #close()} or after a failure; returns why, or null after a plain close. */
+    public String awaitStop() throws InterruptedException {
+        stopped.await();
+        return stopReason;
+    }
+
+    // ---------------------------------------------------------------------------------- requests
+
+    private CompletableFuture<Response> handle(Request request) {
+        long id = request.requestId();
+        if (!serving) return done(new Response.Error(id, ErrorCode.NODE_STOPPED, config.id() + (closed.get() ? " is shutting down" : " is starting")));
+        return switch (request) {
+            case Request.Command c -> command(c);
+            case Request.Query q -> query(q);
+            case Request.Status s -> done(new Response.StatusReport(id, status()));
+            case Request.SetFaultPlan p -> {
+                if (faults == null) yield faultInjectionOff(id);
+                faults.setPlan(p.plan());
+                log.info("{}: fault plan set to {}", config.id(), p.plan());
+                yield done(new Response.Done(id));
+            }
+            case Request.SetClockOffset o -> {
+                if (faults == null) yield faultInjectionOff(id);
+                runtime.setClockOffset(o.offsetNanos());
+                log.info("{}: engine clock offset set to {} ns", config.id(), o.offsetNanos());
+                yield done(new Response.Done(id));
+            }
+            case Request.ChangeMembership m -> changeMembership(m);
+        };
+    }
+
+    private CompletableFuture<Response> command(Request.Command c) {
+        try {
+            codec.decodeCommand(c.command()); // refuse bad bytes before they take a log slot
+        } catch (KvException e) {
+            return done(new Response.Result(c.requestId(), codec.encode(new KvResult.Failed(e.reason(), e.getMessage()))));
+        }
+        if (c.clientId() != 0 && c.sequence() < 1) {
+            return done(new Response.Error(c.requestId(), ErrorCode.BAD_REQUEST, "session sequence numbers start at 1, got " + c.sequence()));
+        }
+        ClientRequest.Session session = c.clientId() == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(c.clientId(), c.sequence());
+        return runtime.submit(c.command(), session).handle((result, error) -> answer(c.requestId(), result, error));
+    }
+
+    private CompletableFuture<Response> query(Request.Query q) {
+        try {
+            codec.decodeQuery(q.query());
+        } catch (KvException e) {
+            return done(new Response.Result(q.requestId(), codec.encode(new KvResult.Failed(e.reason(), e.getMessage()))));
+        }
+        return runtime.query(q.query(), q.policy()).handle((result, error) -> answer(q.requestId(), result, error));
+    }
+
+    private CompletableFuture<Response> changeMembership(Request.ChangeMembership m) {
+        if (!raft) return done(new Response.Error(m.requestId(), ErrorCode.UNSUPPORTED, "membership changes need the raft protocol; " + config.id() + " runs " + protocol.name()));
+        NodeId node;
+        try {
+            node = NodeId.of(m.node());
+        } catch (IllegalArgumentException e) {
+            return done(new Response.Error(m.requestId(), ErrorCode.BAD_REQUEST, "bad node id: " + e.getMessage()));
+        }
+        if (!config.members().containsKey(node)) {
+            return done(new Response.Error(m.requestId(), ErrorCode.REFUSED, node + " is not in the members list of " + config.id()
+                    + " (" + config.members().keySet() + "): every node a group may contain must be listed in members"));
+        }
+        byte[] admin = switch (m.change()) {
+            case ADD_LEARNER -> RaftAdmin.addLearner(node);
+            case PROMOTE -> RaftAdmin.promote(node);
+            case REMOVE -> RaftAdmin.remove(node);
+            case TRANSFER_LEADERSHIP -> RaftAdmin.transferLeadership(node);
+        };
+        log.info("{}: membership change requested: {} {}", config.id(), m.change(), node);
+        return runtime.submit(admin, ClientRequest.Session.NONE).handle((result, error) -> error == null ? new Response.Done(m.requestId()) : error(m.requestId(), error));
+    }
+
+    private Response answer(long requestId, byte[] result, Throwable error) {
+        return error == null ? new Response.Result(requestId, result) : error(requestId, error);
+    }
+
+    private Response error(long requestId, Throwable failure) {
+        Throwable e = failure instanceof CompletionException || failure instanceof ExecutionException ? failure.getCause() : failure;
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return switch (e) {
+            case NotLeaderException n -> {
+                NodeId hint = n.leaderHint().filter(h -> !h.equals(config.id())).orElse(null);
+                yield new Response.Error(requestId, ErrorCode.NOT_LEADER, message, hint == null ? null : hint.value(), hint == null ? null : addressOf(hint));
+            }
+            case OverloadedException o -> new Response.Error(requestId, ErrorCode.OVERLOADED, message);
+            case RequestTimeoutException t -> new Response.Error(requestId, ErrorCode.TIMEOUT, message);
+            case UnavailableException u -> new Response.Error(requestId, ErrorCode.UNAVAILABLE, message);
+            case NodeStoppedException s -> new Response.Error(requestId, ErrorCode.NODE_STOPPED, message);
+            case TandemException t when runtime.failure() != null -> new Response.Error(requestId, ErrorCode.NODE_STOPPED, message);
+            case TandemException t -> new Response.Error(requestId, ErrorCode.REFUSED, message);
+            default -> {
+                log.warn("{}: request {} failed unexpectedly", config.id(), requestId, e);
+                yield new Response.Error(requestId, ErrorCode.INTERNAL, e.toString());
+            }
+        };
+    }
+
+    private String addressOf(NodeId node) {
+        Endpoint e = config.clientAddresses().get(node);
+        return e == null ? null : e.toString();
+    }
+
+    private CompletableFuture<Response> faultInjectionOff(long requestId) {
+        return done(new Response.Error(requestId, ErrorCode.UNSUPPORTED, "fault injection is off on " + config.id() + "; start it with fault-injection = true"));
+    }
+
+    private static CompletableFuture<Response> done(Response r) {
+        return CompletableFuture.completedFuture(r);
+    }
+
+    // ---------------------------------------------------------------------------------- lifecycle
+
+    private void watchForFailure() {
+        while (!closed.get()) {
+            Throwable failure = runtime.failure();
+            if (failure != null) {
+                log.error("{} stops serving after a failure: {}", config.id(), failure.toString());
+                stopReason = "the node failed: " + failure.getMessage();
+                close();
+                return;
+            }
+            try {
+                Thread.sleep(200); // a watchdog poll, not a wait for a test condition
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void writePidFile() {
+        Path file = config.pidFile();
+        if (file == null) return;
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) Files.createDirectories(parent);
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new ServerStartException("cannot write the pid file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Graceful stop: no new client connections, the node stops (requests still pending are answered
+     * NODE_STOPPED), storage is flushed and closed, connections are closed after their last answers.
+     * Idempotent; safe from a shutdown hook.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            try {
+                stopped.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        log.info("{} stopping", config.id());
+        closeParts();
+        log.info("{} stopped", config.id());
+        stopped.countDown();
+    }
+
+    private void closeParts() {
+        serving = false;
+        if (clients != null) clients.stopAccepting();
+        if (runtime != null) closeQuietly(runtime);
+        if (clients != null) clients.close();
+        if (metrics != null) metrics.close();
+        gcMetrics.close();
+        if (runtime != null && config.pidFile() != null) {
+            try {
+                Files.deleteIfExists(config.pidFile());
+            } catch (IOException e) {
+                log.warn("could not remove the pid file {}: {}", config.pidFile(), e.toString());
+            }
+        }
+        registry.close();
+    }
+
+    private void closeQuietly(NodeRuntime rt) {
+        try {
+            rt.close();
+        } catch (RuntimeException e) {
+            log.warn("{}: closing the node failed", config.id(), e);
+        }
+    }
+}

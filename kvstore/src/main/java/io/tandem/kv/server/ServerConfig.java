@@ -1,0 +1,353 @@
+package io.tandem.kv.server;
+
+import io.tandem.engine.NodeId;
+import io.tandem.protocols.Protocols;
+import io.tandem.protocols.raft.RaftConfig;
+import io.tandem.transport.Endpoint;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Everything a KV server needs, validated. Build it with {@link #load}: settings come from a config
+ * file (one {@code key = value} per line, {@code #} starts a comment line) and from flags, which win;
+ * {@link Key} lists every key with its default.
+ *
+ * @param members          every member's peer address, in a stable order (the same list on every member)
+ * @param clientAddresses  every member's client address; this node's entry is where it listens for clients
+ * @param initialVoters    Raft only: the voters of a new group (empty: every member); the others join
+ *                         through membership changes
+ * @param electionTimeoutMin Raft only: the randomized election timeout is drawn from [min, max)
+ * @param metricsPort      Prometheus scrape port on the client address's host; 0 turns the endpoint off
+ * @param faultInjection   accept the fault-plan and clock-offset admin requests (test clusters only)
+ * @param pidFile          written once the server is ready, removed on a clean exit; null for none
+ */
+public record ServerConfig(
+        NodeId id,
+        Map<NodeId, Endpoint> members,
+        Map<NodeId, Endpoint> clientAddresses,
+        String cluster,
+        String protocol,
+        Set<NodeId> initialVoters,
+        Duration electionTimeoutMin,
+        Duration electionTimeoutMax,
+        Path dataDir,
+        boolean fsync,
+        int metricsPort,
+        Duration requestTimeout,
+        int maxPendingRequests,
+        int maxClientConnections,
+        int maxRequestsPerConnection,
+        boolean faultInjection,
+        Path pidFile) {
+
+    /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
+    public enum Key {
+        ID("id", null, "this node's name; one of the members"),
+        MEMBERS("members", null, "every member as name=host:port (peer address), comma-separated, the same on every node"),
+        CLIENT_MEMBERS("client-members", "peer host, peer port + 1000", "every member's client address as name=host:port"),
+        CLIENT_ADDRESS("client-address", "this node's entry of client-members", "host:port this node takes client connections on"),
+        CLIENT_PORT("client-port", "none", "shorthand for client-address on the peer host"),
+        CLUSTER("cluster", "tandem", "cluster name; peers and data directories of another cluster are refused"),
+        PROTOCOL("protocol", "raft", "replication protocol: " + String.join(", ", Protocols.names())),
+        INITIAL_VOTERS("initial-voters", "every member", "raft: voters of a new group, comma-separated; others join by membership change"),
+        ELECTION_TIMEOUT_MIN("election-timeout-min", "1s", "raft: lower bound of the randomized election timeout (at least 2 heartbeats of 100ms)"),
+        ELECTION_TIMEOUT_MAX("election-timeout-max", "2s", "raft: upper bound of the randomized election timeout"),
+        DATA_DIR("data-dir", null, "directory of this node's log, metadata and snapshots"),
+        FSYNC("fsync", "true", "fsync every write batch; false survives a process crash but not power loss"),
+        METRICS_PORT("metrics-port", "0 (off)", "port of the Prometheus endpoint (/metrics) on the client host"),
+        REQUEST_TIMEOUT("request-timeout", "10s", "a request not answered within it fails with TIMEOUT"),
+        MAX_PENDING_REQUESTS("max-pending-requests", "10000", "requests in progress on the node; more are refused with OVERLOADED"),
+        MAX_CLIENT_CONNECTIONS("max-client-connections", "1024", "open client connections; more are closed at once"),
+        MAX_REQUESTS_PER_CONNECTION("max-requests-per-connection", "1024", "unanswered requests per connection; more are refused with OVERLOADED"),
+        FAULT_INJECTION("fault-injection", "false", "accept fault-plan and clock-offset admin requests (test clusters only)"),
+        PID_FILE("pid-file", "none", "file to write the process id to once ready; removed on a clean exit");
+
+        private final String name;
+        private final String defaultText;
+        private final String description;
+
+        Key(String name, String defaultText, String description) {
+            this.name = name;
+            this.defaultText = defaultText;
+            this.description = description;
+        }
+
+        public String configName() {
+            return name;
+        }
+
+        /** The default as documentation text; null for a required key. */
+        public String defaultText() {
+            return defaultText;
+        }
+
+        public String description() {
+            return description;
+        }
+
+        static Key byName(String name) {
+            for (Key k : values()) if (k.name.equals(name)) return k;
+            return null;
+        }
+    }
+
+    /** The port offset from a member's peer port to its default client port. */
+    public static final int CLIENT_PORT_OFFSET = 1000;
+
+    public ServerConfig {
+        Objects.requireNonNull(id, "id");
+        members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+        clientAddresses = Collections.unmodifiableMap(new LinkedHashMap<>(clientAddresses));
+        initialVoters = Collections.unmodifiableSet(new LinkedHashSet<>(initialVoters));
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(electionTimeoutMin, "electionTimeoutMin");
+        Objects.requireNonNull(electionTimeoutMax, "electionTimeoutMax");
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        if (!members.containsKey(id)) throw new IllegalArgumentException(id + " is not among the members " + members.keySet());
+        if (!clientAddresses.keySet().equals(members.keySet())) throw new IllegalArgumentException("client addresses " + clientAddresses.keySet() + " do not match the members " + members.keySet());
+    }
+
+    public Endpoint peerAddress() {
+        return members.get(id);
+    }
+
+    public Endpoint clientAddress() {
+        return clientAddresses.get(id);
+    }
+
+    /**
+     * Reads {@code configFile} (may be null) and applies {@code flags} (config key to value, as given
+     * on the command line) over it.
+     *
+     * @throws ConfigException naming the key and the file line or flag of the first problem
+     */
+    public static ServerConfig load(Path configFile, Map<String, String> flags) {
+        Map<Key, Setting> settings = new LinkedHashMap<>();
+        if (configFile != null) readFile(configFile, settings);
+        flags.forEach((name, value) -> {
+            Key key = Key.byName(name);
+            if (key == null) throw new IllegalArgumentException("no config key '" + name + "'");
+            settings.put(key, new Setting(value, "--" + name));
+        });
+        return new Resolver(settings, configFile).resolve();
+    }
+
+    /** A value and where it came from, for error messages. */
+    private record Setting(String value, String origin) {}
+
+    private static void readFile(Path file, Map<Key, Setting> settings) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("config file " + file + " does not exist");
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage());
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            String where = file + " line " + (i + 1);
+            if (line.isEmpty() || line.startsWith("#")) continue;
+            int eq = line.indexOf('=');
+            if (eq < 0) throw new ConfigException(where + ": expected 'key = value', found '" + line + "'");
+            String name = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+            String value = line.substring(eq + 1).strip();
+            Key key = Key.byName(name);
+            if (key == null) throw new ConfigException(where + ": unknown key '" + name + "'; known keys: " + knownKeys());
+            if (value.isEmpty()) throw new ConfigException(where + ": key '" + name + "' has no value");
+            Setting earlier = settings.put(key, new Setting(value, where));
+            if (earlier != null) throw new ConfigException(where + ": key '" + name + "' is set again (first at " + earlier.origin() + ")");
+        }
+    }
+
+    private static String knownKeys() {
+        StringBuilder s = new StringBuilder();
+        for (Key k : Key.values()) s.append(s.isEmpty() ? "" : ", ").append(k.name);
+        return s.toString();
+    }
+
+    /** Turns the raw settings into a config, one key at a time, with errors that name the key and its origin. */
+    private static final class Resolver {
+        private final Map<Key, Setting> settings;
+        private final Path configFile;
+
+        Resolver(Map<Key, Setting> settings, Path configFile) {
+            this.settings = settings;
+            this.configFile = configFile;
+        }
+
+        ServerConfig resolve() {
+            NodeId id = required(Key.ID, NodeId::of);
+            Map<NodeId, Endpoint> members = required(Key.MEMBERS, Resolver::memberList);
+            if (!members.containsKey(id)) fail(Key.MEMBERS, "does not list this node's id '" + id + "' (members: " + names(members.keySet()) + ")");
+            Map<NodeId, Endpoint> clients = optional(Key.CLIENT_MEMBERS, Resolver::memberList, null);
+            if (clients == null) {
+                clients = new LinkedHashMap<>();
+                for (var e : members.entrySet()) clients.put(e.getKey(), derivedClientAddress(e.getKey(), e.getValue()));
+            } else if (!clients.keySet().equals(members.keySet())) {
+                fail(Key.CLIENT_MEMBERS, "lists " + names(clients.keySet()) + " but the members are " + names(members.keySet()));
+            }
+            Endpoint own = optional(Key.CLIENT_ADDRESS, Endpoint::parse, null);
+            Integer port = optional(Key.CLIENT_PORT, Resolver::port, null);
+            if (own != null && port != null) fail(Key.CLIENT_PORT, "conflicts with client-address (" + settings.get(Key.CLIENT_ADDRESS).origin() + "); give one of them");
+            if (port != null) own = new Endpoint(members.get(id).host(), port);
+            if (own != null) clients.put(id, own);
+            Endpoint peer = members.get(id);
+            if (clients.get(id).port() == peer.port() && sameHost(clients.get(id).host(), peer.host())) {
+                fail(settings.containsKey(Key.CLIENT_PORT) ? Key.CLIENT_PORT : Key.CLIENT_ADDRESS, "client address " + clients.get(id) + " is the peer address; pick another port");
+            }
+            String protocol = optional(Key.PROTOCOL, Resolver::protocol, "raft");
+            Set<NodeId> voters = optional(Key.INITIAL_VOTERS, Resolver::nodeSet, Set.of());
+            for (NodeId v : voters) if (!members.containsKey(v)) fail(Key.INITIAL_VOTERS, "names " + v + ", which is not a member");
+            if (!voters.isEmpty() && !protocol.startsWith("raft")) fail(Key.INITIAL_VOTERS, "applies to the raft protocol only, not " + protocol);
+            Duration electionMin = optional(Key.ELECTION_TIMEOUT_MIN, Resolver::positiveDuration, RaftConfig.DEFAULTS.electionTimeoutMin());
+            Duration electionMax = optional(Key.ELECTION_TIMEOUT_MAX, Resolver::positiveDuration, RaftConfig.DEFAULTS.electionTimeoutMax());
+            if (electionMax.compareTo(electionMin) <= 0) fail(settings.containsKey(Key.ELECTION_TIMEOUT_MAX) ? Key.ELECTION_TIMEOUT_MAX : Key.ELECTION_TIMEOUT_MIN,
+                    "must leave election-timeout-max (" + DurationText.format(electionMax) + ") above election-timeout-min (" + DurationText.format(electionMin) + ")");
+            if (electionMin.compareTo(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) < 0) fail(Key.ELECTION_TIMEOUT_MIN,
+                    "must be at least two heartbeat intervals (" + DurationText.format(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) + ")");
+            int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
+            if (metricsPort != 0 && metricsPort == clients.get(id).port()) fail(Key.METRICS_PORT, "is the client port " + metricsPort);
+            return new ServerConfig(
+                    id, members, clients,
+                    optional(Key.CLUSTER, Resolver::clusterName, "tandem"),
+                    protocol,
+                    voters,
+                    electionMin,
+                    electionMax,
+                    required(Key.DATA_DIR, Path::of),
+                    optional(Key.FSYNC, Resolver::bool, true),
+                    metricsPort,
+                    optional(Key.REQUEST_TIMEOUT, Resolver::positiveDuration, Duration.ofSeconds(10)),
+                    optional(Key.MAX_PENDING_REQUESTS, Resolver::positiveInt, 10_000),
+                    optional(Key.MAX_CLIENT_CONNECTIONS, Resolver::positiveInt, 1024),
+                    optional(Key.MAX_REQUESTS_PER_CONNECTION, Resolver::positiveInt, 1024),
+                    optional(Key.FAULT_INJECTION, Resolver::bool, false),
+                    optional(Key.PID_FILE, Path::of, null));
+        }
+
+        private Endpoint derivedClientAddress(NodeId node, Endpoint peer) {
+            int port = peer.port() + CLIENT_PORT_OFFSET;
+            if (port > 65535) fail(Key.MEMBERS, "member " + node + " has peer port " + peer.port() + "; its default client port " + port + " is out of range, so set client-members");
+            return new Endpoint(peer.host(), port);
+        }
+
+        private <T> T required(Key key, Function<String, T> parse) {
+            if (!settings.containsKey(key)) {
+                throw new ConfigException("missing setting '" + key.name + "' (" + key.description + "): pass --" + key.name
+                        + (configFile == null ? " or --config FILE" : " or add '" + key.name + " = ...' to " + configFile));
+            }
+            return optional(key, parse, null);
+        }
+
+        private <T> T optional(Key key, Function<String, T> parse, T fallback) {
+            Setting s = settings.get(key);
+            if (s == null) return fallback;
+            try {
+                return parse.apply(s.value());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(s.origin() + ": " + key.name + ": " + e.getMessage());
+            }
+        }
+
+        private void fail(Key key, String problem) {
+            Setting s = settings.get(key);
+            throw new ConfigException((s == null ? "" : s.origin() + ": ") + key.name + " " + problem);
+        }
+
+        static Map<NodeId, Endpoint> memberList(String text) {
+            Map<NodeId, Endpoint> out = new LinkedHashMap<>();
+            for (String item : text.split(",")) {
+                String m = item.strip();
+                if (m.isEmpty()) continue;
+                int eq = m.indexOf('=');
+                if (eq <= 0) throw new IllegalArgumentException("'" + m + "' is not name=host:port");
+                NodeId node = NodeId.of(m.substring(0, eq).strip());
+                if (out.put(node, Endpoint.parse(m.substring(eq + 1).strip())) != null) throw new IllegalArgumentException("member " + node + " is listed twice");
+            }
+            if (out.isEmpty()) throw new IllegalArgumentException("lists no member");
+            return out;
+        }
+
+        static Set<NodeId> nodeSet(String text) {
+            Set<NodeId> out = new LinkedHashSet<>();
+            for (String item : text.split(",")) if (!item.isBlank()) out.add(NodeId.of(item.strip()));
+            return out;
+        }
+
+        static String protocol(String name) {
+            Protocols.byName(name); // refuses unknown names with the list of known ones
+            return name;
+        }
+
+        static String clusterName(String name) {
+            if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) throw new IllegalArgumentException("'" + name + "' is not a cluster name (letters, digits, . _ -; at most 64)");
+            return name;
+        }
+
+        static boolean bool(String text) {
+            return switch (text.toLowerCase(Locale.ROOT)) {
+                case "true", "yes", "on" -> true;
+                case "false", "no", "off" -> false;
+                default -> throw new IllegalArgumentException("'" + text + "' is not true or false");
+            };
+        }
+
+        static int port(String text) {
+            int p = integer(text);
+            if (p < 1 || p > 65535) throw new IllegalArgumentException("port " + p + " is outside 1-65535");
+            return p;
+        }
+
+        static int portOrZero(String text) {
+            return integer(text) == 0 ? 0 : port(text);
+        }
+
+        static int positiveInt(String text) {
+            int n = integer(text);
+            if (n < 1) throw new IllegalArgumentException(n + " is not positive");
+            return n;
+        }
+
+        static int integer(String text) {
+            try {
+                return Integer.parseInt(text.replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + text + "' is not a whole number");
+            }
+        }
+
+        static Duration positiveDuration(String text) {
+            Duration d = DurationText.parse(text);
+            if (d.isZero()) throw new IllegalArgumentException("must be longer than zero");
+            return d;
+        }
+
+        private static boolean sameHost(String a, String b) {
+            return a.equals(b) || isWildcard(a) || isWildcard(b);
+        }
+
+        private static boolean isWildcard(String host) {
+            return host.equals("0.0.0.0") || host.equals("::");
+        }
+
+        private static String names(Set<NodeId> nodes) {
+            return nodes.stream().map(NodeId::value).toList().toString();
+        }
+    }
+}
