@@ -1,7 +1,7 @@
 package io.tandem.cli;
 
 import io.tandem.kv.net.NodeStatus;
-import io.tandem.kv.server.DurationText;
+import io.tandem.kv.DurationText;
 import io.tandem.transport.Endpoint;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package io.tandem.cli;
 
 import io.tandem.kv.client.KvClientConfig;
 import io.tandem.kv.client.TandemKvClient;
-import io.tandem.kv.server.DurationText;
+import io.tandem.kv.DurationText;
 import io.tandem.transport.Endpoint;
 import java.io.IOException;
 import java.net.InetSocketAddress;

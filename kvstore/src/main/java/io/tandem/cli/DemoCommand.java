@@ -3,7 +3,7 @@ package io.tandem.cli;
 import io.tandem.kv.client.KvClientConfig;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.NodeStatus;
-import io.tandem.kv.server.DurationText;
+import io.tandem.kv.DurationText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +56,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-kill", description = "Do not kill the leader.")
     boolean noKill;
 
+    @Option(names = "--base-port", paramLabel = "PORT", description = "Peer port of n1 in a cluster the demo starts (default ${DEFAULT-VALUE}; clients +1000, metrics +2000).")
+    int basePort = LocalCluster.DEFAULT_BASE_PORT;
+
     @Option(names = "--protocol", description = "Protocol of a cluster the demo starts (default ${DEFAULT-VALUE}).", completionCandidates = SimCommand.ProtocolNames.class)
     String protocol = "raft";
 
@@ -104,7 +107,12 @@ final class DemoCommand implements Callable<Integer> {
         out.println("Tandem demo: a replicated key-value store, a leader crash, and a check that no acknowledged write was lost.");
         out.println();
         Optional<LocalCluster> existing = LocalCluster.read(dir);
-        LocalCluster cluster = existing.orElseGet(() -> LocalCluster.layout(dir, 3, LocalCluster.DEFAULT_BASE_PORT, protocol, fsync));
+        LocalCluster cluster;
+        try {
+            cluster = existing.orElseGet(() -> LocalCluster.layout(dir, 3, basePort, protocol, fsync));
+        } catch (IllegalArgumentException e) {
+            return usage(e.getMessage());
+        }
         boolean protocolGiven = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
         if (protocolGiven && !cluster.protocol().equals(protocol)) {
             err.println("tandem demo: the cluster in " + cluster.dir() + " runs " + cluster.protocol() + ", not " + protocol
@@ -201,7 +209,7 @@ final class DemoCommand implements Callable<Integer> {
             long start = System.nanoTime();
             String currentLeader = leader.map(NodeStatus::node).orElse(null);
             while (runner.isAlive()) {
-                runner.join(200);
+                runner.join(failover.killed() && !failover.newLeaderSeen() ? 25 : 200); // look for the new leader often: that is the failover time shown
                 long elapsed = System.nanoTime() - start;
                 if (killAt != null && !failover.killed() && elapsed >= killAt.toNanos()) {
                     progress.event(elapsed, failover.killLeader());
@@ -292,7 +300,7 @@ final class DemoCommand implements Callable<Integer> {
         if (failover.killed()) {
             long[] gap = w.longestWriteGap();
             out.printf("  failover       %s killed at %s; %s%n", failover.killedNode(), DurationText.format(Duration.ofNanos(failover.killedAt() - progress.start())),
-                    failover.newLeader() == null ? "no new leader was seen" : failover.newLeader() + " elected " + DurationText.format(Duration.ofNanos(failover.electedAt() - failover.killedAt()))
+                    failover.newLeader() == null ? "no new leader was seen" : failover.newLeader() + " was leading " + DurationText.format(Duration.ofNanos(failover.electedAt() - failover.killedAt()))
                             + " after the kill");
             out.printf("                 writes paused for %s (the longest gap between acknowledged writes)%n", DurationText.format(Duration.ofNanos(gap[0])));
         }
@@ -389,7 +397,7 @@ final class DemoCommand implements Callable<Integer> {
             electedAt = System.nanoTime();
             newLeader = leader.get().node();
             currentLeader = newLeader;
-            return Optional.of(newLeader + " is the new leader (term " + leader.get().term() + "), elected "
+            return Optional.of(newLeader + " is the new leader (term " + leader.get().term() + "), "
                     + DurationText.format(Duration.ofNanos(electedAt - killedAt)) + " after the kill");
         }
     }

@@ -1,5 +1,6 @@
 package io.tandem.cli;
 
+import io.tandem.kv.DurationText;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.NodeStatus;
 import io.tandem.transport.Endpoint;
@@ -197,6 +198,7 @@ final class LocalCluster {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(List.of("-Xms64m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED",
+                    "--sun-misc-unsafe-memory-access=allow", // Kryo still uses sun.misc.Unsafe; do not warn about it in every log
                     "-cp", System.getProperty("java.class.path"), TandemCli.class.getName(), "server", "--config", configFile(n).toString()));
             Files.writeString(logFile(n), "---- starting " + n.id() + " at " + java.time.LocalDateTime.now() + "\n", StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
@@ -263,7 +265,7 @@ final class LocalCluster {
                     }
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    throw new StartFailedException("the cluster did not become ready within " + io.tandem.kv.server.DurationText.format(timeout)
+                    throw new StartFailedException("the cluster did not become ready within " + io.tandem.kv.DurationText.format(timeout)
                             + "; nodes answering: " + statuses.keySet() + "; see the logs in " + dir);
                 }
                 java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);

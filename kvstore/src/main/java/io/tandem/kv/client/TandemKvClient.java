@@ -14,6 +14,7 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tandem.engine.ReadPolicy;
+import io.tandem.kv.DurationText;
 import io.tandem.kv.KvCodec;
 import io.tandem.kv.KvCommand;
 import io.tandem.kv.KvException;
@@ -478,7 +479,7 @@ public final class TandemKvClient implements AutoCloseable {
         if (op.finished || op.requestId != requestId) return;
         Node n = nodes.get(op.target);
         if (n != null) n.pending.remove(requestId);
-        attemptFailed(op, op.target + " did not answer within " + config.attemptTimeout());
+        attemptFailed(op, op.target + " did not answer within " + DurationText.format(config.attemptTimeout()));
     }
 
     private void deadlinePassed(Operation op) {
@@ -486,16 +487,12 @@ public final class TandemKvClient implements AutoCloseable {
         Node n = nodes.get(op.target);
         if (n != null) n.pending.remove(op.requestId);
         if (op.fixedTarget != null) {
-            finish(op, null, new KvConnectionException(op.what + ": no answer within " + DurationText(config.attemptTimeout()) + "; " + op.lastError));
+            finish(op, null, new KvConnectionException(op.what + ": no answer within " + DurationText.format(config.attemptTimeout()) + "; " + op.lastError));
             return;
         }
         boolean inDoubt = op.kind == Kind.WRITE && op.sent;
-        finish(op, null, new KvTimeoutException(op.what + " got no answer within " + DurationText(config.requestTimeout()) + " (" + op.attempts
+        finish(op, null, new KvTimeoutException(op.what + " got no answer within " + DurationText.format(config.requestTimeout()) + " (" + op.attempts
                 + " attempts; last: " + op.lastError + ")" + (inDoubt ? "; it may have been applied" : ""), inDoubt));
-    }
-
-    private static String DurationText(Duration d) {
-        return io.tandem.kv.server.DurationText.format(d);
     }
 
     private void finish(Operation op, Response response, Throwable error) {

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Limits: at most {@code maxConnections} connections (more are told OVERLOADED and closed), at
  * most {@code maxRequestsPerConnection} unanswered requests per connection (more are answered
- * OVERLOADED at once), frames up to {@code maxFrameBytes}. A frame that cannot be decoded is
+ * OVERLOADED at once), frames up to {@code maxFrameBytes}; a connection whose answers are not read
+ * (Netty's write buffer above its high watermark) is not read from until they drain. A frame that cannot be decoded is
  * answered with BAD_REQUEST (or UNSUPPORTED_VERSION) and the connection is closed: after a framing
  * error nothing that follows can be trusted.
  */
@@ -182,6 +183,8 @@ final class ClientEndpoint implements AutoCloseable {
     private final class Connection extends ChannelInboundHandlerAdapter {
         private final AtomicInteger unanswered = new AtomicInteger();
         private boolean counted;
+        /** After a framing error nothing more from this connection is read or answered. */
+        private boolean refused;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -208,17 +211,21 @@ final class ClientEndpoint implements AutoCloseable {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf body = (ByteBuf) msg;
+            if (refused) {
+                body.release();
+                return;
+            }
+            int bodyStart = body.readerIndex();
             Request request;
             try {
                 request = ClientWire.readRequest(body);
             } catch (WireFormatException e) {
                 badFrames.increment();
-                long id = ClientWire.peekRequestId(body);
+                long id = ClientWire.peekRequestId(body.readerIndex(bodyStart));
                 ErrorCode code = e.versionMismatch() ? ErrorCode.UNSUPPORTED_VERSION : ErrorCode.BAD_REQUEST;
                 errors.get(code).increment();
                 log.debug("{}: bad frame from {}: {}", self, ctx.channel().remoteAddress(), e.getMessage());
-                reply(ctx.channel(), new Response.Error(id, code, e.getMessage())).addListener(ChannelFutureListener.CLOSE);
-                ctx.channel().config().setAutoRead(false);
+                refuse(ctx, new Response.Error(id, code, e.getMessage()));
                 return;
             } finally {
                 body.release();
@@ -249,14 +256,29 @@ final class ClientEndpoint implements AutoCloseable {
             });
         }
 
+        /**
+         * A client that sends requests but does not read its answers would make the answers pile
+         * up here: stop reading its requests until the answers drain below the low watermark.
+         */
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+            if (!refused) ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            super.channelWritabilityChanged(ctx);
+        }
+
+        private void refuse(ChannelHandlerContext ctx, Response.Error error) {
+            refused = true;
+            ctx.channel().config().setAutoRead(false);
+            reply(ctx.channel(), error).addListener(ChannelFutureListener.CLOSE);
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (refused) return;
             if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
                 badFrames.increment();
                 errors.get(ErrorCode.BAD_REQUEST).increment();
-                reply(ctx.channel(), new Response.Error(0, ErrorCode.BAD_REQUEST, "frame larger than " + maxFrameBytes + " bytes"))
-                        .addListener(ChannelFutureListener.CLOSE);
-                ctx.channel().config().setAutoRead(false);
+                refuse(ctx, new Response.Error(0, ErrorCode.BAD_REQUEST, "frame larger than " + maxFrameBytes + " bytes"));
                 return;
             }
             if (!(cause instanceof IOException)) log.warn("{}: client connection {} failed", self, ctx.channel().remoteAddress(), cause);

@@ -124,7 +124,14 @@ public final class KvServer implements AutoCloseable {
         gcMetrics.bindTo(registry);
         clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
                 config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry);
-        clients.start();
+        try {
+            clients.start();
+        } catch (IllegalStateException e) {
+            if (addressInUse(e)) {
+                throw new ServerStartException("cannot listen for clients on " + config.clientAddress() + ": the address is already in use (another server, or another program?)", e);
+            }
+            throw e;
+        }
         if (config.metricsPort() != 0) metrics = MetricsEndpoint.start(config.clientAddress().host(), config.metricsPort(), registry);
 
         KryoCodec.Builder kryo = KryoCodec.builder();
@@ -148,6 +155,9 @@ public final class KvServer implements AutoCloseable {
             throw new ServerStartException("cannot open data directory " + config.dataDir() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             closeQuietly(rt);
+            if (addressInUse(e)) {
+                throw new ServerStartException("cannot listen for peers on " + config.peerAddress() + ": the address is already in use (another server, or another program?)", e);
+            }
             throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
         }
         runtime = rt;
@@ -157,6 +167,13 @@ public final class KvServer implements AutoCloseable {
         log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}", config.id(), protocol.name(),
                 config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
                 config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "");
+    }
+
+    private static boolean addressInUse(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException || String.valueOf(t.getMessage()).contains("Address already in use")) return true;
+        }
+        return false;
     }
 
     public ServerConfig config() {

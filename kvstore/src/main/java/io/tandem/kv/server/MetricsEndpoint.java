@@ -30,7 +30,8 @@ final class MetricsEndpoint implements AutoCloseable {
         try {
             http = HttpServer.create(new InetSocketAddress(host, port), 16);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
+            throw new ServerStartException("cannot serve metrics on " + host + ":" + port + ": "
+                    + (e instanceof java.net.BindException ? "the address is already in use" : e.getMessage()), e);
         }
         http.createContext("/metrics", exchange -> {
             try (exchange) {

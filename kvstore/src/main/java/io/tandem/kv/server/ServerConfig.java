@@ -1,5 +1,6 @@
 package io.tandem.kv.server;
 
+import io.tandem.kv.DurationText;
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.Protocols;
 import io.tandem.protocols.raft.RaftConfig;

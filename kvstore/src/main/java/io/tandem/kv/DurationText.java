@@ -1,4 +1,4 @@
-package io.tandem.kv.server;
+package io.tandem.kv;
 
 import java.time.Duration;
 import java.util.Locale;

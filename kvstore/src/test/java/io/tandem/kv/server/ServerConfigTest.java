@@ -1,0 +1,183 @@
+package io.tandem.kv.server;
+
+import io.tandem.kv.DurationText;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.engine.NodeId;
+import io.tandem.transport.Endpoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigTest {
+    private static final String MEMBERS = "n1=127.0.0.1:7001,n2=127.0.0.1:7002,n3=10.0.0.3:7003";
+
+    @TempDir
+    Path tmp;
+
+    private static Map<String, String> flags(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
+        return m;
+    }
+
+    private Path file(String text) throws IOException {
+        Path f = tmp.resolve("server.conf");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    @Test
+    void defaultsFromTheRequiredKeysAlone() {
+        ServerConfig c = ServerConfig.load(null, flags("id", "n2", "members", MEMBERS, "data-dir", "d"));
+        assertThat(c.id()).isEqualTo(NodeId.of("n2"));
+        assertThat(c.members().keySet()).containsExactly(NodeId.of("n1"), NodeId.of("n2"), NodeId.of("n3"));
+        assertThat(c.peerAddress()).isEqualTo(Endpoint.parse("127.0.0.1:7002"));
+        assertThat(c.clientAddress()).isEqualTo(Endpoint.parse("127.0.0.1:8002"));
+        assertThat(c.clientAddresses().get(NodeId.of("n3"))).isEqualTo(Endpoint.parse("10.0.0.3:8003"));
+        assertThat(c.cluster()).isEqualTo("tandem");
+        assertThat(c.protocol()).isEqualTo("raft");
+        assertThat(c.initialVoters()).isEmpty();
+        assertThat(c.electionTimeoutMin()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.electionTimeoutMax()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.dataDir()).isEqualTo(Path.of("d"));
+        assertThat(c.fsync()).isTrue();
+        assertThat(c.metricsPort()).isZero();
+        assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.maxPendingRequests()).isEqualTo(10_000);
+        assertThat(c.maxClientConnections()).isEqualTo(1024);
+        assertThat(c.maxRequestsPerConnection()).isEqualTo(1024);
+        assertThat(c.faultInjection()).isFalse();
+        assertThat(c.pidFile()).isNull();
+    }
+
+    @Test
+    void everyKeyFromAFileWithCommentsAndFlagsOverridingIt() throws IOException {
+        Path f = file("""
+                # a comment
+                id = n1
+                members = %s
+
+                client-members = n1=127.0.0.1:9101, n2=127.0.0.1:9102, n3=10.0.0.3:9103
+                cluster = prod-1
+                protocol = toy-pb
+                data-dir = /var/lib/tandem
+                fsync = false
+                metrics-port = 9300
+                request-timeout = 2500ms
+                max-pending-requests = 5_000
+                max-client-connections = 10
+                max-requests-per-connection = 20
+                fault-injection = yes
+                pid-file = /run/tandem.pid
+                election-timeout-min = 300ms
+                election-timeout-max = 0.6s
+                """.formatted(MEMBERS));
+        ServerConfig c = ServerConfig.load(f, flags("cluster", "prod-2", "fsync", "true", "client-port", "9999"));
+        assertThat(c.cluster()).isEqualTo("prod-2");
+        assertThat(c.fsync()).isTrue();
+        assertThat(c.clientAddress()).isEqualTo(Endpoint.parse("127.0.0.1:9999"));
+        assertThat(c.clientAddresses().get(NodeId.of("n2"))).isEqualTo(Endpoint.parse("127.0.0.1:9102"));
+        assertThat(c.protocol()).isEqualTo("toy-pb");
+        assertThat(c.dataDir()).isEqualTo(Path.of("/var/lib/tandem"));
+        assertThat(c.metricsPort()).isEqualTo(9300);
+        assertThat(c.requestTimeout()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(c.maxPendingRequests()).isEqualTo(5000);
+        assertThat(c.maxClientConnections()).isEqualTo(10);
+        assertThat(c.maxRequestsPerConnection()).isEqualTo(20);
+        assertThat(c.faultInjection()).isTrue();
+        assertThat(c.pidFile()).isEqualTo(Path.of("/run/tandem.pid"));
+        assertThat(c.electionTimeoutMin()).isEqualTo(Duration.ofMillis(300));
+        assertThat(c.electionTimeoutMax()).isEqualTo(Duration.ofMillis(600));
+    }
+
+    @Test
+    void clientAddressAndInitialVoters() {
+        ServerConfig c = ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "client-address", "0.0.0.0:8100",
+                "initial-voters", "n1, n2"));
+        assertThat(c.clientAddress()).isEqualTo(Endpoint.parse("0.0.0.0:8100"));
+        assertThat(c.initialVoters()).isEqualTo(Set.of(NodeId.of("n1"), NodeId.of("n2")));
+    }
+
+    @Test
+    void fileErrorsNameTheFileLineAndKey() throws IOException {
+        assertThatThrownBy(() -> ServerConfig.load(file("id = n1\nmembrs = x\n"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("server.conf line 2: unknown key 'membrs'").hasMessageContaining("known keys: id, members");
+        assertThatThrownBy(() -> ServerConfig.load(file("id = n1\n\njust words\n"), Map.of()))
+                .hasMessageContaining("line 3: expected 'key = value', found 'just words'");
+        assertThatThrownBy(() -> ServerConfig.load(file("id = n1\nid = n2\n"), Map.of()))
+                .hasMessageContaining("line 2: key 'id' is set again (first at ").hasMessageContaining("line 1)");
+        assertThatThrownBy(() -> ServerConfig.load(file("id =\n"), Map.of())).hasMessageContaining("line 1: key 'id' has no value");
+        assertThatThrownBy(() -> ServerConfig.load(file("id = n1\nmembers = " + MEMBERS + "\ndata-dir = d\nrequest-timeout = 10\n"), Map.of()))
+                .hasMessageContaining("line 4: request-timeout: '10' is not a duration");
+        assertThatThrownBy(() -> ServerConfig.load(file("id = n1\nmembers = n1=localhost\ndata-dir = d\n"), Map.of()))
+                .hasMessageContaining("line 2: members: endpoint 'localhost' is not host:port");
+        assertThatThrownBy(() -> ServerConfig.load(tmp.resolve("missing.conf"), Map.of())).hasMessageContaining("missing.conf does not exist");
+    }
+
+    @Test
+    void flagErrorsNameTheFlag() {
+        Map<String, String> base = flags("id", "n1", "members", MEMBERS, "data-dir", "d");
+        assertThatThrownBy(() -> load(base, "protocol", "paxos")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("--protocol: protocol: unknown protocol 'paxos'; known: ").hasMessageContaining("raft");
+        assertThatThrownBy(() -> load(base, "client-port", "70000")).hasMessageContaining("--client-port: client-port: port 70000 is outside 1-65535");
+        assertThatThrownBy(() -> load(base, "fsync", "maybe")).hasMessageContaining("--fsync: fsync: 'maybe' is not true or false");
+        assertThatThrownBy(() -> load(base, "max-pending-requests", "0")).hasMessageContaining("0 is not positive");
+        assertThatThrownBy(() -> load(base, "id", "n9")).hasMessageContaining("members does not list this node's id 'n9'");
+        assertThatThrownBy(() -> load(base, "id", "bad id!")).hasMessageContaining("--id: id:");
+        assertThatThrownBy(() -> load(base, "members", "n1=127.0.0.1:7001,n1=127.0.0.1:7002")).hasMessageContaining("member n1 is listed twice");
+        assertThatThrownBy(() -> load(base, "client-members", "n1=h:1,n2=h:2")).hasMessageContaining("client-members lists [n1, n2] but the members are [n1, n2, n3]");
+        assertThatThrownBy(() -> load(base, "initial-voters", "n1,n7")).hasMessageContaining("initial-voters names n7, which is not a member");
+        assertThatThrownBy(() -> load(base, "client-port", "7001")).hasMessageContaining("is the peer address");
+        assertThatThrownBy(() -> load(base, "election-timeout-min", "2s")).hasMessageContaining("election-timeout-max (2s) above election-timeout-min (2s)");
+        assertThatThrownBy(() -> load(base, "election-timeout-min", "150ms")).hasMessageContaining("at least two heartbeat intervals");
+        assertThatThrownBy(() -> load(base, "cluster", "a b")).hasMessageContaining("'a b' is not a cluster name");
+        Map<String, String> both = new LinkedHashMap<>(base);
+        both.put("client-address", "127.0.0.1:8100");
+        assertThatThrownBy(() -> load(both, "client-port", "8200")).hasMessageContaining("--client-port: client-port conflicts with client-address (--client-address)");
+    }
+
+    @Test
+    void missingRequiredSettingsSayHowToGiveThem() throws IOException {
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1"))).hasMessageContaining("missing setting 'members'")
+                .hasMessageContaining("pass --members or --config FILE");
+        Path f = file("id = n1\nmembers = " + MEMBERS + "\n");
+        assertThatThrownBy(() -> ServerConfig.load(f, Map.of())).hasMessageContaining("missing setting 'data-dir'")
+                .hasMessageContaining("add 'data-dir = ...' to " + f);
+    }
+
+    @Test
+    void derivedClientPortsMustFit() {
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", "n1=h:65000", "data-dir", "d")))
+                .hasMessageContaining("default client port 66000 is out of range, so set client-members");
+    }
+
+    @Test
+    void durations() {
+        assertThat(DurationText.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+        assertThat(DurationText.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(DurationText.parse(" 2m ")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(DurationText.parse("1h")).isEqualTo(Duration.ofHours(1));
+        assertThat(DurationText.parse("40us")).isEqualTo(Duration.ofNanos(40_000));
+        assertThatThrownBy(() -> DurationText.parse("5")).hasMessageContaining("write a number and a unit");
+        assertThatThrownBy(() -> DurationText.parse("-1s")).hasMessageContaining("is not a duration");
+        assertThat(DurationText.format(Duration.ofNanos(850_000))).isEqualTo("850us");
+        assertThat(DurationText.format(Duration.ofNanos(12_340_000))).isEqualTo("12.3ms");
+        assertThat(DurationText.format(Duration.ofMillis(1620))).isEqualTo("1.62s");
+        assertThat(DurationText.format(Duration.ofSeconds(20))).isEqualTo("20s");
+        assertThat(DurationText.format(Duration.ofSeconds(125))).isEqualTo("2m5s");
+    }
+
+    private static ServerConfig load(Map<String, String> base, String key, String value) {
+        Map<String, String> m = new LinkedHashMap<>(base);
+        m.put(key, value);
+        return ServerConfig.load(null, m);
+    }
+}
