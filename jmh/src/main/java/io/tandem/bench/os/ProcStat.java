@@ -1,0 +1,56 @@
+package io.tandem.bench.os;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** CPU time and load figures from {@code /proc}, to report how busy the leader and the machine were. */
+public final class ProcStat {
+    private static final long TICKS_PER_SECOND = clockTicks();
+
+    private ProcStat() {}
+
+    /** User plus system CPU seconds the process has used so far; NaN if it is gone. */
+    public static double cpuSeconds(long pid) {
+        try {
+            return parseCpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII)) / (double) TICKS_PER_SECOND;
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * utime + stime (fields 14 and 15) of a {@code /proc/PID/stat} line. The command name (field 2)
+     * is in parentheses and may itself contain spaces and parentheses, so fields are counted from
+     * the last ')'.
+     */
+    public static long parseCpuTicks(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0) throw new IllegalArgumentException("not a /proc/PID/stat line");
+        String[] f = stat.substring(close + 1).strip().split(" +");
+        // f[0] is field 3 (state), so field k is f[k - 3].
+        return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+    }
+
+    /** The 1-minute load average; NaN if unknown. */
+    public static double loadAverage1m() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static long clockTicks() {
+        try {
+            Shell.Result r = Shell.run(List.of("getconf", "CLK_TCK"), Duration.ofSeconds(10));
+            if (r.ok()) return Long.parseLong(r.stdout().strip());
+        } catch (RuntimeException e) {
+            // fall through to the Linux default
+        }
+        return 100;
+    }
+}
