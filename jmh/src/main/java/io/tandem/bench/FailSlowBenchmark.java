@@ -40,7 +40,7 @@ import picocli.CommandLine.Option;
 public final class FailSlowBenchmark implements Callable<Integer> {
     /** The preset lengths of the two modes. */
     enum Mode {
-        quick(30, 120, 3, 10, 1), full(60, 240, 5, 30, 3);
+        quick(30, 180, 3, 10, 1), full(60, 300, 5, 30, 3);
 
         final int warmup, maxWarmup, settle, measure, runs;
 
@@ -55,7 +55,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
 
     static final String DEFAULT_SCENARIOS = "n3-healthy,n3-stop,n3-cpu,n3-disk,n3-net,n3-pause,n5-healthy,n5-stop-x2,n5-cpu-x2,n5-net-x2";
 
-    @Option(names = "--mode", description = "quick (warm-up 30..120 s, 3 s settle, 10 s measured per window, 1 run) or full (60..240 s, 5 s, 30 s, 3 runs). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--mode", description = "quick (warm-up 30..180 s, 3 s settle, 10 s measured per window, 1 run) or full (60..300 s, 5 s, 30 s, 3 runs). Default: ${DEFAULT-VALUE}.")
     Mode mode = Mode.quick;
 
     @Option(names = "--runs", description = "Repetitions of every scenario (default: by mode); medians are reported.")
@@ -64,8 +64,8 @@ public final class FailSlowBenchmark implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "SECONDS", description = "Least load on a fresh cluster before its first window (default: by mode).")
     Integer warmup;
 
-    @Option(names = "--max-warmup", paramLabel = "SECONDS", description = "Longest warm-up; before it, warm-up ends once throughput stops rising "
-            + "(last 10 s within 5% of the 10 s before). Default: by mode.")
+    @Option(names = "--max-warmup", paramLabel = "SECONDS", description = "Longest warm-up; before it, warm-up ends once the servers' JIT compiler threads "
+            + "used under 5% of a core over the last 10 s and throughput stopped rising (last 10 s within 5% of the 10 s before). Default: by mode.")
     Integer maxWarmup;
 
     @Option(names = "--settle", paramLabel = "SECONDS", description = "Time after applying the fault that is not measured (default: by mode).")
@@ -182,7 +182,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
         jvm.addAll(serverJvmOptions);
         ServerCluster.ServerJvm serverJvm = new ServerCluster.ServerJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
                 System.getProperty("java.class.path"), jvm);
-        FailSlowRunner.Settings settings = new FailSlowRunner.Settings(plan, repetitions, new Warmup(warm, warmMax, 10, 0.05), settling, measured, clients, keys, valueSize, serverJvm, jfr,
+        FailSlowRunner.Settings settings = new FailSlowRunner.Settings(plan, repetitions, new Warmup(warm, warmMax, 10, 0.05, 5), settling, measured, clients, keys, valueSize, serverJvm, jfr,
                 workDir.toAbsolutePath(), (imageDir != null ? imageDir : workDir).toAbsolutePath(), outDir.toAbsolutePath(), basePort, diskSizeMb * 1024 * 1024, cgroupRoot, seed);
 
         double loadBefore = io.tandem.bench.os.ProcStat.loadAverage1m();
@@ -210,7 +210,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
         c.append(String.format(Locale.ROOT, "- started %s; %d cores (%s); Linux %s; Java %s; 1-min load average %.2f before, %.2f after%n",
                 started, Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"), System.getProperty("os.version"),
                 System.getProperty("java.version"), loadBefore, loadAfter));
-        c.append(String.format(Locale.ROOT, "- %s mode: %d run(s); per run and cluster size a fresh cluster, warm-up of %d..%d s (until throughput stops rising), "
+        c.append(String.format(Locale.ROOT, "- %s mode: %d run(s); per run and cluster size a fresh cluster, warm-up of %d..%d s (until the JIT compilers went quiet and throughput stopped rising), "
                         + "then windows healthy, fault, healthy, fault, ..., healthy; per window %d s settle after applying the fault, %d s measured, fault removed, "
                         + "catch-up awaited; each fault window compared with the mean of the healthy windows before and after it, medians over runs%n",
                 mode, s.runs(), s.warmup().minSeconds(), s.warmup().maxSeconds(), s.settle(), s.measure()));

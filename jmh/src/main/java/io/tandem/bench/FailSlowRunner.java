@@ -108,8 +108,9 @@ final class FailSlowRunner {
             cleanup.register("remove the benchmark's cgroups", () -> FaultInjector.sweep(settings.cgroupRoot(), CGROUP_PARENT));
             prepareDisks();
             windowsTotal = settings.runs() * settings.bySize().values().stream().mapToInt(l -> windows(l).size()).sum();
-            for (int run = 1; run <= settings.runs(); run++) {
+            for (int run = 1; run <= settings.runs() && !cleanup.closing(); run++) {
                 for (Map.Entry<Integer, List<Scenario>> e : settings.bySize().entrySet()) {
+                    if (cleanup.closing()) break;
                     results.addAll(runCluster(e.getKey(), windows(e.getValue()), run, sink));
                 }
             }
@@ -204,13 +205,8 @@ final class FailSlowRunner {
                 try (load) {
                     load.start();
                     sampler.start();
-                    sampler.awaitTicks(settings.warmup().minSeconds());
-                    while (!settings.warmup().done(sampler.ticks().stream().map(t -> t.latencies().getTotalCount()).toList())) {
-                        sampler.awaitTicks(sampler.ticks().size() + 1);
-                    }
-                    List<TickSampler.Tick> warm = sampler.ticks();
-                    out.printf(Locale.ROOT, "    warmed up after %d s: %d ops in the last second%n", warm.size(), warm.getLast().latencies().getTotalCount());
-                    for (int w = 0; w < windows.size(); w++) {
+                    warmUp(cluster, sampler);
+                    for (int w = 0; w < windows.size() && !cleanup.closing(); w++) {
                         Scenario s = windows.get(w);
                         windowsDone++;
                         out.printf(Locale.ROOT, "[%d/%d] %s, window %d: %s%n", windowsDone, windowsTotal, s.id(), w, s.describe());
@@ -241,6 +237,25 @@ final class FailSlowRunner {
         }
         if (sampler != null) sink.session(size, run, sessionTimeline(sampler.ticks(), results));
         return results;
+    }
+
+    /** Keeps the load running until {@link Warmup#done} says the servers are warm (their JIT compilers went quiet). */
+    private void warmUp(ServerCluster cluster, TickSampler sampler) throws InterruptedException {
+        List<Long> pids = cluster.ids().stream().map(id -> cluster.server(id).pid()).toList();
+        List<Double> jit = new ArrayList<>();
+        while (true) {
+            sampler.awaitTicks(jit.size() + 1);
+            while (jit.size() < sampler.ticks().size()) jit.add(pids.stream().mapToDouble(ProcStat::jitCpuSeconds).sum());
+            List<Long> ops = sampler.ticks().subList(0, jit.size()).stream().map(t -> t.latencies().getTotalCount()).toList();
+            if (settings.warmup().done(ops, jit) || cleanup.closing()) {
+                int n = jit.size();
+                int span = Math.min(10, n - 1);
+                out.printf(Locale.ROOT, "    warmed up after %d s: %d ops/s over the last %d s, JIT threads %.0f%% of a core%n", n,
+                        ops.subList(n - span, n).stream().mapToLong(Long::longValue).sum() / Math.max(1, span), span,
+                        100 * (jit.get(n - 1) - jit.get(n - 1 - span)) / Math.max(1, span));
+                return;
+            }
+        }
     }
 
     /** Applies the window's fault (if any) to followers of the current leader, measures, removes it and waits for the followers to catch up. */

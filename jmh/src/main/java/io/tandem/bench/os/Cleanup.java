@@ -13,6 +13,7 @@ public final class Cleanup implements AutoCloseable {
     private final Deque<Action> actions = new ArrayDeque<>();
     private final Thread hook = Thread.ofPlatform().name("tandem-bench-cleanup").unstarted(this::runAll);
     private boolean hookInstalled;
+    private volatile boolean closing;
 
     /** A registered undo action; {@link #run()} runs it now (once) and forgets it. */
     public final class Action implements Runnable {
@@ -53,11 +54,27 @@ public final class Cleanup implements AutoCloseable {
         return this;
     }
 
-    /** Registers {@code undo}, described by {@code what} for error messages. */
-    public synchronized Action register(String what, Runnable undo) {
+    /**
+     * Registers {@code undo}, described by {@code what} for error messages. Once cleaning up has
+     * begun (Ctrl-C while a step is still running), nothing new may be set up: {@code undo} runs at
+     * once and this throws, so a process started at that moment does not outlive the benchmark.
+     */
+    public Action register(String what, Runnable undo) {
         Action a = new Action(what, undo);
-        actions.push(a);
-        return a;
+        synchronized (this) {
+            if (!closing) {
+                actions.push(a);
+                return a;
+            }
+        }
+        a.done = true;
+        undo.run();
+        throw new IllegalStateException("the benchmark is shutting down; undid '" + what + "' at once");
+    }
+
+    /** Whether cleaning up has begun; long-running loops stop when it has. */
+    public boolean closing() {
+        return closing;
     }
 
     /** How many actions are still registered. */
@@ -66,6 +83,7 @@ public final class Cleanup implements AutoCloseable {
     }
 
     private void runAll() {
+        closing = true;
         while (true) {
             Action next;
             synchronized (this) {

@@ -23,6 +23,34 @@ public final class ProcStat {
     }
 
     /**
+     * CPU seconds the JIT compiler threads ({@code C1 CompilerThread*}, {@code C2 CompilerThread*})
+     * of JVM {@code pid} have used so far; NaN if the process is gone. While they are busy the JVM
+     * is still warming up.
+     */
+    public static double jitCpuSeconds(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long ticks = 0;
+        try (var threads = Files.list(tasks)) {
+            for (Path t : (Iterable<Path>) threads::iterator) {
+                try {
+                    String name = Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).strip();
+                    if (isJitThread(name)) ticks += parseCpuTicks(Files.readString(t.resolve("stat"), StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    // the thread ended while we looked
+                }
+            }
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+        return ticks / (double) TICKS_PER_SECOND;
+    }
+
+    /** Whether a thread name (as /proc shows it, cut to 15 characters) is one of HotSpot's JIT compiler threads. */
+    public static boolean isJitThread(String name) {
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+    }
+
+    /**
      * utime + stime (fields 14 and 15) of a {@code /proc/PID/stat} line. The command name (field 2)
      * is in parentheses and may itself contain spaces and parentheses, so fields are counted from
      * the last ')'.
