@@ -5,6 +5,7 @@ import io.tandem.bench.os.LoopDisk;
 import io.tandem.bench.os.ProcStat;
 import io.tandem.bench.os.Shell;
 import io.tandem.bench.os.Signals;
+import io.tandem.bench.report.PrometheusText;
 import io.tandem.kv.client.KvClientConfig;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.NodeStatus;
@@ -393,13 +394,31 @@ final class FailSlowRunner {
         }
     }
 
-    /** The leader's heap in use right after a full GC ({@code jcmd PID GC.run}): its live data. NaN if that failed. */
-    private static double liveHeapMiB(ServerCluster.Server leader, TickSampler sampler) {
+    /**
+     * The leader's live heap: a full GC ({@code jcmd PID GC.run}), then the old generation's size
+     * after it as the GC reported it ({@code jvm_gc_live_data_size_bytes}, set when the JVM
+     * announces the major GC; the heap in use read a moment later would already hold tens of MiB of
+     * new garbage at this allocation rate). NaN if that failed.
+     */
+    private static double liveHeapMiB(ServerCluster.Server leader, TickSampler sampler) throws InterruptedException {
+        int port = leader.member.metricsPort();
+        PrometheusText before = sampler.scrapeText(port);
+        if (before == null) return Double.NaN;
+        double majorGcs = majorGcs(before);
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Shell.Result r = Shell.run(List.of(jcmd.toString(), Long.toString(leader.pid()), "GC.run"), Duration.ofSeconds(60));
         if (!r.ok()) return Double.NaN;
-        TickSampler.LeaderSample s = sampler.scrape(leader.member.metricsPort());
-        return s == null ? Double.NaN : s.heapUsedBytes() / WindowResult.MIB;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            PrometheusText after = sampler.scrapeText(port);
+            if (after != null && majorGcs(after) > majorGcs) return after.sum("jvm_gc_live_data_size_bytes") / WindowResult.MIB;
+            Thread.sleep(20);
+        }
+        return Double.NaN;
+    }
+
+    private static double majorGcs(PrometheusText m) {
+        return m.sum("jvm_gc_pause_seconds_count", l -> "end of major GC".equals(l.get("action")));
     }
 
     static String oneLine(WindowResult r) {

@@ -82,11 +82,17 @@ final class TickSampler implements AutoCloseable {
 
     /** The leader's metrics now, or null if the endpoint did not answer within a second. */
     LeaderSample scrape(int port) {
+        PrometheusText m = scrapeText(port);
+        return m == null ? null : LeaderSample.of(m);
+    }
+
+    /** A node's metrics now, or null if its endpoint did not answer within a second. */
+    PrometheusText scrapeText(int port) {
         try {
             HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofMillis(900)).GET().build();
             HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
             if (resp.statusCode() != 200) return null;
-            return LeaderSample.of(PrometheusText.parse(resp.body()));
+            return PrometheusText.parse(resp.body());
         } catch (java.io.IOException | RuntimeException e) {
             return null;
         } catch (InterruptedException e) {

@@ -18,7 +18,8 @@ import org.HdrHistogram.Histogram;
  * @param throughput     completed puts per second
  * @param heapMeanMiB    the leader's mean heap in use, sampled every second (includes garbage not yet collected)
  * @param heapSlopeMiBPerMin least-squares slope of those samples
- * @param liveStartMiB   the leader's heap right after a full GC just before the fault was applied
+ * @param liveStartMiB   the leader's live heap (old generation after a full GC, {@code jvm_gc_live_data_size_bytes})
+ *                       just before the fault was applied
  * @param liveEndMiB     the same right after the measurement window, before the fault was removed
  * @param resends        the leader's {@code tandem.raft.peer.resends} during the window, summed over peers
  * @param warningsByKind the leader's {@code tandem.slowness.warnings} during the window, by kind

@@ -145,7 +145,7 @@ public final class LatencyChart {
             int tx = sx(t, x, x0, x1);
             g.setColor(Color.DARK_GRAY);
             g.drawLine(tx, y1, tx, y1 + 3);
-            String label = String.format("%.0f", t);
+            String label = String.format(step < 1 ? "%.1f" : "%.0f", Math.abs(t) < step / 2 ? 0.0 : t); // never "-0"
             g.drawString(label, tx - fm.stringWidth(label) / 2, y1 + 14);
         }
         g.drawString("s", x1 - 6, y1 + 26);
