@@ -157,7 +157,7 @@ final class ClusterCommand implements Callable<Integer> {
     }
 
     private static String clock() {
-        return java.time.LocalTime.now().withNano(0).toString();
+        return java.time.LocalTime.now().format(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss"));
     }
 
     private static void stopAll(LocalCluster cluster) {

@@ -412,6 +412,7 @@ final class DemoCommand implements Callable<Integer> {
         private long lastOps;
         private long lastAt = start;
         private long lastLine;
+        private long lastDraw;
         private double rate;
         private boolean drawn;
 
@@ -435,6 +436,8 @@ final class DemoCommand implements Callable<Integer> {
             String line = String.format(Locale.ROOT, "%s %3d%%  %5.1fs  %,9d ops  %,7.0f ops/s  put p99 %8s  leader %s", bar(elapsed),
                     Math.min(100, elapsed * 100 / total), elapsed / 1e9, ops, rate, p99, leader == null ? "?" : leader);
             if (terminal) {
+                if (now - lastDraw < 150_000_000L) return;
+                lastDraw = now;
                 out.print("\r" + line + "\u001b[K");
                 drawn = true;
                 out.flush();

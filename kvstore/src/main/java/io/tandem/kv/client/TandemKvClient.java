@@ -324,6 +324,7 @@ public final class TandemKvClient implements AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         Operation op = new Operation(Kind.READ, id -> new Request.Query(id, policy, bytes), null, what, null);
+        op.anyMemberMayAnswer = policy instanceof ReadPolicy.Stale;
         return start(op).thenApply(this::result);
     }
 
@@ -357,7 +358,8 @@ public final class TandemKvClient implements AutoCloseable {
             if (!got) {
                 return CompletableFuture.failedFuture(loop.inEventLoop()
                         ? new KvRejectedException(ErrorCode.OVERLOADED, config.maxInFlight() + " operations are in flight already")
-                        : new KvTimeoutException("no free slot among " + config.maxInFlight() + " in-flight operations within " + config.requestTimeout(), false));
+                        : new KvTimeoutException("no free slot among " + config.maxInFlight() + " in-flight operations within "
+                        + DurationText.format(config.requestTimeout()), false));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -411,7 +413,7 @@ public final class TandemKvClient implements AutoCloseable {
         if (op == null || op.finished || op.requestId != response.requestId()) return; // a late answer to an abandoned attempt
         op.cancelAttemptTimer();
         if (!(response instanceof Response.Error e)) {
-            if (op.kind.needsLeader()) leader = node.endpoint;
+            if (op.kind.needsLeader() && !op.anyMemberMayAnswer) leader = node.endpoint;
             finish(op, response, null);
             return;
         }
@@ -566,6 +568,8 @@ public final class TandemKvClient implements AutoCloseable {
         final CompletableFuture<Response> future = new CompletableFuture<>();
         Session session;
         long sequence;
+        /** A stale read may be served by a follower: its answer says nothing about who leads. */
+        boolean anyMemberMayAnswer;
         // event-loop state
         boolean finished;
         boolean sent;
@@ -670,7 +674,13 @@ public final class TandemKvClient implements AutoCloseable {
             long id = op.requestId;
             Request request = op.requestFor(id);
             ByteBuf buf = channel.alloc().buffer(ClientWire.sizeHint(request));
-            ClientWire.writeRequest(request, buf);
+            try {
+                ClientWire.writeRequest(request, buf);
+            } catch (RuntimeException e) { // a field that does not fit the frame format, e.g. a node name over 64 KiB
+                buf.release();
+                finish(op, null, new KvClientException("cannot encode " + op.what + ": " + e.getMessage(), e));
+                return;
+            }
             pending.put(id, op);
             op.sent = true;
             op.attemptTimer = loop.schedule(() -> attemptTimedOut(op, id), config.attemptTimeout().toNanos(), TimeUnit.NANOSECONDS);

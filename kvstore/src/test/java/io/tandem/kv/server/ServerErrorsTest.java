@@ -39,12 +39,12 @@ class ServerErrorsTest {
         Path config = dir.resolve("bad.conf");
         Files.writeString(config, "id = n1\nmembers = " + members + "\nelection-timeout = 1s\n");
         Path otherCluster = dir.resolve("other");
-        try (NodeStorage s = NodeStorage.open(otherCluster, "someone-else", NodeId.of("n1"), FlushPolicy.NO_FSYNC, e -> { },
-                (meta, in) -> CompletableFuture.completedFuture(null))) {
-            // a data directory that belongs to cluster 'someone-else'
-        }
+        // A data directory that belongs to cluster 'someone-else'.
+        NodeStorage.open(otherCluster, "someone-else", NodeId.of("n1"), FlushPolicy.NO_FSYNC, e -> { },
+                (meta, in) -> CompletableFuture.completedFuture(null)).close();
         try (ServerSocket busy = new ServerSocket(ports.get(2), 50, InetAddress.getLoopbackAddress());
              ServerSocket busyClient = new ServerSocket(ports.get(3), 50, InetAddress.getLoopbackAddress())) {
+            assertThat(busy.isBound() && busyClient.isBound()).isTrue();
             String busyMembers = "n1=127.0.0.1:" + ports.get(2) + ",n2=127.0.0.1:" + ports.get(1);
             Map<String, Object[]> cases = new LinkedHashMap<>();
             cases.put("unknown flag", new Object[] {2, List.of("tandem server: Unknown options: '--colour', 'red'", "Run ./tandem server --help"),
