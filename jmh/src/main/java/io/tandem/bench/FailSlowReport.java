@@ -68,7 +68,7 @@ final class FailSlowReport implements FailSlowRunner.Sink, AutoCloseable {
             for (Summary.Row r : rows) {
                 csv.row(r.scenario().id(), r.scenario().describe(), r.runs(), r.failedRuns(), r.throughput(), r.throughputPercent(), r.meanMs(),
                         r.meanPercent(), r.p99Ms(), r.p99Percent(), r.heapMeanMiB(), r.heapPercent(), r.liveGrowthMiB(), r.extraLiveGrowthMiB(), r.leaderCpuPercent(),
-                        r.resends(), r.warnings(), Summary.warnings(r.warningsByKind()), r.leaderChanges(), r.errors(), r.commitWaitMs(),
+                        r.resends(), r.warnings(), Summary.warnings(r.warningsByKind(), r.maxWarningsByKind()), r.leaderChanges(), r.errors(), r.commitWaitMs(),
                         r.throughputVsStopPercent(), r.p99VsStopPercent(), r.catchUpSeconds(), r.verdict());
             }
         }

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +28,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -355,7 +355,7 @@ final class FailSlowRunner {
     /** Every tick of a cluster's run, labelled warmup, {@code <scenario>:settle}, {@code <scenario>:measure} or between. */
     static List<WindowResult.Second> sessionTimeline(List<TickSampler.Tick> ticks, List<WindowResult> windows) {
         String[] labels = new String[ticks.size()];
-        java.util.Arrays.fill(labels, "between");
+        Arrays.fill(labels, "between");
         int firstWindow = ticks.size();
         for (WindowResult w : windows) {
             for (WindowResult.Second s : w.timeline()) {

@@ -7,6 +7,7 @@ import io.tandem.engine.NodeId;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.FaultPlan;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -179,7 +180,7 @@ final class FaultInjector {
         for (String controller : new String[] {"cpu", "blkio"}) {
             CgroupV1 root = CgroupV1.of(cgroupRoot, controller, "");
             String file = controller.equals("cpu") ? "cpu.cfs_quota_us" : "blkio.throttle.write_bps_device";
-            if (!java.nio.file.Files.exists(root.file(file))) {
+            if (!Files.exists(root.file(file))) {
                 throw new IllegalStateException("the cgroup v1 '" + controller + "' controller is not mounted at " + root.directory()
                         + " (" + file + " missing); the CPU and disk faults need cgroup v1 and root");
             }

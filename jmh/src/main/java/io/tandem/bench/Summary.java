@@ -38,8 +38,8 @@ final class Summary {
      */
     record Row(Scenario scenario, int runs, int failedRuns, double throughput, double throughputPercent, double meanMs, double meanPercent,
                double p99Ms, double p99Percent, double heapMeanMiB, double heapPercent, double liveGrowthMiB, double extraLiveGrowthMiB,
-               double resends, Map<String, Double> warningsByKind, int leaderChanges, double leaderCpuPercent, double catchUpSeconds, long errors,
-               double commitWaitMs, double throughputVsStopPercent, double p99VsStopPercent, String verdict) {
+               double resends, Map<String, Double> warningsByKind, Map<String, Double> maxWarningsByKind, int leaderChanges,
+               double leaderCpuPercent, double catchUpSeconds, long errors, double commitWaitMs, double throughputVsStopPercent, double p99VsStopPercent, String verdict) {
         double warnings() {
             return warningsByKind.values().stream().mapToDouble(Double::doubleValue).sum();
         }
@@ -73,7 +73,7 @@ final class Summary {
             double n = Double.NaN;
             rows.add(new Row(s, m.runs, m.failed, m.throughput, rel == null ? n : rel.throughput, m.meanMs, rel == null ? n : rel.mean,
                     m.p99Ms, rel == null ? n : rel.p99, m.heapMeanMiB, rel == null ? n : rel.heap, m.liveGrowthMiB, rel == null ? n : rel.extraLiveGrowth,
-                    m.resends, m.warningsByKind, m.leaderChanges, m.leaderCpu, m.catchUp, m.errors, m.commitWait,
+                    m.resends, m.warningsByKind, m.maxWarningsByKind, m.leaderChanges, m.leaderCpu, m.catchUp, m.errors, m.commitWait,
                     stop == null ? n : Stats.percentOf(rel.throughput, stop.throughput), stop == null ? n : Stats.percentOf(rel.p99, stop.p99),
                     verdict(s, m, rel, windowMinutes)));
         }
@@ -122,14 +122,20 @@ final class Summary {
 
     /** Medians over the successful runs of one scenario. */
     private record Medians(int runs, int failed, double throughput, double meanMs, double p99Ms, double heapMeanMiB, double liveGrowthMiB,
-                           double resends, Map<String, Double> warningsByKind, int leaderChanges, double leaderCpu, double catchUp, long errors,
+                           double resends, Map<String, Double> warningsByKind, Map<String, Double> maxWarningsByKind, int leaderChanges,
+                           double leaderCpu, double catchUp, long errors,
                            double commitWait) {
         static Medians of(List<WindowResult> all) {
             List<WindowResult> ok = all.stream().filter(r -> !r.failed()).toList();
             TreeSet<String> kinds = new TreeSet<>();
             ok.forEach(r -> kinds.addAll(r.warningsByKind().keySet()));
             Map<String, Double> warnings = new TreeMap<>();
-            for (String k : kinds) warnings.put(k, Stats.median(ok.stream().map(r -> r.warningsByKind().getOrDefault(k, 0.0)).toList()));
+            Map<String, Double> maxWarnings = new TreeMap<>();
+            for (String k : kinds) {
+                List<Double> counts = ok.stream().map(r -> r.warningsByKind().getOrDefault(k, 0.0)).toList();
+                warnings.put(k, Stats.median(counts));
+                maxWarnings.put(k, counts.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            }
             return new Medians(ok.size(), all.size() - ok.size(),
                     Stats.median(ok.stream().map(WindowResult::throughput).toList()),
                     Stats.median(ok.stream().map(WindowResult::meanMs).toList()),
@@ -137,7 +143,7 @@ final class Summary {
                     Stats.median(ok.stream().map(WindowResult::heapMeanMiB).toList()),
                     Stats.median(ok.stream().map(WindowResult::liveGrowthMiB).toList()),
                     Stats.median(ok.stream().map(WindowResult::resends).toList()),
-                    warnings,
+                    warnings, maxWarnings,
                     (int) ok.stream().filter(WindowResult::leaderChanged).count(),
                     Stats.median(ok.stream().map(WindowResult::leaderCpuPercent).toList()),
                     Stats.median(ok.stream().map(WindowResult::catchUpSeconds).toList()),
@@ -166,7 +172,7 @@ final class Summary {
                     .append(" | ").append(signed(r.liveGrowthMiB())).append(r.scenario().isHealthy() ? "" : " (" + signed(r.extraLiveGrowthMiB()) + ")")
                     .append(" | ").append(num(r.leaderCpuPercent(), 0))
                     .append(" | ").append(num(r.resends(), 0))
-                    .append(" | ").append(warnings(r.warningsByKind()))
+                    .append(" | ").append(warnings(r.warningsByKind(), r.maxWarningsByKind()))
                     .append(" | ").append(r.scenario().isHealthy() ? "" : num(r.catchUpSeconds(), 1))
                     .append(" | ").append(r.verdict())
                     .append(" |\n");
@@ -175,9 +181,18 @@ final class Summary {
     }
 
     static String warnings(Map<String, Double> byKind) {
+        return warnings(byKind, Map.of());
+    }
+
+    /** "14 same-quorum, 0 resend-storm (max 1)": the median count of each kind, and the largest when it differs. */
+    static String warnings(Map<String, Double> byKind, Map<String, Double> maxByKind) {
         if (byKind.isEmpty()) return "0";
         StringBuilder s = new StringBuilder();
-        byKind.forEach((k, v) -> s.append(s.isEmpty() ? "" : ", ").append(num(v, 0)).append(' ').append(k));
+        byKind.forEach((k, v) -> {
+            s.append(s.isEmpty() ? "" : ", ").append(num(v, 0)).append(' ').append(k);
+            Double max = maxByKind.get(k);
+            if (max != null && max > v) s.append(" (max ").append(num(max, 0)).append(')');
+        });
         return s.toString();
     }
 

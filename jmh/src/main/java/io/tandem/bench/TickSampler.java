@@ -126,6 +126,7 @@ final class TickSampler implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        http.shutdownNow();
         try {
             timer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -75,7 +75,9 @@ sealed interface EntryPayload {
             return switch (kind) {
                 case COMMAND -> {
                     var session = new ClientRequest.Session(in.readLong(), in.readLong());
-                    yield new Command(origin, requestId, session, in.readAllBytes());
+                    // Exactly the bytes left: readAllBytes() on a DataInputStream falls back to InputStream's
+                    // generic copy loop, which allocates a 16 KiB buffer per call, for every committed entry.
+                    yield new Command(origin, requestId, session, in.readNBytes(in.available()));
                 }
                 case NOOP -> new Noop(origin, requestId);
                 case CONFIG -> new ConfigChange(origin, requestId, new Configuration(readNodes(in), readNodes(in)));
