@@ -170,6 +170,11 @@ public final class JepsenRun {
             failure = "interrupted";
             throw e;
         } catch (RuntimeException e) {
+            if (torndown.get()) {
+                // The shutdown hook (Ctrl-C, SIGTERM) stopped the cluster under our feet: that is the story, not the symptom.
+                failure = "stopped by a signal; the cluster was stopped and the host cleaned";
+                throw new IllegalStateException(failure + " (partial history in " + store.dir() + ")", e);
+            }
             failure = e.getMessage() == null ? e.toString() : e.getMessage();
             throw new IllegalStateException("the run broke down: " + failure + " (see " + store.dir() + ")", e);
         } finally {
