@@ -181,8 +181,8 @@ final class Leader {
             case Accepted a -> onAccepted(from, a);
             case Heartbeat h -> onHeartbeat(from, h);
             case HeartbeatAck a -> onHeartbeatAck(from, a);
-            case Propose p -> admit(from, new Value.Command(from, p.requestId(), p.session(), p.payload()));
-            case ProposeRead p -> admit(from, new Value.LogRead(from, p.requestId()));
+            case Propose p -> onPropose(from, p);
+            case ProposeRead p -> onProposeRead(from, p);
             case ReplicaProgress p -> onReplicaProgress(from, p);
             case Recover r -> onRecover(from, r);
         }
@@ -239,7 +239,7 @@ final class Leader {
         phase1Quorum = null;
         window = null;
         links.clear();
-        ctxCancelLeaderTimers();
+        cancelLeaderTimers();
         pendingRound = round;
         roundToken = rc.nextToken();
         rc.engine.meta().put(ROUND_KEY, ByteBuffer.allocate(8).putLong(round).array(), roundToken);
@@ -347,13 +347,13 @@ final class Leader {
         merge = null;
         phase1Quorum = null;
         links.clear();
-        ctxCancelLeaderTimers();
+        cancelLeaderTimers();
         rc.cancel(PHASE1);
         monitor.reset();
         resetElectionTimer();
     }
 
-    private void ctxCancelLeaderTimers() {
+    private void cancelLeaderTimers() {
         rc.cancel(HEARTBEAT);
         rc.cancel(CHECK_QUORUM);
     }
@@ -412,7 +412,17 @@ final class Leader {
     // Commands
     // ------------------------------------------------------------------------------------------
 
-    /** A frontend's command or log read: queued for a slot if we lead (or are about to), refused otherwise. */
+    /** A frontend's client command; the frontend's node is its origin. */
+    private void onPropose(NodeId from, Propose p) {
+        admit(from, new Value.Command(from, p.requestId(), p.session(), p.payload()));
+    }
+
+    /** A frontend's read to be ordered through the log ({@link MultiPaxosConfig.ReadPath#LOG}). */
+    private void onProposeRead(NodeId from, ProposeRead p) {
+        admit(from, new Value.LogRead(from, p.requestId()));
+    }
+
+    /** Queues a value for a slot if we lead (or are about to), refuses it otherwise. */
     private void admit(NodeId origin, Value value) {
         if (status == Status.FOLLOWER) {
             rejected.increment();
