@@ -56,6 +56,13 @@ public final class JepsenRun {
         this.progress = progress;
     }
 
+    /** The run was stopped by a signal (Ctrl-C, SIGTERM): the JVM is shutting down, do not start another. */
+    public static final class StoppedBySignalException extends IllegalStateException {
+        public StoppedBySignalException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** The host cannot run a cluster (not root, no namespaces, no iptables); the message says why. */
     public static final class HostUnsuitableException extends RuntimeException {
         public HostUnsuitableException(String message) {
@@ -99,9 +106,6 @@ public final class JepsenRun {
 
     private RunResult runLocked(Shell shell, HostCapabilities host, Store store, Consumer<String> say) throws InterruptedException {
         Cleanup cleanup = new Cleanup(config.layout(), shell);
-        List<String> leftovers = cleanup.run();
-        if (!leftovers.isEmpty()) throw new IllegalStateException("cannot clean the host before the run: " + leftovers);
-
         WorkloadSpec spec = config.workload();
         boolean loopDisks = config.loopDisks() && host.loopDisks();
         ClusterSpec clusterSpec = new ClusterSpec(config.nodes(), config.protocol(), config.javaBin(), config.classPath(), config.jvmOptions(),
@@ -126,7 +130,18 @@ public final class JepsenRun {
             if (!problems.isEmpty()) say.accept("cleanup left: " + problems);
         };
         Thread hook = Thread.ofPlatform().name("jepsen-cleanup").unstarted(teardown);
-        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down (a signal arrived between runs): touch nothing, hooks are running.
+            throw new StoppedBySignalException("stopped by a signal before the run started", e);
+        }
+        // After the hook is in place, so that a signal from here on still leaves a clean host.
+        List<String> leftovers = cleanup.run();
+        if (!leftovers.isEmpty()) {
+            Runtime.getRuntime().removeShutdownHook(hook);
+            throw new IllegalStateException("cannot clean the host before the run: " + leftovers);
+        }
 
         Map<Object, Object> runInfo = runInfo(spec, concurrency, loopDisks);
         Nemesis nemesis = null;
@@ -170,6 +185,11 @@ public final class JepsenRun {
             failure = "interrupted";
             throw e;
         } catch (RuntimeException e) {
+            if (torndown.get()) {
+                // The shutdown hook (Ctrl-C, SIGTERM) stopped the cluster under our feet: that is the story, not the symptom.
+                failure = "stopped by a signal; the cluster was stopped and the host cleaned";
+                throw new StoppedBySignalException(failure + " (partial history in " + store.dir() + ")", e);
+            }
             failure = e.getMessage() == null ? e.toString() : e.getMessage();
             throw new IllegalStateException("the run broke down: " + failure + " (see " + store.dir() + ")", e);
         } finally {

@@ -101,6 +101,9 @@ final class MatrixCommand implements Callable<Integer> {
                         RunResult r = new JepsenRun(config, line -> System.out.println("  " + line)).run();
                         System.out.println("  -> " + r.verdict() + ": " + r.counts().oneLine() + "; " + r.check().summary());
                         rows.add(new Row(protocol, w, label(schedule, r), r.verdict(), r, null));
+                    } catch (JepsenRun.StoppedBySignalException e) {
+                        System.err.println("jepsen matrix: " + e.getMessage());
+                        return JepsenCli.CANNOT_RUN;
                     } catch (JepsenRun.HostUnsuitableException e) {
                         System.err.println("jepsen matrix: this host cannot run the cluster: " + e.getMessage());
                         return JepsenCli.CANNOT_RUN;

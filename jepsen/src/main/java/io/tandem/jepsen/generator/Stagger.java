@@ -3,10 +3,11 @@ package io.tandem.jepsen.generator;
 import java.util.random.RandomGenerator;
 
 /**
- * Jepsen's {@code gen/stagger dt}: operations are scheduled a uniformly random {@code [0, 2dt)} apart,
- * over all threads together (so {@code dt = 1/rate} gives {@code rate} operations per second in total),
- * each after the previous operation's scheduled time, not after its completion. A thread that is late
- * for its slot runs at once, so slow operations make the schedule catch up rather than drift.
+ * Jepsen's {@code gen/stagger dt} (io.jepsen/generator): operations are scheduled a uniformly random
+ * {@code [0, 2dt)} apart over all threads together, so {@code dt = 1/rate} gives about {@code rate}
+ * operations per second in total. An operation is due at the scheduled time, or at once if the thread
+ * that takes it comes later (all threads were busy); the next one is then scheduled from the time it
+ * actually went out, so time lost to slow operations is not made up with a burst afterwards.
  */
 public final class Stagger {
     private final long meanGapNanos;
@@ -20,9 +21,8 @@ public final class Stagger {
 
     /** The time (in the clock of {@code now}) at which the next operation is due. */
     public synchronized long schedule(long now, RandomGenerator random) {
-        if (next == Long.MIN_VALUE) next = now;
-        long at = next;
-        next += random.nextLong(2 * meanGapNanos);
+        long at = next == Long.MIN_VALUE ? now : Math.max(next, now);
+        next = at + random.nextLong(2 * meanGapNanos);
         return at;
     }
 }

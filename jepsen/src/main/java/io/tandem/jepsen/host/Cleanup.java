@@ -106,8 +106,8 @@ public final class Cleanup {
                     // a cgroup that vanished meanwhile
                 }
             }
-        } catch (IOException e) {
-            // nothing to read
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // nothing to read, or the groups went away while we looked
         }
         return out;
     }
@@ -186,8 +186,9 @@ public final class Cleanup {
                     problems.add("cannot remove cgroup " + d + ": " + e.getMessage());
                 }
             }
-        } catch (IOException e) {
-            problems.add("cannot list cgroups under " + root + ": " + e.getMessage());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // Also when something else removes groups while we walk (a concurrent cleanup): check what is left.
+            if (Files.isDirectory(root)) problems.add("cannot list cgroups under " + root + ": " + e.getMessage());
         }
     }
 

@@ -25,6 +25,12 @@ public final class HtmlReport {
     private static final Map<String, String> FAULT_COLOR = Map.of(
             "start-partition", "#E9DCA0", "kill", "#E9A4A0", "pause", "#A0B1E9", "start-packet", "#C5A0E9",
             "start-slow-cpu", "#A0E9D4", "start-slow-disk", "#B7E9A0", "bump-clock", "#E9C9A0", "shrink", "#D0D0D0");
+    private static final List<String> FAULT_ORDER = List.of("start-partition", "kill", "pause", "start-packet", "start-slow-cpu",
+            "start-slow-disk", "bump-clock", "shrink");
+    private static final Map<String, String> FAULT_LABEL = Map.of(
+            "start-partition", "partition", "kill", "kill", "pause", "pause", "start-packet", "packet",
+            "start-slow-cpu", "slow-cpu", "start-slow-disk", "slow-disk", "bump-clock", "clock", "shrink", "member");
+    private static final int LANE = 9;
     private static final String OK_COLOR = "#3A7BD5";
     private static final String FAIL_COLOR = "#E0607E";
     private static final String INFO_COLOR = "#F0A030";
@@ -67,18 +73,19 @@ public final class HtmlReport {
         double end = history.ops().isEmpty() ? 1 : Math.max(1, history.ops().getLast().time() / 1e9);
         double maxLatency = 1;
         for (Operation o : ops) if (o.isCompleted()) maxLatency = Math.max(maxLatency, latencyMs(o));
+        List<Band> bands = bands(history, end);
+        List<String> lanes = lanes(bands);
         int w = 1100;
-        int h = 420;
-        int left = 60;
+        int left = 70;
         int right = 20;
-        int top = 20;
+        int top = 24 + lanes.size() * LANE;
         int bottom = 40;
+        int h = top + 360 + bottom;
         double logMax = Math.log10(Math.max(10, maxLatency * 1.2));
         double logMin = -1; // 0.1 ms
         StringBuilder svg = new StringBuilder();
         svg.append(svgOpen(w, h));
-        List<Band> bands = bands(history, end);
-        appendBands(svg, bands, left, top, w - left - right, h - top - bottom, end);
+        appendLanes(svg, bands, lanes, left, 22, w - left - right, end);
         // axes and grid
         for (int e = (int) Math.ceil(logMin); e <= Math.floor(logMax); e++) {
             double y = top + (h - top - bottom) * (1 - (e - logMin) / (logMax - logMin));
@@ -94,7 +101,7 @@ public final class HtmlReport {
             svg.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='1.8' fill='%s' fill-opacity='0.7'><title>%s</title></circle>",
                     x, y, color(o.outcome()), escape(describe(o))));
         }
-        svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='12'>latency of each client operation (log scale) over time</text>", left, top - 6));
+        svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='12'>latency of each client operation (log scale) over time, faults above</text>", left, 14));
         svg.append("</svg>");
 
         // throughput per second by outcome
@@ -107,9 +114,9 @@ public final class HtmlReport {
             int i = switch (o.outcome()) { case OK -> 0; case FAIL -> 1; default -> 2; };
             maxRate = Math.max(maxRate, ++rate[i][s]);
         }
-        int rh = 260;
+        int rh = top + 200 + bottom;
         StringBuilder r = new StringBuilder(svgOpen(w, rh));
-        appendBands(r, bands, left, top, w - left - right, rh - top - bottom, end);
+        appendLanes(r, bands, lanes, left, 22, w - left - right, end);
         for (int k = 0; k <= 4; k++) {
             double v = maxRate * k / 4.0;
             double y = top + (rh - top - bottom) * (1 - k / 4.0);
@@ -127,9 +134,9 @@ public final class HtmlReport {
             }
             r.append("<polyline fill='none' stroke='").append(colors[i]).append("' stroke-width='1.5' points='").append(pts).append("'/>");
         }
-        r.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='12'>completed operations per second</text>", left, top - 6));
+        r.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='12'>completed operations per second (ok, fail, info)</text>", left, 14));
         r.append("</svg>");
-        return page(title + " — latency", svg + "<br>" + r + legend(bands));
+        return page(title + " — latency", svg + "<br>" + r + legend());
     }
 
     /** Each client thread's operations as bars over time, with fault bands. */
@@ -138,12 +145,13 @@ public final class HtmlReport {
         double end = history.ops().isEmpty() ? 1 : Math.max(1, history.ops().getLast().time() / 1e9);
         int left = 70;
         int lane = 16;
-        int top = 24;
+        List<Band> bands = bands(history, end);
+        List<String> lanes = lanes(bands);
+        int top = 10 + lanes.size() * LANE + 6;
         int w = (int) Math.max(1200, Math.min(20000, end * 60));
         int h = top + lane * concurrency + 40;
         StringBuilder svg = new StringBuilder(svgOpen(w, h));
-        List<Band> bands = bands(history, end);
-        appendBands(svg, bands, left, top, w - left - 10, lane * concurrency, end);
+        appendLanes(svg, bands, lanes, left, 8, w - left - 10, end);
         for (int t = 0; t < concurrency; t++) {
             svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='11' text-anchor='end'>thread %d</text>", left - 4, top + t * lane + 12, t));
         }
@@ -157,7 +165,7 @@ public final class HtmlReport {
                     x1, top + t * lane + 2, Math.max(0.8, x2 - x1), lane - 4, color(o.outcome()), escape(describe(o))));
         }
         svg.append("</svg>");
-        return page(title + " — timeline", "<div style='overflow-x:auto'>" + svg + "</div>" + legend(bands));
+        return page(title + " — timeline", "<div style='overflow-x:auto'>" + svg + "</div>" + legend());
     }
 
     private static double latencyMs(Operation o) {
@@ -186,12 +194,27 @@ public final class HtmlReport {
         };
     }
 
-    private static void appendBands(StringBuilder svg, List<Band> bands, int x0, int y0, int width, int height, double end) {
-        for (Band b : bands) {
-            double x1 = x0 + width * b.from() / end;
-            double x2 = x0 + width * b.to() / end;
-            svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s' fill-opacity='0.45'><title>%s %.1f–%.1f s</title></rect>",
-                    x1, y0, Math.max(1, x2 - x1), height, b.color(), escape(b.fault()), b.from(), b.to()));
+    /** The faults that occur, in a fixed order: one lane each. */
+    private static List<String> lanes(List<Band> bands) {
+        List<String> out = new ArrayList<>();
+        for (String f : FAULT_ORDER) if (bands.stream().anyMatch(b -> b.fault().equals(f))) out.add(f);
+        return out;
+    }
+
+    /** One labelled strip per fault, a bar wherever that fault was active. */
+    private static void appendLanes(StringBuilder svg, List<Band> bands, List<String> lanes, int x0, int y0, int width, double end) {
+        for (int i = 0; i < lanes.size(); i++) {
+            String fault = lanes.get(i);
+            int y = y0 + i * LANE;
+            svg.append(String.format(Locale.ROOT, "<text x='%d' y='%d' font-size='9' text-anchor='end'>%s</text>", x0 - 4, y + LANE - 2, FAULT_LABEL.get(fault)));
+            svg.append(String.format(Locale.ROOT, "<rect x='%d' y='%d' width='%d' height='%d' fill='#f4f4f4'/>", x0, y, width, LANE - 2));
+            for (Band b : bands) {
+                if (!b.fault().equals(fault)) continue;
+                double x1 = x0 + width * b.from() / end;
+                double x2 = x0 + width * b.to() / end;
+                svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s'><title>%s %.1f–%.1f s</title></rect>",
+                        x1, y, Math.max(1, x2 - x1), LANE - 2, b.color(), escape(FAULT_LABEL.get(fault)), b.from(), b.to()));
+            }
         }
     }
 
@@ -204,16 +227,9 @@ public final class HtmlReport {
         }
     }
 
-    private static String legend(List<Band> bands) {
-        StringBuilder s = new StringBuilder("<p style='font:12px sans-serif'>");
-        s.append(swatch(OK_COLOR, "ok")).append(swatch(FAIL_COLOR, "fail")).append(swatch(INFO_COLOR, "info (indeterminate)"));
-        List<String> seen = new ArrayList<>();
-        for (Band b : bands) {
-            if (seen.contains(b.fault())) continue;
-            seen.add(b.fault());
-            s.append(swatch(b.color(), b.fault() + " … " + FAULT_STOP.get(b.fault())));
-        }
-        return s.append("</p>").toString();
+    private static String legend() {
+        return "<p style='font:12px sans-serif'>" + swatch(OK_COLOR, "ok") + swatch(FAIL_COLOR, "fail") + swatch(INFO_COLOR, "info (indeterminate)")
+                + " — hover a point or bar for the operation</p>";
     }
 
     private static String swatch(String color, String label) {

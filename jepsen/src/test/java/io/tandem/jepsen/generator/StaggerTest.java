@@ -10,19 +10,30 @@ class StaggerTest {
     void opsAreScheduledAUniformZeroToTwiceTheMeanGapApartOverAllThreads() {
         Stagger s = new Stagger(100); // mean gap 10 ms
         SplittableRandom r = new SplittableRandom(7);
-        long first = s.schedule(1_000, r);
-        assertThat(first).isEqualTo(1_000); // the first op is due at once
-        long previous = first;
+        long previous = s.schedule(1_000, r);
+        assertThat(previous).isEqualTo(1_000); // the first op is due at once
         long sum = 0;
         int n = 10_000;
         for (int i = 0; i < n; i++) {
-            // "now" stays behind: a schedule that has fallen behind keeps its slots (it catches up), it does not restart.
-            long at = s.schedule(0, r);
+            long at = s.schedule(0, r); // threads asking early get the scheduled slot
             long gap = at - previous;
             assertThat(gap).isBetween(0L, 20_000_000L - 1);
             sum += gap;
             previous = at;
         }
         assertThat(sum / (double) n).isBetween(9_500_000.0, 10_500_000.0);
+    }
+
+    @Test
+    void aLateThreadGoesAtOnceAndTheScheduleRestartsFromThereWithoutABurst() {
+        Stagger s = new Stagger(100);
+        SplittableRandom r = new SplittableRandom(8);
+        s.schedule(0, r);
+        long late = 5_000_000_000L; // every thread was stuck for five seconds
+        assertThat(s.schedule(late, r)).isEqualTo(late);
+        long next = s.schedule(late, r); // asked at the same instant: not due before its gap
+        assertThat(next - late).isBetween(0L, 20_000_000L - 1);
+        long after = s.schedule(late, r);
+        assertThat(after).isGreaterThanOrEqualTo(next);
     }
 }
