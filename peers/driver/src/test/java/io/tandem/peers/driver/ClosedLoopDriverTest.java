@@ -1,0 +1,84 @@
+package io.tandem.peers.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class ClosedLoopDriverTest {
+
+    /** A client that completes every put at once and fails every third one. */
+    static final class CountingClient implements PeerClient {
+        final Map<String, byte[]> map = new ConcurrentHashMap<>();
+        final AtomicInteger puts = new AtomicInteger();
+        final AtomicInteger maxOutstanding = new AtomicInteger();
+        final AtomicInteger outstanding = new AtomicInteger();
+
+        @Override
+        public CompletableFuture<Void> put(byte[] key, byte[] value) {
+            int n = puts.incrementAndGet();
+            maxOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
+            map.put(new String(key), value.clone());
+            outstanding.decrementAndGet();
+            return n % 3 == 0 ? CompletableFuture.failedFuture(new IllegalStateException("no leader")) : CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void keysAreFixedWidthAndOrdered() {
+        assertThat(new String(ClosedLoopDriver.key(0))).isEqualTo("key00000000");
+        assertThat(new String(ClosedLoopDriver.key(12345))).isEqualTo("key00012345");
+    }
+
+    @Test
+    void recordsSuccessesCountsFailuresAndStaysWithinTheKeySpace() throws Exception {
+        CountingClient client = new CountingClient();
+        try (ClosedLoopDriver driver = new ClosedLoopDriver(client, 4, 50, 16, 7)) {
+            driver.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (driver.errors() < 20 && System.nanoTime() < deadline) Thread.onSpinWait();
+            assertThat(driver.errors()).isGreaterThanOrEqualTo(20);
+            Histogram h = driver.intervalHistogram();
+            assertThat(h.getTotalCount()).isPositive();
+            assertThat(driver.lastError()).hasMessageContaining("no leader");
+        }
+        assertThat(client.map.keySet()).allMatch(k -> k.matches("key000000[0-4][0-9]"));
+        assertThat(client.map.values()).allMatch(v -> v.length == 16);
+    }
+
+    @Test
+    void histogramsSurviveTheTimelineEncoding() {
+        Histogram h = new Histogram(3);
+        for (int i = 1; i <= 1000; i++) h.recordValue(i * 7L);
+        Histogram back = PeerMain.decode(PeerMain.encode(h));
+        assertThat(back.getTotalCount()).isEqualTo(1000);
+        assertThat(back.getValueAtPercentile(99)).isEqualTo(h.getValueAtPercentile(99));
+        assertThatThrownBy(() -> PeerMain.decode("AAAA")).isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void layoutGivesEachReplicaItsOwnPortBlockAndRejectsBadRanges() {
+        ClusterLayout layout = new ClusterLayout("127.0.0.1", 3, 30000);
+        assertThat(layout.port(0, 0)).isEqualTo(30000);
+        assertThat(layout.port(2, 5)).isEqualTo(30000 + 2 * ClusterLayout.PORTS_PER_REPLICA + 5);
+        assertThatThrownBy(() -> layout.port(3, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> layout.port(0, ClusterLayout.PORTS_PER_REPLICA)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ClusterLayout("127.0.0.1", 3, 65500)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ReplicaConfig(3, layout, java.nio.file.Path.of("x"), true, Map.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void optionsParseAndBadOnesAreRefused() {
+        assertThat(PeerMain.parseOptions(java.util.List.of("a=1", "b=x=y"))).containsEntry("a", "1").containsEntry("b", "x=y");
+        assertThatThrownBy(() -> PeerMain.parseOptions(java.util.List.of("novalue"))).hasMessageContaining("key=value");
+    }
+}
