@@ -197,7 +197,7 @@ final class LocalCluster {
             Files.deleteIfExists(pidFile(n)); // a stale one from a killed server would look like a running node
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(List.of("-Xms64m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+            command.addAll(List.of("-Xms64m", "-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED",
                     "--sun-misc-unsafe-memory-access=allow", // Kryo still uses sun.misc.Unsafe; do not warn about it in every log
                     "-cp", System.getProperty("java.class.path"), TandemCli.class.getName(), "server", "--config", configFile(n).toString()));
             Files.writeString(logFile(n), "---- starting " + n.id() + " at " + java.time.LocalDateTime.now() + "\n", StandardCharsets.UTF_8,
