@@ -9,6 +9,7 @@ import io.tandem.runtime.NodeRuntime;
 import io.tandem.runtime.RuntimeConfig;
 import io.tandem.storage.FlushPolicy;
 import io.tandem.storage.NodeStorage;
+import io.tandem.storage.StorageOptions;
 import io.tandem.storage.memory.MemoryDisk;
 import io.tandem.statemachine.StateMachine;
 import io.tandem.transport.Endpoint;
@@ -101,7 +102,9 @@ public final class NodeBuilder {
     public NodeBuilder dataDir(Path dir, FlushPolicy flushPolicy) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(flushPolicy, "flushPolicy");
-        this.storage = (cluster, node) -> (events, restorer) -> NodeStorage.open(dir, cluster, node, flushPolicy, events, restorer);
+        // The registry is read when the node starts, so meterRegistry(...) may come after dataDir(...).
+        this.storage = (cluster, node) -> (events, restorer) ->
+                NodeStorage.open(dir, cluster, node, StorageOptions.of(flushPolicy).withMetrics(registry), events, restorer);
         return this;
     }
 

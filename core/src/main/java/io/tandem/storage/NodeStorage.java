@@ -89,6 +89,7 @@ public final class NodeStorage implements AutoCloseable {
 
     private final NodeId node;
     private final StableStorage stable;
+    private final StorageMetrics metrics;
     private final Consumer<StorageEvent> events;
     private final SnapshotRestorer restorer;
     private final OpQueue queue = new OpQueue();
@@ -116,8 +117,9 @@ public final class NodeStorage implements AutoCloseable {
 
     private record Failure(String operation, StorageException error) {}
 
-    private NodeStorage(NodeId node, StableStorage stable, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+    private NodeStorage(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
         this.node = node;
+        this.metrics = metrics;
         this.stable = stable;
         this.events = events;
         this.restorer = restorer;
@@ -153,7 +155,7 @@ public final class NodeStorage implements AutoCloseable {
         if (!options.flushPolicy().fsync()) {
             logger.warn("storage of {} runs with NO_FSYNC: acknowledged writes survive a process crash but not power loss", node);
         }
-        return start(node, FileStorage.open(dataDir, clusterId, node, options), events, restorer);
+        return start(node, FileStorage.open(dataDir, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer);
     }
 
     /**
@@ -169,15 +171,15 @@ public final class NodeStorage implements AutoCloseable {
     /** {@link #inMemory(MemoryDisk, String, NodeId, Consumer, SnapshotRestorer)} with options (only {@code snapshotsToKeep} applies). */
     public static NodeStorage inMemory(MemoryDisk disk, String clusterId, NodeId node, StorageOptions options,
                                        Consumer<StorageEvent> events, SnapshotRestorer restorer) {
-        return start(node, MemoryStorage.open(disk, clusterId, node, options), events, restorer);
+        return start(node, MemoryStorage.open(disk, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer);
     }
 
-    private static NodeStorage start(NodeId node, StableStorage stable, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+    private static NodeStorage start(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(restorer, "restorer");
         NodeStorage storage;
         try {
-            storage = new NodeStorage(node, stable, events, restorer);
+            storage = new NodeStorage(node, stable, metrics, events, restorer);
         } catch (RuntimeException e) {
             stable.close();
             throw e;
@@ -435,6 +437,7 @@ public final class NodeStorage implements AutoCloseable {
     /** Records the first failure (from any thread); the disk thread posts it and stops working. */
     private void raiseFailure(String operation, StorageException error) {
         if (failure.compareAndSet(null, new Failure(operation, error))) {
+            metrics.failed();
             logger.error("storage of {} failed while {}; it stops acknowledging writes: {}", node, operation, error.getMessage(), error);
         }
         if (Thread.currentThread() != diskThread) enqueueQuietly(new Op.Wake());
@@ -471,6 +474,7 @@ public final class NodeStorage implements AutoCloseable {
     private void runDiskThread() {
         ArrayList<Op> batch;
         while ((batch = queue.take()) != null) {
+            metrics.batch(batch.size());
             for (Op op : batch) {
                 if (failure.get() != null) break;
                 try {
@@ -505,6 +509,7 @@ public final class NodeStorage implements AutoCloseable {
             case Op.Append a -> {
                 flushMeta();
                 log.append(a.entry());
+                metrics.appended(a.entry());
                 logDirty = true;
                 processedLogSeq = a.seq();
             }
@@ -544,7 +549,9 @@ public final class NodeStorage implements AutoCloseable {
 
     private void syncLog() {
         if (logDirty) {
+            long start = System.nanoTime();
             stable.log().sync();
+            metrics.synced(System.nanoTime() - start);
             logDirty = false;
         }
         publishProgress();

@@ -1,5 +1,6 @@
 package io.tandem.storage;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 
 /**
@@ -10,8 +11,10 @@ import java.util.Objects;
  *                        whole segments, so this is also the granularity of reclaimed space
  * @param snapshotsToKeep how many snapshots are retained (at least 1); keeping 2 lets a peer finish
  *                        reading the previous snapshot while a new one is written
+ * @param metrics         where the disk thread's meters ({@code tandem.storage.*}) are registered;
+ *                        {@code null} for none
  */
-public record StorageOptions(FlushPolicy flushPolicy, long segmentBytes, int snapshotsToKeep) {
+public record StorageOptions(FlushPolicy flushPolicy, long segmentBytes, int snapshotsToKeep, MeterRegistry metrics) {
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
     public static final int DEFAULT_SNAPSHOTS_TO_KEEP = 2;
 
@@ -24,7 +27,7 @@ public record StorageOptions(FlushPolicy flushPolicy, long segmentBytes, int sna
     }
 
     public static StorageOptions defaults() {
-        return new StorageOptions(FlushPolicy.FSYNC, DEFAULT_SEGMENT_BYTES, DEFAULT_SNAPSHOTS_TO_KEEP);
+        return new StorageOptions(FlushPolicy.FSYNC, DEFAULT_SEGMENT_BYTES, DEFAULT_SNAPSHOTS_TO_KEEP, null);
     }
 
     public static StorageOptions of(FlushPolicy flushPolicy) {
@@ -32,14 +35,19 @@ public record StorageOptions(FlushPolicy flushPolicy, long segmentBytes, int sna
     }
 
     public StorageOptions withFlushPolicy(FlushPolicy policy) {
-        return new StorageOptions(policy, segmentBytes, snapshotsToKeep);
+        return new StorageOptions(policy, segmentBytes, snapshotsToKeep, metrics);
     }
 
     public StorageOptions withSegmentBytes(long bytes) {
-        return new StorageOptions(flushPolicy, bytes, snapshotsToKeep);
+        return new StorageOptions(flushPolicy, bytes, snapshotsToKeep, metrics);
     }
 
     public StorageOptions withSnapshotsToKeep(int count) {
-        return new StorageOptions(flushPolicy, segmentBytes, count);
+        return new StorageOptions(flushPolicy, segmentBytes, count, metrics);
+    }
+
+    /** Registers the storage meters in {@code registry} ({@code null}: none). */
+    public StorageOptions withMetrics(MeterRegistry registry) {
+        return new StorageOptions(flushPolicy, segmentBytes, snapshotsToKeep, registry);
     }
 }

@@ -32,6 +32,31 @@ class MemoryNodeStorageTest extends NodeStorageContract {
     }
 
     @Test
+    void theDiskThreadReportsSyncsBatchesAppendsAndFailuresAsMeters() {
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        MemoryDisk disk = new MemoryDisk();
+        EventRecorder events = new EventRecorder();
+        NodeStorage storage = NodeStorage.inMemory(disk, "test", NodeId.of("m1"), StorageOptions.defaults().withMetrics(registry), events,
+                (snapshot, data) -> { throw new AssertionError("no snapshot is installed in this test"); });
+        opened.add(storage);
+        for (long i = 1; i <= 10; i++) storage.log().append(entry(i, 1));
+        events.await(LogSynced.class, e -> e.durableIndex() == 10);
+        assertThat(registry.get("tandem.storage.appended.entries").tag("node", "m1").counter().count()).isEqualTo(10);
+        assertThat(registry.get("tandem.storage.appended.bytes").counter().count()).isEqualTo((double) java.util.stream.LongStream.rangeClosed(1, 10).map(i -> entry(i, 1).payload().length).sum());
+        assertThat(registry.get("tandem.storage.sync").timer().count()).isBetween(1L, 10L);
+        assertThat(registry.get("tandem.storage.batch.ops").summary().totalAmount()).isGreaterThanOrEqualTo(10);
+        assertThat(registry.get("tandem.storage.failures").counter().count()).isZero();
+        disk.setFull(true);
+        try {
+            storage.log().append(entry(11, 1));
+        } catch (StorageFailedException e) {
+            // already failed: fine, the meter below is what this test is about
+        }
+        events.await(StorageFailed.class);
+        assertThat(registry.get("tandem.storage.failures").counter().count()).isEqualTo(1);
+    }
+
+    @Test
     void aFullDiskFailsTheStorageAndNothingMoreIsAcknowledged() {
         EventRecorder events = new EventRecorder();
         NodeStorage storage = open("n1", events);

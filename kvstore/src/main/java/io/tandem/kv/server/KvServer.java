@@ -34,6 +34,7 @@ import io.tandem.runtime.RuntimeConfig;
 import io.tandem.storage.DataDirectoryMismatchException;
 import io.tandem.storage.FlushPolicy;
 import io.tandem.storage.NodeStorage;
+import io.tandem.storage.StorageOptions;
 import io.tandem.storage.StorageException;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.FaultInjectingTransport;
@@ -143,7 +144,7 @@ public final class KvServer implements AutoCloseable {
         FlushPolicy flush = config.fsync() ? FlushPolicy.FSYNC : FlushPolicy.NO_FSYNC;
         RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS.withRequestTimeout(config.requestTimeout()).withMaxPendingRequests(config.maxPendingRequests());
         NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
-                (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), flush, events, restorer),
+                (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(), registry, runtimeConfig);
         try {
             rt.start();
