@@ -22,6 +22,7 @@ import java.util.Objects;
  * leader or term changes.
  */
 final class ObservedProtocol implements Protocol {
+    private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(ObservedProtocol.class);
     /** What the engine reported at its last call. */
     record EngineState(String role, NodeId leader, long term) {
         static final EngineState UNKNOWN = new EngineState("UNKNOWN", null, -1);
@@ -44,7 +45,7 @@ final class ObservedProtocol implements Protocol {
 
     @Override
     public Engine createEngine(NodeId self, List<NodeId> members) {
-        Observed e = new Observed(delegate.createEngine(self, members));
+        Observed e = new Observed(self, delegate.createEngine(self, members));
         engine = e;
         return e;
     }
@@ -72,6 +73,7 @@ final class ObservedProtocol implements Protocol {
     }
 
     private static final class Observed implements Engine {
+        private final NodeId self;
         private final Engine engine;
         private final RaftEngine raft;
         private final Inspectable inspectable;
@@ -80,7 +82,8 @@ final class ObservedProtocol implements Protocol {
         private volatile String detail = "";
         private long detailAt;
 
-        Observed(Engine engine) {
+        Observed(NodeId self, Engine engine) {
+            this.self = self;
             this.engine = engine;
             this.raft = engine instanceof RaftEngine r ? r : null;
             this.inspectable = engine instanceof Inspectable i ? i : null;
@@ -135,7 +138,13 @@ final class ObservedProtocol implements Protocol {
                 NodeId leader = raft.leaderId();
                 long term = raft.currentTerm();
                 EngineState s = state;
-                if (!role.equals(s.role()) || !Objects.equals(leader, s.leader()) || term != s.term()) state = new EngineState(role, leader, term);
+                if (!role.equals(s.role()) || !Objects.equals(leader, s.leader()) || term != s.term()) {
+                    state = new EngineState(role, leader, term);
+                    // An operator reading one node's log should see every leadership change it took part in.
+                    if (!role.equals(s.role()) || !Objects.equals(leader, s.leader())) {
+                        logger.info("{}: {} in term {}, leader {}", self, role.toLowerCase(java.util.Locale.ROOT), term, leader == null ? "unknown" : leader);
+                    }
+                }
                 long commit = raft.commitIndex();
                 if (commit != commitIndex) commitIndex = commit;
             }
