@@ -6,6 +6,7 @@ import io.tandem.protocols.multipaxos.MultiPaxosProtocol;
 import io.tandem.protocols.raft.RaftConfig;
 import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.protocols.toy.ToyProtocol;
+import io.tandem.protocols.unreplicated.UnreplicatedProtocol;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,6 +48,8 @@ public final class Protocols {
                         MultiPaxosConfig.builder().brokenVariant(v).detector(java.time.Duration.ofMillis(500), 64).build()).checkingSlowness("same-quorum", "resend-storm"));
             }
         }
+        // One member and a durable log, no replication: the cluster benchmark's upper bound, not fault tolerant.
+        BY_NAME.put(UnreplicatedProtocol.NAME, UnreplicatedProtocol::new);
     }
 
     private Protocols() {}
@@ -79,6 +82,11 @@ public final class Protocols {
 
     public static Protocol multiPaxos(MultiPaxosConfig config) {
         return new MultiPaxosProtocol(config);
+    }
+
+    /** A single server with a durable log and no replication (the benchmark's upper bound); refuses more than one member. */
+    public static Protocol unreplicated() {
+        return new UnreplicatedProtocol();
     }
 
     /** The toy primary-backup engine, the simulator's reference subject. */

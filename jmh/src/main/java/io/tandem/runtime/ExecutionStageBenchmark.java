@@ -1,0 +1,122 @@
+package io.tandem.runtime;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.Committed;
+import io.tandem.engine.NodeId;
+import io.tandem.kv.KvCodec;
+import io.tandem.kv.KvCommand;
+import io.tandem.kv.KvStateMachine;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Command execution: KV puts applied by the KV state machine, alone and through the runtime's execution path.
+ * It lives in the jmh module but in the package it measures, because {@link ExecutionStage} is package-private
+ * (a split package on the benchmark classpath).
+ *
+ * <ul>
+ *   <li>{@code stateMachineApply}: {@link KvStateMachine#apply} of one encoded put (decode, B+-tree put with
+ *       path copying, result encoding) on the benchmark thread.</li>
+ *   <li>{@code executionStage}: a batch of {@value #BATCH} committed puts handed to a running
+ *       {@link ExecutionStage} (what the engine's {@code deliver} does), each in a client session (exactly-once
+ *       check and result recorded), waiting until the stage applied the last one. Includes the hand-off to the
+ *       execution thread, as in a server; the entries come from another node, so no client future is completed.
+ *       Results are per put.</li>
+ * </ul>
+ * Keys are uniform over {@code keys} 16-byte keys, preloaded, so every put overwrites (a steady-state server).
+ */
+@State(Scope.Thread)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class ExecutionStageBenchmark {
+    static final int BATCH = 256;
+    private static final int SESSIONS = 16;
+    private static final NodeId SELF = NodeId.of("n1");
+    private static final NodeId LEADER = NodeId.of("n2");
+
+    @Param({"64", "1024"})
+    int valueSize;
+
+    @Param({"10000", "100000"})
+    int keys;
+
+    private byte[][] commands;
+    private KvStateMachine machine;
+    private ExecutionStage stage;
+    private SplittableRandom random;
+    private long index;
+    private final long[] sequences = new long[SESSIONS];
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        random = new SplittableRandom(42);
+        KvCodec codec = new KvStateMachine().codec();
+        commands = new byte[keys][];
+        for (int k = 0; k < keys; k++) {
+            byte[] key = String.format("key-%012d", k).getBytes(StandardCharsets.US_ASCII);
+            byte[] value = new byte[valueSize];
+            random.nextBytes(value);
+            commands[k] = codec.encode(new KvCommand.Put(key, value));
+        }
+        machine = new KvStateMachine();
+        for (int k = 0; k < keys; k++) machine.apply(k + 1, commands[k]);
+        // The stage has a state machine of its own, preloaded through the stage itself.
+        stage = new ExecutionStage(SELF, new KvStateMachine(), new PendingRequests(10_000), 100_000,
+                new RuntimeMetrics(new SimpleMeterRegistry(), Tags.of("node", SELF.value())), applied -> { });
+        stage.start();
+        for (int k = 0; k < keys; k++) stage.submit(new ExecutionStage.Apply(new Committed(k + 1, LEADER, 1, ClientRequest.Session.NONE, commands[k])));
+        index = keys;
+        awaitApplied(index);
+    }
+
+    private void awaitApplied(long target) {
+        while (stage.appliedIndex() < target) {
+            if (stage.failure() != null) throw new IllegalStateException("execution failed", stage.failure());
+            Thread.onSpinWait();
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        stage.close();
+    }
+
+    @Benchmark
+    public byte[] stateMachineApply() {
+        return machine.apply(++index, commands[random.nextInt(keys)]);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long executionStage() {
+        long target = 0;
+        for (int i = 0; i < BATCH; i++) {
+            int s = random.nextInt(SESSIONS);
+            target = ++index;
+            stage.submit(new ExecutionStage.Apply(new Committed(target, LEADER, 1, new ClientRequest.Session(s + 1, ++sequences[s]),
+                    commands[random.nextInt(keys)])));
+        }
+        awaitApplied(target);
+        return target;
+    }
+}

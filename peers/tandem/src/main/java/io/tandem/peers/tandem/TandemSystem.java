@@ -1,0 +1,125 @@
+package io.tandem.peers.tandem;
+
+import io.tandem.kv.DurationText;
+import io.tandem.kv.client.KvClientConfig;
+import io.tandem.kv.client.TandemKvClient;
+import io.tandem.kv.net.NodeStatus;
+import io.tandem.kv.server.KvServer;
+import io.tandem.kv.server.ServerConfig;
+import io.tandem.peers.driver.ClientConfig;
+import io.tandem.peers.driver.ClusterLayout;
+import io.tandem.peers.driver.PeerClient;
+import io.tandem.peers.driver.PeerSystem;
+import io.tandem.peers.driver.Replica;
+import io.tandem.peers.driver.ReplicaConfig;
+import io.tandem.peers.driver.Role;
+import io.tandem.transport.Endpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Tandem itself as a system under test: a replica is the real KV server ({@link KvServer}: the KV state machine,
+ * the node runtime, durable storage, the Netty TCP transport between peers and the client endpoint) running the
+ * protocol engine this system names; the client is the real {@link TandemKvClient}. Replica {@code i} is node
+ * {@code r<i>} with its peer port at offset {@value #PEER_PORT} and its client port at offset {@value #CLIENT_PORT}
+ * of its port block.
+ *
+ * <p>Options: every {@code --opt key=value} of a replica is a KV server setting ({@link ServerConfig.Key}, e.g.
+ * {@code election-timeout-min=300ms}), except the ones the layout decides; a client takes {@code request-timeout}
+ * (default 10 s: a put not acknowledged by then fails).
+ */
+public abstract sealed class TandemSystem implements PeerSystem permits TandemRaft, TandemMultiPaxos, TandemUnreplicated {
+    static final int PEER_PORT = 0;
+    static final int CLIENT_PORT = 1;
+    static final String CLUSTER = "peers";
+
+    /** Settings the layout and the harness decide; an option may not override them. */
+    private static final Set<String> FIXED = Set.of(ServerConfig.Key.ID.configName(), ServerConfig.Key.MEMBERS.configName(),
+            ServerConfig.Key.CLIENT_MEMBERS.configName(), ServerConfig.Key.CLIENT_ADDRESS.configName(), ServerConfig.Key.CLIENT_PORT.configName(),
+            ServerConfig.Key.DATA_DIR.configName(), ServerConfig.Key.FSYNC.configName(), ServerConfig.Key.PROTOCOL.configName());
+
+    private final String name;
+    private final String protocol;
+
+    TandemSystem(String name, String protocol) {
+        this.name = name;
+        this.protocol = protocol;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    /** The protocol registry name ({@code io.tandem.protocols.Protocols}) its servers run. */
+    public final String protocol() {
+        return protocol;
+    }
+
+    /** Refuses a layout this system cannot run; every size is fine for the replicated engines. */
+    void checkLayout(ClusterLayout layout) {}
+
+    /** This replica's role, from its server's status. */
+    abstract Role roleOf(NodeStatus status);
+
+    @Override
+    public final Replica startReplica(ReplicaConfig config) {
+        checkLayout(config.layout());
+        KvServer server = KvServer.start(serverConfig(config));
+        return new TandemReplica(server, this::roleOf);
+    }
+
+    @Override
+    public final PeerClient connect(ClientConfig config) {
+        checkLayout(config.layout());
+        Duration requestTimeout = DurationText.parse(config.option("request-timeout", "10s"));
+        for (String key : config.options().keySet()) {
+            if (!key.equals("request-timeout")) throw new IllegalArgumentException(name + " client: unknown option '" + key + "' (known: request-timeout)");
+        }
+        List<Endpoint> members = new ArrayList<>();
+        for (int i = 0; i < config.layout().replicas(); i++) members.add(clientAddress(config.layout(), i));
+        KvClientConfig client = KvClientConfig.of(members)
+                .withRequestTimeout(requestTimeout)
+                .withMaxInFlight(Math.max(1024, config.concurrency()));
+        return new TandemPeerClient(TandemKvClient.connect(client));
+    }
+
+    /** The KV server settings of replica {@code config.id()}: as the {@code tandem server} flags of the same name. */
+    ServerConfig serverConfig(ReplicaConfig config) {
+        ClusterLayout layout = config.layout();
+        Map<String, String> flags = new LinkedHashMap<>();
+        config.options().forEach((key, value) -> {
+            if (FIXED.contains(key)) throw new IllegalArgumentException(name + ": option '" + key + "' is decided by the cluster layout and --fsync, not by --opt");
+            flags.put(key, value);
+        });
+        flags.put(ServerConfig.Key.ID.configName(), nodeId(config.id()));
+        flags.put(ServerConfig.Key.MEMBERS.configName(), memberList(layout, PEER_PORT));
+        flags.put(ServerConfig.Key.CLIENT_MEMBERS.configName(), memberList(layout, CLIENT_PORT));
+        flags.put(ServerConfig.Key.DATA_DIR.configName(), config.dataDir().toString());
+        flags.put(ServerConfig.Key.FSYNC.configName(), Boolean.toString(config.fsync()));
+        flags.put(ServerConfig.Key.PROTOCOL.configName(), protocol);
+        flags.putIfAbsent(ServerConfig.Key.CLUSTER.configName(), CLUSTER);
+        return ServerConfig.load(null, flags);
+    }
+
+    static String nodeId(int replica) {
+        return "r" + replica;
+    }
+
+    static Endpoint clientAddress(ClusterLayout layout, int replica) {
+        return new Endpoint(layout.host(), layout.port(replica, CLIENT_PORT));
+    }
+
+    private static String memberList(ClusterLayout layout, int portOffset) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < layout.replicas(); i++) {
+            if (i > 0) s.append(',');
+            s.append(nodeId(i)).append('=').append(layout.host()).append(':').append(layout.port(i, portOffset));
+        }
+        return s.toString();
+    }
+}

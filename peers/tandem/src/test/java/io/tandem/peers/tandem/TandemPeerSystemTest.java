@@ -1,0 +1,171 @@
+package io.tandem.peers.tandem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.kv.client.TandemKvClient;
+import io.tandem.peers.driver.ClientConfig;
+import io.tandem.peers.driver.ClusterLayout;
+import io.tandem.peers.driver.PeerClient;
+import io.tandem.peers.driver.PeerSystem;
+import io.tandem.peers.driver.ReplicaConfig;
+import io.tandem.peers.driver.Role;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real clusters of each Tandem system in this JVM, on free loopback ports: the real KV servers with the TCP
+ * transport and file storage (fsync on), puts through the adapter's client, every one acknowledged, applied on
+ * a majority and readable through the KV client, and exactly one replica reporting LEADER.
+ */
+class TandemPeerSystemTest {
+    private static final int PUTS = 300;
+    private static final int OUTSTANDING = 16;
+
+    @TempDir Path dir;
+
+    @Test
+    void theJarFindsAllThreeSystemsByName() {
+        List<String> names = new ArrayList<>();
+        for (PeerSystem s : ServiceLoader.load(PeerSystem.class)) names.add(s.name());
+        assertThat(names).containsExactlyInAnyOrder("tandem-raft", "tandem-multipaxos", "tandem-unreplicated");
+    }
+
+    @Test
+    void raftClusterAcknowledgesEveryPutAndHasOneLeader() throws Exception {
+        runCluster(new TandemRaft(), 3, Map.of("election-timeout-min", "300ms", "election-timeout-max", "600ms"));
+    }
+
+    @Test
+    void multiPaxosClusterAcknowledgesEveryPutAndHasOneLeader() throws Exception {
+        runCluster(new TandemMultiPaxos(), 3, Map.of());
+    }
+
+    @Test
+    void unreplicatedServerAcknowledgesEveryPutAndLeads() throws Exception {
+        runCluster(new TandemUnreplicated(), 1, Map.of());
+    }
+
+    @Test
+    void unreplicatedRefusesAnyOtherClusterSize() {
+        ClusterLayout three = new ClusterLayout("127.0.0.1", 3, 40000);
+        assertThatThrownBy(() -> new TandemUnreplicated().startReplica(new ReplicaConfig(0, three, dir, true, Map.of())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exactly one replica").hasMessageContaining("--replicas 1");
+        assertThatThrownBy(() -> new TandemUnreplicated().connect(new ClientConfig(three, 4, Map.of())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--replicas 1");
+    }
+
+    @Test
+    void optionsThatTheLayoutDecidesAreRefused() {
+        ClusterLayout one = new ClusterLayout("127.0.0.1", 1, 40000);
+        assertThatThrownBy(() -> new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, true, Map.of("fsync", "false"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'fsync'");
+        assertThatThrownBy(() -> new TandemRaft().connect(new ClientConfig(one, 1, Map.of("bogus", "1"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bogus");
+        var config = new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("election-timeout-min", "300ms", "election-timeout-max", "600ms")));
+        assertThat(config.fsync()).isFalse();
+        assertThat(config.protocol()).isEqualTo("raft");
+        assertThat(config.peerAddress().port()).isEqualTo(one.port(0, TandemSystem.PEER_PORT));
+        assertThat(config.clientAddress().port()).isEqualTo(one.port(0, TandemSystem.CLIENT_PORT));
+    }
+
+    private void runCluster(TandemSystem system, int replicas, Map<String, String> options) throws Exception {
+        ClusterLayout layout = freeLayout(replicas);
+        List<TandemReplica> running = new ArrayList<>();
+        try {
+            for (int i = 0; i < replicas; i++) {
+                Path data = Files.createDirectories(dir.resolve(system.name() + "-" + i));
+                running.add((TandemReplica) system.startReplica(new ReplicaConfig(i, layout, data, true, options)));
+            }
+            awaitCondition("one leader among " + system.name() + " replicas", () -> leaders(running) == 1);
+
+            try (PeerClient client = system.connect(new ClientConfig(layout, OUTSTANDING, Map.of()))) {
+                List<CompletableFuture<Void>> puts = new ArrayList<>();
+                byte[] value = new byte[64];
+                for (int i = 0; i < PUTS; i++) {
+                    if (i >= OUTSTANDING) puts.get(i - OUTSTANDING).get(30, TimeUnit.SECONDS); // at most OUTSTANDING in flight
+                    ThreadLocalRandom.current().nextBytes(value);
+                    value[0] = (byte) i;
+                    puts.add(client.put(key(i), value)); // the adapter must not keep the caller's arrays
+                }
+                for (CompletableFuture<Void> put : puts) put.get(30, TimeUnit.SECONDS);
+                assertThat(puts).allMatch(p -> p.isDone() && !p.isCompletedExceptionally());
+            }
+
+            // Applied on a majority (each put is one log entry, besides the engine's own entries).
+            int majority = replicas / 2 + 1;
+            awaitCondition(PUTS + " entries applied on a majority", () ->
+                    running.stream().filter(r -> r.server().status().appliedIndex() >= PUTS).count() >= majority);
+            // Readable through the KV client (linearizable read at the leader), with the last value written.
+            List<String> members = new ArrayList<>();
+            for (int i = 0; i < replicas; i++) members.add(TandemSystem.clientAddress(layout, i).toString());
+            try (TandemKvClient kv = TandemKvClient.connect(members.toArray(String[]::new))) {
+                for (int i = 0; i < PUTS; i += 37) {
+                    Optional<byte[]> read = kv.get(key(i));
+                    assertThat(read).as("key %d", i).isPresent();
+                    assertThat(read.get()).hasSize(64);
+                    assertThat(read.get()[0]).isEqualTo((byte) i);
+                }
+            }
+            assertThat(leaders(running)).isEqualTo(1);
+        } finally {
+            for (TandemReplica r : running) r.close();
+        }
+        assertThat(running).allMatch(r -> r.role() == Role.OTHER);
+    }
+
+    private static byte[] key(int i) {
+        return ("key" + i).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static long leaders(List<TandemReplica> replicas) {
+        return replicas.stream().filter(r -> r.role() == Role.LEADER).count();
+    }
+
+    private static void awaitCondition(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
+            Thread.sleep(20); // polling interval of a condition with a deadline
+        }
+    }
+
+    /** A layout whose peer and client ports are all free right now (another process could still take one: unlikely). */
+    private static ClusterLayout freeLayout(int replicas) throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+            ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
+            if (allFree(layout)) return layout;
+        }
+        throw new IOException("no free port range found in 50 attempts");
+    }
+
+    private static boolean allFree(ClusterLayout layout) {
+        for (int i = 0; i < layout.replicas(); i++) {
+            for (int offset : new int[] {TandemSystem.PEER_PORT, TandemSystem.CLIENT_PORT}) {
+                try (ServerSocket s = new ServerSocket()) {
+                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), layout.port(i, offset)));
+                } catch (IOException e) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}
