@@ -47,7 +47,8 @@ class LocalRunnerTest {
      */
     static Stream<String> engines() {
         List<String> names = Protocols.names();
-        return names.stream().filter(n -> names.stream().noneMatch(base -> n.startsWith(base + "-")));
+        return names.stream().filter(n -> names.stream().noneMatch(base -> n.startsWith(base + "-")))
+                .filter(n -> !n.equals(io.tandem.protocols.unreplicated.UnreplicatedProtocol.NAME)); // one member only: its own test below
     }
 
     private static WorkloadSpec workload(String name, double seconds, double interval, Set<FaultKind> faults) {
@@ -103,6 +104,24 @@ class LocalRunnerTest {
             }
         }
         return keys;
+    }
+
+    /**
+     * The unreplicated engine (one member, the benchmark's upper bound) under the faults a single server can
+     * have: kill -9 with restart, and pauses. Nothing it acknowledged may be lost, so the history stays linearizable.
+     */
+    @Test
+    void theUnreplicatedServerStaysLinearizableAcrossKillsAndPauses() throws Exception {
+        RunConfig config = RunConfig.defaults(workload("register", 15, 3, EnumSet.of(FaultKind.KILL, FaultKind.PAUSE)),
+                        io.tandem.protocols.unreplicated.UnreplicatedProtocol.NAME)
+                .withNodes(1).withSeed(11).withStoreRoot(STORE);
+        RunResult r = run(config);
+
+        assertThat(r.verdict()).as(r.check().summary()).isEqualTo(Verdict.VALID);
+        assertThat(r.counts().nemesisOps()).as("nemesis ops").isPositive();
+        assertThat(r.faults()).contains(FaultKind.KILL);
+        History h = History.read(r.storeDir().resolve("history.edn"));
+        assertThat(keysReadAfterHealing(h)).as("keys read after healing").isEqualTo(keysTouched(h)).isNotEmpty();
     }
 
     @Test
