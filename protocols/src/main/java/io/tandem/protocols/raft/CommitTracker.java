@@ -92,10 +92,12 @@ final class CommitTracker {
 
     /** Records that {@code member} holds every entry up to {@code matchIndex} durably; returns the rounds it completed. */
     List<Completed> ack(NodeId member, long matchIndex, long now) {
-        if (matchIndex <= matchOf(member)) return List.of();
+        long previous = matchOf(member);
+        if (matchIndex <= previous) return List.of();
         match.put(member, matchIndex);
         for (Round r : rounds) {
             if (r.target > matchIndex) break;
+            if (r.target <= previous) continue; // acknowledged by this member's earlier match (or at the round's creation)
             r.quorum.ack(member, now);
         }
         return popCompleted();
