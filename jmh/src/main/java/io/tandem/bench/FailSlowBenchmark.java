@@ -178,7 +178,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
         Files.createDirectories(outDir);
 
         List<String> jvm = new ArrayList<>(List.of("-Xms" + serverHeap, "-Xmx" + serverHeap, "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
-                "--enable-native-access=ALL-UNNAMED"));
+                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
         jvm.addAll(serverJvmOptions);
         ServerCluster.ServerJvm serverJvm = new ServerCluster.ServerJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
                 System.getProperty("java.class.path"), jvm);
