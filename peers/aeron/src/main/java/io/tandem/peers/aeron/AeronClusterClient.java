@@ -89,7 +89,7 @@ final class AeronClusterClient implements PeerClient, EgressListener {
             AeronSettings.deleteRecursively(aeronDirectory);
             throw e;
         }
-        poller = Thread.ofPlatform().name("aeron-cluster-client").start(this::pollLoop);
+        poller = Thread.ofPlatform().daemon(true).name("aeron-cluster-client").start(this::pollLoop);
     }
 
     @Override

@@ -92,7 +92,7 @@ class AeronClusterSystemTest {
     /** A base port whose fixed UDP ports (offsets 0-4 of each replica) are free now. */
     static int freeBasePort(int replicas) {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20000 + ThreadLocalRandom.current().nextInt(500) * ClusterLayout.PORTS_PER_REPLICA;
+            int base = 20000 + ThreadLocalRandom.current().nextInt(600) * ClusterLayout.PORTS_PER_REPLICA; // below the ephemeral range
             ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
             boolean free = true;
             for (int i = 0; i < replicas && free; i++) {

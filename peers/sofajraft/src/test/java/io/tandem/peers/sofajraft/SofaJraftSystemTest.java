@@ -92,7 +92,7 @@ class SofaJraftSystemTest {
     /** A base port whose first port per replica is free now (the adapter uses only offset 0). */
     static int freeBasePort(int replicas) {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20000 + ThreadLocalRandom.current().nextInt(2000) * ClusterLayout.PORTS_PER_REPLICA / 2;
+            int base = 20000 + ThreadLocalRandom.current().nextInt(600) * ClusterLayout.PORTS_PER_REPLICA; // below the ephemeral range
             ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
             boolean free = true;
             for (int i = 0; i < replicas && free; i++) free = portFree(layout.port(i, 0));
