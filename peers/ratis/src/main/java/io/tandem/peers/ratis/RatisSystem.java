@@ -1,0 +1,216 @@
+package io.tandem.peers.ratis;
+
+import io.tandem.peers.driver.ClientConfig;
+import io.tandem.peers.driver.ClusterLayout;
+import io.tandem.peers.driver.PeerClient;
+import io.tandem.peers.driver.PeerSystem;
+import io.tandem.peers.driver.Replica;
+import io.tandem.peers.driver.ReplicaConfig;
+import io.tandem.peers.driver.Role;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * Apache Ratis 3.3 as a system under test: one {@link RaftServer} per replica with one group of all
+ * replicas, a {@link MapStateMachine}, a {@code SegmentedRaftLog} in the replica's data directory, and a
+ * {@link RaftClient} whose asynchronous API ({@code client.async().send}) carries the puts.
+ *
+ * <p>Options ({@code --opt key=value}, on replicas and load alike where it matters):
+ * <ul>
+ *   <li>{@code rpc=netty|grpc} (default {@value #DEFAULT_RPC}): Ratis' transport; must match on all processes.</li>
+ *   <li>{@code force-sync-num=N}: {@code raft.server.log.force.sync.num}, how many entries one fsync may cover
+ *       at most (Ratis' default, 128, when absent).</li>
+ * </ul>
+ * Each replica uses one port, {@code layout.port(id, 0)}, for server, client and admin traffic.
+ */
+public final class RatisSystem implements PeerSystem {
+    static final String DEFAULT_RPC = "netty";
+    /** One group for the benchmark cluster; a fixed id so every process names the same group. */
+    static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tandem-peers-ratis".getBytes(StandardCharsets.US_ASCII)));
+    /** The contract's bound on one put: fail it rather than retry forever. */
+    static final long PUT_TIMEOUT_SECONDS = 10;
+
+    @Override
+    public String name() {
+        return "ratis";
+    }
+
+    static RaftPeerId peerId(int replica) {
+        return RaftPeerId.valueOf("r" + replica);
+    }
+
+    static RaftGroup group(ClusterLayout layout) {
+        List<RaftPeer> peers = new ArrayList<>();
+        for (int i = 0; i < layout.replicas(); i++) {
+            peers.add(RaftPeer.newBuilder().setId(peerId(i)).setAddress(layout.host() + ":" + layout.port(i, 0)).build());
+        }
+        return RaftGroup.valueOf(GROUP_ID, peers);
+    }
+
+    static SupportedRpcType rpcType(Map<String, String> options) {
+        return switch (options.getOrDefault("rpc", DEFAULT_RPC).toLowerCase(Locale.ROOT)) {
+            case "netty" -> SupportedRpcType.NETTY;
+            case "grpc" -> SupportedRpcType.GRPC;
+            default -> throw new IllegalArgumentException("rpc must be netty or grpc, got '" + options.get("rpc") + "'");
+        };
+    }
+
+    /** Server settings: the transport, the port, the storage directory and the log's flush policy. */
+    static RaftProperties serverProperties(ReplicaConfig config) {
+        RaftProperties properties = new RaftProperties();
+        SupportedRpcType rpc = rpcType(config.options());
+        RaftConfigKeys.Rpc.setType(properties, rpc);
+        int port = config.layout().port(config.id(), 0);
+        switch (rpc) {
+            case NETTY -> {
+                NettyConfigKeys.Server.setHost(properties, config.layout().host());
+                NettyConfigKeys.Server.setPort(properties, port);
+            }
+            case GRPC -> {
+                GrpcConfigKeys.Server.setHost(properties, config.layout().host());
+                GrpcConfigKeys.Server.setPort(properties, port);
+            }
+            default -> throw new IllegalStateException("unsupported rpc " + rpc);
+        }
+        RaftServerConfigKeys.setStorageDir(properties, List.of(config.dataDir().toFile()));
+        // fsync on: Ratis' defaults (unsafe-flush and async-flush off): the log worker forces the segment file
+        // before it advances the flush index, and an entry counts towards the commit quorum only once flushed.
+        // fsync off: unsafe-flush, where the flush index advances as soon as the entries are written to the file
+        // (the page cache); the force still runs, on a background executor nobody waits for. Ratis has no
+        // setting that skips the force altogether.
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !config.fsync());
+        RaftServerConfigKeys.Log.setAsyncFlushEnabled(properties, false);
+        String forceSyncNum = config.option("force-sync-num", null);
+        if (forceSyncNum != null) RaftServerConfigKeys.Log.setForceSyncNum(properties, Integer.parseInt(forceSyncNum));
+        return properties;
+    }
+
+    @Override
+    public Replica startReplica(ReplicaConfig config) throws IOException {
+        MapStateMachine stateMachine = new MapStateMachine();
+        RaftServer server = RaftServer.newBuilder()
+                .setServerId(peerId(config.id()))
+                .setGroup(group(config.layout()))
+                .setStateMachine(stateMachine)
+                .setProperties(serverProperties(config))
+                // FORMAT a fresh directory, RECOVER one that holds an earlier run's log.
+                .setOption(isEmpty(config.dataDir().toFile()) ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
+                .build();
+        server.start();
+        return new RatisReplica(server, stateMachine);
+    }
+
+    private static boolean isEmpty(File dir) throws IOException {
+        try (Stream<?> entries = Files.list(dir.toPath())) {
+            return entries.findAny().isEmpty();
+        }
+    }
+
+    /** A running Ratis server of the benchmark group. */
+    static final class RatisReplica implements Replica {
+        private final RaftServer server;
+        private final MapStateMachine stateMachine;
+
+        RatisReplica(RaftServer server, MapStateMachine stateMachine) {
+            this.server = server;
+            this.stateMachine = stateMachine;
+        }
+
+        @Override
+        public Role role() {
+            DivisionInfo info;
+            try {
+                info = server.getDivision(GROUP_ID).getInfo();
+            } catch (IOException e) {
+                return Role.OTHER; // the group is not (yet, or any more) served here
+            }
+            if (info.isLeader()) return Role.LEADER;
+            if (info.isFollower()) return Role.FOLLOWER;
+            return Role.OTHER;
+        }
+
+        MapStateMachine stateMachine() {
+            return stateMachine;
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+
+    @Override
+    public PeerClient connect(ClientConfig config) {
+        RaftProperties properties = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(properties, rpcType(config.options()));
+        RaftClient client = RaftClient.newBuilder()
+                .setRaftGroup(group(config.layout()))
+                .setProperties(properties)
+                // Ratis retries not-leader and timed-out requests itself and follows the leader hint in the reply;
+                // bound the retries so a put fails within about PUT_TIMEOUT_SECONDS instead of retrying forever.
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                        (int) (PUT_TIMEOUT_SECONDS * 1000 / 100), TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
+                .build();
+        return new RatisClient(client);
+    }
+
+    /** Puts through {@code client.async().send}: no thread per outstanding put. */
+    static final class RatisClient implements PeerClient {
+        private final RaftClient client;
+
+        RatisClient(RaftClient client) {
+            this.client = client;
+        }
+
+        @Override
+        public CompletableFuture<Void> put(byte[] key, byte[] value) {
+            return client.async().send(Message.valueOf(PutCodec.encode(key, value)))
+                    .orTimeout(PUT_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .thenApply(reply -> {
+                        if (!reply.isSuccess()) {
+                            throw new IllegalStateException("put failed: " + reply.getException(), reply.getException());
+                        }
+                        return null;
+                    });
+        }
+
+        /** The value of {@code key} read through the leader (linearizable by Ratis' default read option), or null. */
+        byte[] get(byte[] key) throws IOException {
+            ByteString content = client.io().sendReadOnly(Message.valueOf(ByteString.copyFrom(key))).getMessage().getContent();
+            return content.isEmpty() ? null : content.toByteArray();
+        }
+
+        @Override
+        public void close() throws IOException {
+            client.close();
+        }
+    }
+}
