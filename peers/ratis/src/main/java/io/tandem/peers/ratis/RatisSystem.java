@@ -17,7 +17,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
@@ -29,6 +32,8 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
+import org.apache.ratis.protocol.exceptions.RaftRetryFailureException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
@@ -57,6 +62,7 @@ public final class RatisSystem implements PeerSystem {
     static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tandem-peers-ratis".getBytes(StandardCharsets.US_ASCII)));
     /** The contract's bound on one put: fail it rather than retry forever. */
     static final long PUT_TIMEOUT_SECONDS = 10;
+    static final long RETRY_SLEEP_MILLIS = 100;
 
     @Override
     public String name() {
@@ -171,46 +177,83 @@ public final class RatisSystem implements PeerSystem {
     public PeerClient connect(ClientConfig config) {
         RaftProperties properties = new RaftProperties();
         RaftConfigKeys.Rpc.setType(properties, rpcType(config.options()));
-        RaftClient client = RaftClient.newBuilder()
-                .setRaftGroup(group(config.layout()))
+        RaftGroup group = group(config.layout());
+        return new RatisClient(() -> RaftClient.newBuilder()
+                .setRaftGroup(group)
                 .setProperties(properties)
                 // Ratis retries not-leader and timed-out requests itself and follows the leader hint in the reply;
                 // bound the retries so a put fails within about PUT_TIMEOUT_SECONDS instead of retrying forever.
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                        (int) (PUT_TIMEOUT_SECONDS * 1000 / 100), TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
-                .build();
-        return new RatisClient(client);
+                        (int) (PUT_TIMEOUT_SECONDS * 1000 / RETRY_SLEEP_MILLIS), TimeDuration.valueOf(RETRY_SLEEP_MILLIS, TimeUnit.MILLISECONDS)))
+                .build());
     }
 
-    /** Puts through {@code client.async().send}: no thread per outstanding put. */
+    /**
+     * Puts through {@code client.async().send}: ordered asynchronous requests in one sliding window, no thread
+     * per outstanding put. When a request runs out of retries Ratis fails it and closes the client's sliding
+     * window for good (every later request fails with {@link AlreadyClosedException}), so the adapter then
+     * replaces the {@link RaftClient}, as an application would after such a failure.
+     */
     static final class RatisClient implements PeerClient {
-        private final RaftClient client;
+        private final Supplier<RaftClient> factory;
+        private final AtomicReference<RaftClient> current;
+        private volatile boolean closed;
 
-        RatisClient(RaftClient client) {
-            this.client = client;
+        RatisClient(Supplier<RaftClient> factory) {
+            this.factory = factory;
+            this.current = new AtomicReference<>(factory.get());
         }
 
         @Override
         public CompletableFuture<Void> put(byte[] key, byte[] value) {
+            RaftClient client = current.get();
             return client.async().send(Message.valueOf(PutCodec.encode(key, value)))
                     .orTimeout(PUT_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .thenApply(reply -> {
-                        if (!reply.isSuccess()) {
-                            throw new IllegalStateException("put failed: " + reply.getException(), reply.getException());
+                    .handle((reply, failure) -> {
+                        if (failure != null) {
+                            if (closesTheWindow(failure)) replace(client);
+                            throw failure instanceof CompletionException c ? c : new CompletionException(failure);
                         }
+                        if (!reply.isSuccess()) throw new CompletionException("put failed", reply.getException());
                         return null;
                     });
         }
 
+        private static boolean closesTheWindow(Throwable failure) {
+            for (Throwable t = failure; t != null; t = t.getCause()) {
+                if (t instanceof AlreadyClosedException || t instanceof RaftRetryFailureException) return true;
+            }
+            return false;
+        }
+
+        private void replace(RaftClient failed) {
+            if (closed) return;
+            RaftClient fresh = factory.get();
+            if (current.compareAndSet(failed, fresh)) {
+                closeQuietly(failed);
+            } else {
+                closeQuietly(fresh); // another put already replaced it
+            }
+        }
+
+        private static void closeQuietly(RaftClient client) {
+            try {
+                client.close();
+            } catch (IOException e) {
+                System.err.println("ratis: closing a failed client: " + e);
+            }
+        }
+
         /** The value of {@code key} read through the leader (linearizable by Ratis' default read option), or null. */
         byte[] get(byte[] key) throws IOException {
-            ByteString content = client.io().sendReadOnly(Message.valueOf(ByteString.copyFrom(key))).getMessage().getContent();
+            ByteString content = current.get().io().sendReadOnly(Message.valueOf(ByteString.copyFrom(key))).getMessage().getContent();
             return content.isEmpty() ? null : content.toByteArray();
         }
 
         @Override
         public void close() throws IOException {
-            client.close();
+            closed = true;
+            current.get().close();
         }
     }
 }
