@@ -19,7 +19,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.ratis.RaftConfigKeys;
@@ -51,13 +52,23 @@ import org.apache.ratis.util.TimeDuration;
  * <p>Options ({@code --opt key=value}, on replicas and load alike where it matters):
  * <ul>
  *   <li>{@code rpc=netty|grpc} (default {@value #DEFAULT_RPC}): Ratis' transport; must match on all processes.</li>
+ *   <li>{@code election-timeout-min-ms} / {@code election-timeout-max-ms} (default
+ *       {@value #DEFAULT_ELECTION_TIMEOUT_MIN_MS} / {@value #DEFAULT_ELECTION_TIMEOUT_MAX_MS}):
+ *       {@code raft.server.rpc.timeout.min/max}; the leader's heartbeat interval is half the minimum.</li>
  *   <li>{@code force-sync-num=N}: {@code raft.server.log.force.sync.num}, how many entries one fsync may cover
  *       at most (Ratis' default, 128, when absent).</li>
  * </ul>
  * Each replica uses one port, {@code layout.port(id, 0)}, for server, client and admin traffic.
  */
 public final class RatisSystem implements PeerSystem {
-    static final String DEFAULT_RPC = "netty";
+    static final String DEFAULT_RPC = "grpc";
+    /**
+     * Election timeout range, ms. Ratis' own default (150-300 ms) loses the leader whenever a JVM stalls for a
+     * few hundred ms, which on a shared 2-core machine happens at every GC under load; 1000-2000 ms is Tandem's
+     * Raft default and SOFAJRaft's, so all Raft systems in the benchmark fail over on the same time scale.
+     */
+    static final long DEFAULT_ELECTION_TIMEOUT_MIN_MS = 1000;
+    static final long DEFAULT_ELECTION_TIMEOUT_MAX_MS = 2000;
     /** One group for the benchmark cluster; a fixed id so every process names the same group. */
     static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tandem-peers-ratis".getBytes(StandardCharsets.US_ASCII)));
     /** The contract's bound on one put: fail it rather than retry forever. */
@@ -106,6 +117,10 @@ public final class RatisSystem implements PeerSystem {
             }
             default -> throw new IllegalStateException("unsupported rpc " + rpc);
         }
+        RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(
+                Long.parseLong(config.option("election-timeout-min-ms", Long.toString(DEFAULT_ELECTION_TIMEOUT_MIN_MS))), TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(
+                Long.parseLong(config.option("election-timeout-max-ms", Long.toString(DEFAULT_ELECTION_TIMEOUT_MAX_MS))), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.setStorageDir(properties, List.of(config.dataDir().toFile()));
         // fsync on: Ratis' defaults (unsafe-flush and async-flush off): the log worker forces the segment file
         // before it advances the flush index, and an entry counts towards the commit quorum only once flushed.
@@ -185,7 +200,7 @@ public final class RatisSystem implements PeerSystem {
                 // bound the retries so a put fails within about PUT_TIMEOUT_SECONDS instead of retrying forever.
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                         (int) (PUT_TIMEOUT_SECONDS * 1000 / RETRY_SLEEP_MILLIS), TimeDuration.valueOf(RETRY_SLEEP_MILLIS, TimeUnit.MILLISECONDS)))
-                .build());
+                .build(), Integer.parseInt(config.option("client-pool", "1")));
     }
 
     /**
@@ -196,22 +211,26 @@ public final class RatisSystem implements PeerSystem {
      */
     static final class RatisClient implements PeerClient {
         private final Supplier<RaftClient> factory;
-        private final AtomicReference<RaftClient> current;
+        private final AtomicReferenceArray<RaftClient> pool;
+        private final AtomicInteger next = new AtomicInteger();
         private volatile boolean closed;
 
-        RatisClient(Supplier<RaftClient> factory) {
+        RatisClient(Supplier<RaftClient> factory, int poolSize) {
+            if (poolSize < 1) throw new IllegalArgumentException("client-pool must be >= 1, got " + poolSize);
             this.factory = factory;
-            this.current = new AtomicReference<>(factory.get());
+            this.pool = new AtomicReferenceArray<>(poolSize);
+            for (int i = 0; i < poolSize; i++) pool.set(i, factory.get());
         }
 
         @Override
         public CompletableFuture<Void> put(byte[] key, byte[] value) {
-            RaftClient client = current.get();
+            int slot = Math.floorMod(next.getAndIncrement(), pool.length());
+            RaftClient client = pool.get(slot);
             return client.async().send(Message.valueOf(PutCodec.encode(key, value)))
                     .orTimeout(PUT_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                     .handle((reply, failure) -> {
                         if (failure != null) {
-                            if (closesTheWindow(failure)) replace(client);
+                            if (closesTheWindow(failure)) replace(slot, client);
                             throw failure instanceof CompletionException c ? c : new CompletionException(failure);
                         }
                         if (!reply.isSuccess()) throw new CompletionException("put failed", reply.getException());
@@ -226,10 +245,10 @@ public final class RatisSystem implements PeerSystem {
             return false;
         }
 
-        private void replace(RaftClient failed) {
+        private void replace(int slot, RaftClient failed) {
             if (closed) return;
             RaftClient fresh = factory.get();
-            if (current.compareAndSet(failed, fresh)) {
+            if (pool.compareAndSet(slot, failed, fresh)) {
                 closeQuietly(failed);
             } else {
                 closeQuietly(fresh); // another put already replaced it
@@ -246,14 +265,14 @@ public final class RatisSystem implements PeerSystem {
 
         /** The value of {@code key} read through the leader (linearizable by Ratis' default read option), or null. */
         byte[] get(byte[] key) throws IOException {
-            ByteString content = current.get().io().sendReadOnly(Message.valueOf(ByteString.copyFrom(key))).getMessage().getContent();
+            ByteString content = pool.get(0).io().sendReadOnly(Message.valueOf(ByteString.copyFrom(key))).getMessage().getContent();
             return content.isEmpty() ? null : content.toByteArray();
         }
 
         @Override
         public void close() throws IOException {
             closed = true;
-            current.get().close();
+            for (int i = 0; i < pool.length(); i++) closeQuietly(pool.get(i));
         }
     }
 }
