@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -213,6 +215,14 @@ public final class RatisSystem implements PeerSystem {
         private final Supplier<RaftClient> factory;
         private final AtomicReferenceArray<RaftClient> pool;
         private final AtomicInteger next = new AtomicInteger();
+        /**
+         * Completes the puts' futures off Ratis' reply threads. The load driver issues its next put from the
+         * completion; issuing {@code async().send} from inside Ratis' own reply handling starved the client
+         * (0-20 puts/s against 130-460 puts/s with the same cluster driven from another thread, measured
+         * in-process), so completions hop to this one thread first, as an application's own executor would.
+         */
+        private final ExecutorService completions =
+                Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon(true).name("ratis-put-completions").unstarted(r));
         private volatile boolean closed;
 
         RatisClient(Supplier<RaftClient> factory, int poolSize) {
@@ -228,14 +238,14 @@ public final class RatisSystem implements PeerSystem {
             RaftClient client = pool.get(slot);
             return client.async().send(Message.valueOf(PutCodec.encode(key, value)))
                     .orTimeout(PUT_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .handle((reply, failure) -> {
+                    .handleAsync((reply, failure) -> {
                         if (failure != null) {
                             if (closesTheWindow(failure)) replace(slot, client);
                             throw failure instanceof CompletionException c ? c : new CompletionException(failure);
                         }
                         if (!reply.isSuccess()) throw new CompletionException("put failed", reply.getException());
                         return null;
-                    });
+                    }, completions);
         }
 
         private static boolean closesTheWindow(Throwable failure) {
@@ -273,6 +283,7 @@ public final class RatisSystem implements PeerSystem {
         public void close() throws IOException {
             closed = true;
             for (int i = 0; i < pool.length(); i++) closeQuietly(pool.get(i));
+            completions.shutdown();
         }
     }
 }
