@@ -26,6 +26,8 @@ import org.jgroups.raft.RaftHandle;
  * {@link RaftHandle} around a {@link MapStateMachine}, and a {@link PutServer} through which the load driver's
  * process submits puts to {@code RaftHandle.setAsync}.
  *
+ * <p>Options: {@code max-log-size=BYTES} (RAFT's {@code max_log_size}, default {@value #DEFAULT_MAX_LOG_SIZE}).
+ *
  * <p>Ports of replica {@code i}: {@code layout.port(i, 0)} JGroups TCP, {@code layout.port(i, 1)} the put server.
  * The raft ids (and JGroups logical names) are {@code r0}, {@code r1}, ...
  */
@@ -33,6 +35,13 @@ public final class JGroupsRaftSystem implements PeerSystem {
     static final String CLUSTER = "tandem-peers-jgroups-raft";
     static final int JGROUPS_PORT = 0;
     static final int PUT_SERVER_PORT = 1;
+    /**
+     * RAFT's {@code max_log_size}: the log size in bytes at which RAFT snapshots the state machine and truncates
+     * the log. The library default, 1 MB, snapshots every ~1000 puts of 1 KiB, synchronously on RAFT's only
+     * thread, which stalled all puts for 2-3 s at a time in our runs. 1 GiB means no snapshot within a benchmark
+     * run, like Ratis, which takes none unless asked. {@code --opt max-log-size=BYTES} sets another value.
+     */
+    static final long DEFAULT_MAX_LOG_SIZE = 1L << 30;
     private static final Pattern RAFT_ID = Pattern.compile("r(\\d+)");
 
     @Override
@@ -69,7 +78,8 @@ public final class JGroupsRaftSystem implements PeerSystem {
                 "log_dir", config.dataDir().toAbsolutePath().toString(),
                 // RAFT's log_use_fsync is handed to FileBasedLog.useFsync: true forces every appended batch to disk
                 // (FileChannel.force) before RAFT acknowledges it; false leaves it in the page cache. Its default is false.
-                "fsync", Boolean.toString(config.fsync()));
+                "fsync", Boolean.toString(config.fsync()),
+                "max_log_size", config.option("max-log-size", Long.toString(DEFAULT_MAX_LOG_SIZE)));
         String xml = template;
         for (Map.Entry<String, String> e : values.entrySet()) xml = xml.replace("{{" + e.getKey() + "}}", e.getValue());
         if (xml.contains("{{")) throw new IllegalStateException("unfilled token in raft-tcp.xml");
