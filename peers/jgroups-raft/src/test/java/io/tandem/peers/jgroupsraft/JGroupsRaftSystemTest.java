@@ -44,9 +44,7 @@ class JGroupsRaftSystemTest {
                     && replicas.stream().filter(r -> r.role() == Role.FOLLOWER).count() == 2);
 
             try (PeerClient client = system.connect(new ClientConfig(layout, 16, Map.of()))) {
-                List<CompletableFuture<Void>> puts = new ArrayList<>();
-                for (int i = 0; i < PUTS; i++) puts.add(client.put(ClosedLoopDriver.key(i), ("v" + i).getBytes()));
-                CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+                putAll(client, 60);
             }
             // Acknowledged means committed (and applied on the leader); followers apply once they learn the commit index.
             awaitTrue("every put applied on a majority", 30, () -> replicas.stream()
@@ -58,6 +56,30 @@ class JGroupsRaftSystemTest {
             assertThat(replicas.stream().filter(r -> r.role() == Role.LEADER).count()).isEqualTo(1);
         } finally {
             for (Replica r : replicas) r.close();
+        }
+    }
+
+    /**
+     * Puts key i -> "v" + i for every i below {@link #PUTS}, all in flight at once, and puts again any that
+     * failed (the contract lets a put fail during a leader change, e.g. when a stalled leader is replaced), until
+     * every one has been acknowledged or the deadline passes.
+     */
+    static void putAll(PeerClient client, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<Integer> pending = new ArrayList<>();
+        for (int i = 0; i < PUTS; i++) pending.add(i);
+        while (!pending.isEmpty()) {
+            if (System.nanoTime() > deadline) throw new AssertionError(pending.size() + " puts still not acknowledged");
+            Map<Integer, CompletableFuture<Void>> puts = new java.util.LinkedHashMap<>();
+            for (int i : pending) puts.put(i, client.put(ClosedLoopDriver.key(i), ("v" + i).getBytes()));
+            pending = new ArrayList<>();
+            for (Map.Entry<Integer, CompletableFuture<Void>> e : puts.entrySet()) {
+                try {
+                    e.getValue().get(seconds, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException failed) {
+                    pending.add(e.getKey());
+                }
+            }
         }
     }
 

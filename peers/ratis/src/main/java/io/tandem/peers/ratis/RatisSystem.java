@@ -27,7 +27,9 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.netty.NettyConfigKeys;
 import org.apache.ratis.protocol.Message;
@@ -198,11 +200,21 @@ public final class RatisSystem implements PeerSystem {
         return new RatisClient(() -> RaftClient.newBuilder()
                 .setRaftGroup(group)
                 .setProperties(properties)
-                // Ratis retries not-leader and timed-out requests itself and follows the leader hint in the reply;
-                // bound the retries so a put fails within about PUT_TIMEOUT_SECONDS instead of retrying forever.
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                        (int) (PUT_TIMEOUT_SECONDS * 1000 / RETRY_SLEEP_MILLIS), TimeDuration.valueOf(RETRY_SLEEP_MILLIS, TimeUnit.MILLISECONDS)))
+                // Ratis retries not-leader and timed-out requests itself and follows the leader hint in the reply.
+                // Bound a write's retries by time: once Ratis gives up it closes the client's ordered window, and
+                // the adapter replaces the client; unbounded retries would wedge every later put behind it.
+                .setRetryPolicy(boundedRetries())
                 .build(), Integer.parseInt(config.option("client-pool", "1")));
+    }
+
+    /** Retries writes and reads every {@value #RETRY_SLEEP_MILLIS} ms for at most {@value #PUT_TIMEOUT_SECONDS} s in all. */
+    static RequestTypeDependentRetryPolicy boundedRetries() {
+        RequestTypeDependentRetryPolicy.Builder policy = RequestTypeDependentRetryPolicy.newBuilder();
+        for (RaftClientRequestProto.TypeCase type : List.of(RaftClientRequestProto.TypeCase.WRITE, RaftClientRequestProto.TypeCase.READ)) {
+            policy.setRetryPolicy(type, RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(RETRY_SLEEP_MILLIS, TimeUnit.MILLISECONDS)))
+                    .setTimeout(type, TimeDuration.valueOf(PUT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        }
+        return policy.build();
     }
 
     /**
