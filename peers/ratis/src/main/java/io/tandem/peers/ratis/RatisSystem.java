@@ -285,7 +285,7 @@ public final class RatisSystem implements PeerSystem {
             }
         }
 
-        /** The value of {@code key} read through the leader (linearizable by Ratis' default read option), or null. */
+        /** The value of {@code key} as the leader's state machine has it (Ratis' default read option), or null. */
         byte[] get(byte[] key) throws IOException {
             ByteString content = pool.get(0).io().sendReadOnly(Message.valueOf(ByteString.copyFrom(key))).getMessage().getContent();
             return content.isEmpty() ? null : content.toByteArray();
