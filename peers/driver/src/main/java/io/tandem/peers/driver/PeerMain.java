@@ -83,7 +83,7 @@ public final class PeerMain implements Runnable {
     static final class ReplicaCommand extends ClusterOptions implements Callable<Integer> {
         @Option(names = "--id", required = true, description = "Replica index, 0-based.") int id;
         @Option(names = "--data", required = true, description = "Data directory of this replica (created if missing).") Path data;
-        @Option(names = "--fsync", defaultValue = "true", description = "Acknowledge only after fsync (default ${DEFAULT-VALUE}).") boolean fsync;
+        @Option(names = "--fsync", arity = "1", defaultValue = "true", description = "Acknowledge only after fsync (default ${DEFAULT-VALUE}).") boolean fsync;
         @Option(names = "--role-file", description = "Where to keep the current role (default <data>.role).") Path roleFile;
 
         @Override
