@@ -3,8 +3,9 @@ package io.tandem.runtime;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.LinkedHashMap;
 
 /**
  * Exactly-once execution of client commands: the last sequence number applied per client and its
@@ -25,7 +26,12 @@ final class SessionTable {
 
     private record Entry(long sequence, byte[] result) {}
 
-    private final TreeMap<Long, Entry> sessions = new TreeMap<>();
+    /**
+     * Insertion order is the order of the last command applied in each session (record re-inserts), so
+     * the eldest entry is the session idle longest. Every replica applies the same commands in the same
+     * order, so every replica evicts the same session.
+     */
+    private final LinkedHashMap<Long, Entry> sessions = new LinkedHashMap<>();
     private final int maxSessions;
 
     SessionTable(int maxSessions) {
@@ -40,8 +46,10 @@ final class SessionTable {
     }
 
     void record(long clientId, long sequence, byte[] result) {
+        sessions.remove(clientId); // re-insert at the end: most recently used
         sessions.put(clientId, new Entry(sequence, result));
-        // Deterministic eviction (lowest client id) keeps every replica's table identical.
+        // Evict the session idle longest, not the lowest id: client ids are random, so evicting by id could
+        // drop a session whose retry is still in flight while long-dead sessions stay.
         while (sessions.size() > maxSessions) sessions.pollFirstEntry();
     }
 

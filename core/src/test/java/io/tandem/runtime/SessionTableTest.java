@@ -23,14 +23,34 @@ class SessionTableTest {
     }
 
     @Test
-    void evictionIsDeterministic() {
+    void evictionDropsTheSessionIdleLongestWhateverItsId() {
         SessionTable t = new SessionTable(2);
         t.record(5, 1, null);
         t.record(3, 1, null);
+        t.record(5, 2, null); // session 5 is used again: 3 is now the one idle longest
         t.record(9, 1, null);
         assertThat(t.size()).isEqualTo(2);
-        assertThat(t.decide(3, 1)).isInstanceOf(SessionTable.Decision.Apply.class); // lowest id evicted
-        assertThat(t.decide(5, 1)).isInstanceOf(SessionTable.Decision.Duplicate.class);
+        assertThat(t.decide(3, 1)).isInstanceOf(SessionTable.Decision.Apply.class); // evicted
+        assertThat(t.decide(5, 2)).isInstanceOf(SessionTable.Decision.Duplicate.class);
+        assertThat(t.decide(9, 1)).isInstanceOf(SessionTable.Decision.Duplicate.class);
+    }
+
+    @Test
+    void aRestoredTableEvictsInTheSameOrderAsTheOriginal() throws IOException {
+        SessionTable t = new SessionTable(3);
+        t.record(7, 1, null);
+        t.record(2, 1, null);
+        t.record(7, 2, null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        t.writeTo(new DataOutputStream(bytes));
+        SessionTable restored = new SessionTable(3);
+        restored.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        for (SessionTable table : java.util.List.of(t, restored)) {
+            table.record(4, 1, null);
+            table.record(8, 1, null); // over the limit: session 2, idle longest, goes
+            assertThat(table.decide(2, 1)).isInstanceOf(SessionTable.Decision.Apply.class);
+            assertThat(table.decide(7, 2)).isInstanceOf(SessionTable.Decision.Duplicate.class);
+        }
     }
 
     @Test
