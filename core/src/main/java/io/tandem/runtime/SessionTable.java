@@ -5,7 +5,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.LinkedHashMap;
 
 /**
  * Exactly-once execution of client commands: the last sequence number applied per client and its
