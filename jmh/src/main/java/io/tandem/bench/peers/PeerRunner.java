@@ -69,9 +69,19 @@ final class PeerRunner {
         List<Results.Scenario> scenarios = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         try (FileChannel lockFile = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = lockFile.tryLock();
-             PeerReport report = new PeerReport(s.out())) {
+             FileLock lock = lockFile.tryLock()) {
             if (lock == null) throw new IllegalStateException("another peer benchmark is using " + s.workDir() + " (locked " + lockPath + ")");
+            try {
+                return runLocked(trials, scenarios, skipped, started, loadBefore);
+            } finally {
+                cleanup.close(); // everything stopped and removed before the lock is released
+            }
+        }
+    }
+
+    private int runLocked(List<Results.Trial> trials, List<Results.Scenario> scenarios, List<String> skipped, String started, double loadBefore)
+            throws InterruptedException, IOException {
+        try (PeerReport report = new PeerReport(s.out())) {
             cleanup.installShutdownHook();
             sweepLeftovers();
             cleanup.register("remove the benchmark's cgroups", () -> FaultInjector.sweep(s.cgroupRoot(), CGROUP_PARENT));
@@ -124,8 +134,6 @@ final class PeerRunner {
             out.println(md);
             out.println("results in " + s.out());
             return failures.isEmpty() ? 0 : 1;
-        } finally {
-            cleanup.close();
         }
     }
 
@@ -149,7 +157,7 @@ final class PeerRunner {
             int last = s.warmup() + s.measure();
             Set<Long> replicaPids = new LinkedHashSet<>();
             cluster.members().forEach(m -> replicaPids.add(m.process().pid()));
-            Map<Long, Double>[] cpu = cpuSnapshots();
+            CpuReadings cpu = new CpuReadings();
             Leadership leadership = new Leadership();
             long[] loadPid = {-1};
             double load = ProcStat.loadAverage1m();
@@ -165,8 +173,8 @@ final class PeerRunner {
                         @Override
                         public void second(int second) {
                             // The CPU readings bracket the measured window: taken as the driver writes its rows.
-                            if (second == s.warmup()) cpu[0] = readCpu(replicaPids, loadPid[0]);
-                            if (second == last) cpu[1] = readCpu(replicaPids, loadPid[0]);
+                            if (second == s.warmup()) cpu.start = readCpu(replicaPids, loadPid[0]);
+                            if (second == last) cpu.end = readCpu(replicaPids, loadPid[0]);
                         }
 
                         @Override
@@ -180,8 +188,8 @@ final class PeerRunner {
                         + " of " + (last - s.warmup()) + " measured seconds";
                 return Results.Trial.failure(t, why + "; load log tail:\n" + outcome.logTail() + "\n" + cluster.tails(), load);
             }
-            CpuAccount.Usage usage = cpu[0] == null || cpu[1] == null ? new CpuAccount.Usage(Double.NaN, Double.NaN)
-                    : CpuAccount.between(cpu[0], cpu[1], replicaPids, loadPid[0]);
+            CpuAccount.Usage usage = cpu.start == null || cpu.end == null ? new CpuAccount.Usage(Double.NaN, Double.NaN)
+                    : CpuAccount.between(cpu.start, cpu.end, replicaPids, loadPid[0]);
             String note = leadership.changesIn(s.warmup(), last) > 0 ? "leader changed during the measured window" : "";
             return new Results.Trial(t, false, note, w, usage, leadership.changesIn(s.warmup(), last), load);
         }
@@ -211,9 +219,10 @@ final class PeerRunner {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<Long, Double>[] cpuSnapshots() {
-        return new Map[2];
+    /** The CPU readings at the start and the end of a trial's measured window (pid to CPU seconds so far). */
+    private static final class CpuReadings {
+        Map<Long, Double> start;
+        Map<Long, Double> end;
     }
 
     private static Map<Long, Double> readCpu(Set<Long> replicaPids, long loadPid) {
