@@ -8,9 +8,12 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +25,7 @@ import picocli.CommandLine.Option;
  * with identical settings, started from its {@code peers/<module>/target/peer-<module>.jar}.
  *
  * <pre>
- * jmh/run-peers.sh                    # quick: 1 run, 64 B with fsync off and on, 10 s + 10 s, follower/leader CPU quota
+ * jmh/run-peers.sh                    # quick: 1 run, 64 B with fsync off and on, 10 s + 10 s, a follower under a CPU quota
  * jmh/run-peers.sh --mode full        # 3 interleaved runs, 4 configurations, 20 s + 30 s, CPU quota, pauses, transport delay
  * </pre>
  */
@@ -35,19 +38,23 @@ import picocli.CommandLine.Option;
 public final class PeerBenchmark implements Callable<Integer> {
     /** The presets of the two modes. */
     enum Mode {
-        quick(1, List.of("64B-nofsync", "64B-fsync"), 10, 10, List.of(Slowdown.Kind.cpu), 10, 5, 10),
-        full(3, List.of("64B-nofsync", "64B-fsync", "1024B-nofsync", "1024B-fsync"), 20, 30, List.of(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net), 20, 10, 20);
+        quick(1, List.of("64B-nofsync", "64B-fsync"), 10, 10, List.of(Slowdown.Kind.cpu), List.of(Slowdown.Target.follower), 10, 5, 10),
+        full(3, List.of("64B-nofsync", "64B-fsync", "1024B-nofsync", "1024B-fsync"), 20, 30, List.of(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net),
+                List.of(Slowdown.Target.follower, Slowdown.Target.leader), 20, 10, 20);
 
         final int runs, warmup, measure, slowWarmup, slowHealthy, slowWindow;
         final List<String> configs;
         final List<Slowdown.Kind> kinds;
+        final List<Slowdown.Target> targets;
 
-        Mode(int runs, List<String> configs, int warmup, int measure, List<Slowdown.Kind> kinds, int slowWarmup, int slowHealthy, int slowWindow) {
+        Mode(int runs, List<String> configs, int warmup, int measure, List<Slowdown.Kind> kinds, List<Slowdown.Target> targets, int slowWarmup,
+             int slowHealthy, int slowWindow) {
             this.runs = runs;
             this.configs = configs;
             this.warmup = warmup;
             this.measure = measure;
             this.kinds = kinds;
+            this.targets = targets;
             this.slowWarmup = slowWarmup;
             this.slowHealthy = slowHealthy;
             this.slowWindow = slowWindow;
@@ -56,7 +63,7 @@ public final class PeerBenchmark implements Callable<Integer> {
 
     /** Everything a benchmark run needs, checked. */
     record Settings(String mode, List<String> systems, boolean systemsExplicit, int runs, List<Config> configs, int warmup, int measure,
-                    List<Slowdown.Kind> kinds, Config slowConfig, int slowWarmup, int slowHealthy, int slowWindow, Slowness.CpuQuota cpu,
+                    List<Slowdown.Kind> kinds, Set<Slowdown.Target> slowTargets, Config slowConfig, int slowWarmup, int slowHealthy, int slowWindow, Slowness.CpuQuota cpu,
                     Slowness.Pauses pause, Slowness.NetworkDelay net, int clients, int keys, int basePort, int startTimeout, String heap,
                     int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot) {
         Slowness slowness(Slowdown.Kind kind) {
@@ -68,8 +75,8 @@ public final class PeerBenchmark implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--mode", description = "quick (1 run; 64B-nofsync,64B-fsync; 10 s warm-up + 10 s measured; slowdown: cpu) or full "
-            + "(3 runs; all four configurations; 20 s + 30 s; slowdown: cpu,pause,net). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--mode", description = "quick (1 run; 64B-nofsync,64B-fsync; 10 s warm-up + 10 s measured; slowdown: cpu on a follower) or full "
+            + "(3 runs; all four configurations; 20 s + 30 s; slowdown: cpu,pause,net on a follower, then the leader). Default: ${DEFAULT-VALUE}.")
     Mode mode = Mode.quick;
 
     @Option(names = "--systems", split = ",", paramLabel = "NAME", description = "Systems to run (default: all: tandem-raft, tandem-multipaxos, "
@@ -90,6 +97,10 @@ public final class PeerBenchmark implements Callable<Integer> {
 
     @Option(names = "--slowdown", split = ",", paramLabel = "KIND", description = "Slowdown fault kinds: cpu, pause, net (Tandem systems only), or none (default: by mode).")
     List<String> slowdown;
+
+    @Option(names = "--slow-targets", split = ",", paramLabel = "TARGET", description = "Slowdown: which replicas are made slow, in turn: follower, leader "
+            + "(default: by mode: quick follower, full follower,leader).")
+    List<String> slowTargets;
 
     @Option(names = "--slowdown-config", paramLabel = "ID", description = "Configuration of the slowdown scenarios. Default: ${DEFAULT-VALUE}.")
     String slowdownConfig = "64B-fsync";
@@ -187,6 +198,15 @@ public final class PeerBenchmark implements Callable<Integer> {
                 }
             }
         }
+        Set<Slowdown.Target> targets = EnumSet.noneOf(Slowdown.Target.class);
+        for (String t : slowTargets == null ? mode.targets.stream().map(Enum::name).toList() : distinct(slowTargets)) {
+            switch (t.toLowerCase(Locale.ROOT)) {
+                case "follower" -> targets.add(Slowdown.Target.follower);
+                case "leader" -> targets.add(Slowdown.Target.leader);
+                default -> throw new IllegalArgumentException("unknown slowdown target '" + t + "'; known: follower, leader");
+            }
+        }
+        if (targets.isEmpty()) throw new IllegalArgumentException("--slow-targets names no target (follower, leader)");
         if (cs.isEmpty() && kinds.isEmpty()) throw new IllegalArgumentException("nothing to do: --configs none and --slowdown none");
         int sw = or(slowWarmup, mode.slowWarmup), sh = or(slowHealthy, mode.slowHealthy), sl = or(slowWindow, mode.slowWindow);
         if (sw < 0 || sh < 1 || sl < 1) throw new IllegalArgumentException("--slow-warmup must be >= 0, --slow-healthy and --slow-window >= 1");
@@ -203,7 +223,7 @@ public final class PeerBenchmark implements Callable<Integer> {
         Slowness.Pauses pause = new Slowness.Pauses(Duration.ofMillis(pauseMs), Duration.ofMillis(pausePeriodMs));
         Slowness.NetworkDelay net = new Slowness.NetworkDelay(Duration.ofMillis(netDelayMs));
         Path outDir = out != null ? out : Path.of("jmh", "target", "peers", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        return new Settings(mode.name(), names, systems != null, r, List.copyOf(cs), w, m, List.copyOf(kinds), Config.parse(slowdownConfig), sw, sh, sl,
+        return new Settings(mode.name(), names, systems != null, r, List.copyOf(cs), w, m, List.copyOf(kinds), Collections.unmodifiableSet(targets), Config.parse(slowdownConfig), sw, sh, sl,
                 cpu, pause, net, clients, keys, basePort, startTimeout, heap, tandemAdminPortOffset, repoRoot.toAbsolutePath().normalize(),
                 workDir.toAbsolutePath().normalize(), outDir.toAbsolutePath().normalize(), cgroupRoot);
     }

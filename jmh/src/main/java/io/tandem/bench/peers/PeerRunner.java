@@ -113,6 +113,9 @@ final class PeerRunner {
                     String fault = Slowdown.describe(s.slowness(kind));
                     String na = Slowdown.notApplicable(kind, spec);
                     if (na == null && kind == Slowdown.Kind.cpu) na = cgroupProblem;
+                    if (na == null && !Slowdown.slowsAnything(Slowdown.phases(s.slowWarmup(), s.slowHealthy(), s.slowWindow(), spec.replicas(), s.slowTargets()))) {
+                        na = "a single replica has no follower to slow (--slow-targets " + s.slowTargets() + ")";
+                    }
                     Results.Scenario sc;
                     if (na != null) {
                         sc = Results.Scenario.skipped(system, kind, fault, s.slowConfig(), na);
@@ -238,7 +241,7 @@ final class PeerRunner {
         Config config = s.slowConfig();
         String tag = "slow-" + kind + "-" + spec.name();
         Path logs = s.out().resolve("logs");
-        List<Slowdown.Phase> phases = Slowdown.phases(s.slowWarmup(), s.slowHealthy(), s.slowWindow(), spec.replicas());
+        List<Slowdown.Phase> phases = Slowdown.phases(s.slowWarmup(), s.slowHealthy(), s.slowWindow(), spec.replicas(), s.slowTargets());
         PeerCluster cluster;
         try {
             // Only the transport-delay scenario turns on the Tandem servers' fault injection (its admin requests and the
@@ -405,9 +408,10 @@ final class PeerRunner {
         c.append("- every JVM: `java ").append(String.join(" ", launcher.options().stream().filter(o -> !o.startsWith("-D")).toList()))
                 .append(" -jar peers/<module>/target/peer-<module>.jar`; CPU per op = CPU seconds of all replica JVMs and the load JVM over the measured window / puts\n");
         if (!s.kinds().isEmpty()) {
-            c.append(String.format(Locale.ROOT, "- slowdown (%s): per system and fault a fresh cluster, %d s warm-up, healthy %d s, follower slow %d s, healthy %d s, leader slow %d s, healthy %d s; "
-                            + "slow windows compared with the mean of the healthy windows next to them%n",
-                    s.slowConfig().id(), s.slowWarmup(), s.slowHealthy(), s.slowWindow(), s.slowHealthy(), s.slowWindow(), s.slowHealthy()));
+            String windows = String.join(", ", Slowdown.phases(s.slowWarmup(), s.slowHealthy(), s.slowWindow(), 3, s.slowTargets()).stream()
+                    .map(p -> p.name() + " " + p.seconds() + " s").toList());
+            c.append(String.format(Locale.ROOT, "- slowdown (%s): per system and fault a fresh cluster under the same load: %s; "
+                    + "slow windows compared with the mean of the healthy windows next to them%n", s.slowConfig().id(), windows));
             c.append("- faults: ");
             c.append(String.join("; ", s.kinds().stream().map(k -> k + " = " + Slowdown.describe(s.slowness(k))).toList())).append('\n');
         }

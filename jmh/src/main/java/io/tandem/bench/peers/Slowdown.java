@@ -2,8 +2,10 @@ package io.tandem.bench.peers;
 
 import io.tandem.bench.Slowness;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The slowdown scenarios: on a running, loaded cluster, a healthy window, then one follower slow,
@@ -47,23 +49,36 @@ final class Slowdown {
         return null;
     }
 
-    /**
-     * The phases of one scenario: warm-up, healthy, follower slow, healthy, leader slow, healthy. A
-     * single-replica system has no follower, so its plan is warm-up, healthy, leader slow, healthy.
-     */
+    /** {@link #phases(int, int, int, int, Set)} with both the follower and the leader window. */
     static List<Phase> phases(int warmup, int healthy, int slow, int replicas) {
+        return phases(warmup, healthy, slow, replicas, EnumSet.of(Target.follower, Target.leader));
+    }
+
+    /**
+     * The phases of one scenario: warm-up, healthy, then for each requested target (follower first)
+     * a slow window followed by a healthy one. A single-replica system has no follower, so it gets
+     * no follower window; with nothing left to slow the plan has no slow phase at all.
+     */
+    static List<Phase> phases(int warmup, int healthy, int slow, int replicas, Set<Target> targets) {
         if (warmup < 0 || healthy < 1 || slow < 1) throw new IllegalArgumentException("slowdown phases need warm-up >= 0, healthy and slow windows >= 1 s");
         List<Phase> out = new ArrayList<>();
         int t = 0;
         if (warmup > 0) out.add(new Phase("warmup", t, t += warmup, Target.none));
         out.add(new Phase("healthy", t, t += healthy, Target.none));
-        if (replicas > 1) {
+        if (replicas > 1 && targets.contains(Target.follower)) {
             out.add(new Phase("follower-slow", t, t += slow, Target.follower));
             out.add(new Phase("healthy", t, t += healthy, Target.none));
         }
-        out.add(new Phase("leader-slow", t, t += slow, Target.leader));
-        out.add(new Phase("healthy", t, t += healthy, Target.none));
+        if (targets.contains(Target.leader)) {
+            out.add(new Phase("leader-slow", t, t += slow, Target.leader));
+            out.add(new Phase("healthy", t, t += healthy, Target.none));
+        }
         return out;
+    }
+
+    /** Whether a plan slows anything. */
+    static boolean slowsAnything(List<Phase> phases) {
+        return phases.stream().anyMatch(p -> p.target() != Target.none);
     }
 
     /** The healthy phases right before and after the slow phase at {@code index}. */

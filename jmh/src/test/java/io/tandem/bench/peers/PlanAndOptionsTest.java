@@ -48,6 +48,7 @@ class PlanAndOptionsTest {
         assertThat(q.warmup()).isEqualTo(10);
         assertThat(q.measure()).isEqualTo(10);
         assertThat(q.kinds()).containsExactly(Slowdown.Kind.cpu);
+        assertThat(q.slowTargets()).containsExactly(Slowdown.Target.follower);
         assertThat(q.systems()).isEqualTo(SystemCatalog.DEFAULT_SYSTEMS);
         assertThat(q.systemsExplicit()).isFalse();
         assertThat(q.clients()).isEqualTo(16);
@@ -57,6 +58,8 @@ class PlanAndOptionsTest {
         assertThat(f.warmup()).isEqualTo(20);
         assertThat(f.measure()).isEqualTo(40);
         assertThat(f.kinds()).containsExactly(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net);
+        assertThat(f.slowTargets()).containsExactly(Slowdown.Target.follower, Slowdown.Target.leader);
+        assertThat(settings("--slow-targets", "leader").slowTargets()).containsExactly(Slowdown.Target.leader);
         PeerBenchmark.Settings o = settings("--systems", "ratis,tandem-raft,ratis", "--slowdown", "none", "--configs", "1024B-fsync");
         assertThat(o.systems()).containsExactly("ratis", "tandem-raft");
         assertThat(o.systemsExplicit()).isTrue();
@@ -71,6 +74,7 @@ class PlanAndOptionsTest {
         assertThatThrownBy(() -> settings("--slowdown", "disk")).hasMessageContaining("unknown slowdown kind 'disk'");
         assertThatThrownBy(() -> settings("--configs", "none", "--slowdown", "none")).hasMessageContaining("nothing to do");
         assertThatThrownBy(() -> settings("--runs", "0")).hasMessageContaining("--runs");
+        assertThatThrownBy(() -> settings("--slow-targets", "candidate")).hasMessageContaining("unknown slowdown target 'candidate'");
         assertThatThrownBy(() -> settings("--measure", "0")).hasMessageContaining("--measure");
         assertThatThrownBy(() -> settings("--clients", "0")).hasMessageContaining("--clients");
         assertThatThrownBy(() -> settings("--base-port", "65000")).hasMessageContaining("--base-port");

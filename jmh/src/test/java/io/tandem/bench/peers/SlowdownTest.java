@@ -29,6 +29,17 @@ class SlowdownTest {
     }
 
     @Test
+    void theTargetsChooseTheSlowWindows() {
+        List<Slowdown.Phase> follower = Slowdown.phases(10, 5, 10, 3, java.util.EnumSet.of(Slowdown.Target.follower));
+        assertThat(follower).extracting(Slowdown.Phase::name).containsExactly("warmup", "healthy", "follower-slow", "healthy");
+        assertThat(Slowdown.slowsAnything(follower)).isTrue();
+        List<Slowdown.Phase> leader = Slowdown.phases(0, 5, 10, 3, java.util.EnumSet.of(Slowdown.Target.leader));
+        assertThat(leader).extracting(Slowdown.Phase::name).containsExactly("healthy", "leader-slow", "healthy");
+        // a single replica has no follower: nothing is left to slow
+        assertThat(Slowdown.slowsAnything(Slowdown.phases(10, 5, 10, 1, java.util.EnumSet.of(Slowdown.Target.follower)))).isFalse();
+    }
+
+    @Test
     void transportDelayAppliesOnlyToReplicatedTandemSystems() {
         assertThat(Slowdown.notApplicable(Slowdown.Kind.net, SystemCatalog.spec("tandem-raft"))).isNull();
         assertThat(Slowdown.notApplicable(Slowdown.Kind.net, SystemCatalog.spec("ratis"))).contains("only Tandem");
