@@ -434,7 +434,8 @@ final class PeerRunner {
             if (p.phase().warmup()) continue;
             if (!b.isEmpty()) b.append(" | ");
             b.append(p.phase().name()).append(p.targetReplica() >= 0 ? "(r" + p.targetReplica() + ")" : "").append(' ')
-                    .append(String.format(Locale.ROOT, "%,.0f/s p99 %s ms", p.window().throughput(), PeerSummary.ms(p.window().p99Micros())));
+                    .append(String.format(Locale.ROOT, "%,.0f/s p99 %s", p.window().throughput(),
+                            Double.isNaN(p.window().p99Micros()) ? "n/a" : PeerSummary.ms(p.window().p99Micros()) + " ms"));
         }
         int changes = sc.phases().stream().filter(p -> !p.phase().warmup()).mapToInt(Results.Phase::leaderChanges).sum();
         if (changes > 0) b.append(" | ").append(changes).append(" leader change(s) after the warm-up");
