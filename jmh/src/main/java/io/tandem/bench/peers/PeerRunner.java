@@ -84,6 +84,8 @@ final class PeerRunner {
         try (PeerReport report = new PeerReport(s.out())) {
             cleanup.installShutdownHook();
             sweepLeftovers();
+            Path data = s.workDir().resolve("data");
+            cleanup.register("remove the data directories " + data, () -> Files2.deleteRecursively(data));
             cleanup.register("remove the benchmark's cgroups", () -> FaultInjector.sweep(s.cgroupRoot(), CGROUP_PARENT));
             Map<String, Path> jars = new HashMap<>();
             for (SystemCatalog.Availability a : availability) {
