@@ -40,7 +40,7 @@ public final class PeerBenchmark implements Callable<Integer> {
     enum Mode {
         quick(1, List.of("64B-nofsync", "64B-fsync"), 10, 10, List.of(Slowdown.Kind.cpu), List.of(Slowdown.Target.follower), 10, 5, 10),
         full(3, List.of("64B-nofsync", "64B-fsync", "1024B-nofsync", "1024B-fsync"), 20, 30, List.of(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net),
-                List.of(Slowdown.Target.follower, Slowdown.Target.leader), 20, 10, 20);
+                List.of(Slowdown.Target.follower, Slowdown.Target.leader), 60, 10, 20);
 
         final int runs, warmup, measure, slowWarmup, slowHealthy, slowWindow;
         final List<String> configs;

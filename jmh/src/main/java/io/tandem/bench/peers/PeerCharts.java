@@ -139,6 +139,6 @@ final class PeerCharts {
 
     static List<LatencyChart.LegendEntry> latencyLegend() {
         return List.of(new LatencyChart.LegendEntry("p99 per second", P99, false), new LatencyChart.LegendEntry("mean per second", MEAN, true),
-                new LatencyChart.LegendEntry("shaded: follower slow (orange), leader slow (red)", Color.GRAY, false));
+                new LatencyChart.LegendEntry("s after warm-up; shaded: slow", Color.GRAY, false));
     }
 }

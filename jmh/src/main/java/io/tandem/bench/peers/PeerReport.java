@@ -122,7 +122,7 @@ final class PeerReport implements AutoCloseable {
         }
         for (Map.Entry<Slowdown.Kind, List<LatencyChart.Panel>> e : byKind.entrySet()) {
             String fault = scenarios.stream().filter(sc -> sc.kind() == e.getKey()).findFirst().map(Results.Scenario::fault).orElse("");
-            LatencyChart.writePng(LatencyChart.render("Latency over time, slowdown by " + fault + " (s after warm-up)", e.getValue(), 2,
+            LatencyChart.writePng(LatencyChart.render("Slowdown: " + fault, e.getValue(), 2,
                     PeerCharts.latencyLegend()), dir.resolve("latency-" + e.getKey() + ".png"));
         }
     }
