@@ -18,11 +18,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Applies a {@link Slowness} to chosen followers and takes it away again. Every step registers its
  * undo with the {@link Cleanup}, so a benchmark that fails or is interrupted still moves processes
- * out of the cgroups, removes the groups, resumes stopped processes and clears fault plans.
+ * out of the cgroups, removes the groups, resumes stopped processes and clears fault plans. Public
+ * because the peer benchmark ({@code io.tandem.bench.peers}) applies the same faults to other systems.
  */
-final class FaultInjector {
+public final class FaultInjector {
     /** The nodes a fault can be applied to: their pid, client address and data disk device. */
-    record Target(String id, long pid, Endpoint client, CgroupV1.DeviceNumber disk) {}
+    public record Target(String id, long pid, Endpoint client, CgroupV1.DeviceNumber disk) {}
 
     private final Path cgroupRoot;
     private final String cgroupParent;
@@ -33,7 +34,7 @@ final class FaultInjector {
      * @param cgroupRoot   where the cgroup v1 hierarchies are mounted ({@code /sys/fs/cgroup})
      * @param cgroupParent the group (in each hierarchy) under which per-node groups are made
      */
-    FaultInjector(Path cgroupRoot, String cgroupParent, TandemKvClient admin, Cleanup cleanup) {
+    public FaultInjector(Path cgroupRoot, String cgroupParent, TandemKvClient admin, Cleanup cleanup) {
         this.cgroupRoot = cgroupRoot;
         this.cgroupParent = CgroupV1.normalizeGroup(cgroupParent);
         this.admin = admin;
@@ -41,7 +42,7 @@ final class FaultInjector {
     }
 
     /** The fault as applied; {@link #close()} takes it away (each undo step runs once). */
-    static final class Applied implements AutoCloseable {
+    public static final class Applied implements AutoCloseable {
         private final List<Cleanup.Action> undo;
 
         Applied(List<Cleanup.Action> undo) {
@@ -55,7 +56,7 @@ final class FaultInjector {
     }
 
     /** Applies {@code slowness} to every target; if any step fails, the steps already taken are undone. */
-    Applied apply(Slowness slowness, List<Target> targets) {
+    public Applied apply(Slowness slowness, List<Target> targets) {
         List<Cleanup.Action> undo = new ArrayList<>();
         try {
             for (Target t : targets) applyTo(slowness, t, undo);
@@ -169,14 +170,14 @@ final class FaultInjector {
     }
 
     /** Removes the per-node groups a killed earlier run may have left under the parent group, in both hierarchies. */
-    static void sweep(Path cgroupRoot, String cgroupParent) {
+    public static void sweep(Path cgroupRoot, String cgroupParent) {
         for (String controller : new String[] {"cpu", "blkio"}) {
             CgroupV1.of(cgroupRoot, controller, cgroupParent).deleteTree();
         }
     }
 
     /** Checks that the cgroup v1 controllers the faults need are mounted and writable. */
-    static void checkCgroups(Path cgroupRoot) {
+    public static void checkCgroups(Path cgroupRoot) {
         for (String controller : new String[] {"cpu", "blkio"}) {
             CgroupV1 root = CgroupV1.of(cgroupRoot, controller, "");
             String file = controller.equals("cpu") ? "cpu.cfs_quota_us" : "blkio.throttle.write_bps_device";

@@ -48,9 +48,23 @@ public final class LatencyChart {
      * @param shadeFrom start of the shaded window, NaN for none
      * @param shadeTo   end of the shaded window
      */
-    public record Panel(String title, List<Series> series, double markX, double shadeFrom, double shadeTo) {
+    public record Panel(String title, List<Series> series, double markX, double shadeFrom, double shadeTo, List<Shade> shades) {
         public Panel {
             series = List.copyOf(series);
+            shades = List.copyOf(shades);
+        }
+
+        public Panel(String title, List<Series> series, double markX, double shadeFrom, double shadeTo) {
+            this(title, series, markX, shadeFrom, shadeTo, List.of());
+        }
+    }
+
+    /** A further shaded interval of a panel, in its own colour and labelled at its top (e.g. "leader slow"). */
+    public record Shade(double from, double to, Color color, String label) {
+        public Shade {
+            Objects.requireNonNull(color);
+            Objects.requireNonNull(label);
+            if (!(to >= from)) throw new IllegalArgumentException("a shade must not end before it starts: " + from + ".." + to);
         }
     }
 
@@ -91,6 +105,7 @@ public final class LatencyChart {
                     }
                 }
                 if (!Double.isNaN(p.shadeTo())) x = x.include(p.shadeTo());
+                for (Shade sh : p.shades()) x = x.include(sh.to());
             }
             if (yMax == 0) {
                 yMin = 0.1;
@@ -132,6 +147,13 @@ public final class LatencyChart {
         }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
         FontMetrics fm = g.getFontMetrics();
+        for (Shade sh : p.shades()) {
+            int a = sx(sh.from(), x, x0, x1), b = sx(sh.to(), x, x0, x1);
+            g.setColor(sh.color());
+            g.fillRect(a, y0, Math.max(1, b - a), y1 - y0);
+            g.setColor(Color.DARK_GRAY);
+            g.drawString(sh.label(), a + 3, y0 + 11);
+        }
         for (double tick : y.ticks()) {
             int ty = sy(tick, y, y0, y1);
             g.setColor(new Color(225, 225, 225));
