@@ -127,11 +127,12 @@ final class DemoWorkload {
     Verification verify() {
         int checked = 0, written = 0, lost = 0, applied = 0, notApplied = 0;
         List<String> problems = new ArrayList<>();
+        long verifyDeadline = System.nanoTime() + VERIFY_TIMEOUT_NANOS;
         for (Worker w : workers) {
             List<CompletableFuture<Optional<byte[]>>> answers = new ArrayList<>();
             for (int k = 0; k < w.keys; k++) answers.add(client.getAsync(key(w.firstKey + k)));
             for (int k = 0; k < w.keys; k++) {
-                Optional<byte[]> value = answers.get(k).join();
+                Optional<byte[]> value = readBack(answers.get(k), key(w.firstKey + k), verifyDeadline);
                 long found = value.map(DemoWorkload::sequenceOf).orElse(0L);
                 long acked = w.acked[k];
                 Set<Long> doubts = w.doubts.getOrDefault(k, Set.of());
@@ -154,6 +155,25 @@ final class DemoWorkload {
             }
         }
         return new Verification(checked, written, lost, applied, notApplied, problems);
+    }
+
+    /** How long the read-back may take in all: right after a failover on a busy machine single reads can time out. */
+    private static final long VERIFY_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+
+    /**
+     * The answer of a read-back, asking again when a read timed out: a timeout says nothing about the value, and
+     * reads are idempotent. Only when the whole verification's deadline passed does the timeout propagate.
+     */
+    private Optional<byte[]> readBack(CompletableFuture<Optional<byte[]>> first, byte[] key, long deadline) {
+        CompletableFuture<Optional<byte[]>> answer = first;
+        while (true) {
+            try {
+                return answer.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (!(e.getCause() instanceof KvTimeoutException) || System.nanoTime() > deadline) throw e;
+                answer = client.getAsync(key);
+            }
+        }
     }
 
     private byte[] key(int k) {
