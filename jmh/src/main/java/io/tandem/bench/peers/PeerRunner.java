@@ -102,7 +102,13 @@ final class PeerRunner {
             for (int i = 0; i < plan.size() && !cleanup.closing(); i++) {
                 Plan.Trial t = plan.get(i);
                 out.printf(Locale.ROOT, "[%d/%d] %s (load average %.2f)%n", i + 1, plan.size(), t.tag(), ProcStat.loadAverage1m());
-                Results.Trial r = runTrial(t, jars.get(t.system()));
+                Results.Trial r;
+                try {
+                    r = runTrial(t, jars.get(t.system()));
+                } catch (RuntimeException e) {
+                    // One trial's unreadable output (a bad timeline row, say) must not end the whole benchmark.
+                    r = Results.Trial.failure(t, "the harness failed on this trial: " + e, ProcStat.loadAverage1m());
+                }
                 trials.add(r);
                 report.trial(r);
                 out.println("    " + oneLine(r));

@@ -191,10 +191,14 @@ public final class PeerMain implements Runnable {
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
     }
 
+    private static final long DECODE_RANGE_MICROS = TimeUnit.HOURS.toMicros(1);
+
     /** The inverse of {@link #encode}. */
     public static Histogram decode(String base64) {
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+            // The recorder's interval histograms auto-resize, and the range in their header can be smaller than
+            // the counts they carry; decoding with a floor of one hour (in µs) sizes the result for any latency.
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), DECODE_RANGE_MICROS);
         } catch (java.util.zip.DataFormatException e) {
             throw new IllegalArgumentException("not an encoded histogram", e);
         }

@@ -66,6 +66,19 @@ class ClosedLoopDriverTest {
     }
 
     @Test
+    void intervalHistogramsOfTheRecorderDecodeWhateverTheirRange() {
+        org.HdrHistogram.Recorder recorder = new org.HdrHistogram.Recorder(3);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        for (int round = 0; round < 20; round++) {
+            for (int i = 0; i < 5000; i++) recorder.recordValue(1 + random.nextLong(round % 2 == 0 ? 2_000 : 30_000_000L));
+            Histogram interval = recorder.getIntervalHistogram();
+            Histogram back = PeerMain.decode(PeerMain.encode(interval));
+            assertThat(back.getTotalCount()).isEqualTo(interval.getTotalCount());
+            assertThat(back.getMaxValue()).isEqualTo(interval.getMaxValue());
+        }
+    }
+
+    @Test
     void layoutGivesEachReplicaItsOwnPortBlockAndRejectsBadRanges() {
         ClusterLayout layout = new ClusterLayout("127.0.0.1", 3, 30000);
         assertThat(layout.port(0, 0)).isEqualTo(30000);
