@@ -33,7 +33,8 @@ class InterpreterTest {
 
     /** An atomic register shared by all clients; each client records the process and node it was opened for. */
     static final class Register {
-        final AtomicLong value = new AtomicLong();
+        /** Starts empty, as the checker's register model does: a read before any write returns nil, not 0. */
+        final java.util.concurrent.atomic.AtomicReference<Long> value = new java.util.concurrent.atomic.AtomicReference<>();
         final List<long[]> opened = Collections.synchronizedList(new ArrayList<>());
         final Map<Long, Boolean> failOpenFor = new ConcurrentHashMap<>();
 
