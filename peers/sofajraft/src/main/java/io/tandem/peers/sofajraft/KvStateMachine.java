@@ -58,15 +58,24 @@ final class KvStateMachine extends StateMachineAdapter {
     @Override
     public void onApply(Iterator iter) {
         while (iter.hasNext()) {
-            ByteBuffer entry = iter.getData();
-            int keyLength = entry.getInt();
+            // A view of the entry's bytes: jraft keeps log entries cached and may hand the same buffer out again, so
+            // reading it with relative gets would consume it for the next reader (seen as BufferUnderflowException on
+            // a follower's shutdown, after which jraft's FSM thread never finished and the node never shut down).
+            ByteBuffer entry = iter.getData() == null ? ByteBuffer.allocate(0) : iter.getData().duplicate();
+            Closure done = iter.done(); // non-null only on the leader that proposed the entry
+            int keyLength = entry.remaining() >= Integer.BYTES ? entry.getInt() : -1;
+            if (keyLength < 0 || keyLength > entry.remaining()) {
+                // Not a put of ours: never throw from onApply (jraft's FSM thread would stop); fail the proposer instead.
+                if (done != null) done.run(new Status(RaftError.EINVAL, "malformed put entry of %d bytes", iter.getData() == null ? 0 : iter.getData().remaining()));
+                iter.next();
+                continue;
+            }
             byte[] key = new byte[keyLength];
             entry.get(key);
             byte[] value = new byte[entry.remaining()];
             entry.get(value);
             map.put(new Key(key), value);
             applied.incrementAndGet();
-            Closure done = iter.done(); // non-null only on the leader that proposed the entry
             if (done != null) done.run(Status.OK());
             iter.next();
         }
