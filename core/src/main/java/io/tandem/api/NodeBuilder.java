@@ -148,6 +148,16 @@ public final class NodeBuilder {
         return this;
     }
 
+    /**
+     * Whether a request submitted on a member that cannot order it (a Raft follower) is forwarded to
+     * one that can, its answer coming back here (the default), or fails at once with
+     * {@link NotLeaderException} naming who can (for applications that route their own clients).
+     */
+    public NodeBuilder forwardRequests(boolean forward) {
+        this.runtimeConfig = runtimeConfig.withForwardRequests(forward);
+        return this;
+    }
+
     public NodeBuilder runtimeConfig(RuntimeConfig config) {
         this.runtimeConfig = Objects.requireNonNull(config);
         return this;

@@ -138,6 +138,12 @@ public final class KryoCodec {
             register(ReadPolicy.Linearizable.class, id++);
             register(ReadPolicy.Lease.class, id++);
             register(ReadPolicy.Stale.class, id++);
+            // The runtimes' own messages (forwarding and remote answers), the same on every member.
+            register(ClientRequest.Kind.class, id++);
+            register(io.tandem.runtime.RuntimeMessage.Forward.class, id++);
+            register(io.tandem.runtime.RuntimeMessage.Answer.class, id++);
+            register(io.tandem.runtime.RuntimeMessage.Refusal.class, id++);
+            register(io.tandem.runtime.RuntimeMessage.Reason.class, id++);
         }
 
         @SuppressWarnings("unchecked")

@@ -18,10 +18,30 @@ public record ClientRequest(long requestId, Kind kind, Session session, byte[] p
 
     /**
      * A client session: a retried command carries the same (clientId, sequence) and the execution
-     * layer applies it once. {@link #NONE} opts out of deduplication.
+     * layer applies it at most once. A client may keep several commands in flight on one session;
+     * {@code lowWatermark} is its promise never to send a sequence below it again (it has the
+     * answers of all of them), which lets every replica forget those results. {@link #NONE} opts out
+     * of deduplication.
+     *
+     * @param clientId     unique per client; 0 only for {@link #NONE}
+     * @param sequence     starts at 1 and names one command of the client
+     * @param lowWatermark every sequence below it is answered or abandoned; at most {@code sequence}
      */
-    public record Session(long clientId, long sequence) {
-        public static final Session NONE = new Session(0, 0);
+    public record Session(long clientId, long sequence, long lowWatermark) {
+        public static final Session NONE = new Session(0, 0, 0);
+
+        public Session {
+            if (clientId == 0 && (sequence != 0 || lowWatermark != 0)) throw new IllegalArgumentException("client id 0 is reserved for Session.NONE");
+            if (clientId != 0 && sequence < 1) throw new IllegalArgumentException("session sequence numbers start at 1, was " + sequence);
+            if (lowWatermark < 0 || lowWatermark > sequence) {
+                throw new IllegalArgumentException("low watermark " + lowWatermark + " must be in [0, sequence " + sequence + "]");
+            }
+        }
+
+        /** A client with one command in flight at a time: everything before {@code sequence} is answered. */
+        public Session(long clientId, long sequence) {
+            this(clientId, sequence, sequence);
+        }
 
         public boolean isNone() {
             return clientId == 0;

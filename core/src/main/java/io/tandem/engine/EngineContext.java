@@ -50,7 +50,19 @@ public interface EngineContext {
      */
     void serveRead(long requestId, long afterIndex);
 
-    /** Fails client request {@code requestId} (received on this node) with a typed error. */
+    /**
+     * Completes client request {@code requestId} (received on this node) with a result the engine
+     * obtained itself rather than from this node's execution: a result another member computed and
+     * sent in one of the engine's own messages, or one it has cached (DESIGN §2.1, "replies from
+     * anywhere"). Requests that execute here complete on their own; a second completion is ignored.
+     */
+    void complete(long requestId, byte[] result);
+
+    /**
+     * Fails client request {@code requestId} (received on this node) with a typed error. A
+     * {@link Rejection.Redirect} of a request submitted with forwarding is not an error: the runtime
+     * forwards the request to the members it names and the engine hears no more of it.
+     */
     void reject(long requestId, Rejection reason);
 
     /** Asks execution to snapshot the state machine; completes with {@link io.tandem.storage.StorageEvent.SnapshotTaken}. */

@@ -14,6 +14,15 @@ public interface Protocol {
 
     Engine createEngine(NodeId self, List<NodeId> members);
 
+    /**
+     * How clients should reach this protocol's members: follow the leader (the default), several
+     * members at once with the first reply winning, any entry member, or all of them. The KV
+     * client, the simulator's clients and the Jepsen client all route by it.
+     */
+    default io.tandem.routing.RoutingPolicy routing() {
+        return io.tandem.routing.RoutingPolicy.leader();
+    }
+
     /** Registers every {@link ProtocolMessage} type of this protocol; unregistered types never cross the wire. */
     void registerMessages(MessageRegistry registry);
 }

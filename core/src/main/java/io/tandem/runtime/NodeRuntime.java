@@ -19,6 +19,7 @@ import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
+import io.tandem.execution.ExecutionListener;
 import io.tandem.metrics.MicrometerMeters;
 import io.tandem.statemachine.StateMachine;
 import io.tandem.storage.DurableLog;
@@ -32,6 +33,7 @@ import io.tandem.transport.Transport;
 import io.tandem.transport.TransportListener;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -50,14 +52,27 @@ import org.slf4j.LoggerFactory;
 /**
  * The real runtime of one node (DESIGN §2): one event-loop thread runs the engine from an MPSC
  * inbox fed by the transport's I/O threads, client callers, the disk thread and the execution
- * thread; timers are kept on the loop; committed commands are applied on a separate execution
- * thread. Nothing the engine does blocks the loop.
+ * thread; timers are kept on the loop; committed commands are applied by the node's
+ * {@link io.tandem.execution.Executor} on a separate execution thread. Nothing the engine does blocks
+ * the loop.
+ *
+ * <p>Requests and replies (DESIGN §2.1): a request submitted here with forwarding on (the default of
+ * {@link #submit(byte[], ClientRequest.Session)} and {@link #query}) that the engine redirects is
+ * forwarded by the runtime to a member that can order it ({@link RuntimeMessage.Forward}); that member
+ * serves it under a local id and sends the outcome back ({@link RuntimeMessage.Answer},
+ * {@link RuntimeMessage.Refusal}); the caller's future, which stays here, completes with it. A command
+ * with a session also completes the first time that command executes here, whichever copy of it was
+ * ordered. Engines never see forwarding: a forwarded request looks to them like a local one.
  */
 public final class NodeRuntime implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
     private static final long MAX_PARK_NANOS = 10_000_000L;
     /** Timeouts are checked this often, not on every loop turn: the scan is linear in pending requests. */
     private static final long EXPIRY_SCAN_INTERVAL_NANOS = 5_000_000L;
+    /** A forwarded request follows at most this many redirects before failing with {@link NotLeaderException}. */
+    private static final int MAX_FORWARDS = 16;
+    /** While no member can order a request (an election), it is offered again this often, until its deadline. */
+    private static final long RETRY_NANOS = 20_000_000L;
 
     /** Events consumed by the loop. */
     private sealed interface LoopEvent {}
@@ -73,6 +88,9 @@ public final class NodeRuntime implements AutoCloseable {
     /** Execution asks the loop for the term of an index (the log belongs to the loop). */
     private record TermQuery(long index, CompletableFuture<Long> answer) implements LoopEvent {}
 
+    /** A request another member forwarded here completed; the loop sends the outcome back. */
+    private record AnswerMember(PendingRequests.Pending request, byte[] result, Throwable error) implements LoopEvent {}
+
     private final NodeId self;
     private final List<NodeId> members;
     private final Protocol protocol;
@@ -84,10 +102,10 @@ public final class NodeRuntime implements AutoCloseable {
     private final MicrometerMeters meters;
     private final RuntimeMetrics metrics;
     private final PendingRequests pending;
-    private final ExecutionStage execution;
+    private final ExecutionThread execution;
     private final Timers timers = new Timers();
-    /** Query bytes of reads the engine has not yet served, by request id (loop thread only). */
-    private final java.util.Map<Long, byte[]> readQueries = new java.util.HashMap<>();
+    /** Forwardable requests waiting for a member that can order them (loop thread only), in retry order. */
+    private final ArrayDeque<PendingRequests.Pending> retries = new ArrayDeque<>();
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicLong clockOffsetNanos = new AtomicLong();
     private final AtomicLong lastReportedApplied = new AtomicLong();
@@ -120,7 +138,8 @@ public final class NodeRuntime implements AutoCloseable {
         this.meters = new MicrometerMeters(registry, self, protocol.name(), this::now);
         this.metrics = new RuntimeMetrics(registry, meters.commonTags());
         this.pending = new PendingRequests(config.maxPendingRequests());
-        this.execution = new ExecutionStage(self, stateMachine, pending, config.maxSessions(), metrics, this::onAppliedProgress);
+        var executor = config.executors().create(stateMachine, new Completions(), config.executorLimits());
+        this.execution = new ExecutionThread(self.value(), executor, this::onAppliedProgress, this::onExecutionFailure);
         this.engine = protocol.createEngine(self, this.members);
         this.loop = Thread.ofPlatform().name("tandem-loop-" + self).daemon(true).unstarted(this::runLoop);
         Gauge.builder("tandem.runtime.pending", pending, PendingRequests::size).tags(meters.commonTags()).register(registry);
@@ -166,29 +185,47 @@ public final class NodeRuntime implements AutoCloseable {
         return this;
     }
 
-    /** Submits a command; completes with its result once applied, or fails with a typed exception. */
+    /**
+     * Submits a command; completes with its result once applied, or fails with a typed exception. If
+     * this member cannot order it, it is forwarded to one that can and the result comes back here
+     * (unless {@link RuntimeConfig#forwardRequests()} is off).
+     */
     public CompletableFuture<byte[]> submit(byte[] command, ClientRequest.Session session) {
-        Objects.requireNonNull(command, "command");
-        return admit(false, p -> ClientRequest.command(p.requestId(), session, command));
+        return submit(command, session, config.forwardRequests());
     }
 
-    /** Runs a read under {@code policy}. */
+    /**
+     * Submits a command; with {@code forward} false, a member that cannot order it fails it with
+     * {@link NotLeaderException} naming who can (for servers whose own clients route themselves).
+     */
+    public CompletableFuture<byte[]> submit(byte[] command, ClientRequest.Session session, boolean forward) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(session, "session");
+        return admit(new PendingRequests.Spec(ClientRequest.Kind.COMMAND, session, command, null), forward);
+    }
+
+    /** Runs a read under {@code policy}, forwarded to a member that can serve it if this one cannot. */
     public CompletableFuture<byte[]> query(byte[] query, ReadPolicy policy) {
+        return query(query, policy, config.forwardRequests());
+    }
+
+    /** Runs a read under {@code policy}; see {@link #submit(byte[], ClientRequest.Session, boolean)} for {@code forward}. */
+    public CompletableFuture<byte[]> query(byte[] query, ReadPolicy policy, boolean forward) {
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(policy, "policy");
-        return admit(true, p -> ClientRequest.read(p.requestId(), query, policy));
+        return admit(new PendingRequests.Spec(ClientRequest.Kind.READ, ClientRequest.Session.NONE, query, policy), forward);
     }
 
-    private CompletableFuture<byte[]> admit(boolean read, java.util.function.Function<PendingRequests.Pending, ClientRequest> make) {
+    private CompletableFuture<byte[]> admit(PendingRequests.Spec spec, boolean forward) {
         if (!running) return CompletableFuture.failedFuture(stoppedException());
         PendingRequests.Pending p;
         try {
-            p = pending.admit(System.nanoTime(), config.requestTimeout().toNanos(), read);
+            p = pending.admit(System.nanoTime(), config.requestTimeout().toNanos(), spec, forward);
         } catch (OverloadedException e) {
             metrics.rejectedOverloaded.increment();
             return CompletableFuture.failedFuture(e);
         }
-        enqueue(new Request(make.apply(p)));
+        enqueue(new Request(p.request()));
         return p.future();
     }
 
@@ -216,6 +253,11 @@ public final class NodeRuntime implements AutoCloseable {
         if (parked) LockSupport.unpark(loop);
     }
 
+    private void onExecutionFailure() {
+        Throwable cause = execution.failure();
+        pending.failAll(new TandemException("execution failed on " + self + ": " + cause, cause));
+    }
+
     private void onAppliedProgress(long index) {
         if (lastReportedApplied.getAndSet(index) != index) enqueue(new Applied(index));
     }
@@ -229,6 +271,7 @@ public final class NodeRuntime implements AutoCloseable {
                 long now = now();
                 for (TimerKey key : timers.due(now)) engine.onTimer(key);
                 long wall = System.nanoTime();
+                retryDue(wall);
                 if (wall - lastExpiryScan >= EXPIRY_SCAN_INTERVAL_NANOS) {
                     lastExpiryScan = wall;
                     pending.expire(wall, this::expire);
@@ -263,17 +306,140 @@ public final class NodeRuntime implements AutoCloseable {
 
     private void dispatch(LoopEvent e) {
         switch (e) {
+            case Inbound m when m.message() instanceof RuntimeMessage r -> onRuntimeMessage(m.from(), r);
             case Inbound m -> engine.onMessage(m.from(), m.message());
-            case Request r -> {
-                if (r.request().kind() == ClientRequest.Kind.READ) readQueries.put(r.request().requestId(), r.request().payload());
-                engine.onClientRequest(r.request());
-            }
+            case Request r -> engine.onClientRequest(r.request());
             case Storage s -> {
                 engine.onStorageEvent(s.event());
                 if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
             }
             case Applied a -> engine.onApplied(a.index());
             case TermQuery q -> q.answer().complete(termAt(q.index()));
+            case AnswerMember a -> answerMember(a.request(), a.result(), a.error());
+        }
+    }
+
+    // ---- forwarding (DESIGN §2.1: requests submitted on any member) ----
+
+    private void onRuntimeMessage(NodeId from, RuntimeMessage message) {
+        switch (message) {
+            case RuntimeMessage.Forward f -> onForward(from, f);
+            case RuntimeMessage.Answer a -> onAnswer(from, a);
+            case RuntimeMessage.Refusal r -> onRefusal(from, r);
+        }
+    }
+
+    /** Member {@code from} asks this one to order or read a request of its: serve it under a local id. */
+    private void onForward(NodeId from, RuntimeMessage.Forward f) {
+        PendingRequests.Pending p;
+        try {
+            p = pending.admitFor(from, f.requestId(), System.nanoTime(), config.requestTimeout().toNanos(),
+                    new PendingRequests.Spec(f.kind(), f.session(), f.payload(), f.readPolicy()));
+        } catch (OverloadedException e) {
+            metrics.rejectedOverloaded.increment();
+            transport.send(from, new RuntimeMessage.Refusal(f.requestId(), RuntimeMessage.Reason.OVERLOADED, e.getMessage(), List.of()));
+            return;
+        }
+        metrics.forwardsServed.increment();
+        // Completed on any thread (execution, loop, shutdown); the loop alone sends, in order.
+        p.future().whenComplete((result, error) -> enqueue(new AnswerMember(p, result, error)));
+        engine.onClientRequest(p.request());
+    }
+
+    private void answerMember(PendingRequests.Pending p, byte[] result, Throwable error) {
+        RuntimeMessage reply;
+        if (error == null) {
+            reply = new RuntimeMessage.Answer(p.replyToId(), result);
+        } else {
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+            RuntimeMessage.Reason reason = switch (cause) {
+                case NotLeaderException n -> RuntimeMessage.Reason.REDIRECT;
+                case OverloadedException o -> RuntimeMessage.Reason.OVERLOADED;
+                case UnavailableException u -> RuntimeMessage.Reason.UNAVAILABLE;
+                case RequestTimeoutException t -> RuntimeMessage.Reason.TIMEOUT;
+                case NodeStoppedException s -> RuntimeMessage.Reason.STOPPED;
+                default -> RuntimeMessage.Reason.FAILED;
+            };
+            List<NodeId> targets = cause instanceof NotLeaderException n ? n.redirectTargets() : List.of();
+            reply = new RuntimeMessage.Refusal(p.replyToId(), reason, String.valueOf(cause.getMessage()), targets);
+        }
+        if (!transport.send(p.replyTo(), reply)) metrics.sendsDropped.increment();
+    }
+
+    /** The member this node forwarded a request to answered it. */
+    private void onAnswer(NodeId from, RuntimeMessage.Answer a) {
+        PendingRequests.Pending p = pending.get(a.requestId());
+        if (p == null || !from.equals(p.route().forwardedTo)) return; // completed meanwhile, or not asked of that member
+        p = pending.take(a.requestId());
+        if (p == null) return;
+        metrics.recordLatency(p);
+        p.future().complete(a.result() == null ? new byte[0] : a.result());
+    }
+
+    private void onRefusal(NodeId from, RuntimeMessage.Refusal r) {
+        PendingRequests.Pending p = pending.get(r.requestId());
+        if (p == null || !from.equals(p.route().forwardedTo)) return;
+        p.route().forwardedTo = null;
+        if (r.reason() == RuntimeMessage.Reason.REDIRECT && r.redirect() != null && redirect(p, r.redirect())) return;
+        p = pending.take(r.requestId());
+        if (p == null) return;
+        String where = "forwarded to " + from + ": " + r.detail();
+        p.future().completeExceptionally(switch (r.reason() == null ? RuntimeMessage.Reason.FAILED : r.reason()) {
+            case REDIRECT -> {
+                metrics.rejectedNotLeader.increment();
+                yield new NotLeaderException(self, r.redirect() == null ? List.of() : r.redirect());
+            }
+            case OVERLOADED -> {
+                metrics.rejectedOverloaded.increment();
+                yield new OverloadedException(where);
+            }
+            case UNAVAILABLE -> {
+                metrics.rejectedUnavailable.increment();
+                yield new UnavailableException(where);
+            }
+            case TIMEOUT -> new RequestTimeoutException(where);
+            case STOPPED -> new UnavailableException(where);
+            case FAILED -> new TandemException(where);
+        });
+    }
+
+    /**
+     * Sends a forwardable request on towards a member that can order it, or keeps it for a later
+     * try while none is known. False when it may not go on (not forwardable, too many hops, past its
+     * deadline): the caller then fails it with the redirect.
+     */
+    private boolean redirect(PendingRequests.Pending p, List<NodeId> targets) {
+        if (!p.forwardable() || p.route().forwards >= MAX_FORWARDS || System.nanoTime() - p.deadlineNanos() >= 0) return false;
+        NodeId target = null;
+        for (NodeId t : targets) {
+            if (!t.equals(self) && transport.peers().contains(t)) {
+                target = t;
+                break;
+            }
+        }
+        if (target == null) {
+            // No member known to order it (an election, or only this member was named): offer it to the
+            // local engine again shortly; the request's deadline bounds the waiting.
+            p.route().retryAtNanos = System.nanoTime() + RETRY_NANOS;
+            retries.addLast(p);
+            return true;
+        }
+        p.route().forwards++;
+        p.route().forwardedTo = target;
+        ClientRequest r = p.request();
+        metrics.forwarded.increment();
+        if (!transport.send(target, new RuntimeMessage.Forward(p.requestId(), r.kind(), r.session(), r.payload(), r.readPolicy()))) {
+            p.route().forwardedTo = null;
+            p.route().retryAtNanos = System.nanoTime() + RETRY_NANOS;
+            retries.addLast(p);
+        }
+        return true;
+    }
+
+    private void retryDue(long wall) {
+        for (int n = retries.size(); n > 0 && wall - retries.peekFirst().route().retryAtNanos >= 0; n--) {
+            PendingRequests.Pending p = retries.pollFirst();
+            if (pending.get(p.requestId()) == p) engine.onClientRequest(p.request());
         }
     }
 
@@ -288,7 +454,7 @@ public final class NodeRuntime implements AutoCloseable {
         var latest = storage.latestSnapshot();
         if (latest.isEmpty()) return;
         try (InputStream in = storage.openSnapshot(latest.get())) {
-            execution.restoreSnapshot(in);
+            execution.executor().restoreSnapshot(in);
         }
         log.info("{} restored its state machine from the snapshot at index {}", self, latest.get().lastIncludedIndex());
     }
@@ -299,9 +465,9 @@ public final class NodeRuntime implements AutoCloseable {
      */
     private CompletionStage<?> restoreFromPeerSnapshot(SnapshotMeta snapshot, InputStream data) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        execution.submit(new ExecutionStage.Exclusive(() -> {
+        execution.submit(new ExecutionThread.Exclusive(() -> {
             try (InputStream in = data) {
-                execution.restoreSnapshot(in);
+                execution.executor().restoreSnapshot(in);
                 done.complete(null);
             } catch (Throwable e) {
                 done.completeExceptionally(e);
@@ -316,12 +482,12 @@ public final class NodeRuntime implements AutoCloseable {
      * (the loop never waits for execution).
      */
     private void captureSnapshot(long token) {
-        execution.submit(new ExecutionStage.Exclusive(() -> {
+        execution.submit(new ExecutionThread.Exclusive(() -> {
             long index = execution.appliedIndex();
             try {
                 CompletableFuture<Long> term = new CompletableFuture<>();
                 enqueue(new TermQuery(index, term));
-                storage.storeSnapshot(index, term.get(), new byte[0], execution::writeSnapshot, token);
+                storage.storeSnapshot(index, term.get(), new byte[0], execution.executor()::writeSnapshot, token);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | RuntimeException e) {
@@ -343,9 +509,10 @@ public final class NodeRuntime implements AutoCloseable {
     }
 
     private void expire(PendingRequests.Pending p) {
-        if (p.read()) readQueries.remove(p.requestId());
         metrics.timedOut.increment();
-        p.future().completeExceptionally(new RequestTimeoutException("no answer from " + self + " within " + config.requestTimeout()));
+        String why = p.route().forwards > 0 || !retries.isEmpty() && retries.contains(p)
+                ? " (forwarded " + p.route().forwards + " times; no member could order it in time)" : "";
+        p.future().completeExceptionally(new RequestTimeoutException("no answer from " + self + " within " + config.requestTimeout() + why));
     }
 
     private TandemException stoppedException() {
@@ -371,6 +538,62 @@ public final class NodeRuntime implements AutoCloseable {
         execution.close();
         storage.close();
         pending.failAll(new NodeStoppedException(self + " was closed"));
+    }
+
+    private TandemException rejectionException(Rejection reason) {
+        return switch (reason) {
+            case Rejection.Redirect r -> {
+                metrics.rejectedNotLeader.increment();
+                yield new NotLeaderException(self, r.targets());
+            }
+            case Rejection.Overloaded o -> {
+                metrics.rejectedOverloaded.increment();
+                yield new OverloadedException(o.reason());
+            }
+            case Rejection.Unavailable u -> {
+                metrics.rejectedUnavailable.increment();
+                yield new UnavailableException(u.reason());
+            }
+        };
+    }
+
+    /**
+     * Where the executor reports outcomes, on the execution thread: a command completes the request
+     * of this node that waits for it (by request id if it was submitted here, else by its session), a
+     * read completes its request.
+     */
+    private final class Completions implements ExecutionListener {
+        @Override
+        public void executed(Committed entry, Outcome outcome) {
+            switch (outcome) {
+                case Outcome.Applied a -> metrics.applied.increment();
+                case Outcome.Duplicate d -> metrics.duplicates.increment();
+                case Outcome.Stale s -> metrics.stale.increment();
+            }
+            PendingRequests.Pending p = self.equals(entry.origin()) ? pending.take(entry.requestId()) : null;
+            if (p == null) p = pending.takeBySession(entry.session());
+            if (p == null) return;
+            metrics.recordLatency(p);
+            switch (outcome) {
+                case Outcome.Applied a -> p.future().complete(a.result());
+                case Outcome.Duplicate d -> p.future().complete(d.result());
+                case Outcome.Stale s -> p.future().completeExceptionally(new TandemException("command " + entry.session().sequence() + " of client "
+                        + entry.session().clientId() + " is below its session's low watermark " + (s.floor() + 1)
+                        + ": the client said it would not ask again; it was not applied now and may have been applied before"));
+            }
+        }
+
+        @Override
+        public void readAnswered(long requestId, byte[] result, RuntimeException error) {
+            PendingRequests.Pending p = pending.take(requestId);
+            if (p == null) return; // timed out meanwhile
+            if (error != null) {
+                p.future().completeExceptionally(error);
+                return;
+            }
+            metrics.recordLatency(p);
+            p.future().complete(result);
+        }
     }
 
     /** The EngineContext of the real runtime; every method runs on the loop thread. */
@@ -428,36 +651,32 @@ public final class NodeRuntime implements AutoCloseable {
 
         @Override
         public void deliver(Committed entry) {
-            execution.submit(new ExecutionStage.Apply(entry));
+            execution.submit(new ExecutionThread.Apply(entry));
         }
 
         @Override
         public void serveRead(long requestId, long afterIndex) {
-            // The query bytes stay with the request; the loop forwards them with the read task.
-            byte[] query = readQueries.remove(requestId);
-            if (query == null) return; // already answered, rejected or timed out
-            execution.submit(new ExecutionStage.Read(requestId, afterIndex, query));
+            // The query bytes stay with the pending request; the loop forwards them with the read task.
+            PendingRequests.Pending p = pending.get(requestId);
+            if (p == null || !p.read()) return; // already answered, rejected or timed out
+            execution.submit(new ExecutionThread.Read(requestId, afterIndex, p.request().payload()));
+        }
+
+        @Override
+        public void complete(long requestId, byte[] result) {
+            PendingRequests.Pending p = pending.take(requestId);
+            if (p == null) return;
+            metrics.recordLatency(p);
+            p.future().complete(result == null ? new byte[0] : result);
         }
 
         @Override
         public void reject(long requestId, Rejection reason) {
-            readQueries.remove(requestId);
-            PendingRequests.Pending p = pending.take(requestId);
+            PendingRequests.Pending p = pending.get(requestId);
             if (p == null) return;
-            p.future().completeExceptionally(switch (reason) {
-                case Rejection.NotLeader n -> {
-                    metrics.rejectedNotLeader.increment();
-                    yield new NotLeaderException(self, n.leaderHint());
-                }
-                case Rejection.Overloaded o -> {
-                    metrics.rejectedOverloaded.increment();
-                    yield new OverloadedException(o.reason());
-                }
-                case Rejection.Unavailable u -> {
-                    metrics.rejectedUnavailable.increment();
-                    yield new UnavailableException(u.reason());
-                }
-            });
+            if (reason instanceof Rejection.Redirect r && redirect(p, r.targets())) return;
+            p = pending.take(requestId);
+            if (p != null) p.future().completeExceptionally(rejectionException(reason));
         }
 
         @Override

@@ -1,30 +1,53 @@
 package io.tandem.runtime;
 
+import io.tandem.execution.ExecutorFactory;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Settings of the node runtime, with validated defaults.
  *
- * @param requestTimeout  a client request not answered within it fails with a timeout
- * @param maxPendingRequests back-pressure bound: more pending requests are rejected at once
- * @param maxSessions     client sessions remembered for exactly-once execution
- * @param loopBatch       inbox events handled per loop turn before timers are checked again
+ * @param requestTimeout       a client request not answered within it fails with a timeout
+ * @param maxPendingRequests   back-pressure bound: more pending requests are rejected at once
+ * @param maxSessions          client sessions remembered for exactly-once execution
+ * @param loopBatch            inbox events handled per loop turn before timers are checked again
+ * @param maxResultsPerSession results remembered per session above its low watermark: a bound on
+ *                             the commands one client may keep in flight and still retry safely
+ * @param executors            builds the node's executor (sequential unless a parallel one is chosen)
+ * @param forwardRequests      a request submitted on a member that cannot order it is forwarded to one that
+ *                             can (true), or fails with {@link io.tandem.api.NotLeaderException} naming them (false)
  */
-public record RuntimeConfig(Duration requestTimeout, int maxPendingRequests, int maxSessions, int loopBatch) {
-    public static final RuntimeConfig DEFAULTS = new RuntimeConfig(Duration.ofSeconds(10), 10_000, 100_000, 1024);
+public record RuntimeConfig(Duration requestTimeout, int maxPendingRequests, int maxSessions, int loopBatch,
+                            int maxResultsPerSession, ExecutorFactory executors, boolean forwardRequests) {
+    public static final RuntimeConfig DEFAULTS = new RuntimeConfig(Duration.ofSeconds(10), 10_000, 100_000, 1024,
+            ExecutorFactory.Limits.DEFAULTS.maxPerSession(), ExecutorFactory.sequential(), true);
 
     public RuntimeConfig {
         if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) throw new IllegalArgumentException("requestTimeout must be positive");
         if (maxPendingRequests < 1) throw new IllegalArgumentException("maxPendingRequests must be >= 1, was " + maxPendingRequests);
         if (maxSessions < 1) throw new IllegalArgumentException("maxSessions must be >= 1, was " + maxSessions);
         if (loopBatch < 1) throw new IllegalArgumentException("loopBatch must be >= 1, was " + loopBatch);
+        if (maxResultsPerSession < 1) throw new IllegalArgumentException("maxResultsPerSession must be >= 1, was " + maxResultsPerSession);
+        Objects.requireNonNull(executors, "executors");
     }
 
     public RuntimeConfig withRequestTimeout(Duration timeout) {
-        return new RuntimeConfig(timeout, maxPendingRequests, maxSessions, loopBatch);
+        return new RuntimeConfig(timeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests);
     }
 
     public RuntimeConfig withMaxPendingRequests(int max) {
-        return new RuntimeConfig(requestTimeout, max, maxSessions, loopBatch);
+        return new RuntimeConfig(requestTimeout, max, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests);
+    }
+
+    public RuntimeConfig withExecutors(ExecutorFactory factory) {
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, factory, forwardRequests);
+    }
+
+    public RuntimeConfig withForwardRequests(boolean forward) {
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forward);
+    }
+
+    ExecutorFactory.Limits executorLimits() {
+        return new ExecutorFactory.Limits(maxSessions, maxResultsPerSession);
     }
 }

@@ -12,13 +12,15 @@ import java.util.TreeMap;
 
 /**
  * The deterministic state machine of the simulated workload: independent registers over long keys
- * and values, with write, compare-and-set and read. Commands and results are small binary records
+ * and values, with write, compare-and-set, add (a counter, whose total shows whether a command was
+ * applied more than once) and read. Commands and results are small binary records
  * built by the static helpers; an absent register reads as nil.
  */
 public final class KvRegisterMachine implements StateMachine {
     static final byte WRITE = 1;
     static final byte CAS = 2;
     static final byte READ = 3;
+    static final byte ADD = 4;
 
     private final TreeMap<Long, Long> values = new TreeMap<>();
 
@@ -28,6 +30,11 @@ public final class KvRegisterMachine implements StateMachine {
 
     public static byte[] cas(long key, long expected, long next) {
         return ByteBuffer.allocate(25).put(CAS).putLong(key).putLong(expected).putLong(next).array();
+    }
+
+    /** Adds {@code delta} to the register (absent reads as 0); the result is the new value. */
+    public static byte[] add(long key, long delta) {
+        return ByteBuffer.allocate(17).put(ADD).putLong(key).putLong(delta).array();
     }
 
     public static byte[] read(long key) {
@@ -66,8 +73,18 @@ public final class KvRegisterMachine implements StateMachine {
                 }
                 yield new byte[] {0};
             }
+            case ADD -> {
+                long next = values.getOrDefault(key, 0L) + in.getLong();
+                values.put(key, next);
+                yield ByteBuffer.allocate(9).put((byte) 1).putLong(next).array();
+            }
             default -> throw new IllegalArgumentException("not a command: op " + op);
         };
+    }
+
+    /** The value of register {@code key} (0 if absent), read directly (invariants, tests). */
+    public long valueOf(long key) {
+        return values.getOrDefault(key, 0L);
     }
 
     @Override
@@ -109,6 +126,7 @@ public final class KvRegisterMachine implements StateMachine {
                 case WRITE -> "write(" + key + ", " + in.getLong() + ")";
                 case CAS -> "cas(" + key + ", " + in.getLong() + " -> " + in.getLong() + ")";
                 case READ -> "read(" + key + ")";
+                case ADD -> "add(" + key + ", " + in.getLong() + ")";
                 default -> "unknown op " + op;
             };
         } catch (RuntimeException e) {

@@ -4,17 +4,18 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
+import io.tandem.routing.Router;
 import java.util.List;
 
 /**
  * One simulated client thread, following Jepsen's process model (verification.md §2.2): it runs one
  * operation at a time; an operation without an answer after the op timeout completes as
  * {@code :info} (a read as {@code :fail}, since a read changes nothing) and the thread continues as a
- * new process. It sends to the node it believes is the leader, follows {@code NotLeader} hints, and
- * moves to another node after a timeout. Retries of a command within one operation carry the same
+ * new process. It routes by the protocol's {@link io.tandem.routing.RoutingPolicy}, as the KV and
+ * Jepsen clients do: it follows redirects, and moves on after a timeout. Retries of a command within one operation carry the same
  * client session, so the execution layer applies it at most once.
  */
-final class SimClient {
+final class SimClient implements SimCaller {
     /** What a node answered. */
     sealed interface Outcome {
         record Result(byte[] bytes) implements Outcome {}
@@ -28,7 +29,9 @@ final class SimClient {
     final int thread;
     private long process;
     private long sequence;
-    private NodeId target;
+    private final Router<NodeId> router;
+    /** Replies still expected for the current attempt (several targets under a first-reply policy). */
+    private int awaiting;
     private Pending current;
     private int definiteAfterHeal;
     private boolean idle;
@@ -39,7 +42,7 @@ final class SimClient {
         this.sim = sim;
         this.thread = thread;
         this.process = thread;
-        this.target = firstTarget;
+        this.router = sim.protocol().routing().newRouter(sim.members(), firstTarget);
     }
 
     boolean isDone() {
@@ -52,7 +55,7 @@ final class SimClient {
 
     String status() {
         String op = current == null ? "idle" : current.op().f() + " key " + current.op().key() + " invoked at " + SimTime.clock(current.invokedAt());
-        return "client " + thread + " (process " + process + ", target " + target + "): " + op + ", " + definiteAfterHeal + " definite answers after heal";
+        return "client " + thread + " (process " + process + ", routing " + router + "): " + op + ", " + definiteAfterHeal + " definite answers after heal";
     }
 
     void scheduleNext(long delayNanos) {
@@ -108,13 +111,22 @@ final class SimClient {
         ClientRequest request = op.op().f() == SimWorkload.Kind.READ
                 ? ClientRequest.read(requestId, op.payload(), ReadPolicy.LINEARIZABLE)
                 : ClientRequest.command(requestId, op.session(), op.payload());
-        sim.sendToNode(target, new SimNode.ClientCall(this, op.id(), request));
+        List<NodeId> targets = router.targets();
+        awaiting = targets.size();
+        for (NodeId target : targets) sim.sendToNode(target, new SimNode.ClientCall(this, op.id(), request));
     }
 
-    void onReply(long opId, Outcome outcome) {
+    @Override
+    public int thread() {
+        return thread;
+    }
+
+    @Override
+    public void onReply(long opId, NodeId from, Outcome outcome) {
         if (current == null || current.id() != opId) return; // an answer to an attempt we gave up on
         switch (outcome) {
             case Outcome.Result(byte[] bytes) -> {
+                router.answered(from);
                 SimWorkload.Next op = current.op();
                 switch (op.f()) {
                     case READ -> complete(Completion.OK, SimHistory.tuple(op.key(), KvRegisterMachine.readValue(bytes)));
@@ -123,8 +135,9 @@ final class SimClient {
                 }
             }
             case Outcome.Rejected(Rejection reason) -> {
-                if (reason instanceof Rejection.NotLeader(NodeId hint) && hint != null && !hint.equals(target)) target = hint;
-                else target = sim.otherNode(target);
+                if (reason instanceof Rejection.Redirect r) router.redirected(from, r.targets());
+                else router.failed(from);
+                if (--awaiting > 0) return; // another target of this attempt may still answer
                 retries++;
                 sim.at(sim.now() + sim.retryBackoff(), () -> {
                     if (current != null && current.id() == opId) attempt();
@@ -143,7 +156,7 @@ final class SimClient {
             process += sim.options().clients(); // the indeterminate process is dead; the thread continues as a new one
             sequence = 0;
         }
-        target = sim.otherNode(target);
+        for (NodeId n : router.targets()) router.failed(n);
     }
 
     private enum Completion { OK, FAIL, FAIL_TIMEOUT, INFO_TIMEOUT }

@@ -9,11 +9,18 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
+import io.tandem.execution.ExecutionListener;
+import io.tandem.execution.Executor;
+import io.tandem.execution.ExecutorFactory;
 import io.tandem.storage.DurableLog;
 import io.tandem.storage.MetaStore;
 import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.SnapshotStore;
 import io.tandem.storage.StorageEvent;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,12 +30,13 @@ import java.util.TreeMap;
 
 /**
  * One simulated node: its engine (a fresh instance per incarnation), the {@link EngineContext} it
- * runs against, its disk (which outlives crashes), its execution layer, timers on a local clock with
- * an offset, and the backlog of events that queue up while it is paused.
+ * runs against, its disk (which outlives crashes), its executor (the same {@link Executor} the real
+ * runtime runs, driven here on the simulator's thread), timers on a local clock with an offset, and
+ * the backlog of events that queue up while it is paused.
  */
 final class SimNode implements SimDisk.Host {
     /** A client request this node received and has not answered yet. */
-    record ClientCall(SimClient client, long opId, ClientRequest request) {}
+    record ClientCall(SimCaller client, long opId, ClientRequest request) {}
 
     private record TimerState(long generation, long deadlineLocal) {}
 
@@ -45,12 +53,12 @@ final class SimNode implements SimDisk.Host {
     private long incarnation;
     private long clockOffset;
     private Engine engine;
-    private SimExecution execution;
+    private Executor execution;
+    private KvRegisterMachine machine;
     private final LinkedHashMap<TimerKey, TimerState> timers = new LinkedHashMap<>();
     private long timerGeneration;
     private final List<Deferred> backlog = new ArrayList<>();
     private final TreeMap<Long, ClientCall> pendingCalls = new TreeMap<>();
-    private final TreeMap<Long, Long> pendingReads = new TreeMap<>(); // request id -> after index
     private boolean appliedNotificationQueued;
     private long crashes;
 
@@ -75,7 +83,12 @@ final class SimNode implements SimDisk.Host {
     }
 
     long appliedIndex() {
-        return execution == null ? 0 : execution.applied();
+        return execution == null ? 0 : execution.appliedIndex();
+    }
+
+    /** A register of this node's state machine, read directly (the exactly-once check). */
+    long counter(long key) {
+        return machine.valueOf(key);
     }
 
     long crashes() {
@@ -94,13 +107,13 @@ final class SimNode implements SimDisk.Host {
         backlog.clear();
         timers.clear();
         pendingCalls.clear();
-        pendingReads.clear();
         appliedNotificationQueued = false;
         // A restarted process has a new monotonic clock origin; the first one too.
         clockOffset = randomRoot.nextLong(0, 1_000L * SimTime.SECONDS);
         if (incarnation > 1) disk.recover();
-        execution = new SimExecution();
-        disk.durableSnapshot().ifPresent(s -> execution.restore(s.data(), s.meta().lastIncludedIndex()));
+        machine = sim.newStateMachine();
+        execution = sim.executors().create(machine, new Completions(), sim.executorLimits());
+        disk.durableSnapshot().ifPresent(s -> restore(s.data()));
         engine = sim.protocol().createEngine(id, sim.members());
         Context context = new Context(incarnation, randomRoot.split());
         dispatch("start", null, () -> engine.start(context));
@@ -115,9 +128,9 @@ final class SimNode implements SimDisk.Host {
         backlog.clear();
         timers.clear();
         pendingCalls.clear();
-        pendingReads.clear();
         engine = null;
         execution = null;
+        machine = null;
         disk.crash(sim.diskRandom(), sim.options().tornWrites(), sim.options().unsyncedSurvival());
     }
 
@@ -193,19 +206,41 @@ final class SimNode implements SimDisk.Host {
         sim.replyToClient(this, call, outcome);
     }
 
-    private void serveReadyReads() {
-        while (!pendingReads.isEmpty()) {
-            Long ready = null;
-            for (Map.Entry<Long, Long> e : pendingReads.entrySet()) {
-                if (e.getValue() <= execution.applied()) {
-                    ready = e.getKey();
-                    break;
-                }
-            }
-            if (ready == null) return;
-            pendingReads.remove(ready);
-            ClientCall call = pendingCalls.get(ready);
-            if (call != null) answer(ready, new SimClient.Outcome.Result(execution.query(call.request().payload())));
+    /** Where the executor reports outcomes; it runs on the simulator's thread, inside a delivery of this node. */
+    private final class Completions implements ExecutionListener {
+        @Override
+        public void executed(Committed entry, Outcome outcome) {
+            byte[] result = switch (outcome) {
+                case Outcome.Applied a -> a.result();
+                case Outcome.Duplicate d -> d.result();
+                case Outcome.Stale s -> null; // its client said it would not ask again: nobody waits for it
+            };
+            if (result == null) return;
+            Long requestId = id.equals(entry.origin()) && pendingCalls.containsKey(entry.requestId()) ? Long.valueOf(entry.requestId()) : callFor(entry.session());
+            if (requestId != null) answer(requestId, new SimClient.Outcome.Result(result));
+        }
+
+        @Override
+        public void readAnswered(long requestId, byte[] result, RuntimeException error) {
+            if (error != null) throw error; // the simulator's state machine never fails a query: a bug
+            answer(requestId, new SimClient.Outcome.Result(result));
+        }
+    }
+
+    /** The command of this node waiting for {@code session}: it completes the first time that command executes here. */
+    private Long callFor(ClientRequest.Session session) {
+        if (session.isNone()) return null;
+        for (Map.Entry<Long, ClientCall> e : pendingCalls.entrySet()) {
+            if (e.getValue().request().session().equals(session)) return e.getKey();
+        }
+        return null;
+    }
+
+    private void restore(byte[] snapshot) {
+        try {
+            execution.restoreSnapshot(new ByteArrayInputStream(snapshot));
+        } catch (IOException e) {
+            throw new UncheckedIOException(id + " cannot restore its snapshot", e);
         }
     }
 
@@ -214,7 +249,7 @@ final class SimNode implements SimDisk.Host {
         appliedNotificationQueued = true;
         post(0, "applied", null, () -> {
             appliedNotificationQueued = false;
-            engine.onApplied(execution.applied());
+            engine.onApplied(execution.appliedIndex());
         });
     }
 
@@ -241,8 +276,8 @@ final class SimNode implements SimDisk.Host {
 
     @Override
     public void installSnapshot(SnapshotMeta meta, byte[] data) {
-        execution.restore(data, meta.lastIncludedIndex());
-        serveReadyReads();
+        restore(data);
+        execution.flush();
         notifyApplied();
     }
 
@@ -324,15 +359,14 @@ final class SimNode implements SimDisk.Host {
         @Override
         public void deliver(Committed entry) {
             checkLive();
-            long expected = execution.applied() + 1;
+            long expected = execution.appliedIndex() + 1;
             if (entry.index() != expected) {
                 sim.violation("in-order-execution", id + " delivered index " + entry.index() + " but its next index to apply is " + expected
                         + (entry.index() > expected ? " (a gap)" : " (a duplicate or a step back)"));
             }
             sim.checkStateMachineSafety(id, entry);
-            byte[] result = execution.apply(entry);
-            if (id.equals(entry.origin()) && result != null) answer(entry.requestId(), new SimClient.Outcome.Result(result));
-            serveReadyReads();
+            execution.apply(entry);
+            execution.flush();
             notifyApplied();
         }
 
@@ -344,22 +378,33 @@ final class SimNode implements SimDisk.Host {
             if (call.request().kind() != ClientRequest.Kind.READ) {
                 sim.violation("serve-read", id + " served request " + requestId + " as a read but it is a command");
             }
-            pendingReads.put(requestId, afterIndex);
-            serveReadyReads();
+            execution.read(requestId, afterIndex, call.request().payload());
+            execution.flush();
+        }
+
+        @Override
+        public void complete(long requestId, byte[] result) {
+            checkLive();
+            answer(requestId, new SimClient.Outcome.Result(result == null ? new byte[0] : result));
         }
 
         @Override
         public void reject(long requestId, Rejection reason) {
             checkLive();
-            pendingReads.remove(requestId);
             answer(requestId, new SimClient.Outcome.Rejected(reason));
         }
 
         @Override
         public void takeSnapshot(long token) {
             checkLive();
-            byte[] data = execution.snapshot();
-            long index = execution.applied();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try {
+                execution.writeSnapshot(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            byte[] data = bytes.toByteArray();
+            long index = execution.appliedIndex();
             SnapshotMeta meta = new SnapshotMeta(index, termAt(index), data.length, SimDisk.crc32c(data), new byte[0]);
             disk.storeTakenSnapshot(meta, data, token);
         }
@@ -392,7 +437,7 @@ final class SimNode implements SimDisk.Host {
     String status() {
         if (!up) return id + " crashed";
         String engineState = engine instanceof Inspectable i ? i.inspect() : engine.getClass().getSimpleName();
-        return id + (paused ? " paused" : " up") + " applied=" + execution.applied() + " log=[" + disk.log().firstIndex() + ".." + disk.log().lastIndex()
+        return id + (paused ? " paused" : " up") +  " applied=" + execution.appliedIndex() + " log=[" + disk.log().firstIndex() + ".." + disk.log().lastIndex()
                 + "] durable=" + disk.log().durableIndex() + " clock+" + SimTime.clock(clockOffset) + " | " + engineState;
     }
 }

@@ -37,6 +37,8 @@ import java.util.Set;
  * @param invariants          check the built-in and protocol invariants after every step; without them
  *                            only the client history is judged (linearizability, liveness), as Jepsen would
  * @param schedule            an explicit fault schedule (replay of a minimized run), or null to generate one from the seed
+ * @param pipelinedCommands   0, or the number of commands one extra client keeps in flight at once on one session,
+ *                            retrying each across failures until answered; every replica must apply each exactly once
  */
 public record SimOptions(
         long seed,
@@ -62,7 +64,8 @@ public record SimOptions(
         double unsyncedSurvival,
         long maxEvents,
         boolean invariants,
-        FaultSchedule schedule) {
+        FaultSchedule schedule,
+        int pipelinedCommands) {
 
     public SimOptions {
         // An EnumSet keeps a fixed iteration order (Set.copyOf would not, between JVM runs).
@@ -78,6 +81,7 @@ public record SimOptions(
         if (livenessOps < 0) throw new IllegalArgumentException("livenessOps must be >= 0");
         if (faultsPerSecond < 0) throw new IllegalArgumentException("faultsPerSecond must be >= 0");
         positive("meanFaultNanos", meanFaultNanos);
+        if (pipelinedCommands < 0) throw new IllegalArgumentException("pipelinedCommands must be >= 0");
         rate("lossRate", lossRate);
         rate("duplicateRate", duplicateRate);
         rate("reorderRate", reorderRate);
@@ -104,7 +108,7 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, true, null);
+                5_000_000, true, null, 0);
     }
 
     public SimOptions withSeed(long seed) {
@@ -152,6 +156,11 @@ public record SimOptions(
         return toBuilder().invariants(invariants).build();
     }
 
+    /** Adds a client with {@code commands} commands in flight at once on one session (0: none). */
+    public SimOptions withPipelinedCommands(int commands) {
+        return toBuilder().pipelinedCommands(commands).build();
+    }
+
     public Builder toBuilder() {
         return new Builder(this);
     }
@@ -182,6 +191,7 @@ public record SimOptions(
         private long maxEvents;
         private boolean invariants;
         private FaultSchedule schedule;
+        private int pipelinedCommands;
 
         private Builder(SimOptions o) {
             seed = o.seed;
@@ -208,6 +218,7 @@ public record SimOptions(
             maxEvents = o.maxEvents;
             invariants = o.invariants;
             schedule = o.schedule;
+            pipelinedCommands = o.pipelinedCommands;
         }
 
         public Builder seed(long v) { seed = v; return this; }
@@ -234,11 +245,12 @@ public record SimOptions(
         public Builder maxEvents(long v) { maxEvents = v; return this; }
         public Builder invariants(boolean v) { invariants = v; return this; }
         public Builder schedule(FaultSchedule v) { schedule = v; return this; }
+        public Builder pipelinedCommands(int v) { pipelinedCommands = v; return this; }
 
         public SimOptions build() {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
                     faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule);
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands);
         }
     }
 
@@ -277,6 +289,7 @@ public record SimOptions(
         add(out, cli, "unsynced-survival", number(unsyncedSurvival));
         add(out, cli, "max-events", Long.toString(maxEvents));
         add(out, cli, "invariants", Boolean.toString(invariants));
+        if (pipelinedCommands > 0) add(out, cli, "pipelined", Integer.toString(pipelinedCommands));
         if (schedule != null) add(out, cli, "schedule", schedule.format());
         return out;
     }

@@ -10,6 +10,7 @@ import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.engine.ProtocolMessage;
+import io.tandem.execution.ExecutorFactory;
 import io.tandem.history.History;
 import io.tandem.history.Op;
 import java.io.PrintWriter;
@@ -83,6 +84,7 @@ public final class Simulation implements SimCluster {
     private final SimWorkload workload;
     private final LinkedHashMap<NodeId, SimNode> nodes = new LinkedHashMap<>();
     private final List<SimClient> clients = new ArrayList<>();
+    private SimPipelinedClient pipelined;
     private final SimHistory history = new SimHistory(() -> now);
     private final FaultSchedule schedule;
     private final HashMap<Long, AppliedCommand> appliedByIndex = new HashMap<>(); // keyed lookups only
@@ -170,9 +172,14 @@ public final class Simulation implements SimCluster {
             clients.add(client);
             client.scheduleNext(thinkTime());
         }
+        if (options.pipelinedCommands() > 0) {
+            pipelined = new SimPipelinedClient(this, options.clients(), options.pipelinedCommands(), members.get(0));
+            at(SimTime.millis(1), pipelined::start);
+        }
         loop();
         if (failure == null && !finished) fail(SimFailure.Kind.LIVENESS, "liveness", "the event queue drained before the clients finished");
         if (failure == null) checkInvariants();
+        if (failure == null && pipelined != null) checkExactlyOnce();
         History recorded = history.build();
         if (failure == null) checkLinearizability(recorded);
         for (Op op : recorded.ops()) trace.addObject(op.toMap());
@@ -193,6 +200,7 @@ public final class Simulation implements SimCluster {
         stat("disk.torn-dropped", tornDropped);
         stat("disk.flushes", flushes);
         stat("client.retries", clients.stream().mapToLong(SimClient::retries).sum());
+        if (pipelined != null) stat("pipelined.retries", pipelined.retries());
         return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
                 Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
     }
@@ -382,8 +390,8 @@ public final class Simulation implements SimCluster {
 
     void replyToClient(SimNode node, SimNode.ClientCall call, SimClient.Outcome outcome) {
         at(now + network.clientDelay(node.id), () -> {
-            trace("client-reply", node.id, new Object[] {call.client().thread, call.opId(), outcome});
-            call.client().onReply(call.opId(), outcome);
+            trace("client-reply", node.id, new Object[] {call.client().thread(), call.opId(), outcome});
+            call.client().onReply(call.opId(), node.id, outcome);
         });
     }
 
@@ -408,7 +416,28 @@ public final class Simulation implements SimCluster {
     }
 
     void clientDone() {
-        if (++clientsDone == clients.size()) finished = true;
+        if (++clientsDone == clients.size() + (pipelined == null ? 0 : 1)) finished = true;
+    }
+
+    /**
+     * The pipelined client got an answer for each of its commands, each adding 1 to one counter: a
+     * replica that applied up to the highest index any replica applied must hold exactly their number,
+     * and none may hold more (a command applied twice).
+     */
+    private void checkExactlyOnce() {
+        long highest = 0;
+        for (SimNode n : nodes.values()) if (n.isUp()) highest = Math.max(highest, n.appliedIndex());
+        for (SimNode n : nodes.values()) {
+            if (!n.isUp()) continue;
+            long counter = n.counter(SimPipelinedClient.COUNTER_KEY);
+            if (counter > pipelined.commands() || n.appliedIndex() == highest && counter != pipelined.commands()) {
+                fail(SimFailure.Kind.SAFETY, "exactly-once", n.id + " applied " + counter + " of the pipelined client's " + pipelined.commands()
+                        + " commands (applied index " + n.appliedIndex() + ", highest " + highest + "): "
+                        + (counter > pipelined.commands() ? "a command was applied more than once" : "an acknowledged command is missing"));
+                return;
+            }
+        }
+        stat("pipelined.commands", pipelined.commands());
     }
 
     /** Think time between a client's operations: spreads the fault-phase operations over the fault phase. */
@@ -422,13 +451,18 @@ public final class Simulation implements SimCluster {
         return clientRandom.nextLong(SimTime.MILLIS, 10 * SimTime.MILLIS + 1);
     }
 
-    NodeId otherNode(NodeId current) {
-        if (members.size() == 1) return current;
-        NodeId next;
-        do {
-            next = members.get(clientRandom.nextInt(members.size()));
-        } while (next.equals(current));
-        return next;
+    // ---- execution: the shipped executor, driven on this thread ----
+
+    ExecutorFactory executors() {
+        return ExecutorFactory.sequential();
+    }
+
+    ExecutorFactory.Limits executorLimits() {
+        return ExecutorFactory.Limits.DEFAULTS;
+    }
+
+    KvRegisterMachine newStateMachine() {
+        return new KvRegisterMachine();
     }
 
     // ---- faults ----

@@ -67,7 +67,12 @@ class NodeRuntimeTest {
     }
 
     private ReplicatedNode start(LocalNetwork net, String id, List<String> members, RecordingStateMachine sm, MemoryDisk disk) {
+        return start(net, id, members, sm, disk, true);
+    }
+
+    private ReplicatedNode start(LocalNetwork net, String id, List<String> members, RecordingStateMachine sm, MemoryDisk disk, boolean forward) {
         ReplicatedNode node = Tandem.node().id(id).members(members.toArray(String[]::new))
+                .forwardRequests(forward)
                 .protocol(new SequencerProtocol())
                 .transport(setup -> net.transport(setup.self()))
                 .inMemoryStorage(disk)
@@ -97,15 +102,30 @@ class NodeRuntimeTest {
     }
 
     @Test
-    void aFollowerRejectsWithTheLeaderHintAndReadsSeePriorWrites() {
+    void withoutForwardingAFollowerRejectsWithTheLeaderHintAndReadsSeePriorWrites() {
         LocalNetwork net = network(MEMBERS);
         List<ReplicatedNode> nodes = new ArrayList<>();
-        for (String id : MEMBERS) nodes.add(start(net, id, MEMBERS, new RecordingStateMachine(), new MemoryDisk()));
+        for (String id : MEMBERS) nodes.add(start(net, id, MEMBERS, new RecordingStateMachine(), new MemoryDisk(), false));
         assertThatThrownBy(() -> nodes.get(2).submit(utf8("x")).join())
                 .cause().isInstanceOfSatisfying(NotLeaderException.class, e -> assertThat(e.leaderHint()).contains(NodeId.of("n1")));
         nodes.get(0).submit(utf8("a")).join();
         nodes.get(0).submit(utf8("b")).join();
         assertThat(text(nodes.get(0).query(new byte[0], ReadPolicy.LINEARIZABLE).join())).isEqualTo("a,b");
+    }
+
+    @Test
+    void aFollowerForwardsCommandsAndReadsToTheLeaderAndItsCallerGetsTheLeadersAnswer() {
+        LocalNetwork net = network(MEMBERS);
+        List<RecordingStateMachine> machines = List.of(new RecordingStateMachine(), new RecordingStateMachine(), new RecordingStateMachine());
+        List<ReplicatedNode> nodes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) nodes.add(start(net, MEMBERS.get(i), MEMBERS, machines.get(i), new MemoryDisk()));
+        // n3 cannot order anything (the sequencer is n1): both commands travel to n1 and complete on n3.
+        assertThat(text(nodes.get(2).submit(utf8("from-n3")).join())).isEqualTo("1");
+        assertThat(text(nodes.get(1).submit(utf8("from-n2")).join())).isEqualTo("2");
+        // A linearizable read submitted on n3 is served by n1 (whose state has both) and its result travels back.
+        assertThat(text(nodes.get(2).query(new byte[0], ReadPolicy.LINEARIZABLE).join())).isEqualTo("from-n3,from-n2");
+        Await.until(Duration.ofSeconds(10), () -> machines.stream().allMatch(m -> m.applied.size() == 2), () -> "applied " + machines.stream().map(m -> m.applied).toList());
+        for (RecordingStateMachine m : machines) assertThat(m.applied).containsExactly("from-n3", "from-n2");
     }
 
     @Test
@@ -122,7 +142,7 @@ class NodeRuntimeTest {
         assertThat(sm.applied).containsExactly("once");
         leader.submit(utf8("twice"), new Session(77, 2)).join();
         assertThatThrownBy(() -> leader.submit(utf8("old"), new Session(77, 1)).join()).cause().isInstanceOfSatisfying(TandemException.class,
-                e -> assertThat(e.getMessage()).contains("older than the last applied sequence"));
+                e -> assertThat(e.getMessage()).contains("below its session's low watermark"));
         assertThat(sm.applied).containsExactly("once", "twice");
     }
 

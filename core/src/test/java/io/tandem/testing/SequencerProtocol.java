@@ -90,7 +90,7 @@ public final class SequencerProtocol implements Protocol {
         @Override
         public void onClientRequest(ClientRequest request) {
             if (!isSequencer()) {
-                ctx.reject(request.requestId(), new Rejection.NotLeader(sequencer));
+                ctx.reject(request.requestId(), Rejection.Redirect.to(sequencer));
                 return;
             }
             if (request.kind() == ClientRequest.Kind.READ) {

@@ -117,7 +117,7 @@ public final class JepsenRun {
         List<Endpoint> clientAddresses = new ArrayList<>();
         for (int i = 1; i <= config.nodes(); i++) clientAddresses.add(new Endpoint(config.layout().nodeIp(i), ClusterSpec.CLIENT_PORT));
         Interpreter clients = new Interpreter(concurrency, config.nodes(),
-                KvJepsenClient.factory(clientAddresses, workload, spec.opTimeout()), recorder, spec.opTimeout(), config.seed());
+                KvJepsenClient.factory(clientAddresses, workload, spec.opTimeout(), KvJepsenClient.routingOf(config.protocol())), recorder, spec.opTimeout(), config.seed());
         AtomicBoolean torndown = new AtomicBoolean();
         List<Nemesis> nemesisRef = new ArrayList<>(1);
         Runnable teardown = () -> {

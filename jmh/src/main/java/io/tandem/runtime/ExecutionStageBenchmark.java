@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.NodeId;
+import io.tandem.execution.ExecutionListener;
+import io.tandem.execution.ExecutorFactory;
+import io.tandem.execution.SequentialExecutor;
 import io.tandem.kv.KvCodec;
 import io.tandem.kv.KvCommand;
 import io.tandem.kv.KvStateMachine;
@@ -28,14 +31,14 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Command execution: KV puts applied by the KV state machine, alone and through the runtime's execution path.
- * It lives in the jmh module but in the package it measures, because {@link ExecutionStage} is package-private
+ * It lives in the jmh module but in the package it measures, because {@link ExecutionThread} is package-private
  * (a split package on the benchmark classpath).
  *
  * <ul>
  *   <li>{@code stateMachineApply}: {@link KvStateMachine#apply} of one encoded put (decode, B+-tree put with
  *       path copying, result encoding) on the benchmark thread.</li>
  *   <li>{@code executionStage}: a batch of {@value #BATCH} committed puts handed to a running
- *       {@link ExecutionStage} (what the engine's {@code deliver} does), each in a client session (exactly-once
+ *       {@link ExecutionThread} running the {@link SequentialExecutor} (what the engine's {@code deliver} does), each in a client session (exactly-once
  *       check and result recorded), waiting until the stage applied the last one. Includes the hand-off to the
  *       execution thread, as in a server; the entries come from another node, so no client future is completed.
  *       Results are per put.</li>
@@ -62,7 +65,7 @@ public class ExecutionStageBenchmark {
 
     private byte[][] commands;
     private KvStateMachine machine;
-    private ExecutionStage stage;
+    private ExecutionThread stage;
     private SplittableRandom random;
     private long index;
     private final long[] sequences = new long[SESSIONS];
@@ -81,10 +84,16 @@ public class ExecutionStageBenchmark {
         machine = new KvStateMachine();
         for (int k = 0; k < keys; k++) machine.apply(k + 1, commands[k]);
         // The stage has a state machine of its own, preloaded through the stage itself.
-        stage = new ExecutionStage(SELF, new KvStateMachine(), new PendingRequests(10_000), 100_000,
-                new RuntimeMetrics(new SimpleMeterRegistry(), Tags.of("node", SELF.value())), applied -> { });
+        ExecutionListener ignore = new ExecutionListener() {
+            @Override
+            public void executed(Committed entry, Outcome outcome) {}
+
+            @Override
+            public void readAnswered(long requestId, byte[] result, RuntimeException error) {}
+        };
+        stage = new ExecutionThread(SELF.value(), new SequentialExecutor(new KvStateMachine(), ignore, ExecutorFactory.Limits.DEFAULTS), applied -> { }, () -> { });
         stage.start();
-        for (int k = 0; k < keys; k++) stage.submit(new ExecutionStage.Apply(new Committed(k + 1, LEADER, 1, ClientRequest.Session.NONE, commands[k])));
+        for (int k = 0; k < keys; k++) stage.submit(new ExecutionThread.Apply(new Committed(k + 1, LEADER, 1, ClientRequest.Session.NONE, commands[k])));
         index = keys;
         awaitApplied(index);
     }
@@ -113,7 +122,7 @@ public class ExecutionStageBenchmark {
         for (int i = 0; i < BATCH; i++) {
             int s = random.nextInt(SESSIONS);
             target = ++index;
-            stage.submit(new ExecutionStage.Apply(new Committed(target, LEADER, 1, new ClientRequest.Session(s + 1, ++sequences[s]),
+            stage.submit(new ExecutionThread.Apply(new Committed(target, LEADER, 1, new ClientRequest.Session(s + 1, ++sequences[s]),
                     commands[random.nextInt(keys)])));
         }
         awaitApplied(target);

@@ -125,6 +125,10 @@ final class SimCommand implements Callable<Integer> {
             + "with false only the client history is judged.")
     boolean invariants = DEFAULTS.invariants();
 
+    @Option(names = "--pipelined", description = "Add a client keeping this many commands in flight on one session, retried until answered; "
+            + "every replica must apply each exactly once (default ${DEFAULT-VALUE}: none).")
+    int pipelined = DEFAULTS.pipelinedCommands();
+
     @Option(names = "--schedule", description = "Explicit fault schedule (as a failure prints it) instead of generating one.")
     String schedule;
 
@@ -144,7 +148,7 @@ final class SimCommand implements Callable<Integer> {
         try {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
-                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule));
+                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import io.tandem.routing.RoutingPolicy;
 
 /**
  * Settings of a {@link TandemKvClient}, with validated defaults; change them with the withers.
@@ -21,9 +22,11 @@ import java.util.Objects;
  * @param readPolicy     the read policy of gets and scans unless one is given per call
  * @param limits         the KV size limits requests are checked against before they are sent
  * @param backoffMin     first pause before retrying where no leader is known; doubles up to {@code backoffMax}
+ * @param routing        which members each attempt goes to (core's client routing policy, shared with the simulator)
  */
 public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Duration attemptTimeout, Duration connectTimeout,
-                             int maxInFlight, ReadPolicy readPolicy, KvLimits limits, Duration backoffMin, Duration backoffMax) {
+                             int maxInFlight, ReadPolicy readPolicy, KvLimits limits, Duration backoffMin, Duration backoffMax,
+                             RoutingPolicy routing) {
     public KvClientConfig {
         members = List.copyOf(members);
         if (members.isEmpty()) throw new IllegalArgumentException("a client needs at least one member address");
@@ -36,6 +39,7 @@ public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Du
         if (maxInFlight < 1) throw new IllegalArgumentException("maxInFlight must be >= 1, was " + maxInFlight);
         Objects.requireNonNull(readPolicy, "readPolicy");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(routing, "routing");
     }
 
     /** Defaults for the given member addresses ({@code host:port}): 10 s per request, 3 s per attempt, 1024 in flight, linearizable reads. */
@@ -47,35 +51,43 @@ public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Du
 
     public static KvClientConfig of(List<Endpoint> members) {
         return new KvClientConfig(members, Duration.ofSeconds(10), Duration.ofSeconds(3), Duration.ofSeconds(1), 1024,
-                ReadPolicy.LINEARIZABLE, KvLimits.DEFAULTS, Duration.ofMillis(10), Duration.ofMillis(250));
+                ReadPolicy.LINEARIZABLE, KvLimits.DEFAULTS, Duration.ofMillis(10), Duration.ofMillis(250), RoutingPolicy.leader());
     }
 
     public KvClientConfig withRequestTimeout(Duration d) {
-        return new KvClientConfig(members, d, attemptTimeout.compareTo(d) > 0 ? d : attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax);
+        return new KvClientConfig(members, d, attemptTimeout.compareTo(d) > 0 ? d : attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing);
     }
 
     public KvClientConfig withAttemptTimeout(Duration d) {
-        return new KvClientConfig(members, requestTimeout, d, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax);
+        return new KvClientConfig(members, requestTimeout, d, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing);
     }
 
     public KvClientConfig withConnectTimeout(Duration d) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, d, maxInFlight, readPolicy, limits, backoffMin, backoffMax);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, d, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing);
     }
 
     public KvClientConfig withMaxInFlight(int n) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, n, readPolicy, limits, backoffMin, backoffMax);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, n, readPolicy, limits, backoffMin, backoffMax, routing);
     }
 
     public KvClientConfig withReadPolicy(ReadPolicy p) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, p, limits, backoffMin, backoffMax);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, p, limits, backoffMin, backoffMax, routing);
     }
 
     public KvClientConfig withLimits(KvLimits l) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, l, backoffMin, backoffMax);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, l, backoffMin, backoffMax, routing);
     }
 
     public KvClientConfig withBackoff(Duration min, Duration max) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, min, max);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, min, max, routing);
+    }
+
+    /**
+     * How the client picks members (default: follow the leader); use the cluster's
+     * {@code Protocol.routing()}, e.g. {@code RoutingPolicy.firstReply(2)} for Copilot's two pilots.
+     */
+    public KvClientConfig withRouting(RoutingPolicy r) {
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, r);
     }
 
     private static void positive(String name, Duration d) {

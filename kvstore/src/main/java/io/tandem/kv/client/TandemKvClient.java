@@ -26,6 +26,7 @@ import io.tandem.kv.net.MembershipChange;
 import io.tandem.kv.net.NodeStatus;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
+import io.tandem.routing.Router;
 import io.tandem.kv.net.WireFormatException;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.FaultPlan;
@@ -64,10 +65,12 @@ import java.util.function.LongFunction;
  * }</pre>
  *
  * <ul>
- *   <li><b>Leader discovery.</b> Requests go to the last known leader. A member that does not lead
- *       answers NOT_LEADER with the leader's client address, and the client follows it; without a
- *       hint (an election is running) it tries the members in turn, pausing with exponential
- *       backoff.</li>
+ *   <li><b>Routing.</b> Attempts go where core's {@link io.tandem.routing.RoutingPolicy} says (the
+ *       one the simulator's clients follow too; {@link KvClientConfig#withRouting}): by default to
+ *       the last known leader. A member that does not lead answers NOT_LEADER with the leader's
+ *       client address, and the client follows it; without a hint (an election is running) it tries
+ *       the members in turn, pausing with exponential backoff. Under a first-reply policy each
+ *       attempt goes to several members and the first answer wins.</li>
  *   <li><b>Exactly once.</b> Every write runs in a session (a client id and a sequence number) and
  *       each retry of it carries the same pair, so a write retried after a lost answer or a
  *       failover is applied once. Each outstanding write has its own session, because a server
@@ -111,16 +114,16 @@ public final class TandemKvClient implements AutoCloseable {
 
     // Event-loop state.
     private final Map<Endpoint, Node> nodes = new HashMap<>();
-    private final List<Endpoint> members;
     private final Set<Operation> active = new HashSet<>();
-    private Endpoint leader;
-    private int nextMember;
+    /** Where attempts go: core's routing policy, the same the simulator's clients follow (event-loop state). */
+    private final Router<Endpoint> router;
 
     private TandemKvClient(KvClientConfig config) {
         this.config = config;
         this.codec = new KvCodec(config.limits());
-        this.members = new ArrayList<>(config.members());
-        this.nextMember = ThreadLocalRandom.current().nextInt(members.size()); // spread clients over members
+        List<Endpoint> members = config.members();
+        // Spread clients over the members for their first attempts.
+        this.router = config.routing().newRouter(members, members.get(ThreadLocalRandom.current().nextInt(members.size())));
         this.permits = new Semaphore(config.maxInFlight());
         NettyIo io = NettyIo.resolve(IoMode.AUTO);
         this.group = io.newEventLoopGroup(1, "tandem-kv-client");
@@ -390,18 +393,25 @@ public final class TandemKvClient implements AutoCloseable {
 
     private void attempt(Operation op) {
         if (op.finished) return;
-        Endpoint target = op.fixedTarget != null ? op.fixedTarget : chooseMember();
-        op.requestId = requestIds.incrementAndGet();
-        op.target = target;
+        List<Endpoint> targets = op.fixedTarget != null ? List.of(op.fixedTarget) : router.targets();
+        long id = requestIds.incrementAndGet();
+        op.requestId = id;
+        op.targets = targets;
+        op.awaiting = targets.size();
         op.attempts++;
-        node(target).send(op);
+        op.cancelAttemptTimer();
+        op.attemptTimer = loop.schedule(() -> attemptTimedOut(op, id), config.attemptTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        // Under a first-reply policy the attempt goes to several members; the first answer wins.
+        for (Endpoint target : targets) node(target).send(op);
     }
 
-    private Endpoint chooseMember() {
-        if (leader != null) return leader;
-        Endpoint m = members.get(Math.floorMod(nextMember, members.size()));
-        nextMember++;
-        return m;
+    /** The other members of the attempt will not be heard: their late answers are ignored. */
+    private void abandonAttempt(Operation op) {
+        op.cancelAttemptTimer();
+        for (Endpoint t : op.targets) {
+            Node n = nodes.get(t);
+            if (n != null) n.pending.remove(op.requestId);
+        }
     }
 
     private Node node(Endpoint e) {
@@ -411,52 +421,50 @@ public final class TandemKvClient implements AutoCloseable {
     private void onResponse(Node node, Response response) {
         Operation op = node.pending.remove(response.requestId());
         if (op == null || op.finished || op.requestId != response.requestId()) return; // a late answer to an abandoned attempt
-        op.cancelAttemptTimer();
         if (!(response instanceof Response.Error e)) {
-            if (op.kind.needsLeader() && !op.anyMemberMayAnswer) leader = node.endpoint;
+            if (op.kind.needsLeader() && !op.anyMemberMayAnswer) router.answered(node.endpoint);
+            abandonAttempt(op);
             finish(op, response, null);
             return;
         }
         op.lastError = node.endpoint + " answered " + e.code() + ": " + e.message();
         if (op.fixedTarget != null || !e.code().retryable()) {
+            abandonAttempt(op);
             finish(op, null, new KvRejectedException(e.code(), e.message()));
             return;
         }
-        switch (e.code()) {
+        Retry how = switch (e.code()) {
             case NOT_LEADER -> {
                 Endpoint hint = parseHint(e.leaderClientAddress());
-                if (hint != null && !hint.equals(node.endpoint)) {
-                    leader = hint;
-                    if (!members.contains(hint)) members.add(hint);
-                    redirects.incrementAndGet();
-                    retry(op, Retry.REDIRECTED);
-                } else {
-                    forgetLeader(node.endpoint);
-                    retry(op, Retry.NEXT_MEMBER);
-                }
+                boolean known = hint != null && !hint.equals(node.endpoint);
+                router.redirected(node.endpoint, known ? List.of(hint) : List.of());
+                if (known) redirects.incrementAndGet();
+                yield known ? Retry.REDIRECTED : Retry.NEXT_MEMBER;
             }
             case NODE_STOPPED -> {
-                forgetLeader(node.endpoint);
-                retry(op, Retry.NEXT_MEMBER);
+                router.failed(node.endpoint);
+                yield Retry.NEXT_MEMBER;
             }
-            default -> retry(op, Retry.SAME_MEMBER); // OVERLOADED, UNAVAILABLE, TIMEOUT: the member is right but busy
-        }
+            default -> Retry.SAME_MEMBER; // OVERLOADED, UNAVAILABLE, TIMEOUT: the member is right but busy
+        };
+        if (--op.awaiting > 0) return; // another member of this attempt may still answer
+        abandonAttempt(op);
+        retry(op, how);
     }
 
-    private void attemptFailed(Operation op, String reason) {
-        if (op.finished) return;
-        op.cancelAttemptTimer();
+    /** {@code member} could not take the current attempt of {@code op} (connection refused or lost, send failed). */
+    private void attemptFailed(Operation op, Endpoint member, String reason) {
+        if (op.finished || !op.targets.contains(member)) return;
         op.lastError = reason;
         if (op.fixedTarget != null) {
+            abandonAttempt(op);
             finish(op, null, new KvConnectionException(reason));
             return;
         }
-        forgetLeader(op.target);
+        router.failed(member);
+        if (--op.awaiting > 0) return;
+        abandonAttempt(op);
         retry(op, Retry.NEXT_MEMBER);
-    }
-
-    private void forgetLeader(Endpoint e) {
-        if (e.equals(leader)) leader = null;
     }
 
     private void retry(Operation op, Retry how) {
@@ -471,7 +479,7 @@ public final class TandemKvClient implements AutoCloseable {
             long base = Math.min(max, config.backoffMin().toNanos() << Math.min(20, failures - 1));
             delay = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
             // After a failed member, the next one may well be healthy: try it at once the first time round.
-            if (how == Retry.NEXT_MEMBER && failures <= members.size() - 1) delay = 0;
+            if (how == Retry.NEXT_MEMBER && failures <= router.members().size() - 1) delay = 0;
         }
         if (delay == 0) attempt(op);
         else loop.schedule(() -> attempt(op), delay, TimeUnit.NANOSECONDS);
@@ -479,15 +487,20 @@ public final class TandemKvClient implements AutoCloseable {
 
     private void attemptTimedOut(Operation op, long requestId) {
         if (op.finished || op.requestId != requestId) return;
-        Node n = nodes.get(op.target);
-        if (n != null) n.pending.remove(requestId);
-        attemptFailed(op, op.target + " did not answer within " + DurationText.format(config.attemptTimeout()));
+        op.attemptTimer = null;
+        abandonAttempt(op);
+        op.lastError = op.targets + " did not answer within " + DurationText.format(config.attemptTimeout());
+        if (op.fixedTarget != null) {
+            finish(op, null, new KvConnectionException(op.lastError));
+            return;
+        }
+        for (Endpoint t : op.targets) router.failed(t);
+        retry(op, Retry.NEXT_MEMBER);
     }
 
     private void deadlinePassed(Operation op) {
         if (op.finished) return;
-        Node n = nodes.get(op.target);
-        if (n != null) n.pending.remove(op.requestId);
+        abandonAttempt(op);
         if (op.fixedTarget != null) {
             finish(op, null, new KvConnectionException(op.what + ": no answer within " + DurationText.format(config.attemptTimeout()) + "; " + op.lastError));
             return;
@@ -577,7 +590,9 @@ public final class TandemKvClient implements AutoCloseable {
         int failuresInARow;
         int redirectsInARow;
         long requestId;
-        Endpoint target;
+        /** The members of the current attempt, and how many of them may still answer it. */
+        List<Endpoint> targets = List.of();
+        int awaiting;
         String lastError = "no member answered yet";
         ScheduledFuture<?> attemptTimer;
         ScheduledFuture<?> deadlineTimer;
@@ -664,7 +679,7 @@ public final class TandemKvClient implements AutoCloseable {
                     for (Operation op : ops) if (!op.finished) write(op);
                 } else {
                     String reason = "cannot connect to " + endpoint + ": " + describe(done.cause());
-                    for (Operation op : ops) attemptFailed(op, reason);
+                    for (Operation op : ops) attemptFailed(op, endpoint, reason);
                 }
             });
         }
@@ -683,9 +698,8 @@ public final class TandemKvClient implements AutoCloseable {
             }
             pending.put(id, op);
             op.sent = true;
-            op.attemptTimer = loop.schedule(() -> attemptTimedOut(op, id), config.attemptTimeout().toNanos(), TimeUnit.NANOSECONDS);
             channel.writeAndFlush(buf).addListener(w -> {
-                if (!w.isSuccess() && pending.remove(id) != null) attemptFailed(op, "cannot send to " + endpoint + ": " + describe(w.cause()));
+                if (!w.isSuccess() && pending.remove(id) != null) attemptFailed(op, endpoint, "cannot send to " + endpoint + ": " + describe(w.cause()));
             });
         }
 
@@ -694,7 +708,7 @@ public final class TandemKvClient implements AutoCloseable {
             channel = null;
             List<Operation> ops = new ArrayList<>(pending.values());
             pending.clear();
-            for (Operation op : ops) attemptFailed(op, reason);
+            for (Operation op : ops) attemptFailed(op, endpoint, reason);
         }
 
         void close() {

@@ -142,7 +142,10 @@ public final class KvServer implements AutoCloseable {
         Transport transport = tcp;
         if (config.faultInjection()) transport = faults = new FaultInjectingTransport(tcp, config.id().value().hashCode() * 0x9E3779B97F4A7C15L);
         FlushPolicy flush = config.fsync() ? FlushPolicy.FSYNC : FlushPolicy.NO_FSYNC;
-        RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS.withRequestTimeout(config.requestTimeout()).withMaxPendingRequests(config.maxPendingRequests());
+        // The server's clients route themselves (they follow the leader the redirect names), so a member that cannot
+        // order a request says so instead of forwarding it: the client learns the leader and saves a hop next time.
+        RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS.withRequestTimeout(config.requestTimeout()).withMaxPendingRequests(config.maxPendingRequests())
+                .withForwardRequests(false);
         NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(), registry, runtimeConfig);

@@ -181,7 +181,7 @@ final class Frontend {
     }
 
     private void onProposeRejected(ProposeRejected r) {
-        rc.engine.reject(r.requestId(), r.overloaded() ? new Rejection.Overloaded(r.reason()) : new Rejection.NotLeader(r.leaderHint()));
+        rc.engine.reject(r.requestId(), r.overloaded() ? new Rejection.Overloaded(r.reason()) : Rejection.Redirect.to(r.leaderHint()));
     }
 
     void onStorageFailed() {

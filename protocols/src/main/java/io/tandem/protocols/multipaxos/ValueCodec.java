@@ -12,11 +12,13 @@ final class ValueCodec {
     private static final byte NOOP_TAG = 0;
     private static final byte COMMAND_TAG = 1;
     private static final byte READ_TAG = 2;
+    /** A command whose session carries the client's low watermark (replaces COMMAND_TAG on write). */
+    private static final byte COMMAND_WITH_WATERMARK_TAG = 3;
 
     static int encodedSize(Value v) {
         return switch (v) {
             case Value.Noop n -> 1;
-            case Value.Command c -> 1 + 2 + c.origin().value().length() + 8 + 16 + 4 + c.payload().length;
+            case Value.Command c -> 1 + 2 + c.origin().value().length() + 8 + 24 + 4 + c.payload().length;
             case Value.LogRead r -> 1 + 2 + r.origin().value().length() + 8;
         };
     }
@@ -25,9 +27,9 @@ final class ValueCodec {
         switch (v) {
             case Value.Noop n -> out.put(NOOP_TAG);
             case Value.Command c -> {
-                out.put(COMMAND_TAG);
+                out.put(COMMAND_WITH_WATERMARK_TAG);
                 putNode(out, c.origin());
-                out.putLong(c.requestId()).putLong(c.session().clientId()).putLong(c.session().sequence());
+                out.putLong(c.requestId()).putLong(c.session().clientId()).putLong(c.session().sequence()).putLong(c.session().lowWatermark());
                 out.putInt(c.payload().length).put(c.payload());
             }
             case Value.LogRead r -> {
@@ -42,10 +44,12 @@ final class ValueCodec {
         byte tag = in.get();
         return switch (tag) {
             case NOOP_TAG -> Value.NOOP;
-            case COMMAND_TAG -> {
+            case COMMAND_TAG, COMMAND_WITH_WATERMARK_TAG -> {
                 NodeId origin = getNode(in);
                 long requestId = in.getLong();
-                ClientRequest.Session session = new ClientRequest.Session(in.getLong(), in.getLong());
+                ClientRequest.Session session = tag == COMMAND_TAG
+                        ? new ClientRequest.Session(in.getLong(), in.getLong())
+                        : new ClientRequest.Session(in.getLong(), in.getLong(), in.getLong());
                 int length = in.getInt();
                 if (length < 0 || length > in.remaining()) throw new IllegalArgumentException("command length " + length + " exceeds the record");
                 byte[] payload = new byte[length];

@@ -22,6 +22,8 @@ sealed interface EntryPayload {
     byte COMMAND = 1;
     byte NOOP = 2;
     byte CONFIG = 3;
+    /** A command whose session carries the client's low watermark (format 2 of COMMAND). */
+    byte COMMAND_WITH_WATERMARK = 4;
 
     /** A client command for the state machine. */
     record Command(NodeId origin, long requestId, ClientRequest.Session session, byte[] command) implements EntryPayload {}
@@ -44,10 +46,11 @@ sealed interface EntryPayload {
         try (var out = new DataOutputStream(bytes)) {
             switch (payload) {
                 case Command c -> {
-                    out.writeByte(COMMAND);
+                    out.writeByte(COMMAND_WITH_WATERMARK);
                     writeOrigin(out, c.origin(), c.requestId());
                     out.writeLong(c.session().clientId());
                     out.writeLong(c.session().sequence());
+                    out.writeLong(c.session().lowWatermark());
                     out.write(c.command());
                 }
                 case Noop n -> {
@@ -73,8 +76,10 @@ sealed interface EntryPayload {
             NodeId origin = readOrigin(in);
             long requestId = in.readLong();
             return switch (kind) {
-                case COMMAND -> {
-                    var session = new ClientRequest.Session(in.readLong(), in.readLong());
+                case COMMAND, COMMAND_WITH_WATERMARK -> {
+                    var session = kind == COMMAND
+                            ? new ClientRequest.Session(in.readLong(), in.readLong()) // written before sessions had watermarks
+                            : new ClientRequest.Session(in.readLong(), in.readLong(), in.readLong());
                     // Exactly the bytes left: readAllBytes() on a DataInputStream falls back to InputStream's
                     // generic copy loop, which allocates a 16 KiB buffer per call, for every committed entry.
                     yield new Command(origin, requestId, session, in.readNBytes(in.available()));

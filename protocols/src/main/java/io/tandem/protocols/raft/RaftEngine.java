@@ -577,7 +577,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         ctx.cancel(HEARTBEAT);
         ctx.cancel(CHECK_QUORUM);
         ctx.cancel(TRANSFER);
-        Rejection notLeader = new Rejection.NotLeader(leaderId);
+        Rejection notLeader = Rejection.Redirect.to(leaderId);
         for (PendingRead r : readsAwaitingTermCommit) ctx.reject(r.requestId(), notLeader);
         for (PendingRead r : readsAwaitingRound) ctx.reject(r.requestId(), notLeader);
         for (HeartbeatRound round : heartbeatRounds) {
@@ -935,7 +935,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private void onCommand(ClientRequest r) {
         if (role != Role.LEADER) {
-            ctx.reject(r.requestId(), new Rejection.NotLeader(leaderId));
+            ctx.reject(r.requestId(), Rejection.Redirect.to(leaderId));
             return;
         }
         Optional<RaftAdmin.Command> admin = RaftAdmin.decode(r.payload());
@@ -983,7 +983,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      */
     private void readIndex(long requestId) {
         if (role != Role.LEADER) {
-            ctx.reject(requestId, new Rejection.NotLeader(leaderId));
+            ctx.reject(requestId, Rejection.Redirect.to(leaderId));
             return;
         }
         if (pendingReads() >= config.maxPendingReads()) {

@@ -167,7 +167,7 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
     @Override
     public void onClientRequest(ClientRequest request) {
         if (role != Role.PRIMARY) {
-            ctx.reject(request.requestId(), new Rejection.NotLeader(knownPrimary));
+            ctx.reject(request.requestId(), Rejection.Redirect.to(knownPrimary));
             return;
         }
         if (!primaryReady) {
@@ -224,9 +224,9 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
 
     private void stepDown() {
         if (role == Role.PRIMARY) {
-            for (Long requestId : pendingCommands.keySet()) ctx.reject(requestId, new Rejection.NotLeader(null));
-            for (PendingRead r : pendingReads) ctx.reject(r.requestId(), new Rejection.NotLeader(null));
-            for (Long requestId : readsAwaitingOwnCommit) ctx.reject(requestId, new Rejection.NotLeader(null));
+            for (Long requestId : pendingCommands.keySet()) ctx.reject(requestId, Rejection.Redirect.to(null));
+            for (PendingRead r : pendingReads) ctx.reject(r.requestId(), Rejection.Redirect.to(null));
+            for (Long requestId : readsAwaitingOwnCommit) ctx.reject(requestId, Rejection.Redirect.to(null));
             ctx.cancel(new Heartbeat());
         }
         pendingCommands.clear();
@@ -529,9 +529,9 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
     static byte[] encode(Committed c) {
         if (c.isNoop()) return new byte[] {0};
         byte[] origin = c.origin().value().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(1 + 1 + origin.length + 8 + 8 + 8 + 4 + c.command().length)
+        return ByteBuffer.allocate(1 + 1 + origin.length + 8 + 8 + 8 + 8 + 4 + c.command().length)
                 .put((byte) 1).put((byte) origin.length).put(origin)
-                .putLong(c.requestId()).putLong(c.session().clientId()).putLong(c.session().sequence())
+                .putLong(c.requestId()).putLong(c.session().clientId()).putLong(c.session().sequence()).putLong(c.session().lowWatermark())
                 .putInt(c.command().length).put(c.command())
                 .array();
     }
@@ -542,7 +542,7 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
         byte[] origin = new byte[in.get()];
         in.get(origin);
         long requestId = in.getLong();
-        ClientRequest.Session session = new ClientRequest.Session(in.getLong(), in.getLong());
+        ClientRequest.Session session = new ClientRequest.Session(in.getLong(), in.getLong(), in.getLong());
         byte[] command = new byte[in.getInt()];
         in.get(command);
         return new Committed(index, NodeId.of(new String(origin, StandardCharsets.UTF_8)), requestId, session, command);

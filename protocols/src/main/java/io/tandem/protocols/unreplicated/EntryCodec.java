@@ -13,27 +13,33 @@ import java.util.Arrays;
  * runtime never confuses with new requests (request ids of a node start at a random point).
  */
 final class EntryCodec {
-    static final byte VERSION = 1;
-    static final int HEADER_BYTES = 1 + 8 + 8 + 8;
+    /** Version 2 adds the session's low watermark; version 1 entries are still read. */
+    static final byte VERSION = 2;
+    static final byte VERSION_1 = 1;
+    static final int HEADER_BYTES = 1 + 8 + 8 + 8 + 8;
+    static final int HEADER_BYTES_1 = 1 + 8 + 8 + 8;
 
     private EntryCodec() {}
 
     static byte[] encode(long requestId, ClientRequest.Session session, byte[] command) {
         return ByteBuffer.allocate(HEADER_BYTES + command.length)
-                .put(VERSION).putLong(requestId).putLong(session.clientId()).putLong(session.sequence()).put(command)
+                .put(VERSION).putLong(requestId).putLong(session.clientId()).putLong(session.sequence()).putLong(session.lowWatermark()).put(command)
                 .array();
     }
 
     /** @throws IllegalStateException if {@code payload} is not an entry of this format (a log of another protocol) */
     static Committed decode(long index, NodeId origin, byte[] payload) {
-        if (payload.length < HEADER_BYTES || payload[0] != VERSION) {
+        boolean v1 = payload.length >= HEADER_BYTES_1 && payload[0] == VERSION_1;
+        if (!v1 && (payload.length < HEADER_BYTES || payload[0] != VERSION)) {
             throw new IllegalStateException("log entry " + index + " is not an unreplicated-engine entry (" + payload.length
                     + " bytes, version " + (payload.length == 0 ? "none" : payload[0]) + "): was this data directory written by another protocol?");
         }
         ByteBuffer in = ByteBuffer.wrap(payload);
         in.get();
         long requestId = in.getLong();
-        ClientRequest.Session session = new ClientRequest.Session(in.getLong(), in.getLong());
-        return new Committed(index, origin, requestId, session, Arrays.copyOfRange(payload, HEADER_BYTES, payload.length));
+        ClientRequest.Session session = v1
+                ? new ClientRequest.Session(in.getLong(), in.getLong())
+                : new ClientRequest.Session(in.getLong(), in.getLong(), in.getLong());
+        return new Committed(index, origin, requestId, session, Arrays.copyOfRange(payload, v1 ? HEADER_BYTES_1 : HEADER_BYTES, payload.length));
     }
 }

@@ -73,7 +73,7 @@ class ElectionTest {
         assertThat(c.now() - isolatedAt).isLessThanOrEqualTo(2 * 300 * MS);
         var write = c.write(old);
         c.await(write, 100 * MS);
-        assertThat(write.rejection).isInstanceOf(Rejection.NotLeader.class);
+        assertThat(write.rejection).isInstanceOf(Rejection.Redirect.class);
         assertThat(c.runUntil(() -> c.leader().isPresent() && !c.leader().get().self().value().equals(old), 2_000 * MS)).isTrue();
         assertThat(c.violations).isEmpty();
     }

@@ -666,6 +666,12 @@ final class RaftCluster {
         }
 
         @Override
+        public void complete(long requestId, byte[] result) {
+            // Raft answers every request through execution or a rejection; a result from elsewhere would be a bug.
+            violation(id + " completed request " + requestId + " with a result that did not come from its own execution");
+        }
+
+        @Override
         public void reject(long requestId, Rejection reason) {
             Op op = pending.remove(requestId);
             if (op != null) complete(op, -1, reason);

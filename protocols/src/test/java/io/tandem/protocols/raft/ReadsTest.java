@@ -44,7 +44,7 @@ class ReadsTest {
         assertThat(c.await(write, 1_000 * MS) && write.ok()).isTrue();
         c.runFor(1_000 * MS);
         assertThat(read.ok()).as("the read cannot be confirmed by a quorum").isFalse();
-        assertThat(read.rejection).isInstanceOf(Rejection.NotLeader.class);
+        assertThat(read.rejection).isInstanceOf(Rejection.Redirect.class);
         assertThat(c.checkHistory()).isEmpty();
     }
 
@@ -108,7 +108,7 @@ class ReadsTest {
         RaftCluster.Op read = c.read(follower, ReadPolicy.LINEARIZABLE);
         RaftCluster.Op write = c.write(follower);
         c.runFor(50 * MS);
-        assertThat(read.rejection).isEqualTo(new Rejection.NotLeader(leader.self()));
-        assertThat(write.rejection).isEqualTo(new Rejection.NotLeader(leader.self()));
+        assertThat(read.rejection).isEqualTo(Rejection.Redirect.to(leader.self()));
+        assertThat(write.rejection).isEqualTo(Rejection.Redirect.to(leader.self()));
     }
 }

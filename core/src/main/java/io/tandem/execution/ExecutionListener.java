@@ -1,0 +1,27 @@
+package io.tandem.execution;
+
+import io.tandem.engine.Committed;
+
+/** Where an {@link Executor} reports outcomes; called on the thread that drives the executor. */
+public interface ExecutionListener {
+    /** How one committed command ended. */
+    sealed interface Outcome {
+        /** Applied now; {@code result} is the state machine's answer (empty for a no-op). */
+        record Applied(byte[] result) implements Outcome {}
+
+        /** A retry of a command applied earlier: answered with the cached result, not applied again. */
+        record Duplicate(byte[] result) implements Outcome {}
+
+        /**
+         * Below the session's low watermark: never applied now. Its client declared it would not ask
+         * again, so nobody should be waiting; whoever is gets an indeterminate answer.
+         */
+        record Stale(long floor) implements Outcome {}
+    }
+
+    /** The command at {@code entry.index()} was executed (or found a duplicate or stale); not called for no-ops. */
+    void executed(Committed entry, Outcome outcome);
+
+    /** Read {@code requestId} was answered; {@code error} is non-null if the state machine's query threw. */
+    void readAnswered(long requestId, byte[] result, RuntimeException error);
+}

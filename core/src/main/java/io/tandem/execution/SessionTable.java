@@ -1,0 +1,177 @@
+package io.tandem.execution;
+
+import io.tandem.engine.ClientRequest.Session;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Exactly-once execution of client commands (copilot.md §3.8): per client, a low watermark (the
+ * {@code floor}: no sequence at or below it will ever be applied again) plus the set of executed
+ * sequences above it with their results. A client may keep several commands in flight on one
+ * session and retry any of them; a retry of an executed command gets the cached result and is not
+ * applied again, whatever order the copies arrive in.
+ *
+ * <p>The floor moves for two reasons, both deterministic functions of the applied commands, so that
+ * every replica keeps the same table: the client declares in each command that it will never send a
+ * sequence below {@link Session#lowWatermark()} again (it has its answers), and a session that keeps
+ * more than {@code maxPerSession} results forgets its oldest one. Sessions are evicted idle-longest
+ * first beyond {@code maxSessions}. Part of every snapshot, so deduplication survives compaction and
+ * restarts. Not thread-safe: one executor owns it.
+ */
+public final class SessionTable {
+    /** What to do with a command of a session. */
+    public sealed interface Decision {
+        /** Never executed: apply it, then {@link #record} its result. */
+        record Apply() implements Decision {}
+
+        /** Already executed: answer with the cached result, do not apply. */
+        record Duplicate(byte[] cachedResult) implements Decision {}
+
+        /**
+         * At or below the session's floor: the client said it will not ask for it again, or its result
+         * was forgotten. It is never applied (it may have been, once, long ago).
+         */
+        record Stale(long floor) implements Decision {}
+    }
+
+    public static final Decision APPLY = new Decision.Apply();
+    private static final int FORMAT = 2;
+
+    private static final class ClientSession {
+        long floor;
+        final TreeMap<Long, byte[]> executed = new TreeMap<>();
+
+        void raiseFloor(long to) {
+            if (to <= floor) return;
+            floor = to;
+            executed.headMap(to, true).clear();
+        }
+    }
+
+    /**
+     * Insertion order is the order of the last command applied in each session (re-inserted on every
+     * apply), so the eldest entry is the session idle longest. Every replica applies the same commands
+     * in the same order, so every replica evicts the same session.
+     */
+    private final LinkedHashMap<Long, ClientSession> sessions = new LinkedHashMap<>();
+    private final int maxSessions;
+    private final int maxPerSession;
+
+    public SessionTable(int maxSessions, int maxPerSession) {
+        if (maxSessions < 1) throw new IllegalArgumentException("maxSessions must be >= 1, was " + maxSessions);
+        if (maxPerSession < 1) throw new IllegalArgumentException("maxPerSession must be >= 1, was " + maxPerSession);
+        this.maxSessions = maxSessions;
+        this.maxPerSession = maxPerSession;
+    }
+
+    /**
+     * Decides a command of {@code session} (not {@link Session#NONE}) and takes note of the client's
+     * declared low watermark, which only ever moves up.
+     */
+    public Decision decide(Session session) {
+        ClientSession c = sessions.get(session.clientId());
+        if (c == null) return APPLY;
+        c.raiseFloor(session.lowWatermark() - 1);
+        long sequence = session.sequence();
+        if (sequence <= c.floor) return new Decision.Stale(c.floor);
+        byte[] cached = c.executed.get(sequence);
+        return cached != null ? new Decision.Duplicate(cached) : APPLY;
+    }
+
+    /** Records the result of a command that {@link #decide} said to apply. */
+    public void record(Session session, byte[] result) {
+        ClientSession c = sessions.remove(session.clientId()); // re-insert at the end: most recently used
+        if (c == null) c = new ClientSession();
+        sessions.put(session.clientId(), c);
+        c.raiseFloor(session.lowWatermark() - 1);
+        c.executed.put(session.sequence(), result == null ? new byte[0] : result);
+        // A client that never declares a watermark (or never fills a gap) must not grow the table
+        // without bound: forget the oldest result and raise the floor over it.
+        while (c.executed.size() > maxPerSession) c.raiseFloor(c.executed.firstKey());
+        // Evict the session idle longest, not the lowest id: client ids are random, so evicting by id
+        // could drop a session whose retry is still in flight while long-dead sessions stay.
+        while (sessions.size() > maxSessions) sessions.pollFirstEntry();
+    }
+
+    public int size() {
+        return sessions.size();
+    }
+
+    /** Executed sequences remembered for {@code clientId} above its floor (tests, diagnostics). */
+    public int remembered(long clientId) {
+        ClientSession c = sessions.get(clientId);
+        return c == null ? 0 : c.executed.size();
+    }
+
+    public void writeTo(DataOutputStream out) throws IOException {
+        out.writeInt(FORMAT);
+        out.writeInt(sessions.size());
+        for (Map.Entry<Long, ClientSession> e : sessions.entrySet()) {
+            out.writeLong(e.getKey());
+            out.writeLong(e.getValue().floor);
+            out.writeInt(e.getValue().executed.size());
+            for (Map.Entry<Long, byte[]> x : e.getValue().executed.entrySet()) {
+                out.writeLong(x.getKey());
+                out.writeInt(x.getValue().length);
+                out.write(x.getValue());
+            }
+        }
+    }
+
+    /** Replaces the table with one written by {@link #writeTo}; refuses corrupt input with an {@link IOException}. */
+    public void readFrom(DataInputStream in) throws IOException {
+        sessions.clear();
+        int format = in.readInt();
+        readSessions(in, format);
+    }
+
+    /**
+     * Reads the table of snapshot format 1 (before watermarks: the last sequence and result per
+     * client, no format word), so that data directories of earlier builds still restore.
+     */
+    public void readFormat1From(DataInputStream in) throws IOException {
+        sessions.clear();
+        int n = in.readInt();
+        if (n < 0) throw new IOException("corrupt session table: negative size " + n);
+        for (int i = 0; i < n; i++) {
+            long client = in.readLong();
+            long sequence = in.readLong();
+            int len = in.readInt();
+            if (len < -1) throw new IOException("corrupt session table: bad result length " + len);
+            ClientSession c = new ClientSession();
+            c.floor = sequence - 1;
+            c.executed.put(sequence, len < 0 ? new byte[0] : in.readNBytes(len));
+            sessions.put(client, c);
+        }
+    }
+
+    private void readSessions(DataInputStream in, int format) throws IOException {
+        if (format != FORMAT) throw new IOException("unknown session table format " + format + " (this build reads " + FORMAT + ")");
+        int n = in.readInt();
+        if (n < 0) throw new IOException("corrupt session table: negative size " + n);
+        for (int i = 0; i < n; i++) {
+            long client = in.readLong();
+            ClientSession c = new ClientSession();
+            c.floor = in.readLong();
+            int results = in.readInt();
+            if (results < 0) throw new IOException("corrupt session table: negative result count " + results + " for client " + client);
+            for (int r = 0; r < results; r++) {
+                long sequence = in.readLong();
+                int len = in.readInt();
+                if (len < 0) throw new IOException("corrupt session table: bad result length " + len);
+                c.executed.put(sequence, in.readNBytes(len));
+                if (c.executed.get(sequence).length != len) throw new IOException("corrupt session table: truncated result");
+            }
+            sessions.put(client, c);
+        }
+        for (Iterator<Long> it = sessions.keySet().iterator(); sessions.size() > maxSessions && it.hasNext(); ) {
+            it.next();
+            it.remove();
+        }
+    }
+}
