@@ -82,8 +82,8 @@ public final class Router<T> {
                 }
             }
             case RoutingPolicy.FirstReply f -> {
-                preferred.remove(node);
-                if (preferred.isEmpty()) preferred.add(after(node));
+                // The next attempt fills the gap with the members after this one, not with it again.
+                if (preferred.remove(node) && members.contains(node)) cursor = members.indexOf(node);
             }
             case RoutingPolicy.AnyMember a -> { }
             case RoutingPolicy.Multicast m -> { }

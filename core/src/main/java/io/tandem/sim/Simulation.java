@@ -174,7 +174,8 @@ public final class Simulation implements SimCluster {
         }
         if (options.pipelinedCommands() > 0) {
             pipelined = new SimPipelinedClient(this, options.clients(), options.pipelinedCommands(), members.get(0));
-            at(SimTime.millis(1), pipelined::start);
+            // In the middle of the fault phase, so that leaders change while the commands are in flight.
+            at(options.durationNanos() / 3, pipelined::start);
         }
         loop();
         if (failure == null && !finished) fail(SimFailure.Kind.LIVENESS, "liveness", "the event queue drained before the clients finished");
