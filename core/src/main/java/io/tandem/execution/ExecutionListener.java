@@ -19,7 +19,11 @@ public interface ExecutionListener {
         record Stale(long floor) implements Outcome {}
     }
 
-    /** The command at {@code entry.index()} was executed (or found a duplicate or stale); not called for no-ops. */
+    /**
+     * The command at {@code entry.index()} was executed (or found a duplicate or stale). A no-op is
+     * reported (as applied, with an empty result) only when it names an origin: it answers a request
+     * that changed no state, such as a membership change; background no-ops are not reported.
+     */
     void executed(Committed entry, Outcome outcome);
 
     /** Read {@code requestId} was answered; {@code error} is non-null if the state machine's query threw. */

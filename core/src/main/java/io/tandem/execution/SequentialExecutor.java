@@ -18,6 +18,7 @@ import java.util.PriorityQueue;
 public final class SequentialExecutor implements Executor {
     /** 1: one sequence per client (before watermarks); 2: {@link SessionTable} with watermarks. */
     private static final int SNAPSHOT_FORMAT = 2;
+    private static final ExecutionListener.Outcome NOOP = new ExecutionListener.Outcome.Applied(new byte[0]);
 
     private record WaitingRead(long requestId, long afterIndex, long arrival, byte[] query) {}
 
@@ -45,6 +46,8 @@ public final class SequentialExecutor implements Executor {
         }
         if (entry.isNoop()) {
             appliedIndex = index;
+            // A no-op may still answer a request (a Raft membership change completes when its entry applies).
+            if (entry.origin() != null) listener.executed(entry, NOOP);
             return;
         }
         var session = entry.session();

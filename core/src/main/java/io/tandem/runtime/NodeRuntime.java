@@ -566,7 +566,9 @@ public final class NodeRuntime implements AutoCloseable {
         @Override
         public void executed(Committed entry, Outcome outcome) {
             switch (outcome) {
-                case Outcome.Applied a -> metrics.applied.increment();
+                case Outcome.Applied a -> {
+                    if (!entry.isNoop()) metrics.applied.increment();
+                }
                 case Outcome.Duplicate d -> metrics.duplicates.increment();
                 case Outcome.Stale s -> metrics.stale.increment();
             }
