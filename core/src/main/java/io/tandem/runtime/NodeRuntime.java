@@ -8,10 +8,12 @@ import io.tandem.api.OverloadedException;
 import io.tandem.api.RequestTimeoutException;
 import io.tandem.api.TandemException;
 import io.tandem.api.UnavailableException;
+import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
@@ -72,6 +74,12 @@ public final class NodeRuntime implements AutoCloseable {
 
     /** Execution asks the loop for the term of an index (the log belongs to the loop). */
     private record TermQuery(long index, CompletableFuture<Long> answer) implements LoopEvent {}
+
+    /** A caller asks what the engine knows; answered on the loop, which owns the engine's state. */
+    private record StatusQuery(CompletableFuture<EngineStatus> answer) implements LoopEvent {}
+
+    /** An operator's membership or leadership request, admitted as pending request {@code requestId}. */
+    private record Admin(long requestId, AdminRequest request) implements LoopEvent {}
 
     private final NodeId self;
     private final List<NodeId> members;
@@ -192,6 +200,45 @@ public final class NodeRuntime implements AutoCloseable {
         return p.future();
     }
 
+    /**
+     * What the engine knows now (role, leader, epoch, configuration, commit index, peers' lag), with
+     * this node's applied index. Read on the loop thread; fails with {@link NodeStoppedException} if
+     * the node is not running, or with {@link java.util.concurrent.TimeoutException} if the loop does
+     * not answer within the request timeout.
+     */
+    public CompletableFuture<EngineStatus> status() {
+        if (!running) return CompletableFuture.failedFuture(stoppedException());
+        CompletableFuture<EngineStatus> answer = new CompletableFuture<>();
+        enqueue(new StatusQuery(answer));
+        return answer.orTimeout(config.requestTimeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Hands a membership or leadership request to the engine, as a pending request with the client
+     * requests' timeout; completes (with an empty result) when the engine's change took effect, or
+     * fails with a typed exception, {@link UnavailableException} if the engine does not support it.
+     */
+    public CompletableFuture<byte[]> admin(AdminRequest request) {
+        Objects.requireNonNull(request, "request");
+        if (!running) return CompletableFuture.failedFuture(stoppedException());
+        PendingRequests.Pending p;
+        try {
+            p = pending.admit(System.nanoTime(), config.requestTimeout().toNanos(), false);
+        } catch (OverloadedException e) {
+            metrics.rejectedOverloaded.increment();
+            return CompletableFuture.failedFuture(e);
+        }
+        enqueue(new Admin(p.requestId(), request));
+        return p.future();
+    }
+
+    private void rejectUnsupportedAdmin(Admin a) {
+        PendingRequests.Pending p = pending.take(a.requestId());
+        if (p == null) return;
+        metrics.rejectedUnavailable.increment();
+        p.future().completeExceptionally(new UnavailableException(protocol.name() + " does not support " + a.request().operation()));
+    }
+
     /** Shifts this node's engine clock (the clock-skew nemesis); affects timers armed afterwards. */
     public void setClockOffset(long offsetNanos) {
         clockOffsetNanos.set(offsetNanos);
@@ -274,6 +321,10 @@ public final class NodeRuntime implements AutoCloseable {
             }
             case Applied a -> engine.onApplied(a.index());
             case TermQuery q -> q.answer().complete(termAt(q.index()));
+            case StatusQuery q -> q.answer().complete(engine.status().withAppliedIndex(execution.appliedIndex()));
+            case Admin a -> {
+                if (!engine.onAdmin(a.requestId(), a.request())) rejectUnsupportedAdmin(a);
+            }
         }
     }
 
