@@ -48,7 +48,7 @@ public interface ReplicatedNode extends AutoCloseable {
      * {@code node.admin(new AdminRequest.Promote(NodeId.of("n4")))}. Send it to the leader; it
      * completes (with an empty result) once the change took effect, or fails like a command:
      * {@link NotLeaderException} on a follower, {@link UnavailableException} while another change is
-     * under way or when the protocol does not support the operation.
+     * under way (retry), {@link UnsupportedRequestException} when the protocol has no such operation.
      */
     CompletableFuture<byte[]> admin(AdminRequest request);
 

@@ -28,8 +28,9 @@ public interface Engine {
      * {@code request} answers {@code true} and later completes it: it rejects it with
      * {@link EngineContext#reject} (for example {@link Rejection.NotLeader} on a follower) or orders an
      * entry carrying {@code requestId} whose {@link Committed} completes it once applied. An engine
-     * that does not support it answers {@code false}, and the runtime rejects the request with
-     * {@link Rejection.Unavailable} "&lt;protocol&gt; does not support &lt;operation&gt;".
+     * that does not support it answers {@code false}, and the runtime fails the request with
+     * {@link io.tandem.api.UnsupportedRequestException} "&lt;protocol&gt; does not support &lt;operation&gt;" (not
+     * {@link Rejection.Unavailable}, which tells the caller to retry).
      */
     default boolean onAdmin(long requestId, AdminRequest request) {
         return false;

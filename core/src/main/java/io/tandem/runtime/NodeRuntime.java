@@ -8,6 +8,7 @@ import io.tandem.api.OverloadedException;
 import io.tandem.api.RequestTimeoutException;
 import io.tandem.api.TandemException;
 import io.tandem.api.UnavailableException;
+import io.tandem.api.UnsupportedRequestException;
 import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
@@ -216,7 +217,7 @@ public final class NodeRuntime implements AutoCloseable {
     /**
      * Hands a membership or leadership request to the engine, as a pending request with the client
      * requests' timeout; completes (with an empty result) when the engine's change took effect, or
-     * fails with a typed exception, {@link UnavailableException} if the engine does not support it.
+     * fails with a typed exception: {@link UnsupportedRequestException} if the engine does not support it.
      */
     public CompletableFuture<byte[]> admin(AdminRequest request) {
         Objects.requireNonNull(request, "request");
@@ -236,7 +237,7 @@ public final class NodeRuntime implements AutoCloseable {
         PendingRequests.Pending p = pending.take(a.requestId());
         if (p == null) return;
         metrics.rejectedUnavailable.increment();
-        p.future().completeExceptionally(new UnavailableException(protocol.name() + " does not support " + a.request().operation()));
+        p.future().completeExceptionally(new UnsupportedRequestException(protocol.name() + " does not support " + a.request().operation()));
     }
 
     /** Shifts this node's engine clock (the clock-skew nemesis); affects timers armed afterwards. */

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tandem.api.NodeStoppedException;
 import io.tandem.api.ReplicatedNode;
 import io.tandem.api.Tandem;
-import io.tandem.api.UnavailableException;
+import io.tandem.api.UnsupportedRequestException;
 import io.tandem.codec.KryoCodec;
 import io.tandem.engine.AdminRequest;
 import io.tandem.engine.EngineStatus;
@@ -49,9 +49,9 @@ class StatusAndAdminTest {
     void anAdminRequestTheEngineDoesNotSupportFailsNamingTheProtocolAndOperation() {
         try (ReplicatedNode node = startSolo()) {
             assertThatThrownBy(() -> node.admin(new AdminRequest.AddLearner(NodeId.of("n4"))).join()).cause()
-                    .isInstanceOf(UnavailableException.class).hasMessage("test-sequencer does not support add-learner");
+                    .isInstanceOf(UnsupportedRequestException.class).hasMessage("test-sequencer does not support add-learner");
             assertThatThrownBy(() -> node.admin(new AdminRequest.TransferLeadership(NodeId.of("solo"))).join()).cause()
-                    .isInstanceOf(UnavailableException.class).hasMessage("test-sequencer does not support transfer-leadership");
+                    .isInstanceOf(UnsupportedRequestException.class).hasMessage("test-sequencer does not support transfer-leadership");
             // the node still serves commands afterwards
             assertThat(node.submit("after".getBytes(StandardCharsets.UTF_8)).join()).isNotNull();
         }

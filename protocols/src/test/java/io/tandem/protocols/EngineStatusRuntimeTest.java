@@ -7,6 +7,7 @@ import io.tandem.api.NotLeaderException;
 import io.tandem.api.ReplicatedNode;
 import io.tandem.api.Tandem;
 import io.tandem.api.UnavailableException;
+import io.tandem.api.UnsupportedRequestException;
 import io.tandem.codec.KryoCodec;
 import io.tandem.engine.AdminRequest;
 import io.tandem.engine.EngineStatus;
@@ -217,8 +218,8 @@ class EngineStatusRuntimeTest {
         startAll(THREE, protocol("multipaxos"));
         String leader = awaitAgreedLeader();
         assertThatThrownBy(() -> nodes.get(leader).admin(new AdminRequest.AddLearner(NodeId.of("n4"))).join()).cause()
-                .isInstanceOf(UnavailableException.class).hasMessage("multipaxos does not support add-learner");
+                .isInstanceOf(UnsupportedRequestException.class).hasMessage("multipaxos does not support add-learner");
         assertThatThrownBy(() -> nodes.get(leader).admin(new AdminRequest.TransferLeadership(NodeId.of("n2"))).join()).cause()
-                .isInstanceOf(UnavailableException.class).hasMessage("multipaxos does not support transfer-leadership");
+                .isInstanceOf(UnsupportedRequestException.class).hasMessage("multipaxos does not support transfer-leadership");
     }
 }
