@@ -1,6 +1,8 @@
 package io.tandem.api;
 
+import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.runtime.NodeRuntime;
@@ -38,6 +40,21 @@ final class RuntimeBackedNode implements ReplicatedNode {
     @Override
     public long appliedIndex() {
         return runtime.appliedIndex();
+    }
+
+    @Override
+    public CompletableFuture<EngineStatus> awaitReady(java.time.Duration timeout) {
+        return runtime.awaitReady(timeout);
+    }
+
+    @Override
+    public CompletableFuture<EngineStatus> status() {
+        return runtime.status();
+    }
+
+    @Override
+    public CompletableFuture<byte[]> admin(AdminRequest request) {
+        return runtime.admin(request);
     }
 
     NodeRuntime runtime() {

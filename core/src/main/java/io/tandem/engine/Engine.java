@@ -22,6 +22,30 @@ public interface Engine {
 
     void onClientRequest(ClientRequest request);
 
+    /**
+     * An operator's membership or leadership request, received on this node with id
+     * {@code requestId} (same id space and timeout as client requests). An engine that supports
+     * {@code request} answers {@code true} and later completes it: it rejects it with
+     * {@link EngineContext#reject} (for example {@link Rejection.Redirect} on a follower) or orders an
+     * entry carrying {@code requestId} whose {@link Committed} completes it once applied. An engine
+     * that does not support it answers {@code false}, and the runtime fails the request with
+     * {@link io.tandem.api.UnsupportedRequestException} "&lt;protocol&gt; does not support &lt;operation&gt;" (not
+     * {@link Rejection.Unavailable}, which tells the caller to retry).
+     */
+    default boolean onAdmin(long requestId, AdminRequest request) {
+        return false;
+    }
+
+    /**
+     * What this engine knows now: role, leader, epoch, configuration, positions and, on a leader,
+     * its peers' lag. Called on the loop thread (so it may read any engine state) and must be cheap:
+     * operators and harnesses poll it. Every engine of the shipped registry overrides it; the
+     * default, {@link EngineStatus#UNKNOWN}, is for engines written for tests.
+     */
+    default EngineStatus status() {
+        return EngineStatus.UNKNOWN;
+    }
+
     /** Completion of storage work the engine asked for. */
     default void onStorageEvent(StorageEvent event) {}
 

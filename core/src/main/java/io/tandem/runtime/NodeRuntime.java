@@ -8,10 +8,13 @@ import io.tandem.api.OverloadedException;
 import io.tandem.api.RequestTimeoutException;
 import io.tandem.api.TandemException;
 import io.tandem.api.UnavailableException;
+import io.tandem.api.UnsupportedRequestException;
+import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
@@ -91,6 +94,15 @@ public final class NodeRuntime implements AutoCloseable {
     /** A request another member forwarded here completed; the loop sends the outcome back. */
     private record AnswerMember(PendingRequests.Pending request, byte[] result, Throwable error) implements LoopEvent {}
 
+    /** A caller asks what the engine knows; answered on the loop, which owns the engine's state. */
+    private record StatusQuery(CompletableFuture<EngineStatus> answer) implements LoopEvent {}
+
+    /** An operator's membership or leadership request, admitted as pending request {@code requestId}. */
+    private record Admin(long requestId, AdminRequest request) implements LoopEvent {}
+
+    /** A caller waits until the group has a leader (or a view) that this member knows of. */
+    private record AwaitReady(CompletableFuture<EngineStatus> answer, long deadlineNanos) implements LoopEvent {}
+
     private final NodeId self;
     private final List<NodeId> members;
     private final Protocol protocol;
@@ -106,6 +118,8 @@ public final class NodeRuntime implements AutoCloseable {
     private final Timers timers = new Timers();
     /** Forwardable requests waiting for a member that can order them (loop thread only), in retry order. */
     private final ArrayDeque<PendingRequests.Pending> retries = new ArrayDeque<>();
+    /** Callers of {@link #awaitReady} (loop thread only). */
+    private final List<AwaitReady> readyWaiters = new java.util.ArrayList<>();
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicLong clockOffsetNanos = new AtomicLong();
     private final AtomicLong lastReportedApplied = new AtomicLong();
@@ -229,6 +243,73 @@ public final class NodeRuntime implements AutoCloseable {
         return p.future();
     }
 
+    /**
+     * What the engine knows now (role, leader, epoch, configuration, commit index, peers' lag), with
+     * this node's applied index. Read on the loop thread; fails with {@link NodeStoppedException} if
+     * the node is not running, or with {@link java.util.concurrent.TimeoutException} if the loop does
+     * not answer within the request timeout.
+     */
+    public CompletableFuture<EngineStatus> status() {
+        if (!running) return CompletableFuture.failedFuture(stoppedException());
+        CompletableFuture<EngineStatus> answer = new CompletableFuture<>();
+        enqueue(new StatusQuery(answer));
+        return answer.orTimeout(config.requestTimeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Hands a membership or leadership request to the engine, as a pending request with the client
+     * requests' timeout; completes (with an empty result) when the engine's change took effect, or
+     * fails with a typed exception: {@link UnsupportedRequestException} if the engine does not support it.
+     */
+    public CompletableFuture<byte[]> admin(AdminRequest request) {
+        Objects.requireNonNull(request, "request");
+        if (!running) return CompletableFuture.failedFuture(stoppedException());
+        PendingRequests.Pending p;
+        try {
+            // Not forwarded: an operator's change goes to the member it names, and a redirect says where the leader is.
+            p = pending.admit(System.nanoTime(), config.requestTimeout().toNanos(),
+                    new PendingRequests.Spec(ClientRequest.Kind.COMMAND, ClientRequest.Session.NONE, new byte[0], null), false);
+        } catch (OverloadedException e) {
+            metrics.rejectedOverloaded.increment();
+            return CompletableFuture.failedFuture(e);
+        }
+        enqueue(new Admin(p.requestId(), request));
+        return p.future();
+    }
+
+    /**
+     * Completes once the group is ready to order requests as far as this member can tell: its
+     * engine names a leader (or leads itself), so a request submitted here will not wait for an
+     * election. Checked on the loop every few milliseconds while someone waits; fails with
+     * {@link RequestTimeoutException} after {@code timeout}, or {@link NodeStoppedException}.
+     */
+    public CompletableFuture<EngineStatus> awaitReady(java.time.Duration timeout) {
+        if (!running) return CompletableFuture.failedFuture(stoppedException());
+        CompletableFuture<EngineStatus> ready = new CompletableFuture<>();
+        enqueue(new AwaitReady(ready, System.nanoTime() + timeout.toNanos()));
+        return ready;
+    }
+
+    private void checkReady(long wall) {
+        if (readyWaiters.isEmpty()) return;
+        EngineStatus status = engine.status();
+        boolean ready = status.isLeader() || status.leader() != null;
+        for (var it = readyWaiters.iterator(); it.hasNext(); ) {
+            AwaitReady w = it.next();
+            if (ready) w.answer().complete(status.withAppliedIndex(execution.appliedIndex()));
+            else if (wall - w.deadlineNanos() >= 0) w.answer().completeExceptionally(new RequestTimeoutException(self + " saw no leader within the wait; last status " + status));
+            else continue;
+            it.remove();
+        }
+    }
+
+    private void rejectUnsupportedAdmin(Admin a) {
+        PendingRequests.Pending p = pending.take(a.requestId());
+        if (p == null) return;
+        metrics.rejectedUnavailable.increment();
+        p.future().completeExceptionally(new UnsupportedRequestException(protocol.name() + " does not support " + a.request().operation()));
+    }
+
     /** Shifts this node's engine clock (the clock-skew nemesis); affects timers armed afterwards. */
     public void setClockOffset(long offsetNanos) {
         clockOffsetNanos.set(offsetNanos);
@@ -275,6 +356,7 @@ public final class NodeRuntime implements AutoCloseable {
                 if (wall - lastExpiryScan >= EXPIRY_SCAN_INTERVAL_NANOS) {
                     lastExpiryScan = wall;
                     pending.expire(wall, this::expire);
+                    checkReady(wall);
                 }
                 if (handled == 0 && inbox.isEmpty()) idle();
             }
@@ -285,6 +367,8 @@ public final class NodeRuntime implements AutoCloseable {
             running = false;
             pending.failAll(new TandemException("node " + self + " stopped after an engine failure: " + e, e));
         } finally {
+            for (AwaitReady w : readyWaiters) w.answer().completeExceptionally(stoppedException());
+            readyWaiters.clear();
             try {
                 engine.stop();
             } catch (RuntimeException e) {
@@ -316,6 +400,14 @@ public final class NodeRuntime implements AutoCloseable {
             case Applied a -> engine.onApplied(a.index());
             case TermQuery q -> q.answer().complete(termAt(q.index()));
             case AnswerMember a -> answerMember(a.request(), a.result(), a.error());
+            case StatusQuery q -> q.answer().complete(engine.status().withAppliedIndex(execution.appliedIndex()));
+            case Admin a -> {
+                if (!engine.onAdmin(a.requestId(), a.request())) rejectUnsupportedAdmin(a);
+            }
+            case AwaitReady w -> {
+                readyWaiters.add(w);
+                checkReady(System.nanoTime());
+            }
         }
     }
 

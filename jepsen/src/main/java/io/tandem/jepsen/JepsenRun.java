@@ -269,7 +269,7 @@ public final class JepsenRun {
                 Map<Object, Object> e = new LinkedHashMap<>();
                 e.put(Keyword.of("role"), st.role());
                 e.put(Keyword.of("leader"), st.leader());
-                e.put(Keyword.of("term"), st.term());
+                e.put(Keyword.of("epoch"), st.epoch());
                 e.put(Keyword.of("commit-index"), st.commitIndex());
                 e.put(Keyword.of("applied-index"), st.appliedIndex());
                 m.put(node, e);

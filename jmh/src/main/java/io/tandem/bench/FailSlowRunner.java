@@ -290,7 +290,7 @@ final class FailSlowRunner {
             cpuStart = cpuSeconds(roles);
             sampler.awaitTicks(span.end());
             cpuEnd = cpuSeconds(roles);
-            leaderChanged = !stillLeads(admin, leader, leadership.term());
+            leaderChanged = !stillLeads(admin, leader, leadership.epoch());
             liveEnd = liveHeapMiB(leader, sampler);
         }
         double loadAverage = ProcStat.loadAverage1m();
@@ -388,7 +388,7 @@ final class FailSlowRunner {
     private static boolean stillLeads(TandemKvClient admin, ServerCluster.Server leader, long term) {
         try {
             NodeStatus st = admin.statusAsync(leader.member.client()).get(5, TimeUnit.SECONDS);
-            return st.isLeader() && st.term() == term;
+            return st.isLeader() && st.epoch() == term;
         } catch (Exception e) {
             return false;
         }

@@ -36,7 +36,7 @@ final class ServerCluster implements AutoCloseable {
     }
 
     /** Who leads, in which term, as every member reported it. */
-    record Leadership(String leader, long term) {}
+    record Leadership(String leader, long epoch) {}
 
     /** A running server process. */
     static final class Server {
@@ -175,7 +175,7 @@ final class ServerCluster implements AutoCloseable {
             if (statuses.size() == servers.size()) {
                 Leadership l = agreedLeader(statuses);
                 if (l != null) return l;
-                last = statuses.values().stream().map(st -> st.node() + " " + st.role() + " term " + st.term() + " leader " + st.leader())
+                last = statuses.values().stream().map(st -> st.node() + " " + st.role() + " epoch " + st.epoch() + " leader " + st.leader())
                         .collect(Collectors.joining("; "));
             }
             Thread.sleep(100);
@@ -183,22 +183,22 @@ final class ServerCluster implements AutoCloseable {
         throw new IllegalStateException("no agreed leader within " + timeout.toSeconds() + " s (" + last + ")");
     }
 
-    /** The leader and term every status agrees on, if exactly one member reports itself leader; otherwise null. */
+    /** The leader and epoch every status agrees on, if exactly one member reports itself leader; otherwise null. */
     static Leadership agreedLeader(Map<String, NodeStatus> statuses) {
         String leader = null;
-        long term = -1;
+        long epoch = -1;
         for (NodeStatus st : statuses.values()) {
             if (st.isLeader()) {
                 if (leader != null) return null;
                 leader = st.node();
-                term = st.term();
+                epoch = st.epoch();
             }
         }
         if (leader == null) return null;
         for (NodeStatus st : statuses.values()) {
-            if (!leader.equals(st.leader()) || st.term() != term) return null;
+            if (!leader.equals(st.leader()) || st.epoch() != epoch) return null;
         }
-        return new Leadership(leader, term);
+        return new Leadership(leader, epoch);
     }
 
     static String tail(Path log, int lines) {

@@ -121,6 +121,6 @@ class PlanTest {
     }
 
     private static NodeStatus status(String node, String role, String leader, long term) {
-        return new NodeStatus(node, "failslow", "raft", role, leader, null, term, 0, 0, 1, 0, true, List.of(), "");
+        return new NodeStatus(node, "failslow", "raft", role, leader, null, term, 0, 0, List.of(), List.of(), Map.of(), 1, 0, true, List.of());
     }
 }

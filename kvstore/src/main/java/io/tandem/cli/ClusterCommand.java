@@ -117,7 +117,7 @@ final class ClusterCommand implements Callable<Integer> {
             return 1;
         }
         out.printf("Ready after %s%s. Logs: %s%n", DurationText.format(Duration.ofNanos(System.nanoTime() - start)),
-                leader.map(l -> ": " + l.node() + " leads (term " + l.term() + ")").orElse(""), cluster.dir().resolve("n*").resolve("server.log"));
+                leader.map(l -> ": " + l.node() + " leads (epoch " + l.epoch() + ")").orElse(""), cluster.dir().resolve("n*").resolve("server.log"));
         out.println("Try, in another terminal:  ./tandem put greeting hello   ./tandem get greeting   ./tandem status   ./tandem demo");
         out.println("Press Ctrl-C to stop the cluster.");
         out.flush();

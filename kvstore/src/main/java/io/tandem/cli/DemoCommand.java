@@ -190,7 +190,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println();
             out.printf(Locale.ROOT, "Workload: %d client threads, %d%% puts / %d%% gets over %,d keys (%d-byte values), for %s; leader: %s.%n",
                     clients, writePercent, 100 - writePercent, workload.keysInUse(), valueSize, DurationText.format(runFor),
-                    leader.map(l -> l.node() + " (term " + l.term() + ")").orElse("not reported by " + cluster.protocol()));
+                    leader.map(l -> l.node() + " (epoch " + l.epoch() + ")").orElse("not reported by " + cluster.protocol()));
             if (killAt != null) {
                 out.printf("The leader will be killed with SIGKILL %s into the run.%n", DurationText.format(killAt));
             }
@@ -334,7 +334,7 @@ final class DemoCommand implements Callable<Integer> {
         private final LocalCluster cluster;
         private final TandemKvClient admin;
         private String killedNode;
-        private long killedTerm;
+        private long killedEpoch;
         private long killedAt;
         private String newLeader;
         private long electedAt;
@@ -385,19 +385,19 @@ final class DemoCommand implements Callable<Integer> {
             killedAt = System.nanoTime();
             proc.get().destroyForcibly(); // SIGKILL: no shutdown hook, no flush, like a power cut for the process
             killedNode = l.node();
-            killedTerm = l.term();
+            killedEpoch = l.epoch();
             currentLeader = "none";
-            return "killed the leader " + l.node() + " (pid " + l.pid() + ", term " + l.term() + ") with SIGKILL";
+            return "killed the leader " + l.node() + " (pid " + l.pid() + ", epoch " + l.epoch() + ") with SIGKILL";
         }
 
         /** Looks for a leader of a later term among the others; returns the line to print once found. */
         Optional<String> pollNewLeader() {
             Optional<NodeStatus> leader = LocalCluster.leader(LocalCluster.statuses(admin));
-            if (leader.isEmpty() || leader.get().node().equals(killedNode) || leader.get().term() <= killedTerm) return Optional.empty();
+            if (leader.isEmpty() || leader.get().node().equals(killedNode) || leader.get().epoch() <= killedEpoch) return Optional.empty();
             electedAt = System.nanoTime();
             newLeader = leader.get().node();
             currentLeader = newLeader;
-            return Optional.of(newLeader + " is the new leader (term " + leader.get().term() + "), "
+            return Optional.of(newLeader + " is the new leader (epoch " + leader.get().epoch() + "), "
                     + DurationText.format(Duration.ofNanos(electedAt - killedAt)) + " after the kill");
         }
     }

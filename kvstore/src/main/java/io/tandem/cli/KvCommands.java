@@ -138,24 +138,33 @@ final class KvCommands {
         }
     }
 
-    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show every member's role, leader, term and indexes.")
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Show every member's role, leader, epoch (term, view or ballot round), commit and applied indexes, and on the leader each peer's lag: the same columns for every protocol.")
     static final class Status extends ClientCommand {
         @Override
         int run(TandemKvClient client, PrintWriter out, PrintWriter err) {
             Map<Endpoint, Object> all = client.statusAll();
-            out.printf("%-6s %-22s %-10s %-8s %-6s %10s %10s %8s  %s%n", "node", "client address", "role", "leader", "term", "commit", "applied", "pid", "protocol");
+            out.printf("%-6s %-22s %-10s %-8s %-6s %10s %10s %-16s %8s  %s%n", "node", "client address", "role", "leader", "epoch", "commit", "applied", "lag", "pid", "protocol");
             int answered = 0;
             for (var e : all.entrySet()) {
                 if (e.getValue() instanceof NodeStatus s) {
                     answered++;
-                    out.printf("%-6s %-22s %-10s %-8s %-6s %10s %10d %8d  %s%n", s.node(), e.getKey(), s.role(), s.leader() == null ? "-" : s.leader(),
-                            s.term() < 0 ? "-" : Long.toString(s.term()), s.commitIndex() < 0 ? "-" : Long.toString(s.commitIndex()),
-                            s.appliedIndex(), s.pid(), s.protocol());
+                    out.printf("%-6s %-22s %-10s %-8s %-6s %10s %10d %-16s %8d  %s%n", s.node(), e.getKey(), s.role(), s.leader() == null ? "-" : s.leader(),
+                            s.epoch() < 0 ? "-" : Long.toString(s.epoch()), s.commitIndex() < 0 ? "-" : Long.toString(s.commitIndex()),
+                            s.appliedIndex(), lag(s), s.pid(), s.protocol());
                 } else {
                     out.printf("%-6s %-22s %s%n", "?", e.getKey(), "not answering: " + ((Throwable) e.getValue()).getMessage());
                 }
             }
             return answered == all.size() ? OK : CLUSTER_ERROR;
+        }
+
+        /** "n2:0,n3:12" on a leader (entries each peer is behind), "-" elsewhere. */
+        static String lag(NodeStatus s) {
+            if (s.lag().isEmpty()) return "-";
+            StringBuilder b = new StringBuilder();
+            s.lag().forEach((peer, behind) -> b.append(b.isEmpty() ? "" : ",").append(peer).append(':').append(behind));
+            return b.toString();
         }
     }
 }

@@ -305,7 +305,7 @@ final class LocalCluster {
 
     /** The node that reports itself leader, if one does. */
     static Optional<NodeStatus> leader(Map<String, NodeStatus> statuses) {
-        return statuses.values().stream().filter(NodeStatus::isLeader).max(java.util.Comparator.comparingLong(NodeStatus::term));
+        return statuses.values().stream().filter(NodeStatus::isLeader).max(java.util.Comparator.comparingLong(NodeStatus::epoch));
     }
 
     private static String join(List<String> items) {

@@ -111,6 +111,7 @@ class KvCommandsTest {
         assertThat(r.exit()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines.getFirst()).startsWith("node   client address");
+        assertThat(lines.getFirst().split("\\s+")).containsSubsequence("node", "role", "leader", "epoch", "commit", "applied", "lag");
         assertThat(lines).hasSize(4);
         assertThat(lines).filteredOn(l -> l.contains("LEADER")).hasSize(1);
         assertThat(lines).filteredOn(l -> l.contains("FOLLOWER")).hasSize(2);

@@ -55,7 +55,7 @@ class LocalClusterTest {
             try {
                 Await.until(WAIT, () -> cluster.output().contains("Press Ctrl-C to stop the cluster.") || !cluster.isAlive(), cluster::output);
                 assertThat(cluster.output()).contains("Starting a 3-node raft cluster in " + dir).contains("n1  pid").contains("client 127.0.0.1:" + (base + 1000))
-                        .contains("metrics http://127.0.0.1:" + (base + 2000) + "/metrics").contains("leads (term");
+                        .contains("metrics http://127.0.0.1:" + (base + 2000) + "/metrics").contains("leads (epoch");
                 nodePids.addAll(pidsIn(dir));
                 assertThat(nodePids).hasSize(3);
 
@@ -70,7 +70,7 @@ class LocalClusterTest {
                 Run demo = tandem("demo", "--dir", dir.toString(), "--duration", "6s", "--kill-after", "2s", "--clients", "4", "--keys", "400");
                 assertThat(demo.exit()).as(demo.out() + demo.err()).isZero();
                 assertThat(demo.out()).contains("Using the cluster running in " + dir + " (3 of 3 nodes up)")
-                        .contains("killed the leader").contains("is the new leader (term").contains("which was killed... back (pid")
+                        .contains("killed the leader").contains("is the new leader (epoch").contains("which was killed... back (pid")
                         .contains("every acknowledged write is there (0 lost); 0 stale reads during the run")
                         .contains("latency (ms)").contains("writes paused for");
                 assertThat(demo.out()).doesNotContain("Stopping the cluster");

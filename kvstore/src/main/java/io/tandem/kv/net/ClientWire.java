@@ -20,7 +20,7 @@ import java.util.Set;
  *
  * <pre>
  * frame    = length:u32 body                 length = body bytes, at most the frame limit
- * body     = version:u8(1) type:u8 requestId:i64 fields
+ * body     = version:u8(2) type:u8 requestId:i64 fields
  * requests
  *   COMMAND           (1)  clientId:i64 sequence:i64 command:bytes
  *   QUERY             (2)  policy:u8 [minIndex:i64 if STALE] query:bytes     policy: 1 LINEARIZABLE, 2 LEASE, 3 STALE
@@ -36,15 +36,16 @@ import java.util.Set;
  * plan   = links:u16 (from:string to:string)* delay:i64 jitter:i64 loss:f64 duplicate:f64 reorder:f64
  *          slow:u16 (node:string nanos:i64)*
  * status = node cluster protocol role:string flags:u8 [leader:string] [leaderClientAddress:string]
- *          term:i64 commit:i64 applied:i64 pid:i64 uptimeMillis:i64 faultInjection:u8
- *          members:u16 (id peer client:string)* detail:string
+ *          epoch:i64 commit:i64 applied:i64 voters:u16 (id:string)* learners:u16 (id:string)*
+ *          lag:u16 (id:string behind:i64)* pid:i64 uptimeMillis:i64 faultInjection:u8
+ *          members:u16 (id peer client:string)*
  * bytes  = length:u32 byte*                  string = length:u16 UTF-8
  * </pre>
  *
  * Integers are big-endian. KV payloads are opaque here: {@link io.tandem.kv.KvCodec} validates them.
  */
 public final class ClientWire {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Largest frame body by default: room for a maximal value or scan page with headroom. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 8 << 20;
     /** version, type and request id. */
@@ -244,7 +245,17 @@ public final class ClientWire {
         out.writeByte((s.leader() != null ? FIRST_PRESENT : 0) | (s.leaderClientAddress() != null ? SECOND_PRESENT : 0));
         if (s.leader() != null) writeString(out, s.leader());
         if (s.leaderClientAddress() != null) writeString(out, s.leaderClientAddress());
-        out.writeLong(s.term()).writeLong(s.commitIndex()).writeLong(s.appliedIndex()).writeLong(s.pid()).writeLong(s.uptimeMillis());
+        out.writeLong(s.epoch()).writeLong(s.commitIndex()).writeLong(s.appliedIndex());
+        out.writeShort(count(s.voters().size(), "voters"));
+        for (String v : s.voters()) writeString(out, v);
+        out.writeShort(count(s.learners().size(), "learners"));
+        for (String l : s.learners()) writeString(out, l);
+        out.writeShort(count(s.lag().size(), "lag entries"));
+        for (var e : s.lag().entrySet()) {
+            writeString(out, e.getKey());
+            out.writeLong(e.getValue());
+        }
+        out.writeLong(s.pid()).writeLong(s.uptimeMillis());
         out.writeByte(s.faultInjection() ? 1 : 0);
         out.writeShort(count(s.members().size(), "members"));
         for (NodeStatus.Member m : s.members()) {
@@ -252,7 +263,6 @@ public final class ClientWire {
             writeString(out, m.peerAddress());
             writeString(out, m.clientAddress());
         }
-        writeString(out, truncate(s.detail()));
     }
 
     private static NodeStatus readStatus(In in) {
@@ -260,13 +270,23 @@ public final class ClientWire {
         int flags = in.flags("status flags");
         String leader = (flags & FIRST_PRESENT) != 0 ? in.string("leader") : null;
         String address = (flags & SECOND_PRESENT) != 0 ? in.string("leader client address") : null;
-        long term = in.i64("term"), commit = in.i64("commit index"), applied = in.i64("applied index"), pid = in.i64("pid"), uptime = in.i64("uptime");
+        long epoch = in.i64("epoch"), commit = in.i64("commit index"), applied = in.i64("applied index");
+        int nv = in.u16("voters");
+        List<String> voters = new ArrayList<>(nv);
+        for (int i = 0; i < nv; i++) voters.add(in.string("voter"));
+        int nl = in.u16("learners");
+        List<String> learners = new ArrayList<>(nl);
+        for (int i = 0; i < nl; i++) learners.add(in.string("learner"));
+        int ng = in.u16("lag entries");
+        Map<String, Long> lag = new HashMap<>();
+        for (int i = 0; i < ng; i++) lag.put(in.string("lagging peer"), in.i64("lag"));
+        long pid = in.i64("pid"), uptime = in.i64("uptime");
         int fault = in.u8("fault injection");
         if (fault > 1) throw new WireFormatException("fault injection flag is " + fault);
         int n = in.u16("members");
         List<NodeStatus.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) members.add(new NodeStatus.Member(in.string("member id"), in.string("peer address"), in.string("client address")));
-        return new NodeStatus(node, cluster, protocol, role, leader, address, term, commit, applied, pid, uptime, fault == 1, members, in.string("detail"));
+        return new NodeStatus(node, cluster, protocol, role, leader, address, epoch, commit, applied, voters, learners, lag, pid, uptime, fault == 1, members);
     }
 
     private static int beginFrame(ByteBuf out) {

@@ -1,20 +1,28 @@
 package io.tandem.kv.net;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
- * One node's view of itself and its group, as reported by a status request.
+ * One node's view of itself and its group, as reported by a status request: the engine-neutral
+ * {@link io.tandem.engine.EngineStatus} of its engine, plus what the server knows (addresses,
+ * process). The same fields mean the same for every protocol.
  *
- * @param role                the engine's role ("LEADER", "FOLLOWER", ...) or "UNKNOWN" for engines that do not report one
+ * @param role                the engine's role, a name of {@link io.tandem.engine.EngineStatus.Role}
+ *                            ("LEADER", "FOLLOWER", "CANDIDATE", "LEARNER", "REPLICA", "NOT_MEMBER", "UNKNOWN")
  * @param leader              the node this node believes leads, or null
  * @param leaderClientAddress that leader's client address, or null
- * @param term                the current term (or view), -1 if the engine does not report one
- * @param commitIndex         the highest index known committed, -1 if not reported
+ * @param epoch               the engine's term, view or ballot round; -1 if unknown
+ * @param commitIndex         the highest index known committed, -1 if unknown
  * @param appliedIndex        the highest index applied to the state machine here
+ * @param voters              the voting members in the engine's current configuration
+ * @param learners            the non-voting members in the engine's current configuration
+ * @param lag                 on a leader, how many entries each peer is behind; empty elsewhere
  * @param pid                 the server's process id (lets a local runner signal it)
  * @param faultInjection      whether fault-plan and clock-offset requests are accepted
- * @param detail              the engine's one-line state, for humans (may be empty)
+ * @param members             every node of the group's configuration file, with its addresses
  */
 public record NodeStatus(
         String node,
@@ -23,14 +31,16 @@ public record NodeStatus(
         String role,
         String leader,
         String leaderClientAddress,
-        long term,
+        long epoch,
         long commitIndex,
         long appliedIndex,
+        List<String> voters,
+        List<String> learners,
+        Map<String, Long> lag,
         long pid,
         long uptimeMillis,
         boolean faultInjection,
-        List<Member> members,
-        String detail) {
+        List<Member> members) {
 
     /** A member of the group with the address its peers use and the address clients use. */
     public record Member(String id, String peerAddress, String clientAddress) {
@@ -41,15 +51,15 @@ public record NodeStatus(
         }
     }
 
-    public static final String UNKNOWN_ROLE = "UNKNOWN";
-
     public NodeStatus {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(role, "role");
+        voters = List.copyOf(voters);
+        learners = List.copyOf(learners);
+        lag = java.util.Collections.unmodifiableMap(new TreeMap<>(lag));
         members = List.copyOf(members);
-        Objects.requireNonNull(detail, "detail");
     }
 
     public boolean isLeader() {

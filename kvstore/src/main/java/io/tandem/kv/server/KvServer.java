@@ -12,8 +12,11 @@ import io.tandem.api.OverloadedException;
 import io.tandem.api.RequestTimeoutException;
 import io.tandem.api.TandemException;
 import io.tandem.api.UnavailableException;
+import io.tandem.api.UnsupportedRequestException;
 import io.tandem.codec.KryoCodec;
+import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.engine.ReadPolicy;
@@ -27,7 +30,6 @@ import io.tandem.kv.net.NodeStatus;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
 import io.tandem.protocols.Protocols;
-import io.tandem.protocols.raft.RaftAdmin;
 import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.runtime.NodeRuntime;
 import io.tandem.runtime.RuntimeConfig;
@@ -47,11 +49,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,8 +83,12 @@ public final class KvServer implements AutoCloseable {
     private final long startedAt = System.nanoTime();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final KvCodec codec = new KvStateMachine().codec();
-    private final ObservedProtocol protocol;
-    private final boolean raft;
+    /** How often the watchdog reads the engine's status, to log role and leader changes and notice a failure. */
+    private static final long WATCH_INTERVAL_MILLIS = 100;
+    /** How long a status read may wait for the node's loop. */
+    private static final long STATUS_TIMEOUT_MILLIS = 2_000;
+
+    private final Protocol protocol;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
@@ -98,8 +108,7 @@ public final class KvServer implements AutoCloseable {
             if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
             base = new RaftProtocol(raftConfig.build());
         }
-        this.raft = base instanceof RaftProtocol;
-        this.protocol = new ObservedProtocol(base);
+        this.protocol = base;
     }
 
     /**
@@ -168,7 +177,7 @@ public final class KvServer implements AutoCloseable {
         runtime = rt;
         serving = true;
         writePidFile();
-        watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watchForFailure);
+        watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watch);
         log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}{}", config.id(), protocol.name(),
                 config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
                 config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "",
@@ -196,18 +205,40 @@ public final class KvServer implements AutoCloseable {
         return registry;
     }
 
-    /** What this node knows now (the answer to a status request). */
+    /** What this node knows now (the answer to a status request); waits at most briefly for the node's loop. */
     public NodeStatus status() {
-        ObservedProtocol.EngineState s = protocol.state();
+        return statusAsync().join();
+    }
+
+    /**
+     * What this node knows now: its engine's {@link EngineStatus} (read on the node's loop) with the
+     * server's addresses. Never fails: a node that does not run or does not answer in time reports
+     * role UNKNOWN with its applied index.
+     */
+    public CompletableFuture<NodeStatus> statusAsync() {
+        NodeRuntime rt = runtime;
+        if (rt == null) return CompletableFuture.completedFuture(toNodeStatus(EngineStatus.UNKNOWN));
+        return rt.status().orTimeout(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .exceptionally(failure -> EngineStatus.UNKNOWN.withAppliedIndex(rt.appliedIndex()))
+                .thenApply(this::toNodeStatus);
+    }
+
+    private NodeStatus toNodeStatus(EngineStatus s) {
         List<NodeStatus.Member> members = new ArrayList<>();
         for (NodeId m : config.members().keySet()) {
             members.add(new NodeStatus.Member(m.value(), config.members().get(m).toString(), config.clientAddresses().get(m).toString()));
         }
+        Map<String, Long> lag = new LinkedHashMap<>();
+        s.lag().forEach((peer, behind) -> lag.put(peer.value(), behind));
         String leader = s.leader() == null ? null : s.leader().value();
         String leaderAddress = s.leader() == null ? null : addressOf(s.leader());
-        return new NodeStatus(config.id().value(), config.cluster(), protocol.name(), s.role(), leader, leaderAddress, s.term(),
-                protocol.commitIndex(), runtime == null ? 0 : runtime.appliedIndex(), ProcessHandle.current().pid(),
-                (System.nanoTime() - startedAt) / 1_000_000, config.faultInjection(), members, protocol.detail());
+        return new NodeStatus(config.id().value(), config.cluster(), protocol.name(), s.role().name(), leader, leaderAddress, s.epoch(),
+                s.commitIndex(), s.appliedIndex(), names(s.voters()), names(s.learners()), lag, ProcessHandle.current().pid(),
+                (System.nanoTime() - startedAt) / 1_000_000, config.faultInjection(), members);
+    }
+
+    private static List<String> names(List<NodeId> nodes) {
+        return nodes.stream().map(NodeId::value).toList();
     }
 
     /** Blocks until the server is closed, by {@link #close()} or after a failure; returns why, or null after a plain close. */
@@ -224,7 +255,7 @@ public final class KvServer implements AutoCloseable {
         return switch (request) {
             case Request.Command c -> command(c);
             case Request.Query q -> query(q);
-            case Request.Status s -> done(new Response.StatusReport(id, status()));
+            case Request.Status s -> statusAsync().thenApply(status -> new Response.StatusReport(id, status));
             case Request.SetFaultPlan p -> {
                 if (faults == null) yield faultInjectionOff(id);
                 faults.setPlan(p.plan());
@@ -265,8 +296,8 @@ public final class KvServer implements AutoCloseable {
         return runtime.query(q.query(), policy).handle((result, error) -> answer(q.requestId(), result, error));
     }
 
+    /** Hands the change to the engine as an {@link AdminRequest}; an engine that does not support it is answered UNSUPPORTED, saying so. */
     private CompletableFuture<Response> changeMembership(Request.ChangeMembership m) {
-        if (!raft) return done(new Response.Error(m.requestId(), ErrorCode.UNSUPPORTED, "membership changes need the raft protocol; " + config.id() + " runs " + protocol.name()));
         NodeId node;
         try {
             node = NodeId.of(m.node());
@@ -277,14 +308,14 @@ public final class KvServer implements AutoCloseable {
             return done(new Response.Error(m.requestId(), ErrorCode.REFUSED, node + " is not in the members list of " + config.id()
                     + " (" + config.members().keySet() + "): every node a group may contain must be listed in members"));
         }
-        byte[] admin = switch (m.change()) {
-            case ADD_LEARNER -> RaftAdmin.addLearner(node);
-            case PROMOTE -> RaftAdmin.promote(node);
-            case REMOVE -> RaftAdmin.remove(node);
-            case TRANSFER_LEADERSHIP -> RaftAdmin.transferLeadership(node);
+        AdminRequest admin = switch (m.change()) {
+            case ADD_LEARNER -> new AdminRequest.AddLearner(node);
+            case PROMOTE -> new AdminRequest.Promote(node);
+            case REMOVE -> new AdminRequest.Remove(node);
+            case TRANSFER_LEADERSHIP -> new AdminRequest.TransferLeadership(node);
         };
-        log.info("{}: membership change requested: {} {}", config.id(), m.change(), node);
-        return runtime.submit(admin, ClientRequest.Session.NONE).handle((result, error) -> error == null ? new Response.Done(m.requestId()) : error(m.requestId(), error));
+        log.info("{}: admin request: {} {}", config.id(), admin.operation(), node);
+        return runtime.admin(admin).handle((result, error) -> error == null ? new Response.Done(m.requestId()) : error(m.requestId(), error));
     }
 
     private Response answer(long requestId, byte[] result, Throwable error) {
@@ -302,6 +333,7 @@ public final class KvServer implements AutoCloseable {
             case OverloadedException o -> new Response.Error(requestId, ErrorCode.OVERLOADED, message);
             case RequestTimeoutException t -> new Response.Error(requestId, ErrorCode.TIMEOUT, message);
             case UnavailableException u -> new Response.Error(requestId, ErrorCode.UNAVAILABLE, message);
+            case UnsupportedRequestException u -> new Response.Error(requestId, ErrorCode.UNSUPPORTED, message);
             case NodeStoppedException s -> new Response.Error(requestId, ErrorCode.NODE_STOPPED, message);
             case TandemException t when runtime.failure() != null -> new Response.Error(requestId, ErrorCode.NODE_STOPPED, message);
             case TandemException t -> new Response.Error(requestId, ErrorCode.REFUSED, message);
@@ -327,7 +359,13 @@ public final class KvServer implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------- lifecycle
 
-    private void watchForFailure() {
+    /**
+     * Polls the node: stops the server once the node failed, and logs every change of role or leader
+     * it sees, so an operator reading one node's log sees each leadership change it took part in.
+     */
+    private void watch() {
+        EngineStatus.Role role = null;
+        NodeId leader = null;
         while (!closed.get()) {
             Throwable failure = runtime.failure();
             if (failure != null) {
@@ -337,7 +375,20 @@ public final class KvServer implements AutoCloseable {
                 return;
             }
             try {
-                Thread.sleep(200); // a watchdog poll, not a wait for a test condition
+                EngineStatus s = runtime.status().get(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+                if (s.role() != role || !Objects.equals(s.leader(), leader)) {
+                    log.info("{}: {} in epoch {}, leader {}", config.id(), s.role().name().toLowerCase(java.util.Locale.ROOT), s.epoch(),
+                            s.leader() == null ? "unknown" : s.leader());
+                    role = s.role();
+                    leader = s.leader();
+                }
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                // stopping, or the loop is busy: the next poll tells
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                Thread.sleep(WATCH_INTERVAL_MILLIS); // a watchdog poll, not a wait for a test condition
             } catch (InterruptedException e) {
                 return;
             }

@@ -11,6 +11,7 @@ import io.tandem.transport.FaultPlan;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -36,10 +37,10 @@ class ClientWireTest {
     }
 
     static List<Response> sampleResponses() {
-        NodeStatus status = new NodeStatus("n1", "local", "raft", "LEADER", "n1", "127.0.0.1:8001", 3, 100, 99, 4242, 12_345, true,
-                List.of(new NodeStatus.Member("n1", "127.0.0.1:7001", "127.0.0.1:8001"), new NodeStatus.Member("n2", "h:7002", "h:8002")),
-                "n1 LEADER term=3 commit=100 é");
-        NodeStatus bare = new NodeStatus("n2", "c", "toy-pb", NodeStatus.UNKNOWN_ROLE, null, null, -1, -1, 0, 1, 0, false, List.of(), "");
+        NodeStatus status = new NodeStatus("n1", "local", "raft", "LEADER", "n1", "127.0.0.1:8001", 3, 100, 99, List.of("n1", "n2"), List.of("n3"),
+                Map.of("n2", 0L, "n3", 42L), 4242, 12_345, true,
+                List.of(new NodeStatus.Member("n1", "127.0.0.1:7001", "127.0.0.1:8001"), new NodeStatus.Member("n2", "h:7002", "h:8002")));
+        NodeStatus bare = new NodeStatus("n2", "c", "toy-pb", "UNKNOWN", null, null, -1, -1, 0, List.of(), List.of(), Map.of(), 1, 0, false, List.of());
         return List.of(
                 new Response.Result(1, new byte[] {1, 2}),
                 new Response.Result(2, new byte[0]),
@@ -121,7 +122,7 @@ class ClientWireTest {
         byte[] frame = encode(new Request.Command(0x0102, 3, 4, new byte[] {(byte) 0xAA}));
         assertThat(frame).containsExactly(
                 0, 0, 0, 31,                    // body length
-                1, 1,                            // version, COMMAND
+                2, 1,                            // version, COMMAND
                 0, 0, 0, 0, 0, 0, 1, 2,          // request id
                 0, 0, 0, 0, 0, 0, 0, 3,          // client id
                 0, 0, 0, 0, 0, 0, 0, 4,          // sequence
@@ -149,7 +150,7 @@ class ClientWireTest {
     @Test
     void malformedBodiesAreRefused() {
         byte[] status = bodyOf(new Request.Status(77));
-        assertRefused(mutate(status, b -> b[0] = 2), "unsupported client protocol version 2");
+        assertRefused(mutate(status, b -> b[0] = 1), "unsupported client protocol version 1");
         assertThat(versionMismatch(mutate(status, b -> b[0] = 9))).isTrue();
         assertRefused(mutate(status, b -> b[1] = 99), "unknown request type 99");
         assertRefused(concat(status, new byte[] {0}), "1 trailing bytes");

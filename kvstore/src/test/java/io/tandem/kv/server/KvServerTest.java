@@ -77,7 +77,7 @@ class KvServerTest {
             assertThat(s.leaderClientAddress()).isEqualTo(cluster.clientAddress(leader).toString());
             assertThat(s.protocol()).isEqualTo("raft");
             assertThat(s.cluster()).isEqualTo("test");
-            assertThat(s.term()).isPositive();
+            assertThat(s.epoch()).isPositive();
             assertThat(s.pid()).isEqualTo(ProcessHandle.current().pid());
             assertThat(s.faultInjection()).isTrue();
             assertThat(s.members()).extracting(NodeStatus.Member::id).containsExactly("n1", "n2", "n3");
@@ -86,10 +86,18 @@ class KvServerTest {
         try (TandemKvClient client = cluster.client()) {
             NodeStatus remote = client.status(cluster.clientAddress(leader));
             assertThat(remote.isLeader()).isTrue();
-            assertThat(remote.detail()).contains("LEADER");
+            assertThat(remote.voters()).containsExactly("n1", "n2", "n3");
+            assertThat(remote.learners()).isEmpty();
             client.put(b("status-key"), b("v"));
             long commit = client.status(cluster.clientAddress(leader)).commitIndex();
             Await.until(WAIT, () -> cluster.server(leader).status().appliedIndex() >= commit);
+            // The leader tracks how far behind each follower is; once they caught up, nobody lags.
+            Set<String> followers = Set.of("n1", "n2", "n3").stream().filter(n -> !n.equals(leaderId)).collect(java.util.stream.Collectors.toSet());
+            Await.until(WAIT, () -> {
+                NodeStatus now = client.status(cluster.clientAddress(leader));
+                return now.lag().keySet().equals(followers) && now.lag().values().stream().allMatch(l -> l == 0);
+            }, () -> "leader status " + client.status(cluster.clientAddress(leader)));
+            assertThat(client.status(cluster.clientAddress((leader + 1) % 3)).lag()).isEmpty();
         }
     }
 
@@ -205,14 +213,14 @@ class KvServerTest {
             assertThat(raw.closedByServer()).isTrue();
         }
         try (RawClient raw = new RawClient(cluster.clientAddress(node))) {
-            raw.sendRaw(new byte[] {0, 0, 0, 10, 2, 16, 0, 0, 0, 0, 0, 0, 0, 9}); // version 2
+            raw.sendRaw(new byte[] {0, 0, 0, 10, 1, 16, 0, 0, 0, 0, 0, 0, 0, 9}); // version 1 (before the engine-neutral status)
             Response.Error e = (Response.Error) raw.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
             assertThat(e.requestId()).isEqualTo(9);
             assertThat(raw.closedByServer()).isTrue();
         }
         try (RawClient raw = new RawClient(cluster.clientAddress(node))) {
-            raw.sendRaw(new byte[] {0, 0, 0, 10, 1, 77, 0, 0, 0, 0, 0, 0, 0, 8}); // unknown request type
+            raw.sendRaw(new byte[] {0, 0, 0, 10, 2, 77, 0, 0, 0, 0, 0, 0, 0, 8}); // unknown request type
             Response.Error e = (Response.Error) raw.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
             assertThat(e.message()).contains("unknown request type 77");

@@ -73,7 +73,7 @@ class ServerProcessTest {
             assertThat(Files.exists(dir.resolve(first.node() + ".pid"))).as("a killed server leaves its pid file").isTrue();
 
             NodeStatus second = awaitLeader(kv, clientEndpoints, first.node());
-            assertThat(second.term()).isGreaterThan(first.term());
+            assertThat(second.epoch()).isGreaterThan(first.epoch());
             for (int i = 200; i < 300; i++) kv.put(b("k" + i), b("v" + i)); // two of three nodes keep serving
             for (int i = 0; i < 300; i++) {
                 String expected = "v" + i;

@@ -150,7 +150,7 @@ public final class InJvmCluster implements AutoCloseable {
 
     public List<String> statuses() {
         List<String> out = new ArrayList<>();
-        for (KvServer s : servers) out.add(s == null ? "down" : s.status().role() + "/" + s.status().leader() + "/t" + s.status().term());
+        for (KvServer s : servers) out.add(s == null ? "down" : s.status().role() + "/" + s.status().leader() + "/e" + s.status().epoch());
         return out;
     }
 

@@ -25,7 +25,7 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>Commands go to the co-located leader as {@link Propose}; a proposer that is not the leader
- *       refuses before giving a slot, and the client gets {@code NotLeader(hint)} (this engine does
+ *       refuses before giving a slot, and the client gets {@code Redirect(hint)} (this engine does
  *       not forward: the client follows the hint, as with Raft). A command that got a slot is never
  *       refused: its outcome is known only once executed (or the client times out).</li>
  *   <li>Linearizable (and lease) reads use the Compartmentalization paper's read (spec §2.4): the

@@ -642,6 +642,21 @@ final class Leader {
         return activeLeader;
     }
 
+    /** The highest ballot of another proposer this one has seen. */
+    Ballot highestSeen() {
+        return highestSeen;
+    }
+
+    /** Every slot up to this one is known chosen. */
+    long chosenWatermark() {
+        return chosenWatermark;
+    }
+
+    /** The last slot each replica reported executed (its progress reports). */
+    Map<NodeId, Long> replicaExecuted() {
+        return Collections.unmodifiableMap(replicaExecuted);
+    }
+
     long firstUnchosen() {
         return window == null ? -1 : window.firstUnchosen();
     }

@@ -3,6 +3,7 @@ package io.tandem.protocols.multipaxos;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -17,6 +18,8 @@ import io.tandem.sim.Inspectable;
 import io.tandem.storage.StorageEvent;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One node of a MultiPaxos group: the roles the deployment puts on this node ({@link Topology}),
@@ -197,6 +200,40 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
 
     MultiPaxosConfig config() {
         return config;
+    }
+
+    /**
+     * The neutral status: the proposer's state gives the role (LEADING is the leader, PREPARING a
+     * candidate, FOLLOWER a follower; a node without a proposer in its deployment is a replica), the
+     * highest ballot round it knows is the epoch, acceptors are the voters and replicas that are not
+     * acceptors the learners, and the leader reports each replica's distance from the chosen prefix.
+     */
+    @Override
+    public EngineStatus status() {
+        EngineStatus.Role role = EngineStatus.Role.REPLICA;
+        NodeId leaderHint = replica == null ? null : replica.leaderHint();
+        Ballot epoch = acceptor == null ? Ballot.ZERO : acceptor.promised();
+        long commit = replica == null ? 0 : replica.knownChosenThrough();
+        Map<NodeId, Long> lag = new TreeMap<>();
+        if (leader != null) {
+            role = switch (leader.status()) {
+                case LEADING -> EngineStatus.Role.LEADER;
+                case PREPARING -> EngineStatus.Role.CANDIDATE;
+                case FOLLOWER -> EngineStatus.Role.FOLLOWER;
+            };
+            leaderHint = leader.status() == Leader.Status.LEADING ? self : leader.activeLeader() != null ? leader.activeLeader() : leaderHint;
+            epoch = Ballot.max(epoch, Ballot.max(leader.ballot(), leader.highestSeen()));
+            commit = Math.max(commit, leader.chosenWatermark());
+            if (leader.status() == Leader.Status.LEADING) {
+                long chosen = commit;
+                leader.replicaExecuted().forEach((r, executed) -> {
+                    if (!r.equals(self)) lag.put(r, Math.max(0, chosen - executed));
+                });
+            }
+        }
+        List<NodeId> learners = topology.replicas().stream().filter(r -> !topology.acceptors().contains(r)).toList();
+        long applied = replica == null ? 0 : replica.executed();
+        return new EngineStatus(role, leaderHint, epoch.round(), topology.acceptors(), learners, commit, applied, lag);
     }
 
     @Override

@@ -450,6 +450,16 @@ final class Replica {
         return executed;
     }
 
+    /** The leader whose heartbeat this replica heard last, or null. */
+    NodeId leaderHint() {
+        return leaderHint;
+    }
+
+    /** Every slot up to this one is known chosen. */
+    long knownChosenThrough() {
+        return knownChosenThrough;
+    }
+
     long lastSnapshotSlot() {
         return lastSnapshotSlot;
     }

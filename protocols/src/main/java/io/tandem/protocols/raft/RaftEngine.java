@@ -1,8 +1,10 @@
 package io.tandem.protocols.raft;
 
+import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -938,9 +940,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             ctx.reject(r.requestId(), Rejection.Redirect.to(leaderId));
             return;
         }
-        Optional<RaftAdmin.Command> admin = RaftAdmin.decode(r.payload());
+        Optional<AdminRequest> admin = RaftAdmin.decode(r.payload());
         if (admin.isPresent()) {
-            onAdmin(r.requestId(), admin.get());
+            changeMembershipOrLeadership(r.requestId(), admin.get());
             return;
         }
         if (transfer != null) {
@@ -1092,8 +1094,17 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     // Membership changes (thesis §4.1, §4.2.1) and leadership transfer (thesis §3.10)
     // ------------------------------------------------------------------------------------------
 
-    private void onAdmin(long requestId, RaftAdmin.Command command) {
-        if (command instanceof RaftAdmin.TransferLeadership t) {
+    /** Every admin request is supported; only the leader runs it (a follower rejects it with its leader hint). */
+    @Override
+    public boolean onAdmin(long requestId, AdminRequest request) {
+        if (storageFailed) ctx.reject(requestId, new Rejection.Unavailable("storage failed on " + self));
+        else if (role != Role.LEADER) ctx.reject(requestId, Rejection.Redirect.to(leaderId));
+        else changeMembershipOrLeadership(requestId, request);
+        return true;
+    }
+
+    private void changeMembershipOrLeadership(long requestId, AdminRequest command) {
+        if (command instanceof AdminRequest.TransferLeadership t) {
             startTransfer(requestId, t.node());
             return;
         }
@@ -1107,22 +1118,22 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Configuration next = null;
         String problem = null;
         switch (command) {
-            case RaftAdmin.AddLearner a -> {
+            case AdminRequest.AddLearner a -> {
                 if (c.contains(node)) problem = node + " is already a member: " + c;
                 else next = c.withLearner(node);
             }
-            case RaftAdmin.Promote p -> {
+            case AdminRequest.Promote p -> {
                 Peer learner = peers.get(node);
                 if (!c.isLearner(node)) problem = node + " is not a learner: " + c;
                 else if (learner == null || learner.match < commitIndex) problem = node + " has not caught up (match " + (learner == null ? 0 : learner.match) + " < commit " + commitIndex + ")";
                 else next = c.withPromoted(node);
             }
-            case RaftAdmin.Remove rm -> {
+            case AdminRequest.Remove rm -> {
                 if (!c.contains(node)) problem = node + " is not a member: " + c;
                 else if (c.without(node).voters().isEmpty()) problem = "removing " + node + " would leave no voter";
                 else next = c.without(node);
             }
-            case RaftAdmin.TransferLeadership t -> throw new IllegalStateException("handled above");
+            case AdminRequest.TransferLeadership t -> throw new IllegalStateException("handled above");
         }
         if (next == null) {
             ctx.reject(requestId, new Rejection.Unavailable(problem));
@@ -1468,8 +1479,27 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     // ------------------------------------------------------------------------------------------
-    // Read-only views (tests and simulator invariants)
+    // Status (engine-neutral, DESIGN §2.1) and read-only views (tests and simulator invariants)
     // ------------------------------------------------------------------------------------------
+
+    /**
+     * Role in Raft's words mapped to the neutral ones (a pre-candidate is a candidate; a follower
+     * outside the voters is a learner or not a member), the term as epoch, the current configuration,
+     * and on the leader each peer's distance from the end of its log.
+     */
+    @Override
+    public EngineStatus status() {
+        if (log == null) return new EngineStatus(EngineStatus.Role.FOLLOWER, null, currentTerm, List.of(), List.of(), commitIndex, appliedIndex, Map.of());
+        Configuration c = log.configuration();
+        EngineStatus.Role neutral = switch (role) {
+            case LEADER -> EngineStatus.Role.LEADER;
+            case PRE_CANDIDATE, CANDIDATE -> EngineStatus.Role.CANDIDATE;
+            case FOLLOWER -> c.isVoter(self) ? EngineStatus.Role.FOLLOWER : c.isLearner(self) ? EngineStatus.Role.LEARNER : EngineStatus.Role.NOT_MEMBER;
+        };
+        Map<NodeId, Long> lag = new TreeMap<>();
+        if (role == Role.LEADER) matchIndexes().forEach((peer, match) -> lag.put(peer, Math.max(0, log.lastIndex() - match)));
+        return new EngineStatus(neutral, role == Role.LEADER ? self : leaderId, currentTerm, c.voters(), c.learners(), commitIndex, appliedIndex, lag);
+    }
 
     public NodeId self() {
         return self;

@@ -4,6 +4,7 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.Rejection;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -110,6 +112,22 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
 
     DurableLog log() {
         return ctx.log();
+    }
+
+    /** The primary of the view is the leader, the view is the epoch; the primary reports each backup's distance from its log's end. */
+    @Override
+    public EngineStatus status() {
+        EngineStatus.Role neutral = switch (role) {
+            case PRIMARY -> EngineStatus.Role.LEADER;
+            case CANDIDATE -> EngineStatus.Role.CANDIDATE;
+            case BACKUP -> EngineStatus.Role.FOLLOWER;
+        };
+        Map<NodeId, Long> lag = new TreeMap<>();
+        if (role == Role.PRIMARY) {
+            long last = ctx.log().lastIndex();
+            matchIndex.forEach((backup, match) -> lag.put(backup, Math.max(0, last - match)));
+        }
+        return new EngineStatus(neutral, role == Role.PRIMARY ? self : knownPrimary, view, members, List.of(), commitIndex, deliveredIndex, lag);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.tandem.protocols.unreplicated;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.ReadPolicy;
@@ -14,6 +15,7 @@ import io.tandem.storage.LogEntry;
 import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.StorageEvent;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A single server with a durable log and nothing else: the upper bound a replication protocol is measured
@@ -68,6 +70,12 @@ public final class UnreplicatedEngine implements Engine, Inspectable {
 
     DurableLog log() {
         return ctx.log();
+    }
+
+    /** The only member leads, in an epoch that never changes, and has no peer to lag. */
+    @Override
+    public EngineStatus status() {
+        return new EngineStatus(EngineStatus.Role.LEADER, self, 0, List.of(self), List.of(), commitIndex, appliedIndex, Map.of());
     }
 
     @Override

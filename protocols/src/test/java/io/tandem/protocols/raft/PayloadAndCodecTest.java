@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tandem.codec.KryoCodec;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
+import io.tandem.engine.AdminRequest;
 import io.tandem.engine.NodeId;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.SnapshotMeta;
@@ -46,8 +47,8 @@ class PayloadAndCodecTest {
 
     @Test
     void adminCommandsRoundTripAndOrdinaryCommandsAreNotMistakenForThem() {
-        for (RaftAdmin.Command cmd : List.<RaftAdmin.Command>of(new RaftAdmin.AddLearner(N2), new RaftAdmin.Promote(N2),
-                new RaftAdmin.Remove(N1), new RaftAdmin.TransferLeadership(N2))) {
+        for (AdminRequest cmd : List.<AdminRequest>of(new AdminRequest.AddLearner(N2), new AdminRequest.Promote(N2),
+                new AdminRequest.Remove(N1), new AdminRequest.TransferLeadership(N2))) {
             assertThat(RaftAdmin.decode(RaftAdmin.encode(cmd))).contains(cmd);
         }
         assertThat(RaftAdmin.decode("set x 1".getBytes())).isEmpty();

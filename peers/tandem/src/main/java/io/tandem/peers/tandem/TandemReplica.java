@@ -6,7 +6,7 @@ import io.tandem.peers.driver.Replica;
 import io.tandem.peers.driver.Role;
 import java.util.function.Function;
 
-/** A running KV server; its role comes from the server's own status (volatile reads, no request). */
+/** A running KV server; its role comes from the server's own engine-neutral status (read on the node's loop, no network request). */
 final class TandemReplica implements Replica {
     private final KvServer server;
     private final Function<NodeStatus, Role> roleOf;

@@ -63,8 +63,18 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
     /** Refuses a layout this system cannot run; every size is fine for the replicated engines. */
     void checkLayout(ClusterLayout layout) {}
 
-    /** This replica's role, from its server's status. */
-    abstract Role roleOf(NodeStatus status);
+    /**
+     * This replica's role, from its server's engine-neutral status (the same for every engine): the
+     * LEADER leads; a FOLLOWER that knows its leader follows; a candidate, or a follower that knows no
+     * leader yet, is between.
+     */
+    final Role roleOf(NodeStatus status) {
+        return switch (status.role()) {
+            case "LEADER" -> Role.LEADER;
+            case "FOLLOWER" -> status.leader() == null ? Role.OTHER : Role.FOLLOWER;
+            default -> Role.OTHER;
+        };
+    }
 
     @Override
     public final Replica startReplica(ReplicaConfig config) {

@@ -1,8 +1,6 @@
 package io.tandem.peers.tandem;
 
-import io.tandem.kv.net.NodeStatus;
 import io.tandem.peers.driver.ClusterLayout;
-import io.tandem.peers.driver.Role;
 
 /**
  * {@code tandem-unreplicated}: the KV server with the {@code unreplicated} engine, one member and a durable log,
@@ -20,11 +18,5 @@ public final class TandemUnreplicated extends TandemSystem {
             throw new IllegalArgumentException(name() + " runs exactly one replica (the unreplicated engine replicates nothing);"
                     + " start it with --replicas 1, not " + layout.replicas());
         }
-    }
-
-    /** The only member orders every write itself: it leads as long as it runs. */
-    @Override
-    Role roleOf(NodeStatus status) {
-        return Role.LEADER;
     }
 }
