@@ -4,6 +4,7 @@ import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
 import io.tandem.sim.SimInvariant;
 import io.tandem.sim.SimulatedProtocol;
@@ -43,8 +44,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     }
 
     /** Every kind of slowness warning the leader raises. */
-    public static final Set<String> WARNING_KINDS = Set.of(SlownessMonitor.OUTBOX_OVER_CAP, SlownessMonitor.RESEND_STORM,
-            SlownessMonitor.SINGLE_PEER_WAIT, SlownessMonitor.SAME_QUORUM);
+    public static final Set<String> WARNING_KINDS = SlownessDetector.KINDS;
 
     /**
      * The same protocol whose simulator invariants also require a quiet slowness detector: a warning

@@ -1,6 +1,7 @@
 package io.tandem.protocols.raft;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -83,7 +84,7 @@ final class CommitTracker {
     }
 
     private Round newRound(long target, long now) {
-        QuorumTracker q = new QuorumTracker(voters, required(), now, now + deadlineNanos);
+        QuorumTracker q = QuorumTracker.kOfN(voters, required(), now, now + deadlineNanos);
         for (NodeId v : voters) {
             if (matchOf(v) >= target) q.ack(v, now);
         }

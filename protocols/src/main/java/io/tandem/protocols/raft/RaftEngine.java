@@ -10,6 +10,9 @@ import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.RequestIds;
 import io.tandem.engine.TimerKey;
+import io.tandem.protocols.failslow.QuorumRule;
+import io.tandem.protocols.failslow.QuorumTracker;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.raft.RaftConfig.BrokenVariant;
 import io.tandem.protocols.raft.RaftMessage.AppendEntries;
 import io.tandem.protocols.raft.RaftMessage.AppendEntriesResponse;
@@ -81,6 +84,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private static final int MAX_HELD_MESSAGES = 4096;
     private static final int MAX_COMMIT_ROUNDS = 1024;
     private static final int MAX_HEARTBEAT_ROUNDS = 64;
+    static final SlownessDetector.Vocabulary DETECTOR_VOCABULARY = new SlownessDetector.Vocabulary(
+            "tandem.raft.peer", "tandem.raft.commit", "tandem.raft.peer", "entries", "commit quorums", "answered");
 
     private record Held(NodeId to, RaftMessage message, long token) {}
 
@@ -132,6 +137,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private EngineContext ctx;
     private RaftLog log;
     private SlownessDetector detector;
+    private Meters.Counter clientMessages;
+    private Meters.Counter backgroundMessages;
     private Meters.Counter electionsStarted;
     private Meters.Counter leaderStepDowns;
     private Meters.Counter matchContradictions;
@@ -214,7 +221,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     public void start(EngineContext ctx) {
         this.ctx = ctx;
         Meters meters = ctx.meters();
-        detector = new SlownessDetector(meters, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        detector = new SlownessDetector(meters, DETECTOR_VOCABULARY, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        clientMessages = meters.counter("tandem.raft.messages.sent", "cause", "client");
+        backgroundMessages = meters.counter("tandem.raft.messages.sent", "cause", "background");
         electionsStarted = meters.counter("tandem.raft.elections");
         leaderStepDowns = meters.counter("tandem.raft.leader_step_downs");
         matchContradictions = meters.counter("tandem.raft.peer.match_contradictions");
@@ -403,7 +412,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         role = Role.PRE_CANDIDATE;
         leaderId = null;
         Configuration c = log.configuration();
-        votes = new QuorumTracker(c.voters(), c.quorum(), now(), now() + electionMinNanos);
+        votes = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos);
         resetElectionTimer();
         if (votes.ack(self, now())) {
             startElection(false);
@@ -424,7 +433,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         candidacyToken = termToken;
         selfVoteCounted = false;
         Configuration c = log.configuration();
-        votes = new QuorumTracker(c.voters(), c.quorum(), now(), now() + electionMinNanos);
+        votes = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos);
         resetElectionTimer();
         var request = new VoteRequest(currentTerm, log.lastIndex(), log.lastTerm(), leadershipTransfer);
         for (NodeId v : c.voters()) send(v, request); // held by send() until our own vote is durable
@@ -624,7 +633,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         expireHeartbeatRounds(now);
         broadcastHeartbeat(RequestIds.BACKGROUND);
         for (Peer p : peers.values()) maybeResend(p, now);
-        for (long target : commits.newlyOverdue(now)) detector.commitOverdue(target);
+        detector.overdue(commits.newlyOverdue(now).size());
         ctx.schedule(heartbeatNanos, HEARTBEAT);
     }
 
@@ -633,11 +642,11 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (role != Role.LEADER) return;
         if (config.checkQuorum()) {
             Configuration c = log.configuration();
-            QuorumTracker reachable = new QuorumTracker(c.voters(), c.quorum(), now(), now());
+            QuorumTracker reachable = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now());
             reachable.ack(self, now());
             for (NodeId v : c.voters()) {
                 Peer p = peers.get(v);
-                if (p != null && now() - p.lastHeardAt < electionMinNanos) reachable.ack(v, now());
+                if (p != null && now() - p.link.lastHeardAt() < electionMinNanos) reachable.ack(v, now());
             }
             if (!reachable.isYes()) {
                 becomeFollower(currentTerm, null);
@@ -661,7 +670,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             case REPLICATE -> {
                 boolean unbounded = broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE;
                 while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex()
-                        && (unbounded || !p.windowFull(config.maxInflightMessages(), config.maxInflightBytes()))) {
+                        && (unbounded || !p.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes()))) {
                     sendAppend(p, false, true);
                 }
             }
@@ -691,7 +700,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             p.probePrev = prev;
             p.probeSentAt = now;
         } else {
-            p.sent(prev + entries.size(), bytes, now);
+            p.link.sent(prev + 1, prev + entries.size(), bytes, now);
             p.next = prev + entries.size() + 1;
         }
     }
@@ -795,8 +804,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
-        p.lastHeardAt = now;
-        p.answeredSinceResend = true;
+        p.link.heard(now);
         if (m.success()) {
             if (m.matchIndex() > p.match) {
                 p.match = m.matchIndex();
@@ -805,12 +813,12 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             }
             switch (p.mode) {
                 case PROBE -> {
-                    if (p.probeOutstanding && m.matchIndex() >= p.probePrev) p.sampleRoundTrip(now - p.probeSentAt);
+                    if (p.probeOutstanding && m.matchIndex() >= p.probePrev) p.link.sampleRoundTrip(now - p.probeSentAt);
                     p.becomeReplicate();
                     madeProgress(p, now);
                 }
                 case REPLICATE -> {
-                    p.acknowledged(p.match, now);
+                    p.link.acknowledgedThrough(p.match, now);
                     if (p.next <= p.match) p.next = p.match + 1;
                 }
                 case SNAPSHOT -> { }
@@ -821,7 +829,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (m.prevLogIndex() < p.match || p.mode == Peer.Mode.SNAPSHOT) return; // stale: we know a later match point
         if (p.mode == Peer.Mode.PROBE && m.prevLogIndex() != p.probePrev) return; // answers an older probe
         long next = log.nextIndexAfterConflict(m.prevLogIndex(), m.conflictTerm(), m.conflictIndex(), p.match);
-        if (p.mode == Peer.Mode.PROBE) p.sampleRoundTrip(now - p.probeSentAt);
+        if (p.mode == Peer.Mode.PROBE) p.link.sampleRoundTrip(now - p.probeSentAt);
         p.becomeProbe();
         p.next = next;
         if (next - 1 < m.prevLogIndex()) {
@@ -840,19 +848,16 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * resend it gets an empty probe; data follows once it answers.
      */
     private void maybeResend(Peer p, long now) {
-        long timeout = p.resendTimeout(resendNanos);
-        if (now - p.lastResendAt < timeout) return;
+        long timeout = p.link.resendTimeout(resendNanos);
+        if (!p.link.mayResend(now, timeout)) return;
         boolean stalled = switch (p.mode) {
-            case REPLICATE -> !p.inflight.isEmpty() && now - Math.max(p.lastProgressAt, p.inflight.peekFirst().sentAt()) >= timeout;
+            case REPLICATE -> p.link.oldestInflight() != null && now - Math.max(p.link.lastProgressAt(), p.link.oldestInflight().sentAt()) >= timeout;
             case PROBE -> !p.probeOutstanding || now - p.probeSentAt >= timeout;
             // A chunk read can fail (the snapshot was replaced), so a pending read does not count as progress.
-            case SNAPSHOT -> now - Math.max(p.lastProgressAt, p.chunkSentAt) >= timeout;
+            case SNAPSHOT -> now - Math.max(p.link.lastProgressAt(), p.chunkSentAt) >= timeout;
         };
         if (!stalled) return;
-        boolean responsive = p.answeredSinceResend;
-        p.answeredSinceResend = false;
-        p.lastResendAt = now;
-        p.resendsWithoutProgress++;
+        boolean responsive = p.link.resending(now);
         if (p.mode == Peer.Mode.SNAPSHOT) {
             detector.resent(p.id, p.snapshotOffset, 0);
             chunkReads.remove(p.chunkReadToken);
@@ -873,9 +878,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         }
         p.becomeProbe();
         if (responsive) {
-            p.resendsOfSameRange = p.lastResendFrom == p.next ? p.resendsOfSameRange + 1 : 1;
-            p.lastResendFrom = p.next;
-            detector.resent(p.id, p.next, p.resendsOfSameRange);
+            detector.resent(p.id, p.next, p.link.resentFrom(p.next));
         } else {
             detector.resent(p.id, p.next, 0);
         }
@@ -883,16 +886,17 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     private static void madeProgress(Peer p, long now) {
-        p.lastProgressAt = now;
-        p.resendsWithoutProgress = 0;
-        p.resendsOfSameRange = 0;
+        p.link.progressed(now);
     }
 
     /** Commits what completed quorums cover (§5.3, §5.4.2). */
     private void handleCompleted(List<CommitTracker.Completed> completed) {
         if (completed.isEmpty()) return;
         int voters = log.configuration().voters().size();
-        for (CommitTracker.Completed c : completed) detector.commitCompleted(c, voters, now());
+        for (CommitTracker.Completed c : completed) {
+            // A round decided when it was created waited for nobody.
+            if (c.incremental()) detector.quorumFormed(c.responders(), c.decidedBy(), voters, c.waitedNanos(), now());
+        }
         if (broken != BrokenVariant.COMMIT_WITHOUT_QUORUM) advanceCommit(commits.committedIndex());
     }
 
@@ -1049,10 +1053,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
-        p.lastHeardAt = now;
-        p.answeredSinceResend = true;
+        p.link.heard(now);
         int slot = (int) (m.seq() % HEARTBEAT_RTT_SLOTS);
-        if (m.seq() > p.ackedSeq && heartbeatSeqAt[slot] == m.seq()) p.sampleRoundTrip(now - heartbeatSentAt[slot]);
+        if (m.seq() > p.ackedSeq && heartbeatSeqAt[slot] == m.seq()) p.link.sampleRoundTrip(now - heartbeatSentAt[slot]);
         p.ackedSeq = Math.max(p.ackedSeq, m.seq());
         confirmHeartbeatRounds();
     }
@@ -1072,7 +1075,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private boolean roundAcknowledged(long seq) {
         Configuration c = log.configuration();
-        QuorumTracker q = new QuorumTracker(c.voters(), c.quorum(), now(), now());
+        QuorumTracker q = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now());
         q.ack(self, now());
         for (NodeId v : c.voters()) {
             Peer p = peers.get(v);
@@ -1222,10 +1225,10 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private void startSnapshot(Peer p) {
         Optional<SnapshotMeta> latest = ctx.snapshots().latest();
-        p.clearInflight();
+        p.link.clearInflight();
         p.probeOutstanding = false;
         p.mode = Peer.Mode.SNAPSHOT;
-        p.lastProgressAt = now();
+        p.link.restartProgressWait(now());
         if (latest.isEmpty() || latest.get().lastIncludedIndex() < log.baseIndex()) {
             // Cannot happen while compaction only follows snapshots; the resend timer retries.
             p.snapshot = null;
@@ -1346,8 +1349,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
-        p.lastHeardAt = now;
-        p.answeredSinceResend = true;
+        p.link.heard(now);
         if (m.done()) {
             if (m.lastIncludedIndex() > p.match) {
                 p.match = m.lastIncludedIndex();
@@ -1362,7 +1364,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         }
         if (p.mode != Peer.Mode.SNAPSHOT || p.snapshot == null || m.lastIncludedIndex() != p.snapshot.lastIncludedIndex()) return;
         if (m.nextOffset() == p.snapshotOffset && (p.chunkReadToken != 0 || p.chunkOutstanding)) return; // duplicate answer
-        if (p.chunkOutstanding) p.sampleRoundTrip(now - p.chunkSentAt);
+        if (p.chunkOutstanding) p.link.sampleRoundTrip(now - p.chunkSentAt);
         madeProgress(p, now);
         p.snapshotOffset = m.nextOffset();
         p.chunkOutstanding = false;
@@ -1450,7 +1452,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     private void transmit(NodeId to, RaftMessage m) {
-        detector.messageSent(m.requestId());
+        (m.requestId() == RequestIds.BACKGROUND ? backgroundMessages : clientMessages).increment();
         ctx.send(to, m);
     }
 
@@ -1461,8 +1463,13 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private void onDetectorTimer() {
         if (role == Role.LEADER) {
             Configuration c = log.configuration();
-            detector.sample(peers.values(), log.lastIndex(), config.maxInflightMessages(),
-                    (long) config.maxInflightBytes() + config.maxBatchBytes(), Set.copyOf(c.voters()), c.quorum(), now());
+            long lastIndex = log.lastIndex();
+            long maxBytes = (long) config.maxInflightBytes() + config.maxBatchBytes();
+            for (Peer p : peers.values()) {
+                detector.lag(p.id, lastIndex - p.match);
+                detector.sampleLink(p.link, config.maxInflightMessages(), maxBytes, ", lag " + (lastIndex - p.match) + " entries");
+            }
+            detector.sampleQuorums(c.voters(), QuorumRule.atLeast(c.quorum()), now());
         }
         ctx.schedule(config.detectorInterval().toNanos(), DETECTOR);
     }
@@ -1533,7 +1540,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** The leader's view of each follower's in-flight messages (empty unless leader). */
     public Map<NodeId, Integer> inflightMessages() {
         Map<NodeId, Integer> m = new TreeMap<>();
-        for (Peer p : peers.values()) m.put(p.id, p.inflight.size());
+        for (Peer p : peers.values()) m.put(p.id, p.link.inflightMessages());
         return Collections.unmodifiableMap(m);
     }
 

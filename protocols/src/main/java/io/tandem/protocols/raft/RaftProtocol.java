@@ -2,6 +2,7 @@ package io.tandem.protocols.raft;
 
 import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
@@ -48,8 +49,7 @@ public final class RaftProtocol implements SimulatedProtocol {
     }
 
     /** Every kind of slowness warning the engine raises. */
-    public static final Set<String> WARNING_KINDS = Set.of(SlownessDetector.OUTBOX_OVER_CAP, SlownessDetector.RESEND_STORM,
-            SlownessDetector.SINGLE_PEER_WAIT, SlownessDetector.SAME_QUORUM);
+    public static final Set<String> WARNING_KINDS = SlownessDetector.KINDS;
 
     /** The registry name of a broken variant, e.g. {@code raft-broken-commit-without-quorum}. */
     public static String brokenName(RaftConfig.BrokenVariant variant) {

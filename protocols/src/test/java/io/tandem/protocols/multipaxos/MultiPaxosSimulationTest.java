@@ -1,5 +1,6 @@
 package io.tandem.protocols.multipaxos;
 
+import io.tandem.protocols.failslow.SlownessDetector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
@@ -166,7 +167,7 @@ class MultiPaxosSimulationTest {
         SimOptions healthy = SimOptions.defaults().withFaults(EnumSet.noneOf(FaultKind.class)).withWorkload(3, 20, 1500);
         SimRunner.Summary calm = run(correct.checkingSlowness(), healthy, DETECTOR_SEEDS, "multipaxos, healthy under load, no warning of any kind allowed");
         assertThat(calm.failures()).as(failures(calm)).isEmpty();
-        SimRunner.Summary slow = run(correct.checkingSlowness(SlownessMonitor.SAME_QUORUM, SlownessMonitor.RESEND_STORM), slowNodesUnderLoad(), DETECTOR_SEEDS,
+        SimRunner.Summary slow = run(correct.checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM), slowNodesUnderLoad(), DETECTOR_SEEDS,
                 "multipaxos, slow nodes under load, no backlog or single-peer wait allowed");
         assertThat(slow.failures()).as(failures(slow)).isEmpty();
     }
@@ -174,12 +175,12 @@ class MultiPaxosSimulationTest {
     @Test
     void theSlownessDetectorCatchesAnEngineThatWaitsForEveryAcceptor() {
         MultiPaxosProtocol broken = new MultiPaxosProtocol(detectorSettings().toBuilder().brokenVariant(BrokenVariant.WAIT_FOR_ALL_ACCEPTORS).build())
-                .checkingSlowness(SlownessMonitor.SAME_QUORUM, SlownessMonitor.RESEND_STORM);
+                .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
         SimRunner.Summary s = SimRunner.run(broken, slowNodesUnderLoad(), SimOptions.seeds(1, 30), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         SimFailure f = s.failures().getFirst().failure().orElseThrow();
         System.out.println("multipaxos-slow-wait-for-all-acceptors caught at seed " + s.failures().getFirst().seed() + ": " + f.check() + ": " + f.message());
         assertThat(f.check()).isEqualTo("multipaxos-no-slowness-warning");
-        assertThat(f.message()).contains(SlownessMonitor.SINGLE_PEER_WAIT);
+        assertThat(f.message()).contains(SlownessDetector.SINGLE_PEER_WAIT);
     }
 }

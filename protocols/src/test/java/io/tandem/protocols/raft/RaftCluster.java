@@ -1,5 +1,6 @@
 package io.tandem.protocols.raft;
 
+import io.tandem.protocols.testing.TestMeters;
 import io.tandem.codec.KryoCodec;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;

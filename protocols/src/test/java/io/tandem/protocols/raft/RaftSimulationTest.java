@@ -1,5 +1,6 @@
 package io.tandem.protocols.raft;
 
+import io.tandem.protocols.failslow.SlownessDetector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
