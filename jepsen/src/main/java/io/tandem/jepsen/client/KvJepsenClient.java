@@ -15,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * A Jepsen client over the real {@link TandemKvClient}: one per process, configured with only its own
  * node's client address, as Jepsen binds a process to one node. The KV client follows the node's
  * leader redirects (adding the leader it learns of), so a process bound to a follower still reaches the
- * leader, and a node that serves a request itself (a read, in a server with the planted
- * {@code --unsafe-reads} bug) keeps serving that process.
+ * leader, and a node that serves a request itself (a read, in a server running the
+ * deliberately broken {@code raft-broken-stale-reads} of the tests) keeps serving that process.
  */
 public final class KvJepsenClient implements JepsenClient {
     private final TandemKvClient kv;

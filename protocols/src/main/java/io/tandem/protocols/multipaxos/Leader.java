@@ -7,7 +7,6 @@ import io.tandem.engine.TimerKey;
 import io.tandem.protocols.failslow.PeerLink;
 import io.tandem.protocols.failslow.QuorumTracker;
 import io.tandem.protocols.failslow.SlownessDetector;
-import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
@@ -57,7 +56,7 @@ import java.util.TreeMap;
  *       counted; a {@link SlownessDetector} reports what it sees.</li>
  * </ul>
  */
-final class Leader {
+class Leader {
     sealed interface Timer extends TimerKey {}
 
     private record ElectionTimer() implements Timer {}
@@ -90,10 +89,7 @@ final class Leader {
     private final MultiPaxosConfig config;
     private final Topology topology;
     private final QuorumSystem quorums;
-    /** The quorums that choose a slot: {@link #quorums}, except in a deliberately broken engine. */
-    private final QuorumSystem decisionQuorums;
     private final int selfIndex;
-    private final BrokenVariant broken;
     private final long heartbeatNanos;
     private final long electionMinNanos;
     private final long electionMaxNanos;
@@ -146,11 +142,7 @@ final class Leader {
         this.config = rc.config;
         this.topology = rc.topology;
         this.quorums = topology.quorums();
-        // The fail-slow broken engine decides only with every acceptor: stricter, so still safe, but never quorum-tolerant.
-        this.decisionQuorums = rc.config.brokenVariant() == BrokenVariant.WAIT_FOR_ALL_ACCEPTORS
-                ? QuorumSystem.threshold(topology.acceptors(), 1, topology.acceptors().size()) : quorums;
         this.selfIndex = topology.leaderIndex(rc.self);
-        this.broken = config.brokenVariant();
         this.heartbeatNanos = config.heartbeatInterval().toNanos();
         this.electionMinNanos = config.electionTimeoutMin().toNanos();
         this.electionMaxNanos = config.electionTimeoutMax().toNanos();
@@ -259,10 +251,11 @@ final class Leader {
         durableRound = Math.max(durableRound, pendingRound);
         roundGauge.set(durableRound);
         if (status != Status.PREPARING || ballot.round() != pendingRound) return;
-        if (broken == BrokenVariant.SKIP_PHASE1) {
-            becomeLeader(); // the broken engine assumes its own replica knows every chosen slot
-            return;
-        }
+        startPhase1();
+    }
+
+    /** Phase 1a: ask every acceptor for its votes from {@link #phase1From}; a read quorum of answers makes us leader. Overridable so tests can plant a leader that skips it. */
+    void startPhase1() {
         merge = new Phase1Merge(phase1From);
         phase1Quorum = new QuorumTracker(quorums.members(), quorums.readRule(), rc.now(), QuorumTracker.NO_DEADLINE);
         phase1Next.clear();
@@ -311,15 +304,19 @@ final class Leader {
         rc.schedule(resendNanos, PHASE1);
     }
 
-    private void becomeLeader() {
+    /**
+     * Phase 2 from the first slot Phase 1 left undecided, re-proposing the values it found safe. Without a
+     * merged Phase 1 (only a test's broken leader gets here so) it starts where Phase 1 would have.
+     */
+    void becomeLeader() {
         long now = rc.now();
         status = Status.LEADING;
         activeLeader = rc.self;
         heardFromLeaderAt = now;
         rc.cancel(PHASE1);
         rc.cancel(ELECTION);
-        long start = broken == BrokenVariant.SKIP_PHASE1 ? phase1From : merge.startSlot();
-        window = new SlotWindow(decisionQuorums, config.windowSlots(), start);
+        long start = merge != null ? merge.startSlot() : phase1From;
+        window = new SlotWindow(decisionQuorums(), config.windowSlots(), start);
         leadingFrom = start;
         if (merge != null) {
             for (Value v : merge.safeValues()) window.proposeRecovered(v, now);
@@ -566,6 +563,15 @@ final class Leader {
         detector.resent(link.id, waiting.slot, link.link.resentFrom(waiting.slot));
         link.rewind(waiting.slot);
         pump(link);
+    }
+
+    /**
+     * The quorums whose votes choose a slot: the acceptors' write quorums (spec §2.2), any of which will
+     * do, so no single acceptor decides when a slot is chosen. Overridable so tests can plant a leader
+     * that waits for every acceptor.
+     */
+    QuorumSystem decisionQuorums() {
+        return quorums;
     }
 
     private void onDetectorTimer() {

@@ -13,7 +13,6 @@ import io.tandem.engine.TimerKey;
 import io.tandem.protocols.failslow.QuorumRule;
 import io.tandem.protocols.failslow.QuorumTracker;
 import io.tandem.protocols.failslow.SlownessDetector;
-import io.tandem.protocols.raft.RaftConfig.BrokenVariant;
 import io.tandem.protocols.raft.RaftMessage.AppendEntries;
 import io.tandem.protocols.raft.RaftMessage.AppendEntriesResponse;
 import io.tandem.protocols.raft.RaftMessage.Heartbeat;
@@ -59,7 +58,7 @@ import java.util.TreeMap;
  * <p>Public accessors ({@link #role()}, {@link #currentTerm()}, ...) are read-only views for tests and
  * simulator invariants; call them only from the engine's loop.
  */
-public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
+public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     public enum Role { FOLLOWER, PRE_CANDIDATE, CANDIDATE, LEADER }
 
     private record ElectionTimer() implements TimerKey {}
@@ -127,7 +126,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private final NodeId self;
     private final List<NodeId> members;
     private final RaftConfig config;
-    private final BrokenVariant broken;
     private final long electionMinNanos;
     private final long electionSpreadNanos;
     private final long heartbeatNanos;
@@ -205,7 +203,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         this.self = self;
         this.members = List.copyOf(members);
         this.config = config;
-        this.broken = config.brokenVariant();
         this.electionMinNanos = config.electionTimeoutMin().toNanos();
         this.electionSpreadNanos = config.electionTimeoutMax().toNanos() - electionMinNanos;
         this.heartbeatNanos = config.heartbeatInterval().toNanos();
@@ -437,7 +434,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         resetElectionTimer();
         var request = new VoteRequest(currentTerm, log.lastIndex(), log.lastTerm(), leadershipTransfer);
         for (NodeId v : c.voters()) send(v, request); // held by send() until our own vote is durable
-        if (broken == BrokenVariant.VOTE_BEFORE_PERSIST) countSelfVote();
+        if (termAndVoteDurable()) countSelfVote(); // otherwise onMetaSaved counts it
     }
 
     private void countSelfVote() {
@@ -563,12 +560,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         for (NodeId n : log.configuration().members()) {
             if (n.equals(self)) continue;
             Peer p = new Peer(n, log.lastIndex() + 1, now);
-            // The naive engine assumes every follower is in sync and starts pushing at once.
-            if (broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE) p.mode = Peer.Mode.REPLICATE;
             peers.put(n, p);
         }
-        commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS,
-                broken == BrokenVariant.WAIT_FOR_ALL_FOLLOWERS);
+        commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS, this::commitQuorum);
         commits.ack(self, durableIndex, now);
         uncommittedBytes = 0;
         leaseExpiresAt = 0;
@@ -614,7 +608,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (payload instanceof EntryPayload.ConfigChange) onLeaderConfigurationAppended();
         handleCompleted(commits.propose(index, now()));
         for (Peer p : peers.values()) replicate(p);
-        if (broken == BrokenVariant.COMMIT_WITHOUT_QUORUM) advanceCommit(index);
         return index;
     }
 
@@ -668,14 +661,38 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 if (!p.probeOutstanding) sendAppend(p, true, true);
             }
             case REPLICATE -> {
-                boolean unbounded = broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE;
-                while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex()
-                        && (unbounded || !p.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes()))) {
+                while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex() && windowOpen(p)) {
                     sendAppend(p, false, true);
                 }
             }
         }
         maybeSendTimeoutNow(p);
+    }
+
+    /**
+     * DESIGN §3 rule 2: room in {@code p}'s bounded in-flight window. A follower whose window is full gets
+     * nothing new; it catches up once it answers. Overridable so tests can plant an unbounded queue.
+     */
+    boolean windowOpen(Peer p) {
+        return !p.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes());
+    }
+
+    /**
+     * How many of {@code voters} voters a commit waits for: a majority (§5.3), the leader's own durable
+     * write counting as one vote (DESIGN §3 rule 3). Any majority will do, so no single follower decides
+     * when an entry commits. Overridable so tests can plant a wrong quorum.
+     */
+    int commitQuorum(int voters) {
+        return QuorumTracker.majority(voters);
+    }
+
+    /**
+     * §5.2 "before responding to RPCs": true once the current term and vote are on disk. Until then
+     * messages are held and our own vote is not counted, so a crash cannot make us vote twice in a
+     * term. Overridable so tests can plant a vote that is acted upon before it is durable.
+     */
+    boolean termAndVoteDurable() {
+        return termToken <= termDurableToken;
     }
 
     /**
@@ -871,11 +888,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             }
             return;
         }
-        if (broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE && p.mode == Peer.Mode.REPLICATE) {
-            // The naive engine keeps everything queued and only pokes the follower.
-            send(p.id, new AppendEntries(currentTerm, p.match, log.termAt(p.match), List.of(), commitIndex, RequestIds.BACKGROUND));
-            return;
-        }
         p.becomeProbe();
         if (responsive) {
             detector.resent(p.id, p.next, p.link.resentFrom(p.next));
@@ -897,7 +909,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             // A round decided when it was created waited for nobody.
             if (c.incremental()) detector.quorumFormed(c.responders(), c.decidedBy(), voters, c.waitedNanos(), now());
         }
-        if (broken != BrokenVariant.COMMIT_WITHOUT_QUORUM) advanceCommit(commits.committedIndex());
+        advanceCommit(commits.committedIndex());
     }
 
     private void advanceCommit(long index) {
@@ -959,7 +971,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         appendAsLeader(new EntryPayload.Command(self, r.requestId(), r.session(), r.payload()));
     }
 
-    private void onRead(ClientRequest r) {
+    /** Serves a read as its policy asks (thesis §6.4); overridable so tests can plant a read that skips the read index. */
+    void onRead(ClientRequest r) {
         switch (r.readPolicy()) {
             case ReadPolicy.Stale s -> ctx.serveRead(r.requestId(), s.minIndex());
             case ReadPolicy.Lease l -> {
@@ -1443,7 +1456,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** Sends a message once the term and vote it may depend on are durable (§5.2: "before responding to RPCs"). */
     private void send(NodeId to, RaftMessage m) {
         if (to.equals(self)) return;
-        if (termToken > termDurableToken && broken != BrokenVariant.VOTE_BEFORE_PERSIST) {
+        if (!termAndVoteDurable()) {
             if (held.size() >= MAX_HELD_MESSAGES) held.pollFirst();
             held.addLast(new Held(to, m, termToken));
             return;

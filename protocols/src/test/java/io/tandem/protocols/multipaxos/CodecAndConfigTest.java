@@ -1,5 +1,6 @@
 package io.tandem.protocols.multipaxos;
 
+import io.tandem.protocols.testing.BrokenProtocols;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -89,10 +90,11 @@ class CodecAndConfigTest {
     }
 
     @Test
-    void theRegistryKnowsTheProtocolAndItsBrokenVariants() {
+    void theRegistryKnowsTheProtocolAndATestJvmItsBrokenVariants() {
         assertThat(Protocols.names()).contains("multipaxos", "multipaxos-unsafe", "multipaxos-unsafe-ack-before-durable", "multipaxos-slow-wait-for-all-acceptors");
         assertThat(Protocols.byName("multipaxos").name()).isEqualTo("multipaxos");
         assertThat(Protocols.byName("multipaxos-unsafe").name()).isEqualTo("multipaxos-unsafe");
+        assertThat(BrokenProtocols.isBroken("multipaxos-unsafe")).as("from the test-jar's provider, not shipped").isTrue();
         assertThat(Protocols.multiPaxos()).isInstanceOf(MultiPaxosProtocol.class);
         assertThat(((MultiPaxosProtocol) Protocols.byName("multipaxos")).config()).isEqualTo(MultiPaxosConfig.DEFAULTS);
     }

@@ -4,7 +4,6 @@ import io.tandem.protocols.failslow.SlownessDetector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
-import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimFailure;
@@ -124,7 +123,7 @@ class MultiPaxosSimulationTest {
     @Test
     void phase2WithoutPhase1IsCaught() {
         MultiPaxosProtocol unsafe = (MultiPaxosProtocol) Protocols.byName("multipaxos-unsafe");
-        assertThat(unsafe.config().brokenVariant()).isEqualTo(BrokenVariant.SKIP_PHASE1);
+        assertThat(unsafe.name()).isEqualTo(BrokenMultiPaxos.Bug.SKIP_PHASE1.protocolName());
         SimRunner.Summary s = SimRunner.run(unsafe, SimOptions.defaults(), SimOptions.seeds(1, 50), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         SimResult caught = s.failures().getFirst();
@@ -144,7 +143,7 @@ class MultiPaxosSimulationTest {
 
     @Test
     void acknowledgingVotesBeforeTheyAreDurableIsCaught() {
-        MultiPaxosProtocol broken = new MultiPaxosProtocol(stress().toBuilder().brokenVariant(BrokenVariant.ACK_BEFORE_DURABLE).build());
+        MultiPaxosProtocol broken = BrokenMultiPaxos.protocol(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, stress());
         SimRunner.Summary s = SimRunner.run(broken, crashHeavy(), SimOptions.seeds(1, 300), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         System.out.println("multipaxos-unsafe-ack-before-durable caught at seed " + s.failures().getFirst().seed() + ": "
@@ -174,7 +173,7 @@ class MultiPaxosSimulationTest {
 
     @Test
     void theSlownessDetectorCatchesAnEngineThatWaitsForEveryAcceptor() {
-        MultiPaxosProtocol broken = new MultiPaxosProtocol(detectorSettings().toBuilder().brokenVariant(BrokenVariant.WAIT_FOR_ALL_ACCEPTORS).build())
+        MultiPaxosProtocol broken = BrokenMultiPaxos.protocol(BrokenMultiPaxos.Bug.WAIT_FOR_ALL_ACCEPTORS, detectorSettings())
                 .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
         SimRunner.Summary s = SimRunner.run(broken, slowNodesUnderLoad(), SimOptions.seeds(1, 30), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();

@@ -122,7 +122,15 @@ final class RaftCluster {
     /** Prints every message and storage event to stdout (debugging a seed). */
     boolean trace = Boolean.getBoolean("raft.trace");
 
+    /** The deliberately broken engine the nodes run, or null for the correct one. */
+    final BrokenRaft.Bug bug;
+
     RaftCluster(int n, RaftConfig config, long seed) {
+        this(n, config, seed, null);
+    }
+
+    RaftCluster(int n, RaftConfig config, long seed, BrokenRaft.Bug bug) {
+        this.bug = bug;
         this.seed = seed;
         this.config = config;
         this.random = new SplittableRandom(seed);
@@ -514,7 +522,7 @@ final class RaftCluster {
 
         void boot() {
             rng = new SplittableRandom(seed * 31 + id.hashCode() * 17L + incarnation);
-            engine = new RaftEngine(id, ids, config);
+            engine = bug == null ? new RaftEngine(id, ids, config) : BrokenRaft.engine(bug, id, ids, config);
             whenRunning(() -> engine.start(this));
         }
 
