@@ -2,10 +2,10 @@ package io.tandem.protocols.raft;
 
 import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
-import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.SimInvariant;
 import io.tandem.sim.SimulatedProtocol;
 import io.tandem.storage.LogEntry;

@@ -1,6 +1,5 @@
 package io.tandem.protocols.multipaxos;
 
-import io.tandem.protocols.testing.BrokenProtocols;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.RequestIds;
 import io.tandem.protocols.Protocols;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.*;
+import io.tandem.protocols.testing.BrokenProtocols;
 import io.tandem.storage.SnapshotMeta;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.tandem.protocols.multipaxos;
 
-import io.tandem.protocols.failslow.SlownessDetector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimFailure;

@@ -1,10 +1,10 @@
 package io.tandem.protocols.multipaxos;
 
-import io.tandem.protocols.failslow.QuorumTracker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

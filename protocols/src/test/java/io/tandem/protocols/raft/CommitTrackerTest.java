@@ -1,9 +1,9 @@
 package io.tandem.protocols.raft;
 
-import io.tandem.protocols.failslow.QuorumTracker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
 package io.tandem.protocols.raft;
 
-import io.tandem.protocols.failslow.SlownessDetector;
-import io.tandem.protocols.testing.TestMeters;
 import static io.tandem.protocols.raft.RaftCluster.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.SlownessDetector;
+import io.tandem.protocols.testing.TestMeters;
 import org.junit.jupiter.api.Test;
 
 /**

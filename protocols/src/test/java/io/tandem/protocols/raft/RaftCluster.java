@@ -1,6 +1,5 @@
 package io.tandem.protocols.raft;
 
-import io.tandem.protocols.testing.TestMeters;
 import io.tandem.codec.KryoCodec;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
@@ -11,6 +10,7 @@ import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
+import io.tandem.protocols.testing.TestMeters;
 import io.tandem.storage.DurableLog;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.MetaStore;

@@ -1,9 +1,9 @@
 package io.tandem.protocols.raft;
 
-import io.tandem.protocols.failslow.SlownessDetector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.SimFailure;
 import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
@@ -88,6 +88,18 @@ class RaftSimulationTest {
         SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults().withInvariants(false), SimOptions.seeds(1, 200), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         System.out.println("... by linearizability alone at seed " + s.failures().getFirst().seed() + ": " + s.failures().getFirst().failure().orElseThrow());
+        assertThat(s.failures().getFirst().failure()).hasValueSatisfying(f -> assertThat(f.kind()).isEqualTo(SimFailure.Kind.LINEARIZABILITY));
+    }
+
+    @Test
+    void servingReadsWithoutAReadIndexIsCaughtByLinearizabilityAlone() {
+        // What the local Jepsen runner's planted bug does on real processes, here under the simulator.
+        RaftProtocol broken = (RaftProtocol) Protocols.byName(BrokenRaft.Bug.STALE_READS.protocolName());
+        assertThat(broken.name()).isEqualTo("raft-broken-stale-reads");
+        SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults().withInvariants(false), SimOptions.seeds(1, 100), 1, null);
+        assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
+        System.out.println("raft-broken-stale-reads caught at seed " + s.failures().getFirst().seed() + ": "
+                + s.failures().getFirst().failure().orElseThrow().message().lines().findFirst().orElse(""));
         assertThat(s.failures().getFirst().failure()).hasValueSatisfying(f -> assertThat(f.kind()).isEqualTo(SimFailure.Kind.LINEARIZABILITY));
     }
 
