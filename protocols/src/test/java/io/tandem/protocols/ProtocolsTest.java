@@ -3,7 +3,13 @@ package io.tandem.protocols;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.engine.NodeId;
+import io.tandem.protocols.raft.RaftConfig;
+import io.tandem.protocols.raft.RaftEngine;
+import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.protocols.testing.BrokenProtocols;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The registry: shipped protocols, and the test-jar's broken ones found through {@link ProtocolProvider}. */
@@ -29,5 +35,18 @@ class ProtocolsTest {
         }
         assertThat(BrokenProtocols.isBroken("raft")).isFalse();
         assertThatThrownBy(() -> BrokenProtocols.byName("raft")).hasMessageContaining("unknown broken protocol");
+    }
+
+    @Test
+    void aRaftAskedForByNameKeepsItsKindWhenAServerChangesItsSettings() {
+        // What KvServer does with its election timeouts: the broken engine must stay broken.
+        RaftConfig serverSettings = RaftConfig.builder().electionTimeout(Duration.ofMillis(300), Duration.ofMillis(600)).build();
+        RaftProtocol stale = ((RaftProtocol) Protocols.byName("raft-broken-stale-reads")).withConfig(serverSettings);
+        assertThat(stale.name()).isEqualTo("raft-broken-stale-reads");
+        assertThat(stale.config()).isEqualTo(serverSettings);
+        assertThat(stale.createEngine(NodeId.of("n1"), List.of(NodeId.of("n1")))).isNotExactlyInstanceOf(RaftEngine.class);
+        RaftProtocol correct = new RaftProtocol().withConfig(serverSettings);
+        assertThat(correct.name()).isEqualTo("raft");
+        assertThat(correct.createEngine(NodeId.of("n1"), List.of(NodeId.of("n1")))).isExactlyInstanceOf(RaftEngine.class);
     }
 }

@@ -45,11 +45,18 @@ public final class QuorumTracker {
         this.deadline = deadline;
     }
 
+    /** k-of-n rules for small k, made once: a leader creates a tracker for every proposal round. */
+    private static final QuorumRule[] AT_LEAST = new QuorumRule[16];
+
+    static {
+        for (int k = 1; k < AT_LEAST.length; k++) AT_LEAST[k] = QuorumRule.atLeast(k);
+    }
+
     /** A wait for any {@code required} of {@code members}. */
     public static QuorumTracker kOfN(Collection<NodeId> members, int required, long createdAt, long deadline) {
-        int n = Set.copyOf(members).size();
+        int n = members instanceof Set<?> set ? set.size() : Set.copyOf(members).size();
         if (required < 1 || required > n) throw new IllegalArgumentException("required must be in [1, " + n + "], was " + required);
-        return new QuorumTracker(members, QuorumRule.atLeast(required), createdAt, deadline);
+        return new QuorumTracker(members, required < AT_LEAST.length ? AT_LEAST[required] : QuorumRule.atLeast(required), createdAt, deadline);
     }
 
     /** A strict majority of {@code n}. */
