@@ -6,7 +6,6 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -53,7 +52,7 @@ public final class SlownessDetector {
     public record Vocabulary(String peerMeters, String decisionMeters, String lagMeters, String positions, String decisions, String answering) {}
 
     /** The members that formed one quorum, and when. */
-    private record Formed(long at, List<NodeId> members) {}
+    private record Formed(long at, Collection<NodeId> members) {}
 
     private record PeerMeters(Meters.Gauge inflight, Meters.Gauge inflightBytes, Meters.Counter resends, Meters.Counter singlePeerWaits) {}
 
@@ -118,6 +117,7 @@ public final class SlownessDetector {
      * A quorum formed from {@code members} after {@code waitedNanos}; {@code decidedBy} gave the deciding
      * answer. If the quorum took every one of the {@code groupSize} members, that last member alone decided
      * when. In groups of one or two every quorum needs every member, which is inherent, not a symptom.
+     * The detector keeps {@code members} for a window of decisions: pass a collection nobody changes later.
      */
     public void quorumFormed(Collection<NodeId> members, NodeId decidedBy, int groupSize, long waitedNanos, long now) {
         quorumWait.record(waitedNanos);
@@ -125,7 +125,7 @@ public final class SlownessDetector {
             singlePeerWaits.merge(decidedBy, 1L, Long::sum);
             peer(decidedBy).singlePeerWaits().increment();
         }
-        history.addLast(new Formed(now, List.copyOf(members)));
+        history.addLast(new Formed(now, members));
         // Keep at least `window` quorums and at least `minSpanNanos` of them.
         while (history.size() > window && now - history.peekFirst().at() > minSpanNanos) history.pollFirst();
     }
