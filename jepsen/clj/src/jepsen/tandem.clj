@@ -108,9 +108,7 @@
    [nil "--jdk-url URL" "A JDK 25 tarball for the nodes (skipped when --java names an existing java)."
     :default "https://api.adoptium.net/v3/binary/latest/25/ga/linux/x64/jdk/hotspot/normal/eclipse"]
    [nil "--java FILE" "The java on the nodes; when it exists, no JDK is installed."
-    :default "/opt/tandem/jdk/bin/java"]
-   [nil "--unsafe-reads" "TEST ONLY: start the servers with the planted stale-read bug; the test should fail."
-    :default false]])
+    :default "/opt/tandem/jdk/bin/java"]])
 
 (defn all-tests
   "test-all: every workload against every fault on its own, then all at once."

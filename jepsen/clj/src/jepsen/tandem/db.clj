@@ -68,8 +68,7 @@
                       "--members" (members test)
                       "--protocol" (:protocol test)
                       "--data-dir" data-dir
-                      "--fault-injection"]
-                     (when (:unsafe-reads test) ["--unsafe-reads"]))]
+                      "--fault-injection"])]
     (c/su
       ;; The shell joins the server's cgroups, then execs the JVM in place, so the
       ;; pid start-stop-daemon records is the JVM's.

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -75,10 +74,6 @@ public final class JepsenCli implements Callable<Integer> {
 
     @Option(names = "--store", paramLabel = "DIR", description = "The store directory (default store).")
     Path store = Path.of("store");
-
-    @Option(names = "--unsafe-reads", description = "TEST ONLY: start the servers with the planted bug --unsafe-reads (reads served locally "
-            + "by any node, without a read index); the run should report an anomaly.")
-    boolean unsafeReads;
 
     @Option(names = "--no-loop-disks", description = "Keep node data in plain directories (no slow-disk fault).")
     boolean noLoopDisks;
@@ -150,9 +145,7 @@ public final class JepsenCli implements Callable<Integer> {
         if (concurrency != null) spec = spec.withConcurrency(concurrency.matches("\\d+") ? (Object) Long.parseLong(concurrency) : concurrency);
         if (recovery != null) spec = spec.withRecovery(Duration.ofMillis(Math.round(recovery * 1000)));
         spec.concurrency(nodes); // validates
-        List<String> serverArgs = new ArrayList<>();
-        if (unsafeReads) serverArgs.add("--unsafe-reads");
-        RunConfig c = RunConfig.defaults(spec, protocol).withNodes(nodes).withStoreRoot(store).withExtraServerArgs(serverArgs)
+        RunConfig c = RunConfig.defaults(spec, protocol).withNodes(nodes).withStoreRoot(store)
                 .withLoopDisks(!noLoopDisks).withSeed(seed != null ? seed : new java.security.SecureRandom().nextLong());
         if (serverClassPath != null) c = c.withClassPath(serverClassPath);
         return c;

@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param javaBin         the servers' java launcher
  * @param classPath       the servers' class path
  * @param jvmOptions      the servers' JVM options
- * @param extraServerArgs more {@code tandem server} flags ({@code --unsafe-reads} plants a bug)
+ * @param extraServerArgs more {@code tandem server} flags
  * @param loopDisks       give each node a loop-device disk when the host can (needed for slow disk)
  * @param readyTimeout    how long the fresh cluster may take to accept a write
  * @param lockWait        how long to wait for another run on this host

@@ -86,9 +86,6 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--fault-injection", negatable = true, description = "Accept fault-plan and clock-offset admin requests (test clusters only; default off).")
     Boolean faultInjection;
 
-    @Option(names = "--unsafe-reads", hidden = true, description = "TEST ONLY, a planted bug: serve reads locally on any node without a read index.")
-    Boolean unsafeReads;
-
     @Option(names = "--pid-file", paramLabel = "FILE", description = "Write the process id to FILE once ready; removed on a clean exit.")
     String pidFile;
 
@@ -152,7 +149,6 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.MAX_CLIENT_CONNECTIONS, maxClientConnections);
         put(f, ServerConfig.Key.MAX_REQUESTS_PER_CONNECTION, maxRequestsPerConnection);
         put(f, ServerConfig.Key.FAULT_INJECTION, faultInjection == null ? null : faultInjection.toString());
-        put(f, ServerConfig.Key.UNSAFE_READS, unsafeReads == null ? null : unsafeReads.toString());
         put(f, ServerConfig.Key.PID_FILE, pidFile);
         return f;
     }

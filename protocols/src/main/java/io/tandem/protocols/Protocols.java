@@ -9,59 +9,57 @@ import io.tandem.protocols.toy.ToyProtocol;
 import io.tandem.protocols.unreplicated.UnreplicatedProtocol;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
  * The protocols Tandem ships, by name: what {@code --protocol NAME} on the command line and
- * configuration files refer to. Each protocol package adds itself here.
+ * configuration files refer to. Each protocol package adds itself here. Protocols from a
+ * {@link ProtocolProvider} on the classpath (the deliberately broken engines of the tests) are found
+ * too; none ships.
  */
 public final class Protocols {
-    private static final Map<String, Supplier<Protocol>> BY_NAME = new TreeMap<>();
+    private static final Map<String, Supplier<Protocol>> SHIPPED = new TreeMap<>();
 
     static {
-        BY_NAME.put(ToyProtocol.NAME, ToyProtocol::correct);
-        BY_NAME.put(ToyProtocol.BUGGY_NAME, ToyProtocol::buggy);
-        BY_NAME.put(RaftProtocol.NAME, RaftProtocol::new);
-        // Deliberately broken Raft engines, so the simulator and the slowness detector can be shown to catch
-        // them. The fail-slow ones are not safety bugs: they are caught by the slowness detector, checked
-        // here as a simulator invariant, with a window small enough to overflow in a short run.
-        for (RaftConfig.BrokenVariant v : RaftConfig.BrokenVariant.values()) {
-            switch (v) {
-                case NONE -> { }
-                case COMMIT_WITHOUT_QUORUM, VOTE_BEFORE_PERSIST ->
-                        BY_NAME.put(RaftProtocol.brokenName(v), () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).build()));
-                case UNBOUNDED_FOLLOWER_QUEUE, WAIT_FOR_ALL_FOLLOWERS -> BY_NAME.put(RaftProtocol.brokenName(v),
-                        () -> new RaftProtocol(RaftConfig.builder().brokenVariant(v).maxInflight(4, 1 << 20).build()).checkingSlowness("same-quorum", "resend-storm"));
-            }
-        }
-        BY_NAME.put(MultiPaxosProtocol.NAME, MultiPaxosProtocol::new);
-        // Deliberately broken MultiPaxos engines, for the simulator to catch: multipaxos-unsafe runs Phase 2 without
-        // Phase 1 after a leader change; multipaxos-unsafe-ack-before-durable acknowledges votes before they are durable;
-        // multipaxos-slow-wait-for-all-acceptors is safe but waits for every acceptor, which the slowness detector reports.
-        for (MultiPaxosConfig.BrokenVariant v : MultiPaxosConfig.BrokenVariant.values()) {
-            switch (v) {
-                case NONE -> { }
-                case SKIP_PHASE1, ACK_BEFORE_DURABLE ->
-                        BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(MultiPaxosConfig.builder().brokenVariant(v).build()));
-                case WAIT_FOR_ALL_ACCEPTORS -> BY_NAME.put(MultiPaxosProtocol.nameOf(v), () -> new MultiPaxosProtocol(
-                        MultiPaxosConfig.builder().brokenVariant(v).detector(java.time.Duration.ofMillis(500), 64).build()).checkingSlowness("same-quorum", "resend-storm"));
-            }
-        }
+        SHIPPED.put(ToyProtocol.NAME, ToyProtocol::correct);
+        SHIPPED.put(RaftProtocol.NAME, RaftProtocol::new);
+        SHIPPED.put(MultiPaxosProtocol.NAME, MultiPaxosProtocol::new);
         // One member and a durable log, no replication: the cluster benchmark's upper bound, not fault tolerant.
-        BY_NAME.put(UnreplicatedProtocol.NAME, UnreplicatedProtocol::new);
+        SHIPPED.put(UnreplicatedProtocol.NAME, UnreplicatedProtocol::new);
     }
+
+    /** Shipped and provided protocols, loaded once. */
+    private static volatile Map<String, Supplier<Protocol>> all;
 
     private Protocols() {}
 
-    /** Every known protocol name, sorted. */
+    private static Map<String, Supplier<Protocol>> all() {
+        Map<String, Supplier<Protocol>> known = all;
+        if (known == null) {
+            Map<String, Supplier<Protocol>> loaded = new TreeMap<>(SHIPPED);
+            for (ProtocolProvider provider : ServiceLoader.load(ProtocolProvider.class, Protocols.class.getClassLoader())) {
+                for (Map.Entry<String, Supplier<Protocol>> e : provider.protocols().entrySet()) {
+                    if (SHIPPED.containsKey(e.getKey())) {
+                        throw new IllegalStateException(provider.getClass().getName() + " offers '" + e.getKey() + "', a name Tandem ships");
+                    }
+                    loaded.put(e.getKey(), e.getValue());
+                }
+            }
+            all = known = Map.copyOf(loaded);
+        }
+        return known;
+    }
+
+    /** Every known protocol name, sorted: the shipped ones, and any a {@link ProtocolProvider} on the classpath adds. */
     public static List<String> names() {
-        return List.copyOf(BY_NAME.keySet());
+        return all().keySet().stream().sorted().toList();
     }
 
     /** A fresh instance of the protocol called {@code name}. */
     public static Protocol byName(String name) {
-        Supplier<Protocol> factory = BY_NAME.get(name);
+        Supplier<Protocol> factory = all().get(name);
         if (factory == null) throw new IllegalArgumentException("unknown protocol '" + name + "'; known: " + String.join(", ", names()));
         return factory.get();
     }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param javaBin          the {@code java} launcher for the servers
  * @param classPath        a class path holding {@code io.tandem.cli.TandemCli} and its dependencies
  * @param jvmOptions       options of every server JVM (heap, GC: five JVMs share two cores here)
- * @param extraServerArgs  more {@code tandem server} flags, for example {@code --unsafe-reads}
+ * @param extraServerArgs  more {@code tandem server} flags, for example {@code --no-fsync}
  * @param loopDisks        give each node its own loop-device disk (needed for the slow-disk fault)
  * @param diskBytes        size of each node's sparse disk image
  * @param logDir           where each node's log goes ({@code <logDir>/<node>/server.log})

@@ -1,6 +1,7 @@
 package io.tandem.protocols.raft;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +20,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The Raft leader's quorum tracking, on the leader's loop for every proposal round (DESIGN §3 rule 1). It lives
- * in the jmh module but in the package it measures, because {@link CommitTracker} and {@link QuorumTracker} are
- * package-private engine internals (a split package on the benchmark classpath, so no public API exists only for
+ * in the jmh module but in the package it measures, because {@link CommitTracker} is a package-private engine
+ * internal (a split package on the benchmark classpath, so no public API exists only for
  * benchmarks).
  *
  * <ul>
@@ -64,7 +65,7 @@ public class QuorumTrackingBenchmark {
         for (int i = 1; i <= voters; i++) members.add(NodeId.of("n" + i));
         leader = members.getFirst();
         followers = members.subList(1, members.size());
-        commits = new CommitTracker(members, DEADLINE_NANOS, MAX_ROUNDS, false);
+        commits = new CommitTracker(members, DEADLINE_NANOS, MAX_ROUNDS, QuorumTracker::majority);
         next = 0;
         now = 0;
     }
@@ -72,7 +73,7 @@ public class QuorumTrackingBenchmark {
     @Benchmark
     public boolean quorumDecision() {
         long t = ++now;
-        QuorumTracker q = new QuorumTracker(members, QuorumTracker.majority(members.size()), t, t + DEADLINE_NANOS);
+        QuorumTracker q = QuorumTracker.kOfN(members, QuorumTracker.majority(members.size()), t, t + DEADLINE_NANOS);
         for (NodeId m : members) q.ack(m, t);
         return q.isYes();
     }

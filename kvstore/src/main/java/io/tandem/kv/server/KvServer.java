@@ -19,7 +19,6 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.EngineStatus;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
-import io.tandem.engine.ReadPolicy;
 import io.tandem.kv.KvCodec;
 import io.tandem.kv.KvException;
 import io.tandem.kv.KvResult;
@@ -106,7 +105,7 @@ public final class KvServer implements AutoCloseable {
         if (base instanceof RaftProtocol r) {
             var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
             if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
-            base = new RaftProtocol(raftConfig.build());
+            base = r.withConfig(raftConfig.build()); // keeps the kind of Raft asked for by name
         }
         this.protocol = base;
     }
@@ -178,10 +177,9 @@ public final class KvServer implements AutoCloseable {
         serving = true;
         writePidFile();
         watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watch);
-        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}{}", config.id(), protocol.name(),
+        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}", config.id(), protocol.name(),
                 config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
-                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "",
-                config.unsafeReads() ? ", UNSAFE READS (a planted bug, for tests)" : "");
+                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "");
     }
 
     private static boolean addressInUse(Throwable e) {
@@ -291,9 +289,7 @@ public final class KvServer implements AutoCloseable {
         } catch (KvException e) {
             return done(new Response.Result(q.requestId(), codec.encode(new KvResult.Failed(e.reason(), e.getMessage()))));
         }
-        // The planted bug of --unsafe-reads: any node answers from whatever it has applied (no read index).
-        ReadPolicy policy = config.unsafeReads() ? ReadPolicy.stale(0) : q.policy();
-        return runtime.query(q.query(), policy).handle((result, error) -> answer(q.requestId(), result, error));
+        return runtime.query(q.query(), q.policy()).handle((result, error) -> answer(q.requestId(), result, error));
     }
 
     /** Hands the change to the engine as an {@link AdminRequest}; an engine that does not support it is answered UNSUPPORTED, saying so. */

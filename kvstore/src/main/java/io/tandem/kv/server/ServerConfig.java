@@ -33,8 +33,6 @@ import java.util.function.Function;
  * @param electionTimeoutMin Raft only: the randomized election timeout is drawn from [min, max)
  * @param metricsPort      Prometheus scrape port on the client address's host; 0 turns the endpoint off
  * @param faultInjection   accept the fault-plan and clock-offset admin requests (test clusters only)
- * @param unsafeReads      TEST ONLY, a planted bug: serve every read from this node's local state, without a read
- *                         index or leader check, so a fault-injection run can show that it catches stale reads
  * @param pidFile          written once the server is ready, removed on a clean exit; null for none
  */
 public record ServerConfig(
@@ -54,7 +52,6 @@ public record ServerConfig(
         int maxClientConnections,
         int maxRequestsPerConnection,
         boolean faultInjection,
-        boolean unsafeReads,
         Path pidFile) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
@@ -77,7 +74,6 @@ public record ServerConfig(
         MAX_CLIENT_CONNECTIONS("max-client-connections", "1024", "open client connections; more are closed at once"),
         MAX_REQUESTS_PER_CONNECTION("max-requests-per-connection", "1024", "unanswered requests per connection; more are refused with OVERLOADED"),
         FAULT_INJECTION("fault-injection", "false", "accept fault-plan and clock-offset admin requests (test clusters only)"),
-        UNSAFE_READS("unsafe-reads", "false", "TEST ONLY, a planted bug: serve reads locally on any node, without a read index (stale reads)"),
         PID_FILE("pid-file", "none", "file to write the process id to once ready; removed on a clean exit");
 
         private final String name;
@@ -243,7 +239,6 @@ public record ServerConfig(
                     optional(Key.MAX_CLIENT_CONNECTIONS, Resolver::positiveInt, 1024),
                     optional(Key.MAX_REQUESTS_PER_CONNECTION, Resolver::positiveInt, 1024),
                     optional(Key.FAULT_INJECTION, Resolver::bool, false),
-                    optional(Key.UNSAFE_READS, Resolver::bool, false),
                     optional(Key.PID_FILE, Path::of, null));
         }
 

@@ -2,7 +2,6 @@ package io.tandem.protocols.multipaxos;
 
 import io.tandem.engine.NodeId;
 import io.tandem.engine.RequestIds;
-import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
@@ -45,7 +44,7 @@ import java.util.TreeMap;
  * meta store and, once that is durable, compacts the journal prefix no remaining vote needs. It
  * reports {@code g} in Phase 1b and Phase 2b so a leader skips those slots.
  */
-final class Acceptor {
+class Acceptor {
     static final String PROMISE_KEY = "multipaxos.acceptor.promise";
     static final String GC_KEY = "multipaxos.acceptor.gc";
     static final String KEY_PREFIX = "multipaxos.acceptor.";
@@ -58,10 +57,9 @@ final class Acceptor {
     private record PendingReply(long journalIndex, long promiseToken, NodeId to, MultiPaxosMessage message) {}
 
     /** A journal record not yet known durable. */
-    private record JournalRun(long index, Ballot ballot, long firstSlot, List<Value> values) {}
+    record JournalRun(long index, Ballot ballot, long firstSlot, List<Value> values) {}
 
     private final RoleContext rc;
-    private final BrokenVariant broken;
     private final int maxPromiseVotes;
     private final int maxPromiseBytes;
 
@@ -81,7 +79,6 @@ final class Acceptor {
     Acceptor(RoleContext rc, boolean recordHistory) {
         this.rc = rc;
         this.history = recordHistory ? new VoteHistory() : null;
-        this.broken = rc.config.brokenVariant();
         this.maxPromiseVotes = 4 * rc.config.maxBatchSlots();
         this.maxPromiseBytes = 4 * rc.config.maxBatchBytes();
     }
@@ -214,9 +211,7 @@ final class Acceptor {
             log.append(new LogEntry(index, a.ballot().round(), encodeRun(a.ballot(), first, copy)));
             for (int k = 0; k < copy.size(); k++) votes.put(first + k, new StoredVote(a.ballot(), copy.get(k), index));
             JournalRun run = new JournalRun(index, a.ballot(), first, copy);
-            if (broken == BrokenVariant.ACK_BEFORE_DURABLE) votesDurable(run); // the broken acceptor counts it before the disk does
-            else undurable.addLast(run);
-            needed = broken == BrokenVariant.ACK_BEFORE_DURABLE ? 0 : index;
+            needed = journaled(run);
         }
         reply(from, answer, needed, 0);
     }
@@ -296,7 +291,17 @@ final class Acceptor {
         flushReplies();
     }
 
-    private void votesDurable(JournalRun run) {
+    /**
+     * A run of votes was appended to the journal: its answer waits until the journal synced it (spec
+     * §2.3: a vote counts only once it survives a crash), so this returns the journal index to wait for.
+     * Overridable so tests can plant an acceptor that answers before its votes are durable.
+     */
+    long journaled(JournalRun run) {
+        undurable.addLast(run);
+        return run.index();
+    }
+
+    void votesDurable(JournalRun run) {
         for (int k = 0; k < run.values().size(); k++) {
             long slot = run.firstSlot() + k;
             maxVotedSlot = Math.max(maxVotedSlot, slot);

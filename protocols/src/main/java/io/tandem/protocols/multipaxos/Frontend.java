@@ -6,6 +6,7 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
+import io.tandem.protocols.failslow.QuorumTracker;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig.ReadPath;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlot;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlotQuery;
@@ -128,7 +129,7 @@ final class Frontend {
     /** Seals the waiting reads into a round and asks every acceptor for its highest voted slot. */
     private void startRound() {
         long now = rc.now();
-        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums(), QuorumTracker.Kind.READ, now));
+        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums().members(), rc.topology.quorums().readRule(), now, now + readTimeoutNanos));
         waitingReads.clear();
         readRounds.increment();
         MaxVotedSlotQuery query = new MaxVotedSlotQuery(round.number, round.reads.getFirst());
@@ -164,7 +165,7 @@ final class Frontend {
         if (failed || round == null) return;
         long now = rc.now();
         ReadRound r = round;
-        if (now - r.quorum.createdAt() >= readTimeoutNanos) {
+        if (r.quorum.isOverdue(now)) {
             round = null;
             for (long requestId : r.reads) rc.engine.reject(requestId, new Rejection.Unavailable("no read quorum of acceptors answered " + rc.self + " in time"));
             if (!waitingReads.isEmpty()) startRound();

@@ -4,7 +4,9 @@ import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.RequestIds;
 import io.tandem.engine.TimerKey;
-import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
+import io.tandem.protocols.failslow.PeerLink;
+import io.tandem.protocols.failslow.QuorumTracker;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
@@ -51,10 +53,10 @@ import java.util.TreeMap;
  *   <li><b>Fail-slow rules</b> (DESIGN §3): decisions wait for quorums only; a slow acceptor's full
  *       window just means it gets nothing new; resends happen on the heartbeat timer, at most once
  *       per (RTT-adaptive, backed-off) interval per acceptor, only for slots that are overdue, and are
- *       counted; a {@link SlownessMonitor} reports what it sees.</li>
+ *       counted; a {@link SlownessDetector} reports what it sees.</li>
  * </ul>
  */
-final class Leader {
+class Leader {
     sealed interface Timer extends TimerKey {}
 
     private record ElectionTimer() implements Timer {}
@@ -72,6 +74,8 @@ final class Leader {
     private static final Timer CHECK_QUORUM = new CheckQuorumTimer();
     private static final Timer PHASE1 = new Phase1Timer();
     private static final Timer DETECTOR = new DetectorTimer();
+    static final SlownessDetector.Vocabulary DETECTOR_VOCABULARY = new SlownessDetector.Vocabulary(
+            "tandem.multipaxos.acceptor", "tandem.multipaxos.slot", "tandem.multipaxos.replica", "slots", "chosen slots", "voted");
 
     static final String KEY_PREFIX = "multipaxos.leader.";
     static final String ROUND_KEY = "multipaxos.leader.round";
@@ -85,15 +89,13 @@ final class Leader {
     private final MultiPaxosConfig config;
     private final Topology topology;
     private final QuorumSystem quorums;
-    /** The quorums that choose a slot: {@link #quorums}, except in a deliberately broken engine. */
-    private final QuorumSystem decisionQuorums;
     private final int selfIndex;
-    private final BrokenVariant broken;
     private final long heartbeatNanos;
     private final long electionMinNanos;
     private final long electionMaxNanos;
     private final long resendNanos;
-    private final SlownessMonitor monitor;
+    private final SlownessDetector detector;
+    private final Meters.Counter chosenSlots;
     private final Meters.Counter phase1Started;
     private final Meters.Counter stepDowns;
     private final Meters.Counter rejected;
@@ -140,17 +142,14 @@ final class Leader {
         this.config = rc.config;
         this.topology = rc.topology;
         this.quorums = topology.quorums();
-        // The fail-slow broken engine decides only with every acceptor: stricter, so still safe, but never quorum-tolerant.
-        this.decisionQuorums = rc.config.brokenVariant() == BrokenVariant.WAIT_FOR_ALL_ACCEPTORS
-                ? QuorumSystem.threshold(topology.acceptors(), 1, topology.acceptors().size()) : quorums;
         this.selfIndex = topology.leaderIndex(rc.self);
-        this.broken = config.brokenVariant();
         this.heartbeatNanos = config.heartbeatInterval().toNanos();
         this.electionMinNanos = config.electionTimeoutMin().toNanos();
         this.electionMaxNanos = config.electionTimeoutMax().toNanos();
         this.resendNanos = config.resendInterval().toNanos();
         Meters meters = rc.meters();
-        this.monitor = new SlownessMonitor(meters, quorums, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        this.detector = new SlownessDetector(meters, DETECTOR_VOCABULARY, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        this.chosenSlots = meters.counter("tandem.multipaxos.slot.chosen");
         this.phase1Started = meters.counter("tandem.multipaxos.phase1.started");
         this.stepDowns = meters.counter("tandem.multipaxos.leader.step_downs");
         this.rejected = meters.counter("tandem.multipaxos.proposals.rejected");
@@ -252,12 +251,13 @@ final class Leader {
         durableRound = Math.max(durableRound, pendingRound);
         roundGauge.set(durableRound);
         if (status != Status.PREPARING || ballot.round() != pendingRound) return;
-        if (broken == BrokenVariant.SKIP_PHASE1) {
-            becomeLeader(); // the broken engine assumes its own replica knows every chosen slot
-            return;
-        }
+        startPhase1();
+    }
+
+    /** Phase 1a: ask every acceptor for its votes from {@link #phase1From}; a read quorum of answers makes us leader. Overridable so tests can plant a leader that skips it. */
+    void startPhase1() {
         merge = new Phase1Merge(phase1From);
-        phase1Quorum = new QuorumTracker(quorums, QuorumTracker.Kind.READ, rc.now());
+        phase1Quorum = new QuorumTracker(quorums.members(), quorums.readRule(), rc.now(), QuorumTracker.NO_DEADLINE);
         phase1Next.clear();
         phase1SentAt.clear();
         Prepare prepare = new Prepare(ballot, phase1From);
@@ -304,15 +304,19 @@ final class Leader {
         rc.schedule(resendNanos, PHASE1);
     }
 
-    private void becomeLeader() {
+    /**
+     * Phase 2 from the first slot Phase 1 left undecided, re-proposing the values it found safe. Without a
+     * merged Phase 1 (only a test's broken leader gets here so) it starts where Phase 1 would have.
+     */
+    void becomeLeader() {
         long now = rc.now();
         status = Status.LEADING;
         activeLeader = rc.self;
         heardFromLeaderAt = now;
         rc.cancel(PHASE1);
         rc.cancel(ELECTION);
-        long start = broken == BrokenVariant.SKIP_PHASE1 ? phase1From : merge.startSlot();
-        window = new SlotWindow(decisionQuorums, config.windowSlots(), start);
+        long start = merge != null ? merge.startSlot() : phase1From;
+        window = new SlotWindow(decisionQuorums(), config.windowSlots(), start);
         leadingFrom = start;
         if (merge != null) {
             for (Value v : merge.safeValues()) window.proposeRecovered(v, now);
@@ -323,7 +327,7 @@ final class Leader {
         recoverAskedAt.clear();
         links.clear();
         for (NodeId a : topology.acceptors()) links.put(a, new AcceptorLink(a, quorums.bit(a), start - 1, now));
-        monitor.reset();
+        detector.resetQuorumHistory();
         fillWindow();
         pumpAll();
         broadcastHeartbeat();
@@ -349,7 +353,7 @@ final class Leader {
         links.clear();
         cancelLeaderTimers();
         rc.cancel(PHASE1);
-        monitor.reset();
+        detector.resetQuorumHistory();
         resetElectionTimer();
     }
 
@@ -388,7 +392,7 @@ final class Leader {
 
     private void onHeartbeatAck(NodeId from, HeartbeatAck a) {
         AcceptorLink link = links.get(from);
-        if (link != null) link.lastHeardAt = rc.now();
+        if (link != null) link.link.heard(rc.now());
         if (a.promised().proposer() != selfIndex) highestSeen = Ballot.max(highestSeen, a.promised());
         if (status == Status.LEADING && a.ballot().equals(ballot) && a.promised().greaterThan(ballot)) deferTo(a.promised());
     }
@@ -399,7 +403,7 @@ final class Leader {
         long now = rc.now();
         long heard = 0;
         for (AcceptorLink l : links.values()) {
-            if (now - l.lastHeardAt < electionMinNanos) heard |= l.bit;
+            if (now - l.link.lastHeardAt() < electionMinNanos) heard |= l.bit;
         }
         if (!quorums.isWriteQuorum(heard)) {
             stepDown(null);
@@ -454,7 +458,7 @@ final class Leader {
 
     /** Sends an acceptor what it should vote on now, within its window; never queues beyond it. */
     private void pump(AcceptorLink link) {
-        while (status == Status.LEADING && !link.windowFull(config.maxInflightMessages(), config.maxInflightBytes())) {
+        while (status == Status.LEADING && !link.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes())) {
             SlotWindow.Run run = window.nextRun(link.sentThrough, link.bit, config.maxBatchSlots(), config.maxBatchBytes());
             if (run == null) return;
             rc.send(link.id, new Accept(ballot, run.firstSlot(), run.values(), run.requestId()));
@@ -473,7 +477,8 @@ final class Leader {
         for (long s = Math.max(a.firstSlot(), a.gcSlot() + 1); s <= a.lastSlot(); s++) {
             SlotWindow.Proposal p = window.vote(s, link.bit, now);
             if (p == null) continue;
-            monitor.slotChosen(p.voters, from, now - p.proposedAt, now);
+            chosenSlots.increment();
+            detector.quorumFormed(quorums.membersOf(p.voters), from, quorums.members().size(), now - p.proposedAt, now);
             chosen.add(p);
         }
         if (!chosen.isEmpty() || a.gcSlot() >= window.firstUnchosen()) decided(chosen);
@@ -532,7 +537,7 @@ final class Leader {
         long now = rc.now();
         broadcastHeartbeat();
         for (AcceptorLink l : links.values()) maybeResend(l, now);
-        monitor.overdue(window.newlyOverdue(now, config.commitDeadline().toNanos()));
+        detector.overdue(window.newlyOverdue(now, config.commitDeadline().toNanos()));
         rc.schedule(heartbeatNanos, HEARTBEAT);
     }
 
@@ -542,31 +547,40 @@ final class Leader {
      * for too long without such a need are just forgotten, which reopens the window without resending.
      */
     private void maybeResend(AcceptorLink link, long now) {
-        long timeout = link.resendTimeout(resendNanos);
-        if (now - link.lastResendAt < timeout) return;
-        AcceptorLink.Inflight oldest = link.inflight.peekFirst();
-        boolean stalled = oldest != null && now - Math.max(oldest.sentAt(), link.lastProgressAt) >= timeout;
+        long timeout = link.link.resendTimeout(resendNanos);
+        if (!link.link.mayResend(now, timeout)) return;
+        PeerLink.InFlight oldest = link.link.oldestInflight();
+        boolean stalled = oldest != null && now - Math.max(oldest.sentAt(), link.link.lastProgressAt()) >= timeout;
         SlotWindow.Proposal waiting = window.oldestUndecidedWithout(link.bit, now - timeout);
         if (waiting == null) {
             if (stalled) {
-                link.forgetInflight();
+                link.link.clearInflight();
                 pump(link);
             }
             return;
         }
-        link.lastResendAt = now;
-        link.resendsWithoutProgress++;
-        link.resendsOfSameRange = link.lastResendFrom == waiting.slot ? link.resendsOfSameRange + 1 : 1;
-        link.lastResendFrom = waiting.slot;
-        monitor.resent(link.id, waiting.slot, link.resendsOfSameRange);
+        link.link.resending(now);
+        detector.resent(link.id, waiting.slot, link.link.resentFrom(waiting.slot));
         link.rewind(waiting.slot);
         pump(link);
     }
 
+    /**
+     * The quorums whose votes choose a slot: the acceptors' write quorums (spec §2.2), any of which will
+     * do, so no single acceptor decides when a slot is chosen. Overridable so tests can plant a leader
+     * that waits for every acceptor.
+     */
+    QuorumSystem decisionQuorums() {
+        return quorums;
+    }
+
     private void onDetectorTimer() {
         if (status == Status.LEADING) {
-            monitor.sample(links.values(), config.maxInflightMessages(), (long) config.maxInflightBytes() + config.maxBatchBytes(), replicaExecuted,
-                    window.firstUnchosen() - 1, rc.now());
+            long maxBytes = (long) config.maxInflightBytes() + config.maxBatchBytes();
+            for (AcceptorLink l : links.values()) detector.sampleLink(l.link, config.maxInflightMessages(), maxBytes, "");
+            long chosenThrough = window.firstUnchosen() - 1;
+            for (Map.Entry<NodeId, Long> e : replicaExecuted.entrySet()) detector.lag(e.getKey(), chosenThrough - e.getValue());
+            detector.sampleQuorums(quorums.members(), quorums.writeRule(), rc.now());
         }
         rc.schedule(config.detectorInterval().toNanos(), DETECTOR);
     }
@@ -662,7 +676,7 @@ final class Leader {
     }
 
     Map<String, Long> slownessWarningsByKind() {
-        return monitor.warningsByKind();
+        return detector.warningsByKind();
     }
 
     String describe() {

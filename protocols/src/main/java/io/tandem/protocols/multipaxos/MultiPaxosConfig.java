@@ -39,7 +39,6 @@ import java.util.Objects;
  * @param detectorInterval    cadence of the slowness detector; also the least time an acceptor must stay
  *                            out of every write quorum to be reported
  * @param quorumHistoryWindow the least number of chosen slots an acceptor must stay out of to be reported
- * @param brokenVariant       TEST ONLY: a deliberately broken engine; never set it in production
  */
 public record MultiPaxosConfig(
         Deployment deployment,
@@ -65,8 +64,7 @@ public record MultiPaxosConfig(
         int retainedChosenSlots,
         Duration commitDeadline,
         Duration detectorInterval,
-        int quorumHistoryWindow,
-        BrokenVariant brokenVariant) {
+        int quorumHistoryWindow) {
 
     /** How linearizable reads are served. */
     public enum ReadPath {
@@ -80,17 +78,6 @@ public record MultiPaxosConfig(
         LOG
     }
 
-    /** Deliberately broken engines (test only), each breaking one rule the tests must catch. */
-    public enum BrokenVariant {
-        NONE,
-        /** A new leader skips Phase 1 and proposes straight away from its own chosen prefix (safety bug). */
-        SKIP_PHASE1,
-        /** Acceptors answer Phase 2a before their vote is durable (safety bug after a crash). */
-        ACK_BEFORE_DURABLE,
-        /** A slot counts as chosen only once every acceptor voted: safe, but the slowest acceptor sets every latency (fail-slow bug). */
-        WAIT_FOR_ALL_ACCEPTORS
-    }
-
     /** Defaults for a LAN, in line with the Raft engine: heartbeats every 100 ms, failover after 1-2 s. */
     public static final MultiPaxosConfig DEFAULTS = new MultiPaxosConfig(
             Deployment.CLASSIC, QuorumLayout.MAJORITY,
@@ -99,14 +86,12 @@ public record MultiPaxosConfig(
             10_000, 1_000, 256 << 10,
             Duration.ofMillis(300), Duration.ofSeconds(2), 10_000, ReadPath.ACCEPTOR_QUORUM,
             4096, 4096,
-            Duration.ofSeconds(1), Duration.ofSeconds(1), 256,
-            BrokenVariant.NONE);
+            Duration.ofSeconds(1), Duration.ofSeconds(1), 256);
 
     public MultiPaxosConfig {
         Objects.requireNonNull(deployment, "deployment");
         Objects.requireNonNull(acceptorQuorums, "acceptorQuorums");
         Objects.requireNonNull(linearizableReads, "linearizableReads");
-        Objects.requireNonNull(brokenVariant, "brokenVariant");
         positive("heartbeatInterval", heartbeatInterval);
         positive("electionTimeoutMin", electionTimeoutMin);
         positive("electionTimeoutMax", electionTimeoutMax);
@@ -163,7 +148,6 @@ public record MultiPaxosConfig(
                 maxReplicaLagSlots, retainedChosenSlots, quorumHistoryWindow;
         private long snapshotThreshold, logRetentionSlots;
         private ReadPath linearizableReads;
-        private BrokenVariant brokenVariant;
 
         private Builder(MultiPaxosConfig c) {
             deployment = c.deployment;
@@ -190,7 +174,6 @@ public record MultiPaxosConfig(
             commitDeadline = c.commitDeadline;
             detectorInterval = c.detectorInterval;
             quorumHistoryWindow = c.quorumHistoryWindow;
-            brokenVariant = c.brokenVariant;
         }
 
         public Builder deployment(Deployment d) {
@@ -297,17 +280,11 @@ public record MultiPaxosConfig(
             return this;
         }
 
-        /** TEST ONLY: selects a deliberately broken engine. */
-        public Builder brokenVariant(BrokenVariant variant) {
-            this.brokenVariant = variant;
-            return this;
-        }
-
         public MultiPaxosConfig build() {
             return new MultiPaxosConfig(deployment, acceptorQuorums, heartbeatInterval, electionTimeoutMin, electionTimeoutMax, resendInterval,
                     windowSlots, maxInflightMessages, maxInflightBytes, maxBatchSlots, maxBatchBytes, maxQueuedCommands,
                     snapshotThreshold, logRetentionSlots, snapshotChunkBytes, catchUpTimeout, readTimeout, maxPendingReads, linearizableReads,
-                    maxReplicaLagSlots, retainedChosenSlots, commitDeadline, detectorInterval, quorumHistoryWindow, brokenVariant);
+                    maxReplicaLagSlots, retainedChosenSlots, commitDeadline, detectorInterval, quorumHistoryWindow);
         }
     }
 }

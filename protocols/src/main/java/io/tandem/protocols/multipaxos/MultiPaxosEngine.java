@@ -43,6 +43,7 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
     private final List<NodeId> members;
     private final MultiPaxosConfig config;
     private final boolean recordHistory;
+    private final Roles roles;
     private final ArrayDeque<Local> local = new ArrayDeque<>();
     private final long[] tokens = new long[1];
 
@@ -59,12 +60,14 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
 
     /**
      * @param recordHistory keep the rings of recent votes and executions the simulator's invariants read
+     * @param roles         makes the leader and acceptor roles
      */
-    MultiPaxosEngine(NodeId self, List<NodeId> members, MultiPaxosConfig config, boolean recordHistory) {
+    MultiPaxosEngine(NodeId self, List<NodeId> members, MultiPaxosConfig config, boolean recordHistory, Roles roles) {
         this.self = self;
         this.members = List.copyOf(members);
         this.config = config;
         this.recordHistory = recordHistory;
+        this.roles = roles;
     }
 
     @Override
@@ -76,9 +79,9 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
         backgroundMessages = meters.counter("tandem.multipaxos.messages.sent", "cause", "background");
         localMessages = meters.counter("tandem.multipaxos.messages.local");
         RoleContext rc = new RoleContext(ctx, topology, config, this::send, tokens);
-        if (topology.acceptors().contains(self)) acceptor = new Acceptor(rc, recordHistory);
+        if (topology.acceptors().contains(self)) acceptor = roles.acceptor(rc, recordHistory);
         if (topology.replicas().contains(self)) replica = new Replica(rc, recordHistory);
-        if (topology.leaders().contains(self)) leader = new Leader(rc);
+        if (topology.leaders().contains(self)) leader = roles.leader(rc);
         if (topology.frontends().contains(self)) frontend = new Frontend(rc);
         // Recovery order: votes first, then execution, then the proposer (which learns from both by message).
         if (acceptor != null) acceptor.start();

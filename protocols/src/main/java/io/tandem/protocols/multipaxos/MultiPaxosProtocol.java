@@ -4,13 +4,12 @@ import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
-import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.SimInvariant;
 import io.tandem.sim.SimulatedProtocol;
 import io.tandem.storage.SnapshotMeta;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -23,7 +22,9 @@ import java.util.Set;
 public final class MultiPaxosProtocol implements SimulatedProtocol {
     public static final String NAME = "multipaxos";
 
+    private final String name;
     private final MultiPaxosConfig config;
+    private final Roles roles;
     /** Slowness warning kinds a run may raise; null: the detector is not checked. */
     private final Set<String> toleratedWarnings;
     /** Set once the invariants were asked for: engines created from then on keep the histories they read. */
@@ -38,34 +39,26 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     }
 
     private MultiPaxosProtocol(MultiPaxosConfig config, Set<String> toleratedWarnings) {
+        this(NAME, config, Roles.STANDARD, toleratedWarnings);
+    }
+
+    /** A protocol whose nodes make their roles with {@code roles} (tests plant broken roles so, under their own name). */
+    MultiPaxosProtocol(String name, MultiPaxosConfig config, Roles roles, Set<String> toleratedWarnings) {
+        this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
+        this.roles = Objects.requireNonNull(roles, "roles");
         this.toleratedWarnings = toleratedWarnings;
     }
 
     /** Every kind of slowness warning the leader raises. */
-    public static final Set<String> WARNING_KINDS = Set.of(SlownessMonitor.OUTBOX_OVER_CAP, SlownessMonitor.RESEND_STORM,
-            SlownessMonitor.SINGLE_PEER_WAIT, SlownessMonitor.SAME_QUORUM);
+    public static final Set<String> WARNING_KINDS = SlownessDetector.KINDS;
 
     /**
      * The same protocol whose simulator invariants also require a quiet slowness detector: a warning
      * of any kind not listed fails the run.
      */
     public MultiPaxosProtocol checkingSlowness(String... toleratedKinds) {
-        return new MultiPaxosProtocol(config, Set.of(toleratedKinds));
-    }
-
-    /**
-     * The registry name of a variant: {@code multipaxos}, {@code multipaxos-unsafe} (Phase 2 without Phase 1),
-     * {@code multipaxos-unsafe-ack-before-durable}, {@code multipaxos-slow-wait-for-all-acceptors}.
-     */
-    public static String nameOf(BrokenVariant variant) {
-        String suffix = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
-        return switch (variant) {
-            case NONE -> NAME;
-            case SKIP_PHASE1 -> NAME + "-unsafe";
-            case ACK_BEFORE_DURABLE -> NAME + "-unsafe-" + suffix;
-            case WAIT_FOR_ALL_ACCEPTORS -> NAME + "-slow-" + suffix;
-        };
+        return new MultiPaxosProtocol(name, config, roles, Set.of(toleratedKinds));
     }
 
     public MultiPaxosConfig config() {
@@ -74,13 +67,13 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
 
     @Override
     public String name() {
-        return nameOf(config.brokenVariant());
+        return name;
     }
 
     @Override
     public Engine createEngine(NodeId self, List<NodeId> members) {
         if (!members.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + members);
-        return new MultiPaxosEngine(self, members, config, observed);
+        return new MultiPaxosEngine(self, members, config, observed, roles);
     }
 
     /** Ids {@link CodecIds#MULTIPAXOS_FIRST} and up, in a fixed order: append new types at the end, never reorder. */

@@ -1,7 +1,9 @@
 package io.tandem.protocols.multipaxos;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumRule;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,6 +39,23 @@ public sealed interface QuorumSystem {
     default long bit(NodeId acceptor) {
         int i = members().indexOf(acceptor);
         return i < 0 ? 0 : 1L << i;
+    }
+
+    /** The mask of {@code acceptors}; non-members are left out. */
+    default long maskOf(Collection<NodeId> acceptors) {
+        long mask = 0;
+        for (NodeId a : acceptors) mask |= bit(a);
+        return mask;
+    }
+
+    /** Read quorums as a rule for the shared fail-slow toolkit's quorum waits. */
+    default QuorumRule readRule() {
+        return acceptors -> isReadQuorum(maskOf(acceptors));
+    }
+
+    /** Write quorums as a rule for the shared fail-slow toolkit's quorum waits and detector. */
+    default QuorumRule writeRule() {
+        return acceptors -> isWriteQuorum(maskOf(acceptors));
     }
 
     /** The mask with every member. */

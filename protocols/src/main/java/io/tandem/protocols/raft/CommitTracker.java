@@ -1,12 +1,14 @@
 package io.tandem.protocols.raft;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The leader's commit path as a stream of quorum waits (Raft §5.3, §5.4.2; DESIGN §3 rule 1). Each
@@ -38,20 +40,20 @@ final class CommitTracker {
 
     private final int maxRounds;
     private final long deadlineNanos;
-    private final boolean requireAll;
+    private final IntUnaryOperator quorumSize;
     private List<NodeId> voters;
     private final Map<NodeId, Long> match = new HashMap<>();
     private final ArrayDeque<Round> rounds = new ArrayDeque<>();
     private long committed;
 
     /**
-     * @param requireAll TEST ONLY (the WAIT_FOR_ALL_FOLLOWERS variant): every voter must acknowledge
+     * @param quorumSize how many of n voters a round waits for (a majority; the engine decides)
      */
-    CommitTracker(Collection<NodeId> voters, long deadlineNanos, int maxRounds, boolean requireAll) {
+    CommitTracker(Collection<NodeId> voters, long deadlineNanos, int maxRounds, IntUnaryOperator quorumSize) {
         this.voters = List.copyOf(voters);
         this.deadlineNanos = deadlineNanos;
         this.maxRounds = maxRounds;
-        this.requireAll = requireAll;
+        this.quorumSize = quorumSize;
     }
 
     /** The highest index a quorum acknowledged. */
@@ -68,7 +70,7 @@ final class CommitTracker {
     }
 
     private int required() {
-        return requireAll ? voters.size() : QuorumTracker.majority(voters.size());
+        return quorumSize.applyAsInt(voters.size());
     }
 
     /** Starts waiting for a quorum on every entry up to {@code target}, an entry of the leader's current term. */
@@ -83,7 +85,7 @@ final class CommitTracker {
     }
 
     private Round newRound(long target, long now) {
-        QuorumTracker q = new QuorumTracker(voters, required(), now, now + deadlineNanos);
+        QuorumTracker q = QuorumTracker.kOfN(voters, required(), now, now + deadlineNanos);
         for (NodeId v : voters) {
             if (matchOf(v) >= target) q.ack(v, now);
         }

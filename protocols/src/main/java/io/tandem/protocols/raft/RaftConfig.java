@@ -42,8 +42,6 @@ import java.util.Set;
  * @param detectorInterval      how often the slowness detector samples the per-peer state; also the least
  *                              time a member must stay out of every commit quorum to be reported
  * @param quorumHistoryWindow   the least number of commit quorums a member must stay out of to be reported
- * @param brokenVariant         TEST ONLY: a deliberately broken engine, so tests can prove that the simulator
- *                              and the slowness detector catch it. Never set it in production.
  */
 public record RaftConfig(
         Duration electionTimeoutMin,
@@ -66,22 +64,7 @@ public record RaftConfig(
         int maxPendingReads,
         Set<NodeId> initialVoters,
         Duration detectorInterval,
-        int quorumHistoryWindow,
-        BrokenVariant brokenVariant) {
-
-    /** Deliberately broken engines (test only), each breaking one rule the tests must catch. */
-    public enum BrokenVariant {
-        /** The correct engine. */
-        NONE,
-        /** The leader commits entries as soon as it appended them, without a quorum (safety bug). */
-        COMMIT_WITHOUT_QUORUM,
-        /** Votes are granted and counted before the term and vote are durable (safety bug after a crash). */
-        VOTE_BEFORE_PERSIST,
-        /** Every new entry is pushed to every follower at once and kept until acknowledged: an unbounded per-follower queue. */
-        UNBOUNDED_FOLLOWER_QUEUE,
-        /** Commit waits for every voter, so the slowest follower decides the latency of every command. */
-        WAIT_FOR_ALL_FOLLOWERS
-    }
+        int quorumHistoryWindow) {
 
     /**
      * Defaults for a LAN: elections after 1-2 s (well above the 400 ms delay of the DepFast slow-network fault,
@@ -96,8 +79,7 @@ public record RaftConfig(
             Duration.ofMillis(100),
             10_000, 64L << 20, 10_000,
             Set.of(),
-            Duration.ofSeconds(1), 256,
-            BrokenVariant.NONE);
+            Duration.ofSeconds(1), 256);
 
     public RaftConfig {
         positive("electionTimeoutMin", electionTimeoutMin);
@@ -107,7 +89,6 @@ public record RaftConfig(
         positive("commitDeadline", commitDeadline);
         positive("detectorInterval", detectorInterval);
         Objects.requireNonNull(maxClockDrift, "maxClockDrift");
-        Objects.requireNonNull(brokenVariant, "brokenVariant");
         initialVoters = Set.copyOf(Objects.requireNonNull(initialVoters, "initialVoters"));
         if (electionTimeoutMax.compareTo(electionTimeoutMin) <= 0) {
             throw new IllegalArgumentException("electionTimeoutMax (" + electionTimeoutMax + ") must be greater than electionTimeoutMin (" + electionTimeoutMin + ")");
@@ -161,7 +142,6 @@ public record RaftConfig(
         private int maxInflightMessages, maxInflightBytes, maxBatchBytes, maxBatchEntries, snapshotChunkBytes, maxUncommittedEntries, maxPendingReads, quorumHistoryWindow;
         private long snapshotThreshold, logRetentionEntries, maxUncommittedBytes;
         private Set<NodeId> initialVoters;
-        private BrokenVariant brokenVariant;
 
         private Builder(RaftConfig c) {
             electionTimeoutMin = c.electionTimeoutMin;
@@ -185,7 +165,6 @@ public record RaftConfig(
             initialVoters = c.initialVoters;
             detectorInterval = c.detectorInterval;
             quorumHistoryWindow = c.quorumHistoryWindow;
-            brokenVariant = c.brokenVariant;
         }
 
         /** Sets the election timeout range; heartbeats and resends keep their own settings. */
@@ -274,17 +253,11 @@ public record RaftConfig(
             return this;
         }
 
-        /** TEST ONLY: selects a deliberately broken engine. */
-        public Builder brokenVariant(BrokenVariant variant) {
-            this.brokenVariant = variant;
-            return this;
-        }
-
         public RaftConfig build() {
             return new RaftConfig(electionTimeoutMin, electionTimeoutMax, heartbeatInterval, preVote, checkQuorum,
                     maxInflightMessages, maxInflightBytes, maxBatchBytes, maxBatchEntries, resendInterval, commitDeadline,
                     snapshotThreshold, snapshotChunkBytes, logRetentionEntries, maxClockDrift, maxUncommittedEntries,
-                    maxUncommittedBytes, maxPendingReads, initialVoters, detectorInterval, quorumHistoryWindow, brokenVariant);
+                    maxUncommittedBytes, maxPendingReads, initialVoters, detectorInterval, quorumHistoryWindow);
         }
     }
 }

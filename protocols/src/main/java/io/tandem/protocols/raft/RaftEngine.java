@@ -12,7 +12,9 @@ import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.RequestIds;
 import io.tandem.engine.TimerKey;
-import io.tandem.protocols.raft.RaftConfig.BrokenVariant;
+import io.tandem.protocols.failslow.QuorumRule;
+import io.tandem.protocols.failslow.QuorumTracker;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.raft.RaftMessage.AppendEntries;
 import io.tandem.protocols.raft.RaftMessage.AppendEntriesResponse;
 import io.tandem.protocols.raft.RaftMessage.Heartbeat;
@@ -58,7 +60,7 @@ import java.util.TreeMap;
  * <p>Public accessors ({@link #role()}, {@link #currentTerm()}, ...) are read-only views for tests and
  * simulator invariants; call them only from the engine's loop.
  */
-public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
+public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     public enum Role { FOLLOWER, PRE_CANDIDATE, CANDIDATE, LEADER }
 
     private record ElectionTimer() implements TimerKey {}
@@ -83,6 +85,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private static final int MAX_HELD_MESSAGES = 4096;
     private static final int MAX_COMMIT_ROUNDS = 1024;
     private static final int MAX_HEARTBEAT_ROUNDS = 64;
+    static final SlownessDetector.Vocabulary DETECTOR_VOCABULARY = new SlownessDetector.Vocabulary(
+            "tandem.raft.peer", "tandem.raft.commit", "tandem.raft.peer", "entries", "commit quorums", "answered");
 
     private record Held(NodeId to, RaftMessage message, long token) {}
 
@@ -124,7 +128,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private final NodeId self;
     private final List<NodeId> members;
     private final RaftConfig config;
-    private final BrokenVariant broken;
     private final long electionMinNanos;
     private final long electionSpreadNanos;
     private final long heartbeatNanos;
@@ -134,6 +137,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private EngineContext ctx;
     private RaftLog log;
     private SlownessDetector detector;
+    private Meters.Counter clientMessages;
+    private Meters.Counter backgroundMessages;
     private Meters.Counter electionsStarted;
     private Meters.Counter leaderStepDowns;
     private Meters.Counter matchContradictions;
@@ -200,7 +205,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         this.self = self;
         this.members = List.copyOf(members);
         this.config = config;
-        this.broken = config.brokenVariant();
         this.electionMinNanos = config.electionTimeoutMin().toNanos();
         this.electionSpreadNanos = config.electionTimeoutMax().toNanos() - electionMinNanos;
         this.heartbeatNanos = config.heartbeatInterval().toNanos();
@@ -216,7 +220,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     public void start(EngineContext ctx) {
         this.ctx = ctx;
         Meters meters = ctx.meters();
-        detector = new SlownessDetector(meters, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        detector = new SlownessDetector(meters, DETECTOR_VOCABULARY, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        clientMessages = meters.counter("tandem.raft.messages.sent", "cause", "client");
+        backgroundMessages = meters.counter("tandem.raft.messages.sent", "cause", "background");
         electionsStarted = meters.counter("tandem.raft.elections");
         leaderStepDowns = meters.counter("tandem.raft.leader_step_downs");
         matchContradictions = meters.counter("tandem.raft.peer.match_contradictions");
@@ -405,7 +411,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         role = Role.PRE_CANDIDATE;
         leaderId = null;
         Configuration c = log.configuration();
-        votes = new QuorumTracker(c.voters(), c.quorum(), now(), now() + electionMinNanos);
+        votes = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos);
         resetElectionTimer();
         if (votes.ack(self, now())) {
             startElection(false);
@@ -426,11 +432,11 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         candidacyToken = termToken;
         selfVoteCounted = false;
         Configuration c = log.configuration();
-        votes = new QuorumTracker(c.voters(), c.quorum(), now(), now() + electionMinNanos);
+        votes = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos);
         resetElectionTimer();
         var request = new VoteRequest(currentTerm, log.lastIndex(), log.lastTerm(), leadershipTransfer);
         for (NodeId v : c.voters()) send(v, request); // held by send() until our own vote is durable
-        if (broken == BrokenVariant.VOTE_BEFORE_PERSIST) countSelfVote();
+        if (termAndVoteDurable()) countSelfVote(); // otherwise onMetaSaved counts it
     }
 
     private void countSelfVote() {
@@ -556,12 +562,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         for (NodeId n : log.configuration().members()) {
             if (n.equals(self)) continue;
             Peer p = new Peer(n, log.lastIndex() + 1, now);
-            // The naive engine assumes every follower is in sync and starts pushing at once.
-            if (broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE) p.mode = Peer.Mode.REPLICATE;
             peers.put(n, p);
         }
-        commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS,
-                broken == BrokenVariant.WAIT_FOR_ALL_FOLLOWERS);
+        commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS, this::commitQuorum);
         commits.ack(self, durableIndex, now);
         uncommittedBytes = 0;
         leaseExpiresAt = 0;
@@ -607,7 +610,6 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (payload instanceof EntryPayload.ConfigChange) onLeaderConfigurationAppended();
         handleCompleted(commits.propose(index, now()));
         for (Peer p : peers.values()) replicate(p);
-        if (broken == BrokenVariant.COMMIT_WITHOUT_QUORUM) advanceCommit(index);
         return index;
     }
 
@@ -626,7 +628,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         expireHeartbeatRounds(now);
         broadcastHeartbeat(RequestIds.BACKGROUND);
         for (Peer p : peers.values()) maybeResend(p, now);
-        for (long target : commits.newlyOverdue(now)) detector.commitOverdue(target);
+        detector.overdue(commits.newlyOverdue(now).size());
         ctx.schedule(heartbeatNanos, HEARTBEAT);
     }
 
@@ -635,11 +637,11 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (role != Role.LEADER) return;
         if (config.checkQuorum()) {
             Configuration c = log.configuration();
-            QuorumTracker reachable = new QuorumTracker(c.voters(), c.quorum(), now(), now());
+            QuorumTracker reachable = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now());
             reachable.ack(self, now());
             for (NodeId v : c.voters()) {
                 Peer p = peers.get(v);
-                if (p != null && now() - p.lastHeardAt < electionMinNanos) reachable.ack(v, now());
+                if (p != null && now() - p.link.lastHeardAt() < electionMinNanos) reachable.ack(v, now());
             }
             if (!reachable.isYes()) {
                 becomeFollower(currentTerm, null);
@@ -661,14 +663,38 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 if (!p.probeOutstanding) sendAppend(p, true, true);
             }
             case REPLICATE -> {
-                boolean unbounded = broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE;
-                while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex()
-                        && (unbounded || !p.windowFull(config.maxInflightMessages(), config.maxInflightBytes()))) {
+                while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex() && windowOpen(p)) {
                     sendAppend(p, false, true);
                 }
             }
         }
         maybeSendTimeoutNow(p);
+    }
+
+    /**
+     * DESIGN §3 rule 2: room in {@code p}'s bounded in-flight window. A follower whose window is full gets
+     * nothing new; it catches up once it answers. Overridable so tests can plant an unbounded queue.
+     */
+    boolean windowOpen(Peer p) {
+        return !p.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes());
+    }
+
+    /**
+     * How many of {@code voters} voters a commit waits for: a majority (§5.3), the leader's own durable
+     * write counting as one vote (DESIGN §3 rule 3). Any majority will do, so no single follower decides
+     * when an entry commits. Overridable so tests can plant a wrong quorum.
+     */
+    int commitQuorum(int voters) {
+        return QuorumTracker.majority(voters);
+    }
+
+    /**
+     * §5.2 "before responding to RPCs": true once the current term and vote are on disk. Until then
+     * messages are held and our own vote is not counted, so a crash cannot make us vote twice in a
+     * term. Overridable so tests can plant a vote that is acted upon before it is durable.
+     */
+    boolean termAndVoteDurable() {
+        return termToken <= termDurableToken;
     }
 
     /**
@@ -693,7 +719,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             p.probePrev = prev;
             p.probeSentAt = now;
         } else {
-            p.sent(prev + entries.size(), bytes, now);
+            p.link.sent(prev + 1, prev + entries.size(), bytes, now);
             p.next = prev + entries.size() + 1;
         }
     }
@@ -797,8 +823,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
-        p.lastHeardAt = now;
-        p.answeredSinceResend = true;
+        p.link.heard(now);
         if (m.success()) {
             if (m.matchIndex() > p.match) {
                 p.match = m.matchIndex();
@@ -807,12 +832,12 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             }
             switch (p.mode) {
                 case PROBE -> {
-                    if (p.probeOutstanding && m.matchIndex() >= p.probePrev) p.sampleRoundTrip(now - p.probeSentAt);
+                    if (p.probeOutstanding && m.matchIndex() >= p.probePrev) p.link.sampleRoundTrip(now - p.probeSentAt);
                     p.becomeReplicate();
                     madeProgress(p, now);
                 }
                 case REPLICATE -> {
-                    p.acknowledged(p.match, now);
+                    p.link.acknowledgedThrough(p.match, now);
                     if (p.next <= p.match) p.next = p.match + 1;
                 }
                 case SNAPSHOT -> { }
@@ -823,7 +848,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (m.prevLogIndex() < p.match || p.mode == Peer.Mode.SNAPSHOT) return; // stale: we know a later match point
         if (p.mode == Peer.Mode.PROBE && m.prevLogIndex() != p.probePrev) return; // answers an older probe
         long next = log.nextIndexAfterConflict(m.prevLogIndex(), m.conflictTerm(), m.conflictIndex(), p.match);
-        if (p.mode == Peer.Mode.PROBE) p.sampleRoundTrip(now - p.probeSentAt);
+        if (p.mode == Peer.Mode.PROBE) p.link.sampleRoundTrip(now - p.probeSentAt);
         p.becomeProbe();
         p.next = next;
         if (next - 1 < m.prevLogIndex()) {
@@ -842,19 +867,16 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * resend it gets an empty probe; data follows once it answers.
      */
     private void maybeResend(Peer p, long now) {
-        long timeout = p.resendTimeout(resendNanos);
-        if (now - p.lastResendAt < timeout) return;
+        long timeout = p.link.resendTimeout(resendNanos);
+        if (!p.link.mayResend(now, timeout)) return;
         boolean stalled = switch (p.mode) {
-            case REPLICATE -> !p.inflight.isEmpty() && now - Math.max(p.lastProgressAt, p.inflight.peekFirst().sentAt()) >= timeout;
+            case REPLICATE -> p.link.oldestInflight() != null && now - Math.max(p.link.lastProgressAt(), p.link.oldestInflight().sentAt()) >= timeout;
             case PROBE -> !p.probeOutstanding || now - p.probeSentAt >= timeout;
             // A chunk read can fail (the snapshot was replaced), so a pending read does not count as progress.
-            case SNAPSHOT -> now - Math.max(p.lastProgressAt, p.chunkSentAt) >= timeout;
+            case SNAPSHOT -> now - Math.max(p.link.lastProgressAt(), p.chunkSentAt) >= timeout;
         };
         if (!stalled) return;
-        boolean responsive = p.answeredSinceResend;
-        p.answeredSinceResend = false;
-        p.lastResendAt = now;
-        p.resendsWithoutProgress++;
+        boolean responsive = p.link.resending(now);
         if (p.mode == Peer.Mode.SNAPSHOT) {
             detector.resent(p.id, p.snapshotOffset, 0);
             chunkReads.remove(p.chunkReadToken);
@@ -868,16 +890,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             }
             return;
         }
-        if (broken == BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE && p.mode == Peer.Mode.REPLICATE) {
-            // The naive engine keeps everything queued and only pokes the follower.
-            send(p.id, new AppendEntries(currentTerm, p.match, log.termAt(p.match), List.of(), commitIndex, RequestIds.BACKGROUND));
-            return;
-        }
         p.becomeProbe();
         if (responsive) {
-            p.resendsOfSameRange = p.lastResendFrom == p.next ? p.resendsOfSameRange + 1 : 1;
-            p.lastResendFrom = p.next;
-            detector.resent(p.id, p.next, p.resendsOfSameRange);
+            detector.resent(p.id, p.next, p.link.resentFrom(p.next));
         } else {
             detector.resent(p.id, p.next, 0);
         }
@@ -885,17 +900,18 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     private static void madeProgress(Peer p, long now) {
-        p.lastProgressAt = now;
-        p.resendsWithoutProgress = 0;
-        p.resendsOfSameRange = 0;
+        p.link.progressed(now);
     }
 
     /** Commits what completed quorums cover (§5.3, §5.4.2). */
     private void handleCompleted(List<CommitTracker.Completed> completed) {
         if (completed.isEmpty()) return;
         int voters = log.configuration().voters().size();
-        for (CommitTracker.Completed c : completed) detector.commitCompleted(c, voters, now());
-        if (broken != BrokenVariant.COMMIT_WITHOUT_QUORUM) advanceCommit(commits.committedIndex());
+        for (CommitTracker.Completed c : completed) {
+            // A round decided when it was created waited for nobody.
+            if (c.incremental()) detector.quorumFormed(c.responders(), c.decidedBy(), voters, c.waitedNanos(), now());
+        }
+        advanceCommit(commits.committedIndex());
     }
 
     private void advanceCommit(long index) {
@@ -957,7 +973,8 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         appendAsLeader(new EntryPayload.Command(self, r.requestId(), r.session(), r.payload()));
     }
 
-    private void onRead(ClientRequest r) {
+    /** Serves a read as its policy asks (thesis §6.4); overridable so tests can plant a read that skips the read index. */
+    void onRead(ClientRequest r) {
         switch (r.readPolicy()) {
             case ReadPolicy.Stale s -> ctx.serveRead(r.requestId(), s.minIndex());
             case ReadPolicy.Lease l -> {
@@ -1051,10 +1068,9 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
-        p.lastHeardAt = now;
-        p.answeredSinceResend = true;
+        p.link.heard(now);
         int slot = (int) (m.seq() % HEARTBEAT_RTT_SLOTS);
-        if (m.seq() > p.ackedSeq && heartbeatSeqAt[slot] == m.seq()) p.sampleRoundTrip(now - heartbeatSentAt[slot]);
+        if (m.seq() > p.ackedSeq && heartbeatSeqAt[slot] == m.seq()) p.link.sampleRoundTrip(now - heartbeatSentAt[slot]);
         p.ackedSeq = Math.max(p.ackedSeq, m.seq());
         confirmHeartbeatRounds();
     }
@@ -1074,7 +1090,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private boolean roundAcknowledged(long seq) {
         Configuration c = log.configuration();
-        QuorumTracker q = new QuorumTracker(c.voters(), c.quorum(), now(), now());
+        QuorumTracker q = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now());
         q.ack(self, now());
         for (NodeId v : c.voters()) {
             Peer p = peers.get(v);
@@ -1233,10 +1249,10 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private void startSnapshot(Peer p) {
         Optional<SnapshotMeta> latest = ctx.snapshots().latest();
-        p.clearInflight();
+        p.link.clearInflight();
         p.probeOutstanding = false;
         p.mode = Peer.Mode.SNAPSHOT;
-        p.lastProgressAt = now();
+        p.link.restartProgressWait(now());
         if (latest.isEmpty() || latest.get().lastIncludedIndex() < log.baseIndex()) {
             // Cannot happen while compaction only follows snapshots; the resend timer retries.
             p.snapshot = null;
@@ -1357,8 +1373,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         Peer p = peers.get(from);
         if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
         long now = now();
-        p.lastHeardAt = now;
-        p.answeredSinceResend = true;
+        p.link.heard(now);
         if (m.done()) {
             if (m.lastIncludedIndex() > p.match) {
                 p.match = m.lastIncludedIndex();
@@ -1373,7 +1388,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         }
         if (p.mode != Peer.Mode.SNAPSHOT || p.snapshot == null || m.lastIncludedIndex() != p.snapshot.lastIncludedIndex()) return;
         if (m.nextOffset() == p.snapshotOffset && (p.chunkReadToken != 0 || p.chunkOutstanding)) return; // duplicate answer
-        if (p.chunkOutstanding) p.sampleRoundTrip(now - p.chunkSentAt);
+        if (p.chunkOutstanding) p.link.sampleRoundTrip(now - p.chunkSentAt);
         madeProgress(p, now);
         p.snapshotOffset = m.nextOffset();
         p.chunkOutstanding = false;
@@ -1452,7 +1467,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** Sends a message once the term and vote it may depend on are durable (§5.2: "before responding to RPCs"). */
     private void send(NodeId to, RaftMessage m) {
         if (to.equals(self)) return;
-        if (termToken > termDurableToken && broken != BrokenVariant.VOTE_BEFORE_PERSIST) {
+        if (!termAndVoteDurable()) {
             if (held.size() >= MAX_HELD_MESSAGES) held.pollFirst();
             held.addLast(new Held(to, m, termToken));
             return;
@@ -1461,7 +1476,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     private void transmit(NodeId to, RaftMessage m) {
-        detector.messageSent(m.requestId());
+        (m.requestId() == RequestIds.BACKGROUND ? backgroundMessages : clientMessages).increment();
         ctx.send(to, m);
     }
 
@@ -1472,8 +1487,13 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private void onDetectorTimer() {
         if (role == Role.LEADER) {
             Configuration c = log.configuration();
-            detector.sample(peers.values(), log.lastIndex(), config.maxInflightMessages(),
-                    (long) config.maxInflightBytes() + config.maxBatchBytes(), Set.copyOf(c.voters()), c.quorum(), now());
+            long lastIndex = log.lastIndex();
+            long maxBytes = (long) config.maxInflightBytes() + config.maxBatchBytes();
+            for (Peer p : peers.values()) {
+                detector.lag(p.id, lastIndex - p.match);
+                detector.sampleLink(p.link, config.maxInflightMessages(), maxBytes, ", lag " + (lastIndex - p.match) + " entries");
+            }
+            detector.sampleQuorums(c.voters(), QuorumRule.atLeast(c.quorum()), now());
         }
         ctx.schedule(config.detectorInterval().toNanos(), DETECTOR);
     }
@@ -1563,7 +1583,7 @@ public final class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** The leader's view of each follower's in-flight messages (empty unless leader). */
     public Map<NodeId, Integer> inflightMessages() {
         Map<NodeId, Integer> m = new TreeMap<>();
-        for (Peer p : peers.values()) m.put(p.id, p.inflight.size());
+        for (Peer p : peers.values()) m.put(p.id, p.link.inflightMessages());
         return Collections.unmodifiableMap(m);
     }
 

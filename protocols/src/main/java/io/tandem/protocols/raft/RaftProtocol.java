@@ -5,6 +5,7 @@ import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.SimInvariant;
 import io.tandem.sim.SimulatedProtocol;
 import io.tandem.storage.LogEntry;
@@ -17,7 +18,7 @@ import java.util.Set;
  * Fail-slow tolerant Raft (DepFast) as a Tandem {@link Protocol}; one {@link RaftEngine} per node.
  * Under the simulator it adds Raft's safety invariants ({@link #invariants()}).
  */
-public final class RaftProtocol implements SimulatedProtocol {
+public class RaftProtocol implements SimulatedProtocol {
     public static final String NAME = "raft";
 
     private final RaftConfig config;
@@ -32,7 +33,8 @@ public final class RaftProtocol implements SimulatedProtocol {
         this(config, null);
     }
 
-    private RaftProtocol(RaftConfig config, Set<String> toleratedWarnings) {
+    /** For variants in tests; {@code toleratedWarnings} as in {@link #checkingSlowness}, or null. */
+    RaftProtocol(RaftConfig config, Set<String> toleratedWarnings) {
         this.config = Objects.requireNonNull(config, "config");
         this.toleratedWarnings = toleratedWarnings;
     }
@@ -44,17 +46,26 @@ public final class RaftProtocol implements SimulatedProtocol {
      * seconds, {@code resend-storm}.
      */
     public RaftProtocol checkingSlowness(String... toleratedKinds) {
-        return new RaftProtocol(config, Set.of(toleratedKinds));
+        return copy(config, Set.of(toleratedKinds));
+    }
+
+    /** The same protocol with other settings (e.g. a server's election timeouts); the slowness check is kept. */
+    public RaftProtocol withConfig(RaftConfig newConfig) {
+        return copy(Objects.requireNonNull(newConfig, "newConfig"), toleratedWarnings);
+    }
+
+    /** A protocol of this kind with {@code newConfig}; a variant in tests returns its own kind. */
+    RaftProtocol copy(RaftConfig newConfig, Set<String> tolerated) {
+        return new RaftProtocol(newConfig, tolerated);
+    }
+
+    /** The engine of one node; a variant in tests returns its own. */
+    RaftEngine newEngine(NodeId self, List<NodeId> members, RaftConfig engineConfig) {
+        return new RaftEngine(self, members, engineConfig);
     }
 
     /** Every kind of slowness warning the engine raises. */
-    public static final Set<String> WARNING_KINDS = Set.of(SlownessDetector.OUTBOX_OVER_CAP, SlownessDetector.RESEND_STORM,
-            SlownessDetector.SINGLE_PEER_WAIT, SlownessDetector.SAME_QUORUM);
-
-    /** The registry name of a broken variant, e.g. {@code raft-broken-commit-without-quorum}. */
-    public static String brokenName(RaftConfig.BrokenVariant variant) {
-        return NAME + "-broken-" + variant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    }
+    public static final Set<String> WARNING_KINDS = SlownessDetector.KINDS;
 
     public RaftConfig config() {
         return config;
@@ -62,12 +73,12 @@ public final class RaftProtocol implements SimulatedProtocol {
 
     @Override
     public String name() {
-        return config.brokenVariant() == RaftConfig.BrokenVariant.NONE ? NAME : brokenName(config.brokenVariant());
+        return NAME;
     }
 
     @Override
     public Engine createEngine(NodeId self, List<NodeId> members) {
-        return new RaftEngine(self, members, config);
+        return newEngine(self, members, config);
     }
 
     /** Ids {@link CodecIds#RAFT_FIRST} and up, in a fixed order: append new types at the end, never reorder. */
@@ -100,6 +111,6 @@ public final class RaftProtocol implements SimulatedProtocol {
 
     @Override
     public String toString() {
-        return NAME + (config.brokenVariant() == RaftConfig.BrokenVariant.NONE ? "" : "[broken: " + config.brokenVariant() + "]");
+        return name();
     }
 }

@@ -8,20 +8,13 @@ package io.tandem.protocols.toy;
  *                            [viewTimeout, 2 * viewTimeout) starts a view change; a primary that heard
  *                            from no majority within one viewTimeout steps down
  * @param maxEntriesPerAppend bound on the entries one append carries
- * @param ackBeforeReplicate  THE DELIBERATE BUG of the twin engine: the primary commits (executes and
- *                            acknowledges) a command as soon as it appends it, before any backup has it,
- *                            and serves reads without confirming it is still the primary
  */
-public record ToyConfig(long heartbeatNanos, long viewTimeoutNanos, int maxEntriesPerAppend, boolean ackBeforeReplicate) {
-    public static final ToyConfig DEFAULT = new ToyConfig(20_000_000L, 150_000_000L, 64, false);
+public record ToyConfig(long heartbeatNanos, long viewTimeoutNanos, int maxEntriesPerAppend) {
+    public static final ToyConfig DEFAULT = new ToyConfig(20_000_000L, 150_000_000L, 64);
 
     public ToyConfig {
         if (heartbeatNanos <= 0) throw new IllegalArgumentException("heartbeatNanos must be > 0");
         if (viewTimeoutNanos <= heartbeatNanos) throw new IllegalArgumentException("viewTimeoutNanos must exceed heartbeatNanos");
         if (maxEntriesPerAppend < 1) throw new IllegalArgumentException("maxEntriesPerAppend must be >= 1");
-    }
-
-    public ToyConfig buggy() {
-        return new ToyConfig(heartbeatNanos, viewTimeoutNanos, maxEntriesPerAppend, true);
     }
 }

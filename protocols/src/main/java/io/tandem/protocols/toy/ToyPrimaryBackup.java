@@ -36,11 +36,8 @@ import java.util.TreeSet;
  * the view number itself is persisted before a node answers in it. A new primary appends a no-op
  * and, like Raft, only commits entries of its own view by counting, earlier ones with them. Reads
  * use a read index confirmed by a majority's echo of a probe.
- *
- * <p>With {@link ToyConfig#ackBeforeReplicate()} the primary commits as soon as it appends: the twin
- * with a deliberate bug, which the simulator must catch.
  */
-public final class ToyPrimaryBackup implements Engine, Inspectable {
+public class ToyPrimaryBackup implements Engine, Inspectable {
     enum Role { BACKUP, CANDIDATE, PRIMARY }
 
     record Heartbeat() implements TimerKey {}
@@ -199,11 +196,7 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
         long index = ctx.log().lastIndex() + 1;
         ctx.log().append(new LogEntry(index, view, encode(new Committed(index, self, request.requestId(), request.session(), request.payload()))));
         pendingCommands.put(request.requestId(), index);
-        if (config.ackBeforeReplicate()) {
-            // The deliberate bug: execute and acknowledge before any backup has the entry.
-            commitIndex = index;
-            deliverCommitted();
-        }
+        advanceCommit(); // commits nothing new while replicationQuorum() needs a durable copy (a majority always does)
         for (NodeId b : backups()) {
             if (nextIndex.get(b) == index) replicate(b, index, request.requestId());
         }
@@ -340,10 +333,7 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
         }
         long index = last + 1;
         ctx.log().append(new LogEntry(index, view, encode(Committed.noop(index))));
-        if (config.ackBeforeReplicate()) {
-            commitIndex = index;
-            deliverCommitted();
-        }
+        advanceCommit(); // as for a command: nothing new while a durable copy is needed
         onHeartbeat();
         armViewTimeout();
     }
@@ -414,6 +404,15 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
         }
     }
 
+    /**
+     * Copies (the primary's own included) that commit an entry or confirm a read index: a majority, so
+     * every commit and every confirmation meets every later view's majority of votes. Overridable so
+     * tests can plant a primary that needs fewer.
+     */
+    int replicationQuorum() {
+        return majority;
+    }
+
     /** Commits the highest index of this view that a majority holds durably (own disk included). */
     private void advanceCommit() {
         DurableLog log = ctx.log();
@@ -421,7 +420,7 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
             if (termAt(n) != view) break;
             int holders = log.durableIndex() >= n ? 1 : 0;
             for (long match : matchIndex.values()) if (match >= n) holders++;
-            if (holders >= majority) {
+            if (holders >= replicationQuorum()) {
                 commitIndex = n;
                 deliverCommitted();
                 break;
@@ -432,10 +431,6 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
     // ---- reads ----
 
     private void onRead(long requestId) {
-        if (config.ackBeforeReplicate()) {
-            ctx.serveRead(requestId, commitIndex); // part of the bug: no confirmation that we still lead
-            return;
-        }
         if (termAt(commitIndex) != view) {
             readsAwaitingOwnCommit.add(requestId); // the read index is not known until our no-op commits
             return;
@@ -460,7 +455,7 @@ public final class ToyPrimaryBackup implements Engine, Inspectable {
             PendingRead r = it.next();
             int confirmed = 1;
             for (long acked : probeAcked.values()) if (acked >= r.probe()) confirmed++;
-            if (confirmed >= majority) {
+            if (confirmed >= replicationQuorum()) {
                 it.remove();
                 ctx.serveRead(r.requestId(), r.readIndex());
             }

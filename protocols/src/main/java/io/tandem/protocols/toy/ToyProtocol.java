@@ -15,13 +15,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The toy primary-backup protocol ({@code toy-pb}) and its twin with a deliberate bug
- * ({@code toy-pb-buggy}): a test subject that proves the simulator can tell a correct engine from a
- * broken one.
+ * The toy primary-backup protocol ({@code toy-pb}): the simulator's reference subject. Its twin with
+ * a deliberate bug lives in the tests, which prove the simulator can tell the two apart.
  */
-public final class ToyProtocol implements SimulatedProtocol {
+public class ToyProtocol implements SimulatedProtocol {
     public static final String NAME = "toy-pb";
-    public static final String BUGGY_NAME = "toy-pb-buggy";
 
     private final ToyConfig config;
 
@@ -33,21 +31,22 @@ public final class ToyProtocol implements SimulatedProtocol {
         return new ToyProtocol(ToyConfig.DEFAULT);
     }
 
-    public static ToyProtocol buggy() {
-        return new ToyProtocol(ToyConfig.DEFAULT.buggy());
-    }
-
     public ToyConfig config() {
         return config;
     }
 
     @Override
     public String name() {
-        return config.ackBeforeReplicate() ? BUGGY_NAME : NAME;
+        return NAME;
     }
 
     @Override
     public Engine createEngine(NodeId self, List<NodeId> members) {
+        return newEngine(self, members);
+    }
+
+    /** The engine of one node; a variant in tests returns its own. */
+    ToyPrimaryBackup newEngine(NodeId self, List<NodeId> members) {
         return new ToyPrimaryBackup(self, members, config);
     }
 

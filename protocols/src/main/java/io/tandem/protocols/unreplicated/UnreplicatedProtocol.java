@@ -15,7 +15,7 @@ import java.util.Optional;
  * engines on the same runtime, storage and transport; it is not fault tolerant and refuses groups of more
  * than one member.
  */
-public final class UnreplicatedProtocol implements SimulatedProtocol {
+public class UnreplicatedProtocol implements SimulatedProtocol {
     public static final String NAME = "unreplicated";
 
     private final UnreplicatedConfig config;
@@ -34,12 +34,17 @@ public final class UnreplicatedProtocol implements SimulatedProtocol {
 
     @Override
     public String name() {
-        return config.ackBeforeDurable() ? NAME + "-broken-ack-before-durable" : NAME;
+        return NAME;
     }
 
     /** @throws IllegalArgumentException unless {@code members} is exactly {@code [self]} */
     @Override
     public Engine createEngine(NodeId self, List<NodeId> members) {
+        return newEngine(self, members);
+    }
+
+    /** The engine of the one node; a variant in tests returns its own. */
+    UnreplicatedEngine newEngine(NodeId self, List<NodeId> members) {
         return new UnreplicatedEngine(self, members, config);
     }
 

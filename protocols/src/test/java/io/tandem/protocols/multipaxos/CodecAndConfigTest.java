@@ -9,6 +9,7 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.RequestIds;
 import io.tandem.protocols.Protocols;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.*;
+import io.tandem.protocols.testing.BrokenProtocols;
 import io.tandem.storage.SnapshotMeta;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -89,10 +90,11 @@ class CodecAndConfigTest {
     }
 
     @Test
-    void theRegistryKnowsTheProtocolAndItsBrokenVariants() {
+    void theRegistryKnowsTheProtocolAndATestJvmItsBrokenVariants() {
         assertThat(Protocols.names()).contains("multipaxos", "multipaxos-unsafe", "multipaxos-unsafe-ack-before-durable", "multipaxos-slow-wait-for-all-acceptors");
         assertThat(Protocols.byName("multipaxos").name()).isEqualTo("multipaxos");
         assertThat(Protocols.byName("multipaxos-unsafe").name()).isEqualTo("multipaxos-unsafe");
+        assertThat(BrokenProtocols.isBroken("multipaxos-unsafe")).as("from the test-jar's provider, not shipped").isTrue();
         assertThat(Protocols.multiPaxos()).isInstanceOf(MultiPaxosProtocol.class);
         assertThat(((MultiPaxosProtocol) Protocols.byName("multipaxos")).config()).isEqualTo(MultiPaxosConfig.DEFAULTS);
     }

@@ -3,7 +3,7 @@ package io.tandem.protocols.multipaxos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
-import io.tandem.protocols.multipaxos.MultiPaxosConfig.BrokenVariant;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimFailure;
@@ -123,7 +123,7 @@ class MultiPaxosSimulationTest {
     @Test
     void phase2WithoutPhase1IsCaught() {
         MultiPaxosProtocol unsafe = (MultiPaxosProtocol) Protocols.byName("multipaxos-unsafe");
-        assertThat(unsafe.config().brokenVariant()).isEqualTo(BrokenVariant.SKIP_PHASE1);
+        assertThat(unsafe.name()).isEqualTo(BrokenMultiPaxos.Bug.SKIP_PHASE1.protocolName());
         SimRunner.Summary s = SimRunner.run(unsafe, SimOptions.defaults(), SimOptions.seeds(1, 50), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         SimResult caught = s.failures().getFirst();
@@ -143,7 +143,7 @@ class MultiPaxosSimulationTest {
 
     @Test
     void acknowledgingVotesBeforeTheyAreDurableIsCaught() {
-        MultiPaxosProtocol broken = new MultiPaxosProtocol(stress().toBuilder().brokenVariant(BrokenVariant.ACK_BEFORE_DURABLE).build());
+        MultiPaxosProtocol broken = BrokenMultiPaxos.protocol(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, stress());
         SimRunner.Summary s = SimRunner.run(broken, crashHeavy(), SimOptions.seeds(1, 300), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         System.out.println("multipaxos-unsafe-ack-before-durable caught at seed " + s.failures().getFirst().seed() + ": "
@@ -166,20 +166,20 @@ class MultiPaxosSimulationTest {
         SimOptions healthy = SimOptions.defaults().withFaults(EnumSet.noneOf(FaultKind.class)).withWorkload(3, 20, 1500);
         SimRunner.Summary calm = run(correct.checkingSlowness(), healthy, DETECTOR_SEEDS, "multipaxos, healthy under load, no warning of any kind allowed");
         assertThat(calm.failures()).as(failures(calm)).isEmpty();
-        SimRunner.Summary slow = run(correct.checkingSlowness(SlownessMonitor.SAME_QUORUM, SlownessMonitor.RESEND_STORM), slowNodesUnderLoad(), DETECTOR_SEEDS,
+        SimRunner.Summary slow = run(correct.checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM), slowNodesUnderLoad(), DETECTOR_SEEDS,
                 "multipaxos, slow nodes under load, no backlog or single-peer wait allowed");
         assertThat(slow.failures()).as(failures(slow)).isEmpty();
     }
 
     @Test
     void theSlownessDetectorCatchesAnEngineThatWaitsForEveryAcceptor() {
-        MultiPaxosProtocol broken = new MultiPaxosProtocol(detectorSettings().toBuilder().brokenVariant(BrokenVariant.WAIT_FOR_ALL_ACCEPTORS).build())
-                .checkingSlowness(SlownessMonitor.SAME_QUORUM, SlownessMonitor.RESEND_STORM);
+        MultiPaxosProtocol broken = BrokenMultiPaxos.protocol(BrokenMultiPaxos.Bug.WAIT_FOR_ALL_ACCEPTORS, detectorSettings())
+                .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
         SimRunner.Summary s = SimRunner.run(broken, slowNodesUnderLoad(), SimOptions.seeds(1, 30), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         SimFailure f = s.failures().getFirst().failure().orElseThrow();
         System.out.println("multipaxos-slow-wait-for-all-acceptors caught at seed " + s.failures().getFirst().seed() + ": " + f.check() + ": " + f.message());
         assertThat(f.check()).isEqualTo("multipaxos-no-slowness-warning");
-        assertThat(f.message()).contains(SlownessMonitor.SINGLE_PEER_WAIT);
+        assertThat(f.message()).contains(SlownessDetector.SINGLE_PEER_WAIT);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -91,17 +92,18 @@ class QuorumSystemTest {
     @Test
     void aQuorumTrackerCompletesOnAnyQuorumAndIgnoresRepeatsAndStrangers() {
         QuorumSystem q = QuorumSystem.majority(nodes(3));
-        QuorumTracker t = new QuorumTracker(q, QuorumTracker.Kind.WRITE, 100);
+        QuorumTracker t = new QuorumTracker(q.members(), q.writeRule(), 100, QuorumTracker.NO_DEADLINE);
         assertThat(t.ack(NodeId.of("a3"), 110)).isFalse();
         assertThat(t.ack(NodeId.of("a3"), 111)).isFalse();
         assertThat(t.ack(NodeId.of("stranger"), 112)).isFalse();
-        assertThat(t.isComplete()).isFalse();
+        assertThat(t.isYes()).isFalse();
         assertThat(t.ack(NodeId.of("a1"), 130)).isTrue();
-        assertThat(t.isComplete()).isTrue();
+        assertThat(t.isYes()).isTrue();
         assertThat(t.decidedBy()).isEqualTo(NodeId.of("a1"));
         assertThat(t.waitedNanos()).isEqualTo(30);
         assertThat(t.ack(NodeId.of("a2"), 140)).isFalse(); // already complete
-        QuorumTracker row = new QuorumTracker(new QuorumLayout.Grid(2, 2).resolve(nodes(4)), QuorumTracker.Kind.READ, 0);
+        QuorumSystem grid = new QuorumLayout.Grid(2, 2).resolve(nodes(4));
+        QuorumTracker row = new QuorumTracker(grid.members(), grid.readRule(), 0, QuorumTracker.NO_DEADLINE);
         row.ack(NodeId.of("a1"), 1);
         assertThat(row.ack(NodeId.of("a3"), 2)).isFalse(); // one of each row is a write quorum, not a read quorum
         assertThat(row.ack(NodeId.of("a4"), 3)).isTrue(); // the second row is complete

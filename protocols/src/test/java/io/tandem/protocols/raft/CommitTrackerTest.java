@@ -3,6 +3,7 @@ package io.tandem.protocols.raft;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.QuorumTracker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class CommitTrackerTest {
 
     @Test
     void commitsWhenAMajorityIsDurableIncludingTheLeaderOnlyOnceItsWriteIsDurable() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, QuorumTracker::majority);
         t.propose(5, 10);
         assertThat(t.ack(F1, 5, 11)).as("one durable follower is not a majority").isEmpty();
         var done = t.ack(L, 5, 12);
@@ -24,7 +25,7 @@ class CommitTrackerTest {
 
     @Test
     void oneAcknowledgementCoversEveryEarlierRoundAndRoundsCompleteInOrder() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2, F3, F4), 1_000, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2, F3, F4), 1_000, 16, QuorumTracker::majority);
         t.propose(1, 1);
         t.propose(2, 2);
         t.propose(3, 3);
@@ -38,7 +39,7 @@ class CommitTrackerTest {
 
     @Test
     void noSingleFollowerCanHoldUpTheCommit() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, QuorumTracker::majority);
         for (long i = 1; i <= 100; i++) {
             t.propose(i, i);
             t.ack(L, i, i);
@@ -50,7 +51,7 @@ class CommitTrackerTest {
 
     @Test
     void theWaitForAllVariantWaitsForTheSlowestVoter() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, true);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, n -> n);
         t.propose(1, 1);
         t.ack(L, 1, 2);
         t.ack(F1, 1, 3);
@@ -62,7 +63,7 @@ class CommitTrackerTest {
 
     @Test
     void boundsItsRoundsByExtendingTheNewestOne() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 4, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 4, QuorumTracker::majority);
         for (long i = 1; i <= 100; i++) t.propose(i, i);
         assertThat(t.pendingRounds()).isEqualTo(4);
         t.ack(L, 100, 200);
@@ -72,7 +73,7 @@ class CommitTrackerTest {
 
     @Test
     void proposalsInTheSameInstantShareARound() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, QuorumTracker::majority);
         t.propose(1, 5);
         t.propose(2, 5);
         t.propose(3, 5);
@@ -81,7 +82,7 @@ class CommitTrackerTest {
 
     @Test
     void aRoundAlreadyAcknowledgedWhenProposedIsNotAWait() {
-        CommitTracker t = new CommitTracker(List.of(L), 1_000, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L), 1_000, 16, QuorumTracker::majority);
         t.ack(L, 7, 1);
         var done = t.propose(7, 2);
         assertThat(done).singleElement().extracting(CommitTracker.Completed::incremental).isEqualTo(false);
@@ -89,7 +90,7 @@ class CommitTrackerTest {
 
     @Test
     void reconfigurationAppliesTheNewVotersToPendingRounds() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 1_000, 16, QuorumTracker::majority);
         t.propose(4, 1);
         t.ack(F3, 4, 2); // not a voter yet
         t.ack(L, 4, 3);
@@ -101,7 +102,7 @@ class CommitTrackerTest {
 
     @Test
     void reportsEachOverdueRoundOnce() {
-        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 100, 16, false);
+        CommitTracker t = new CommitTracker(List.of(L, F1, F2), 100, 16, QuorumTracker::majority);
         t.propose(1, 0);
         t.propose(2, 50);
         assertThat(t.newlyOverdue(99)).isEmpty();

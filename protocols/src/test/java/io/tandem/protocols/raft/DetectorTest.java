@@ -4,6 +4,8 @@ import static io.tandem.protocols.raft.RaftCluster.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.failslow.SlownessDetector;
+import io.tandem.protocols.testing.TestMeters;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,7 +59,7 @@ class DetectorTest {
 
     @Test
     void waitingForEveryFollowerIsReportedAsASinglePeerWait() {
-        RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().brokenVariant(RaftConfig.BrokenVariant.WAIT_FOR_ALL_FOLLOWERS).build(), 52);
+        RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().build(), 52, BrokenRaft.Bug.WAIT_FOR_ALL_FOLLOWERS);
         c.awaitLeader();
         NodeId slow = aFollower(c);
         c.slowNode.put(slow, 50 * MS);
@@ -69,8 +71,8 @@ class DetectorTest {
 
     @Test
     void anUnboundedFollowerQueueIsReportedAsAnOutboxOverItsCap() {
-        RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().maxInflight(8, 1 << 20)
-                .brokenVariant(RaftConfig.BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE).build(), 53);
+        RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().maxInflight(8, 1 << 20).build(), 53,
+                BrokenRaft.Bug.UNBOUNDED_FOLLOWER_QUEUE);
         RaftEngine leader = c.awaitLeader();
         NodeId slow = aFollower(c);
         c.slowNode.put(slow, 100 * MS);

@@ -111,7 +111,7 @@ class ElectionTest {
     void theUnpersistedVoteVariantIsCaught() {
         List<String> early = new ArrayList<>();
         for (long seed = 1; seed <= 5 && early.isEmpty(); seed++) {
-            RaftCluster c = new RaftCluster(5, RaftCluster.fastConfig().brokenVariant(RaftConfig.BrokenVariant.VOTE_BEFORE_PERSIST).build(), seed);
+            RaftCluster c = new RaftCluster(5, RaftCluster.fastConfig().build(), seed, BrokenRaft.Bug.VOTE_BEFORE_PERSIST);
             c.observer = durableVoteCheck(early);
             c.awaitLeader();
         }

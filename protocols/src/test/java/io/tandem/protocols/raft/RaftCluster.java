@@ -10,6 +10,7 @@ import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
+import io.tandem.protocols.testing.TestMeters;
 import io.tandem.storage.DurableLog;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.MetaStore;
@@ -121,7 +122,15 @@ final class RaftCluster {
     /** Prints every message and storage event to stdout (debugging a seed). */
     boolean trace = Boolean.getBoolean("raft.trace");
 
+    /** The deliberately broken engine the nodes run, or null for the correct one. */
+    final BrokenRaft.Bug bug;
+
     RaftCluster(int n, RaftConfig config, long seed) {
+        this(n, config, seed, null);
+    }
+
+    RaftCluster(int n, RaftConfig config, long seed, BrokenRaft.Bug bug) {
+        this.bug = bug;
         this.seed = seed;
         this.config = config;
         this.random = new SplittableRandom(seed);
@@ -513,7 +522,7 @@ final class RaftCluster {
 
         void boot() {
             rng = new SplittableRandom(seed * 31 + id.hashCode() * 17L + incarnation);
-            engine = new RaftEngine(id, ids, config);
+            engine = bug == null ? new RaftEngine(id, ids, config) : BrokenRaft.engine(bug, id, ids, config);
             whenRunning(() -> engine.start(this));
         }
 

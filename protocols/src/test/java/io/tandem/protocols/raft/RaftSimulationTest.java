@@ -3,6 +3,7 @@ package io.tandem.protocols.raft;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.SimFailure;
 import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
@@ -72,7 +73,7 @@ class RaftSimulationTest {
 
     @Test
     void committingWithoutAQuorumIsCaught() {
-        RaftProtocol broken = new RaftProtocol(stress().toBuilder().brokenVariant(RaftConfig.BrokenVariant.COMMIT_WITHOUT_QUORUM).build());
+        RaftProtocol broken = new BrokenRaft(BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM, stress());
         SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults(), SimOptions.seeds(1, 100), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         SimResult caught = s.failures().getFirst();
@@ -83,7 +84,7 @@ class RaftSimulationTest {
 
     @Test
     void committingWithoutAQuorumIsCaughtByLinearizabilityAlone() {
-        RaftProtocol broken = new RaftProtocol(stress().toBuilder().brokenVariant(RaftConfig.BrokenVariant.COMMIT_WITHOUT_QUORUM).build());
+        RaftProtocol broken = new BrokenRaft(BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM, stress());
         SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults().withInvariants(false), SimOptions.seeds(1, 200), 1, null);
         assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
         System.out.println("... by linearizability alone at seed " + s.failures().getFirst().seed() + ": " + s.failures().getFirst().failure().orElseThrow());
@@ -91,9 +92,21 @@ class RaftSimulationTest {
     }
 
     @Test
+    void servingReadsWithoutAReadIndexIsCaughtByLinearizabilityAlone() {
+        // What the local Jepsen runner's planted bug does on real processes, here under the simulator.
+        RaftProtocol broken = (RaftProtocol) Protocols.byName(BrokenRaft.Bug.STALE_READS.protocolName());
+        assertThat(broken.name()).isEqualTo("raft-broken-stale-reads");
+        SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults().withInvariants(false), SimOptions.seeds(1, 100), 1, null);
+        assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
+        System.out.println("raft-broken-stale-reads caught at seed " + s.failures().getFirst().seed() + ": "
+                + s.failures().getFirst().failure().orElseThrow().message().lines().findFirst().orElse(""));
+        assertThat(s.failures().getFirst().failure()).hasValueSatisfying(f -> assertThat(f.kind()).isEqualTo(SimFailure.Kind.LINEARIZABILITY));
+    }
+
+    @Test
     void grantingUnpersistedVotesIsCaught() {
         // Crashes must land between a vote and its flush: many crashes, slow disks, fast elections.
-        RaftProtocol broken = new RaftProtocol(stress().toBuilder().brokenVariant(RaftConfig.BrokenVariant.VOTE_BEFORE_PERSIST).build());
+        RaftProtocol broken = new BrokenRaft(BrokenRaft.Bug.VOTE_BEFORE_PERSIST, stress());
         SimOptions o = SimOptions.defaults().withFaults(java.util.EnumSet.of(io.tandem.sim.FaultKind.CRASH, io.tandem.sim.FaultKind.PARTITION))
                 .withFaultRate(6.0, SimTime.millis(300));
         o = o.withDisk(new io.tandem.sim.Latency.Uniform(SimTime.millis(5), SimTime.millis(20)), o.tornWrites(), 0.0);
@@ -112,13 +125,13 @@ class RaftSimulationTest {
         return o.withWorkload(3, 20, 1500);
     }
 
-    private static RaftConfig detectorSettings(RaftConfig.BrokenVariant variant) {
-        return RaftConfig.builder().maxInflight(4, 1 << 20).detector(Duration.ofMillis(500), 64).brokenVariant(variant).build();
+    private static RaftConfig detectorSettings() {
+        return RaftConfig.builder().maxInflight(4, 1 << 20).detector(Duration.ofMillis(500), 64).build();
     }
 
     @Test
     void theSlownessDetectorIsSilentInHealthyRunsAndReportsNoBacklogOrSinglePeerWaitWithSlowNodes() {
-        RaftProtocol correct = new RaftProtocol(detectorSettings(RaftConfig.BrokenVariant.NONE));
+        RaftProtocol correct = new RaftProtocol(detectorSettings());
         SimOptions healthy = SimOptions.defaults().withFaults(java.util.EnumSet.noneOf(io.tandem.sim.FaultKind.class)).withWorkload(3, 20, 1500);
         SimRunner.Summary calm = SimRunner.run(correct.checkingSlowness(), healthy, SimOptions.seeds(1, DETECTOR_SEEDS), 1, null);
         System.out.println("raft, healthy under load, no warning of any kind allowed: " + calm.line());
@@ -132,8 +145,8 @@ class RaftSimulationTest {
 
     @Test
     void theSlownessDetectorCatchesTheBrokenFailSlowEngines() {
-        for (RaftConfig.BrokenVariant v : new RaftConfig.BrokenVariant[] {RaftConfig.BrokenVariant.UNBOUNDED_FOLLOWER_QUEUE, RaftConfig.BrokenVariant.WAIT_FOR_ALL_FOLLOWERS}) {
-            RaftProtocol broken = new RaftProtocol(detectorSettings(v)).checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
+        for (BrokenRaft.Bug v : new BrokenRaft.Bug[] {BrokenRaft.Bug.UNBOUNDED_FOLLOWER_QUEUE, BrokenRaft.Bug.WAIT_FOR_ALL_FOLLOWERS}) {
+            RaftProtocol broken = new BrokenRaft(v, detectorSettings()).checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
             SimRunner.Summary s = SimRunner.run(broken, slowNodesUnderLoad(), SimOptions.seeds(1, 30), 1, null);
             assertThat(s.failures()).as("%s survived %d seeds", v, s.seeds()).isNotEmpty();
             SimFailure f = s.failures().getFirst().failure().orElseThrow();

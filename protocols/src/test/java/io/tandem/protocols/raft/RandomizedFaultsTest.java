@@ -25,7 +25,7 @@ class RandomizedFaultsTest {
     void safetyAndLivenessUnderFaults() {
         List<String> failures = new ArrayList<>();
         for (long seed = 1; seed <= SEEDS; seed++) {
-            String failure = run(seed, RaftConfig.BrokenVariant.NONE);
+            String failure = run(seed, null);
             if (failure != null) failures.add(failure);
         }
         assertThat(failures).isEmpty();
@@ -52,7 +52,7 @@ class RandomizedFaultsTest {
         for (long seed = 1; seed <= 20; seed++) {
             String failure;
             try {
-                failure = run(seed, RaftConfig.BrokenVariant.COMMIT_WITHOUT_QUORUM);
+                failure = run(seed, BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM);
             } catch (AssertionError | IllegalStateException e) {
                 failure = e.toString(); // e.g. a follower refusing to overwrite an entry it was told was committed
             }
@@ -66,19 +66,20 @@ class RandomizedFaultsTest {
     void replayOneSeed() {
         Long seed = Long.getLong("raft.seed");
         if (seed == null) return;
-        String failure = run(seed, RaftConfig.BrokenVariant.valueOf(System.getProperty("raft.variant", "NONE")));
+        String failure = run(seed, System.getProperty("raft.variant", "NONE").equals("NONE") ? null : BrokenRaft.Bug.valueOf(System.getProperty("raft.variant")));
         assertThat(failure).isNull();
     }
 
-    static String run(long seed, RaftConfig.BrokenVariant variant) {
+    /** @param bug the broken engine to run, or null for the correct one */
+    static String run(long seed, BrokenRaft.Bug bug) {
         SplittableRandom r = new SplittableRandom(seed);
         int n = r.nextBoolean() ? 3 : 5;
         boolean snapshots = r.nextBoolean();
         boolean membership = n == 5 && r.nextBoolean();
-        RaftConfig.Builder cfg = RaftCluster.fastConfig().brokenVariant(variant).maxInflight(8, 1 << 20).maxBatch(16, 64 << 10);
+        RaftConfig.Builder cfg = RaftCluster.fastConfig().maxInflight(8, 1 << 20).maxBatch(16, 64 << 10);
         if (snapshots) cfg.snapshotThreshold(40).logRetentionEntries(r.nextInt(0, 20)).snapshotChunkBytes(64);
         if (membership) cfg.initialVoters(Set.of(NodeId.of("n1"), NodeId.of("n2"), NodeId.of("n3")));
-        RaftCluster c = new RaftCluster(n, cfg.build(), seed);
+        RaftCluster c = new RaftCluster(n, cfg.build(), seed, bug);
         for (NodeId id : c.ids) c.clockOffset.put(id, r.nextLong(0, 5_000 * MS));
         List<String> down = new ArrayList<>();
         long end = c.now() + 5_000 * MS;
@@ -131,13 +132,13 @@ class RandomizedFaultsTest {
             c.writeCommitted();
             c.writeCommitted();
         } catch (AssertionError e) {
-            return "seed " + seed + " (" + variant + "): no progress after healing\n" + c.describe();
+            return "seed " + seed + " (" + (bug == null ? "correct" : bug.protocolName()) + "): no progress after healing\n" + c.describe();
         }
         c.runFor(1_000 * MS);
         c.checkLogMatching();
         List<String> problems = new ArrayList<>(c.violations);
         problems.addAll(c.checkHistory());
         if (problems.isEmpty()) return null;
- return "seed " + seed + " (" + variant + ", " + n + " nodes, snapshots=" + snapshots + ", membership=" + membership + "): " + problems.subList(0, Math.min(5, problems.size())) + "\n" + c.describe();
+ return "seed " + seed + " (" + (bug == null ? "correct" : bug.protocolName()) + ", " + n + " nodes, snapshots=" + snapshots + ", membership=" + membership + "): " + problems.subList(0, Math.min(5, problems.size())) + "\n" + c.describe();
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
 import io.tandem.engine.RequestIds;
+import io.tandem.protocols.failslow.SlownessDetector;
+import io.tandem.protocols.testing.TestMeters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -127,7 +129,7 @@ class ReplicationTest {
         assertThat(c.runUntil(() -> leader.matchIndexes().get(slow) == leader.lastIndex(), 2_000 * MS)).as("catches up afterwards").isTrue();
 
         // Control: the variant that waits for every follower pays the slow follower's delay on every write.
-        RaftCluster broken = new RaftCluster(3, config.toBuilder().brokenVariant(RaftConfig.BrokenVariant.WAIT_FOR_ALL_FOLLOWERS).build(), 14);
+        RaftCluster broken = new RaftCluster(3, config, 14, BrokenRaft.Bug.WAIT_FOR_ALL_FOLLOWERS);
         RaftEngine bl = broken.awaitLeader();
         broken.slowNode.put(follower(broken, bl, 0), 100 * MS);
         assertThat(meanWriteLatencyMs(broken, 20)).isGreaterThan(150);

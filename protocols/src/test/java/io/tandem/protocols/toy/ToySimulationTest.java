@@ -35,12 +35,12 @@ class ToySimulationTest {
 
     @Test
     void theBuggyTwinIsCaughtWithinThreeHundredSeeds() {
-        SimRunner.Summary s = SimRunner.run(ToyProtocol.buggy(), OPTIONS, SimOptions.seeds(1, 300), 1, null);
+        SimRunner.Summary s = SimRunner.run(new BuggyToy(), OPTIONS, SimOptions.seeds(1, 300), 1, null);
         assertThat(s.failures()).as("the buggy twin survived %d seeds", s.seeds()).isNotEmpty();
         SimResult caught = s.failures().getFirst();
         System.out.println("toy-pb-buggy caught at seed " + caught.seed() + " (after " + s.seeds() + " seeds):\n" + SimRunner.describeFailure(caught));
         // Replaying the seed gives the same failure at the same moment.
-        SimResult replay = Simulation.run(ToyProtocol.buggy(), caught.options());
+        SimResult replay = Simulation.run(new BuggyToy(), caught.options());
         assertThat(replay.failure()).isEqualTo(caught.failure());
         assertThat(replay.traceHash()).isEqualTo(caught.traceHash());
     }
@@ -48,7 +48,7 @@ class ToySimulationTest {
     @Test
     void withoutInvariantsTheLinearizabilityCheckAloneCatchesTheBuggyTwin() {
         SimOptions blackBox = OPTIONS.withInvariants(false);
-        SimRunner.Summary s = SimRunner.run(ToyProtocol.buggy(), blackBox, SimOptions.seeds(1, 300), 1, null);
+        SimRunner.Summary s = SimRunner.run(new BuggyToy(), blackBox, SimOptions.seeds(1, 300), 1, null);
         assertThat(s.failures()).as("the buggy twin survived %d seeds", s.seeds()).isNotEmpty();
         SimResult caught = s.failures().getFirst();
         System.out.println("toy-pb-buggy caught by linearizability alone at seed " + caught.seed() + ":\n" + SimRunner.describeFailure(caught));
@@ -108,9 +108,9 @@ class ToySimulationTest {
 
     @Test
     void theMinimizerShrinksTheFaultScheduleOfAFailure() {
-        SimRunner.Summary s = SimRunner.run(ToyProtocol.buggy(), OPTIONS, SimOptions.seeds(1, 300), 1, null);
+        SimRunner.Summary s = SimRunner.run(new BuggyToy(), OPTIONS, SimOptions.seeds(1, 300), 1, null);
         SimResult failing = s.failures().getFirst();
-        FaultMinimizer.Minimized m = FaultMinimizer.minimize(ToyProtocol.buggy(), failing, 100, null);
+        FaultMinimizer.Minimized m = FaultMinimizer.minimize(new BuggyToy(), failing, 100, null);
         System.out.println("minimized seed " + failing.seed() + " from " + failing.schedule().size() + " to " + m.schedule().size()
                 + " fault events in " + m.runs() + " runs: " + m.schedule().format());
         assertThat(m.schedule().size()).isLessThanOrEqualTo(failing.schedule().size());
@@ -118,13 +118,13 @@ class ToySimulationTest {
 
         // The printed schedule replays to the same failure.
         SimOptions replay = failing.options().withSchedule(FaultSchedule.parse(m.schedule().format()));
-        assertThat(Simulation.run(ToyProtocol.buggy(), replay).failure()).isEqualTo(m.result().failure());
+        assertThat(Simulation.run(new BuggyToy(), replay).failure()).isEqualTo(m.result().failure());
     }
 
     @Test
     void faultFreeRunsOfTheBuggyTwinPassSoItIsTheFaultsThatExposeIt() {
         SimOptions calm = OPTIONS.withFaults(java.util.EnumSet.noneOf(io.tandem.sim.FaultKind.class));
-        SimRunner.Summary s = SimRunner.run(ToyProtocol.buggy(), calm, List.of(1L, 2L, 3L, 4L, 5L), 1, null);
+        SimRunner.Summary s = SimRunner.run(new BuggyToy(), calm, List.of(1L, 2L, 3L, 4L, 5L), 1, null);
         assertThat(s.failures()).as(failures(s)).isEmpty();
     }
 }

@@ -48,9 +48,9 @@ class UnreplicatedEngineTest {
 
     @Test
     void configIsValidatedAndTheBrokenTwinHasItsOwnName() {
-        assertThatThrownBy(() -> new UnreplicatedConfig(0, false)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new UnreplicatedConfig(0)).isInstanceOf(IllegalArgumentException.class);
         assertThat(UnreplicatedConfig.DEFAULTS.snapshotThreshold()).isEqualTo(10_000);
-        assertThat(new UnreplicatedProtocol(UnreplicatedConfig.DEFAULTS.ackingBeforeDurable()).name()).isEqualTo("unreplicated-broken-ack-before-durable");
+        assertThat(new AckBeforeDurable().name()).isEqualTo("unreplicated-broken-ack-before-durable");
     }
 
     @Test

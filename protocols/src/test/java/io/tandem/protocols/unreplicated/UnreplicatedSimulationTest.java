@@ -64,7 +64,7 @@ class UnreplicatedSimulationTest {
 
     @Test
     void acknowledgingBeforeTheLogIsDurableIsCaughtByLinearizabilityAlone() {
-        UnreplicatedProtocol broken = new UnreplicatedProtocol(UnreplicatedConfig.DEFAULTS.ackingBeforeDurable());
+        UnreplicatedProtocol broken = new AckBeforeDurable();
         SimRunner.Summary s = SimRunner.run(broken, CRASHES.withInvariants(false), SimOptions.seeds(1, 200), 1, null);
         assertThat(s.failures()).as("the ack-before-durable twin survived %d seeds", s.seeds()).isNotEmpty();
         SimResult caught = s.failures().getFirst();

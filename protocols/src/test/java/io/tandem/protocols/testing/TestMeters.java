@@ -1,4 +1,4 @@
-package io.tandem.protocols.raft;
+package io.tandem.protocols.testing;
 
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 /** In-memory {@link Meters} that keeps every value and every slowness warning, for assertions. */
-final class TestMeters implements Meters {
-    record Warning(String kind, NodeId peer, String detail) {}
+public final class TestMeters implements Meters {
+    public record Warning(String kind, NodeId peer, String detail) {}
 
     private final Map<String, long[]> values = new HashMap<>();
-    final List<Warning> warnings = new ArrayList<>();
+    public final List<Warning> warnings = new ArrayList<>();
 
     private static String key(String name, String... tags) {
         return name + String.join(",", tags);
@@ -61,12 +61,12 @@ final class TestMeters implements Meters {
         warnings.add(new Warning(kind, peer, detail));
     }
 
-    long value(String name, String... tags) {
+    public long value(String name, String... tags) {
         long[] v = values.get(key(name, tags));
         return v == null ? 0 : v[0];
     }
 
-    long warnings(String kind) {
+    public long warnings(String kind) {
         return warnings.stream().filter(w -> w.kind().equals(kind)).count();
     }
 }

@@ -1,10 +1,11 @@
-package io.tandem.protocols.raft;
+package io.tandem.protocols.failslow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.engine.NodeId;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class QuorumTrackerTest {
@@ -12,7 +13,7 @@ class QuorumTrackerTest {
 
     @Test
     void decidesYesOnTheKthAcknowledgementAndRemembersWhoAnswered() {
-        QuorumTracker q = new QuorumTracker(List.of(A, B, C, D, E), 3, 0, 100);
+        QuorumTracker q = QuorumTracker.kOfN(List.of(A, B, C, D, E), 3, 0, 100);
         assertThat(q.ack(C, 1)).isFalse();
         assertThat(q.ack(A, 2)).isFalse();
         assertThat(q.outcome()).isEqualTo(QuorumTracker.Outcome.PENDING);
@@ -27,7 +28,7 @@ class QuorumTrackerTest {
 
     @Test
     void decidesNoOnceTooManyRefusedForYesToBePossible() {
-        QuorumTracker q = new QuorumTracker(List.of(A, B, C), 2, 0, 100);
+        QuorumTracker q = QuorumTracker.kOfN(List.of(A, B, C), 2, 0, 100);
         assertThat(q.refuse(A, 1)).isFalse();
         assertThat(q.refuse(B, 2)).isTrue();
         assertThat(q.outcome()).isEqualTo(QuorumTracker.Outcome.NO);
@@ -37,7 +38,7 @@ class QuorumTrackerTest {
 
     @Test
     void ignoresRepeatsNonMembersAndAnswersThatContradictAnEarlierOne() {
-        QuorumTracker q = new QuorumTracker(List.of(A, B, C), 2, 0, 100);
+        QuorumTracker q = QuorumTracker.kOfN(List.of(A, B, C), 2, 0, 100);
         assertThat(q.ack(D, 1)).isFalse();
         q.ack(A, 1);
         assertThat(q.ack(A, 2)).isFalse();
@@ -50,7 +51,7 @@ class QuorumTrackerTest {
 
     @Test
     void isOverdueAfterItsDeadlineWhileStillAbleToSucceed() {
-        QuorumTracker q = new QuorumTracker(List.of(A, B, C), 2, 10, 110);
+        QuorumTracker q = QuorumTracker.kOfN(List.of(A, B, C), 2, 10, 110);
         q.ack(A, 20);
         assertThat(q.isOverdue(109)).isFalse();
         assertThat(q.isOverdue(110)).isTrue();
@@ -66,7 +67,41 @@ class QuorumTrackerTest {
         assertThat(QuorumTracker.majority(3)).isEqualTo(2);
         assertThat(QuorumTracker.majority(4)).isEqualTo(3);
         assertThat(QuorumTracker.majority(5)).isEqualTo(3);
-        assertThatThrownBy(() -> new QuorumTracker(List.of(A, B), 3, 0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new QuorumTracker(List.of(A, B), 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> QuorumTracker.kOfN(List.of(A, B), 3, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> QuorumTracker.kOfN(List.of(A, B), 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A 2x2 grid: {a, b} and {c, d} are the rows; a quorum needs a whole row. */
+    private static final QuorumRule ROWS = s -> s.containsAll(Set.of(A, B)) || s.containsAll(Set.of(C, D));
+
+    @Test
+    void anyRuleDecidesOnTheAnswerThatCompletesAQuorumNotOnACount() {
+        QuorumTracker q = new QuorumTracker(List.of(A, B, C, D), ROWS, 0, QuorumTracker.NO_DEADLINE);
+        assertThat(q.ack(A, 1)).isFalse();
+        assertThat(q.ack(C, 2)).as("two answers, but no whole row").isFalse();
+        assertThat(q.ack(D, 3)).isTrue();
+        assertThat(q.decidedBy()).isEqualTo(D);
+        assertThat(q.responders()).containsExactly(A, C, D);
+        assertThat(q.isOverdue(Long.MAX_VALUE - 1)).isFalse();
+    }
+
+    @Test
+    void anyRuleDecidesNoOnceNoQuorumIsLeftAmongTheMembersThatDidNotRefuse() {
+        QuorumTracker q = new QuorumTracker(List.of(A, B, C, D), ROWS, 0, 10);
+        assertThat(q.refuse(A, 1)).as("the row {c, d} is still possible").isFalse();
+        assertThat(q.refuse(C, 2)).isTrue();
+        assertThat(q.outcome()).isEqualTo(QuorumTracker.Outcome.NO);
+        assertThat(q.isOverdue(20)).as("a decided wait is never overdue").isFalse();
+    }
+
+    @Test
+    void aMinimalQuorumIsOneWithNoMemberToSpare() {
+        QuorumRule twoOfThree = QuorumRule.atLeast(2);
+        assertThat(twoOfThree.isMinimalQuorum(Set.of(A, B))).isTrue();
+        assertThat(twoOfThree.isMinimalQuorum(Set.of(A, B, C))).isFalse();
+        assertThat(twoOfThree.isMinimalQuorum(Set.of(A))).as("not a quorum at all").isFalse();
+        assertThat(ROWS.isMinimalQuorum(Set.of(A, B))).isTrue();
+        assertThat(ROWS.isMinimalQuorum(Set.of(A, B, C))).as("c can be spared").isFalse();
+        assertThatThrownBy(() -> QuorumRule.atLeast(0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -1,0 +1,105 @@
+package io.tandem.protocols.raft;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ReadPolicy;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Deliberately broken Raft engines, which prove that the simulator, the linearizability checker and
+ * the slowness detector can fail. Test code only: each plants one bug by overriding one of
+ * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
+ * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}); the shipped engine has no flag for it.
+ */
+public final class BrokenRaft extends RaftProtocol {
+    public enum Bug {
+        /** The leader commits an entry as soon as its own disk has it, without a quorum (safety bug). */
+        COMMIT_WITHOUT_QUORUM,
+        /** Votes are sent and counted before the term and vote are durable (safety bug after a crash). */
+        VOTE_BEFORE_PERSIST,
+        /** The leader pushes every new entry to a follower regardless of its window: an unbounded per-follower queue (fail-slow bug). */
+        UNBOUNDED_FOLLOWER_QUEUE,
+        /** Commit waits for every voter, so the slowest follower decides the latency of every command (fail-slow bug). */
+        WAIT_FOR_ALL_FOLLOWERS,
+        /** Every read is served from the local state of whichever node gets it, without a read index (stale reads). */
+        STALE_READS;
+
+        /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
+        public String protocolName() {
+            return NAME + "-broken-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    private final Bug bug;
+
+    public BrokenRaft(Bug bug, RaftConfig config) {
+        this(bug, config, null);
+    }
+
+    private BrokenRaft(Bug bug, RaftConfig config, Set<String> toleratedWarnings) {
+        super(config, toleratedWarnings);
+        this.bug = bug;
+    }
+
+    public Bug bug() {
+        return bug;
+    }
+
+    @Override
+    public String name() {
+        return bug.protocolName();
+    }
+
+    @Override
+    public BrokenRaft checkingSlowness(String... toleratedKinds) {
+        return (BrokenRaft) super.checkingSlowness(toleratedKinds);
+    }
+
+    @Override
+    RaftProtocol copy(RaftConfig newConfig, Set<String> tolerated) {
+        return new BrokenRaft(bug, newConfig, tolerated);
+    }
+
+    @Override
+    RaftEngine newEngine(NodeId self, List<NodeId> members, RaftConfig engineConfig) {
+        return engine(bug, self, members, engineConfig);
+    }
+
+    /** One node of a broken group, for harnesses that make engines themselves. */
+    public static RaftEngine engine(Bug bug, NodeId self, List<NodeId> members, RaftConfig config) {
+        return switch (bug) {
+            case COMMIT_WITHOUT_QUORUM -> new RaftEngine(self, members, config) {
+                @Override
+                int commitQuorum(int voters) {
+                    return 1; // the leader's own durable write alone
+                }
+            };
+            case WAIT_FOR_ALL_FOLLOWERS -> new RaftEngine(self, members, config) {
+                @Override
+                int commitQuorum(int voters) {
+                    return voters; // stricter, so still safe, but never quorum-tolerant
+                }
+            };
+            case VOTE_BEFORE_PERSIST -> new RaftEngine(self, members, config) {
+                @Override
+                boolean termAndVoteDurable() {
+                    return true;
+                }
+            };
+            case UNBOUNDED_FOLLOWER_QUEUE -> new RaftEngine(self, members, config) {
+                @Override
+                boolean windowOpen(Peer p) {
+                    return true;
+                }
+            };
+            case STALE_READS -> new RaftEngine(self, members, config) {
+                @Override
+                void onRead(ClientRequest r) {
+                    super.onRead(ClientRequest.read(r.requestId(), r.payload(), ReadPolicy.stale(0)));
+                }
+            };
+        };
+    }
+}
