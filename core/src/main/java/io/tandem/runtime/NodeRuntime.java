@@ -72,8 +72,12 @@ public final class NodeRuntime implements AutoCloseable {
     private static final long MAX_PARK_NANOS = 10_000_000L;
     /** Timeouts are checked this often, not on every loop turn: the scan is linear in pending requests. */
     private static final long EXPIRY_SCAN_INTERVAL_NANOS = 5_000_000L;
-    /** A forwarded request follows at most this many redirects before failing with {@link NotLeaderException}. */
-    private static final int MAX_FORWARDS = 16;
+    /**
+     * A forwarded request follows this many redirects in a row at once; then it waits {@link #RETRY_NANOS}
+     * before the next, so that members with stale leader hints (an election) cannot bounce it around
+     * in a tight loop. Its deadline bounds the whole.
+     */
+    private static final int FORWARDS_WITHOUT_PAUSE = 3;
     /** While no member can order a request (an election), it is offered again this often, until its deadline. */
     private static final long RETRY_NANOS = 20_000_000L;
 
@@ -501,7 +505,7 @@ public final class NodeRuntime implements AutoCloseable {
      * deadline): the caller then fails it with the redirect.
      */
     private boolean redirect(PendingRequests.Pending p, List<NodeId> targets) {
-        if (!p.forwardable() || p.route().forwards >= MAX_FORWARDS || System.nanoTime() - p.deadlineNanos() >= 0) return false;
+        if (!p.forwardable() || System.nanoTime() - p.deadlineNanos() >= 0) return false;
         NodeId target = null;
         for (NodeId t : targets) {
             if (!t.equals(self) && transport.peers().contains(t)) {
@@ -509,9 +513,11 @@ public final class NodeRuntime implements AutoCloseable {
                 break;
             }
         }
-        if (target == null) {
-            // No member known to order it (an election, or only this member was named): offer it to the
-            // local engine again shortly; the request's deadline bounds the waiting.
+        if (target == null || p.route().forwards > 0 && p.route().forwards % FORWARDS_WITHOUT_PAUSE == 0 && p.route().pausedAt != p.route().forwards) {
+            // No member known to order it (an election, or only this member was named), or it has been
+            // redirected several times in a row: offer it to the local engine again shortly (which
+            // redirects it to whoever it then believes leads); the request's deadline bounds the waiting.
+            if (target != null) p.route().pausedAt = p.route().forwards;
             p.route().retryAtNanos = System.nanoTime() + RETRY_NANOS;
             retries.addLast(p);
             return true;

@@ -44,6 +44,8 @@ final class PendingRequests {
         /** The member it was last forwarded to: only that member's answer counts. */
         NodeId forwardedTo;
         long retryAtNanos;
+        /** The forward count at which it last paused (so that it pauses once per run of redirects). */
+        int pausedAt = -1;
     }
 
     /** What a new request is, before it has an id. */
