@@ -42,14 +42,73 @@ public final class SessionTable {
     public static final Decision APPLY = new Decision.Apply();
     private static final int FORMAT = 2;
 
+    /**
+     * One client's floor and the results it may still ask for. Most clients keep one command in
+     * flight (their watermark is the sequence itself), so the only result is held inline and the
+     * sorted map exists only while a client has several results above its floor: the table is on
+     * every replica's execution path for every command.
+     */
     private static final class ClientSession {
         long floor;
-        final TreeMap<Long, byte[]> executed = new TreeMap<>();
+        /** The only remembered sequence while {@code more} is null; 0 when none. */
+        long soloSequence;
+        byte[] soloResult;
+        /** Every remembered result, in sequence order, once there are two or more; else null. */
+        TreeMap<Long, byte[]> more;
+
+        byte[] get(long sequence) {
+            if (more != null) return more.get(sequence);
+            return sequence == soloSequence ? soloResult : null;
+        }
+
+        void put(long sequence, byte[] result) {
+            if (more == null && (soloSequence == 0 || soloSequence == sequence)) {
+                soloSequence = sequence;
+                soloResult = result;
+                return;
+            }
+            if (more == null) {
+                more = new TreeMap<>();
+                more.put(soloSequence, soloResult);
+                soloSequence = 0;
+                soloResult = null;
+            }
+            more.put(sequence, result);
+        }
+
+        int size() {
+            return more != null ? more.size() : soloSequence == 0 ? 0 : 1;
+        }
+
+        long oldest() {
+            return more != null ? more.firstKey() : soloSequence;
+        }
 
         void raiseFloor(long to) {
             if (to <= floor) return;
             floor = to;
-            executed.headMap(to, true).clear();
+            if (more == null) {
+                if (soloSequence != 0 && soloSequence <= to) {
+                    soloSequence = 0;
+                    soloResult = null;
+                }
+                return;
+            }
+            while (!more.isEmpty() && more.firstKey() <= to) more.pollFirstEntry();
+            if (more.size() <= 1) { // back to the inline form
+                var last = more.pollFirstEntry();
+                more = null;
+                if (last != null) {
+                    soloSequence = last.getKey();
+                    soloResult = last.getValue();
+                }
+            }
+        }
+
+        /** Remembered results in sequence order. */
+        Iterable<Map.Entry<Long, byte[]>> results() {
+            if (more != null) return more.entrySet();
+            return soloSequence == 0 ? java.util.List.of() : java.util.List.of(Map.entry(soloSequence, soloResult));
         }
     }
 
@@ -79,7 +138,7 @@ public final class SessionTable {
         c.raiseFloor(session.lowWatermark() - 1);
         long sequence = session.sequence();
         if (sequence <= c.floor) return new Decision.Stale(c.floor);
-        byte[] cached = c.executed.get(sequence);
+        byte[] cached = c.get(sequence);
         return cached != null ? new Decision.Duplicate(cached) : APPLY;
     }
 
@@ -89,10 +148,10 @@ public final class SessionTable {
         if (c == null) c = new ClientSession();
         sessions.put(session.clientId(), c);
         c.raiseFloor(session.lowWatermark() - 1);
-        c.executed.put(session.sequence(), result == null ? new byte[0] : result);
+        c.put(session.sequence(), result == null ? new byte[0] : result);
         // A client that never declares a watermark (or never fills a gap) must not grow the table
         // without bound: forget the oldest result and raise the floor over it.
-        while (c.executed.size() > maxPerSession) c.raiseFloor(c.executed.firstKey());
+        while (c.size() > maxPerSession) c.raiseFloor(c.oldest());
         // Evict the session idle longest, not the lowest id: client ids are random, so evicting by id
         // could drop a session whose retry is still in flight while long-dead sessions stay.
         while (sessions.size() > maxSessions) sessions.pollFirstEntry();
@@ -105,7 +164,7 @@ public final class SessionTable {
     /** Executed sequences remembered for {@code clientId} above its floor (tests, diagnostics). */
     public int remembered(long clientId) {
         ClientSession c = sessions.get(clientId);
-        return c == null ? 0 : c.executed.size();
+        return c == null ? 0 : c.size();
     }
 
     public void writeTo(DataOutputStream out) throws IOException {
@@ -114,8 +173,8 @@ public final class SessionTable {
         for (Map.Entry<Long, ClientSession> e : sessions.entrySet()) {
             out.writeLong(e.getKey());
             out.writeLong(e.getValue().floor);
-            out.writeInt(e.getValue().executed.size());
-            for (Map.Entry<Long, byte[]> x : e.getValue().executed.entrySet()) {
+            out.writeInt(e.getValue().size());
+            for (Map.Entry<Long, byte[]> x : e.getValue().results()) {
                 out.writeLong(x.getKey());
                 out.writeInt(x.getValue().length);
                 out.write(x.getValue());
@@ -145,7 +204,7 @@ public final class SessionTable {
             if (len < -1) throw new IOException("corrupt session table: bad result length " + len);
             ClientSession c = new ClientSession();
             c.floor = sequence - 1;
-            c.executed.put(sequence, len < 0 ? new byte[0] : in.readNBytes(len));
+            c.put(sequence, len < 0 ? new byte[0] : in.readNBytes(len));
             sessions.put(client, c);
         }
     }
@@ -164,8 +223,10 @@ public final class SessionTable {
                 long sequence = in.readLong();
                 int len = in.readInt();
                 if (len < 0) throw new IOException("corrupt session table: bad result length " + len);
-                c.executed.put(sequence, in.readNBytes(len));
-                if (c.executed.get(sequence).length != len) throw new IOException("corrupt session table: truncated result");
+                byte[] result = in.readNBytes(len);
+                if (result.length != len) throw new IOException("corrupt session table: truncated result");
+                if (sequence <= c.floor) throw new IOException("corrupt session table: result " + sequence + " of client " + client + " at or below its floor " + c.floor);
+                c.put(sequence, result);
             }
             sessions.put(client, c);
         }
