@@ -105,14 +105,16 @@ final class PendingRequests {
 
     /** Removes the command of this node waiting for {@code session}, if any: it completes the first time that command executes here. */
     Pending takeBySession(ClientRequest.Session session) {
-        if (session.isNone()) return null;
+        // Every replica asks for every command it executes; most have nothing waiting (followers of a
+        // server whose clients talk to the leader), so skip the key's allocation then.
+        if (session.isNone() || bySession.isEmpty()) return null;
         Long id = bySession.remove(new SessionKey(session.clientId(), session.sequence()));
         return id == null ? null : take(id);
     }
 
     private void forgetSession(Pending p) {
         ClientRequest.Session s = p.request().session();
-        if (!s.isNone()) bySession.remove(new SessionKey(s.clientId(), s.sequence()), p.requestId());
+        if (!s.isNone() && !p.servedForAnotherMember()) bySession.remove(new SessionKey(s.clientId(), s.sequence()), p.requestId());
     }
 
     int size() {

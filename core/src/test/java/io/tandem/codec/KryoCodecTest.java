@@ -18,6 +18,22 @@ class KryoCodecTest {
     private final KryoCodec codec = TestMessages.codec();
 
     @Test
+    void theRuntimesForwardingMessagesAreCoreTypesOfEveryCodec() {
+        var forward = new io.tandem.runtime.RuntimeMessage.Forward(9, ClientRequest.Kind.READ, ClientRequest.Session.NONE, new byte[] {1},
+                io.tandem.engine.ReadPolicy.stale(3));
+        var decoded = (io.tandem.runtime.RuntimeMessage.Forward) codec.decode(codec.encode(forward));
+        assertThat(decoded.requestId()).isEqualTo(9);
+        assertThat(decoded.readPolicy()).isEqualTo(io.tandem.engine.ReadPolicy.stale(3));
+        assertThat(decoded.payload()).containsExactly(1);
+        var command = new io.tandem.runtime.RuntimeMessage.Forward(10, ClientRequest.Kind.COMMAND, new ClientRequest.Session(5, 9, 4), new byte[0], null);
+        assertThat(((io.tandem.runtime.RuntimeMessage.Forward) codec.decode(codec.encode(command))).session()).isEqualTo(new ClientRequest.Session(5, 9, 4));
+        var refusal = new io.tandem.runtime.RuntimeMessage.Refusal(9, io.tandem.runtime.RuntimeMessage.Reason.REDIRECT, "try n2", List.of(NodeId.of("n2"), NodeId.of("n3")));
+        assertThat(codec.decode(codec.encode(refusal))).isEqualTo(refusal);
+        assertThatThrownBy(() -> new io.tandem.runtime.RuntimeMessage.Forward(1, ClientRequest.Kind.READ, ClientRequest.Session.NONE, new byte[0], null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("read policy");
+    }
+
+    @Test
     void roundTripsRegisteredRecordsWithArraysAndLists() {
         Ping ping = new Ping(7, 42, new byte[] {1, 2, 3});
         Ping decoded = codec.decode(codec.encode(ping), Ping.class);
