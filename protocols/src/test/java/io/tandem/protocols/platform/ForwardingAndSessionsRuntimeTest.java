@@ -1,6 +1,7 @@
 package io.tandem.protocols.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.api.Channel;
 import io.tandem.api.Message;
@@ -202,8 +203,14 @@ class ForwardingAndSessionsRuntimeTest {
         // Each command was applied once: the answers are the counter values 2..33 (1 was the first command), each once.
         assertThat(new TreeSet<>(answered.values())).hasSize(commands).first().isEqualTo(2L);
         assertThat(new TreeSet<>(answered.values()).last()).isEqualTo(commands + 1L);
-        // A retry of an answered command gets its answer again and changes nothing.
-        assertThat(value(nodes.get(submitter).submit(new byte[] {1}, new Session(client, 7, 1)).join())).isEqualTo(answered.get(7L));
+        // A retry of an answered command gets its answer again and changes nothing. The retries above
+        // declared watermarks up to the lowest sequence then in flight (how far depends on timing), so
+        // only the last sequence is sure to be at or above every watermark the client has declared.
+        assertThat(value(nodes.get(submitter).submit(new byte[] {1}, new Session(client, commands, commands)).join()))
+                .isEqualTo(answered.get((long) commands));
+        // That retry declared watermark 32: an earlier sequence is now refused with a clear reason, never re-applied.
+        assertThatThrownBy(() -> nodes.get(submitter).submit(new byte[] {1}, new Session(client, 7, 1)).join())
+                .hasMessageContaining("below its session's low watermark " + commands);
         for (String id : nodes.keySet()) {
             Await.until(DEADLINE, () -> counters.get(id).value == commands + 1, () -> id + " counter " + counters.get(id).value);
         }
