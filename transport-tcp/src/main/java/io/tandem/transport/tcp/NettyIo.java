@@ -67,7 +67,24 @@ public final class NettyIo {
 
     /** A new event-loop group of {@code threads} daemon threads named {@code threadNamePrefix-...}. */
     public MultiThreadIoEventLoopGroup newEventLoopGroup(int threads, String threadNamePrefix) {
-        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(threadNamePrefix, true), ioHandlerFactory());
+        return newEventLoopGroup(threads, threadNamePrefix, t -> { });
+    }
+
+    /**
+     * As {@link #newEventLoopGroup(int, String)}, handing every thread the group creates to
+     * {@code created}: Netty's termination future completes on the loop thread itself, just before
+     * it exits, so an owner that promises "no thread left after close" must join the threads too.
+     */
+    public MultiThreadIoEventLoopGroup newEventLoopGroup(int threads, String threadNamePrefix, java.util.function.Consumer<Thread> created) {
+        DefaultThreadFactory factory = new DefaultThreadFactory(threadNamePrefix, true) {
+            @Override
+            protected Thread newThread(Runnable r, String name) {
+                Thread t = super.newThread(r, name);
+                created.accept(t);
+                return t;
+            }
+        };
+        return new MultiThreadIoEventLoopGroup(threads, factory, ioHandlerFactory());
     }
 
     public Class<? extends SocketChannel> socketChannel() {

@@ -84,6 +84,7 @@ public final class TcpTransport implements Transport {
 
     private volatile TransportListener listener;
     private volatile MultiThreadIoEventLoopGroup group;
+    private final List<Thread> ioThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Channel server;
 
     /**
@@ -159,7 +160,7 @@ public final class TcpTransport implements Transport {
         if (closed.get()) throw new IllegalStateException("TCP transport of " + self + " is closed");
         if (this.listener != null) throw new IllegalStateException("TCP transport of " + self + " already started");
         this.listener = listener;
-        MultiThreadIoEventLoopGroup g = io.newEventLoopGroup(config.ioThreads(), "tandem-tcp-" + self);
+        MultiThreadIoEventLoopGroup g = io.newEventLoopGroup(config.ioThreads(), "tandem-tcp-" + self, ioThreads::add);
         this.group = g;
         try {
             server = new ServerBootstrap()
@@ -303,6 +304,16 @@ public final class TcpTransport implements Transport {
                 for (ChannelFuture f : closing) f.awaitUninterruptibly(5, TimeUnit.SECONDS);
                 if (!g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS)) {
                     log.warn("{}: TCP event loops did not stop within 10 s", self);
+                }
+                // The group's termination completes on its last loop thread just before that thread
+                // exits; join them so that "closed" really means no thread of ours is left.
+                for (Thread t : ioThreads) {
+                    try {
+                        t.join(TimeUnit.SECONDS.toMillis(5));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
                 }
             }
             for (PeerLink link : links.values()) link.discardOutbox();
