@@ -55,6 +55,17 @@ public interface Engine {
      */
     default void onApplied(long appliedIndex) {}
 
+    /**
+     * What to store with a snapshot of the state machine at applied index {@code index}, which this
+     * engine asked for with {@link EngineContext#takeSnapshot}: the epoch of that entry (Raft's term)
+     * and any opaque data. Called on the loop, between events, while execution waits; the runtime
+     * knows nothing of terms or ballots, so an engine that compares snapshots by epoch must answer
+     * here. The default tags nothing.
+     */
+    default SnapshotTag snapshotTag(long index) {
+        return SnapshotTag.NONE;
+    }
+
     /** The node is shutting down; no further calls follow. */
     default void stop() {}
 }

@@ -23,6 +23,23 @@ public interface Protocol {
         return io.tandem.routing.RoutingPolicy.leader();
     }
 
+    /**
+     * The roles this protocol can place on members with a deployment file, if it is built from
+     * separable roles (MultiPaxos: leader, acceptor, replica, frontend). Empty for a protocol that runs
+     * one engine per member.
+     */
+    default java.util.Optional<io.tandem.roles.RoleCatalog> roles() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * This protocol with its roles placed as {@code deployment} says (read with {@link #roles()}'s
+     * catalog). A protocol without {@link #roles()} refuses with a clear reason.
+     */
+    default Protocol withDeployment(io.tandem.roles.Deployment deployment) {
+        throw new io.tandem.roles.DeploymentException(name() + " runs one engine per member and takes no deployment file");
+    }
+
     /** Registers every {@link ProtocolMessage} type of this protocol; unregistered types never cross the wire. */
     void registerMessages(MessageRegistry registry);
 }

@@ -21,6 +21,7 @@ import io.tandem.engine.Protocol;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
+import io.tandem.engine.SnapshotTag;
 import io.tandem.engine.TimerKey;
 import io.tandem.execution.ExecutionListener;
 import io.tandem.metrics.MicrometerMeters;
@@ -92,8 +93,8 @@ public final class NodeRuntime implements AutoCloseable {
 
     private record Applied(long index) implements LoopEvent {}
 
-    /** Execution asks the loop for the term of an index (the log belongs to the loop). */
-    private record TermQuery(long index, CompletableFuture<Long> answer) implements LoopEvent {}
+    /** Execution asks the engine, on the loop, what to store with a snapshot at {@code index}. */
+    private record TagQuery(long index, CompletableFuture<SnapshotTag> answer) implements LoopEvent {}
 
     /** A request another member forwarded here completed; the loop sends the outcome back. */
     private record AnswerMember(PendingRequests.Pending request, byte[] result, Throwable error) implements LoopEvent {}
@@ -402,7 +403,7 @@ public final class NodeRuntime implements AutoCloseable {
                 if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
             }
             case Applied a -> engine.onApplied(a.index());
-            case TermQuery q -> q.answer().complete(termAt(q.index()));
+            case TagQuery q -> q.answer().complete(engine.snapshotTag(q.index()));
             case AnswerMember a -> answerMember(a.request(), a.result(), a.error());
             case StatusQuery q -> q.answer().complete(engine.status().withAppliedIndex(execution.appliedIndex()));
             case Admin a -> {
@@ -541,12 +542,6 @@ public final class NodeRuntime implements AutoCloseable {
         }
     }
 
-    private long termAt(long index) {
-        DurableLog l = storage.log();
-        if (index >= l.firstIndex() && index <= l.lastIndex()) return l.entry(index).term();
-        return storage.latestSnapshot().filter(s -> s.lastIncludedIndex() == index).map(SnapshotMeta::lastIncludedTerm).orElse(0L);
-    }
-
     /** At start-up, before the engine runs: the state machine resumes from the newest local snapshot. */
     private void restoreLatestSnapshot() throws IOException {
         var latest = storage.latestSnapshot();
@@ -575,17 +570,18 @@ public final class NodeRuntime implements AutoCloseable {
     }
 
     /**
-     * Snapshots the state machine on the execution thread, between two commands. The term of the
-     * applied index comes from the loop, which owns the log; the execution thread waits for it
-     * (the loop never waits for execution).
+     * Snapshots the state machine on the execution thread, between two commands. What to store with
+     * it (the engine's epoch of the applied index, opaque engine data) comes from the engine on the
+     * loop; the execution thread waits for it (the loop never waits for execution).
      */
     private void captureSnapshot(long token) {
         execution.submit(new ExecutionThread.Exclusive(() -> {
             long index = execution.appliedIndex();
             try {
-                CompletableFuture<Long> term = new CompletableFuture<>();
-                enqueue(new TermQuery(index, term));
-                storage.storeSnapshot(index, term.get(), new byte[0], execution.executor()::writeSnapshot, token);
+                CompletableFuture<SnapshotTag> tag = new CompletableFuture<>();
+                enqueue(new TagQuery(index, tag));
+                SnapshotTag t = tag.get();
+                storage.storeSnapshot(index, t.epoch(), t.engineData(), execution.executor()::writeSnapshot, token);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | RuntimeException e) {

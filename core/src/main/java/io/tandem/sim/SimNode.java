@@ -8,6 +8,7 @@ import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.Rejection;
+import io.tandem.engine.SnapshotTag;
 import io.tandem.engine.TimerKey;
 import io.tandem.execution.ExecutionListener;
 import io.tandem.execution.Executor;
@@ -281,11 +282,6 @@ final class SimNode implements SimDisk.Host {
         notifyApplied();
     }
 
-    private long termAt(long index) {
-        DurableLog log = disk.log();
-        if (index >= log.firstIndex() && index <= log.lastIndex()) return log.entry(index).term();
-        return disk.durableSnapshot().filter(s -> s.meta().lastIncludedIndex() == index).map(s -> s.meta().lastIncludedTerm()).orElse(0L);
-    }
 
     /** The context of one incarnation: a crashed engine's context goes dead with it. */
     private final class Context implements EngineContext {
@@ -405,7 +401,8 @@ final class SimNode implements SimDisk.Host {
             }
             byte[] data = bytes.toByteArray();
             long index = execution.appliedIndex();
-            SnapshotMeta meta = new SnapshotMeta(index, termAt(index), data.length, SimDisk.crc32c(data), new byte[0]);
+            SnapshotTag tag = engine.snapshotTag(index);
+            SnapshotMeta meta = new SnapshotMeta(index, tag.epoch(), data.length, SimDisk.crc32c(data), tag.engineData());
             disk.storeTakenSnapshot(meta, data, token);
         }
 

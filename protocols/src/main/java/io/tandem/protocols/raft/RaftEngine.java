@@ -10,6 +10,7 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.engine.Rejection;
+import io.tandem.engine.SnapshotTag;
 import io.tandem.engine.RequestIds;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.failslow.QuorumRule;
@@ -1507,6 +1508,16 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * outside the voters is a learner or not a member), the term as epoch, the current configuration,
      * and on the leader each peer's distance from the end of its log.
      */
+    /**
+     * A snapshot at {@code index} records the term of that entry (§7, lastIncludedTerm): the log
+     * matching check of a later AppendEntries at index + 1 compares against it. The entry is in the
+     * log or is the base of the log, because execution only ever reaches committed indexes.
+     */
+    @Override
+    public SnapshotTag snapshotTag(long index) {
+        return SnapshotTag.epoch(Math.max(0, log.termAt(index)));
+    }
+
     @Override
     public EngineStatus status() {
         if (log == null) return new EngineStatus(EngineStatus.Role.FOLLOWER, null, currentTerm, List.of(), List.of(), commitIndex, appliedIndex, Map.of());
