@@ -60,15 +60,17 @@ public final class RoleHost implements Engine, Inspectable {
     private final List<Role> roles;
     private final EnumMap<Duty, Integer> owners = new EnumMap<>(Duty.class);
     private final Supplier<EngineStatus> status;
+    private final List<NodeId> clientMembers;
     private final ArrayDeque<Local> local = new ArrayDeque<>();
     private EngineContext ctx;
     private boolean draining;
     private Meters.Counter localMessages;
     private Meters.Counter unroutable;
 
-    private RoleHost(List<Role> roles, Supplier<EngineStatus> status) {
+    private RoleHost(List<Role> roles, Supplier<EngineStatus> status, List<NodeId> clientMembers) {
         this.roles = List.copyOf(roles);
         this.status = status;
+        this.clientMembers = clientMembers;
         for (int i = 0; i < roles.size(); i++) {
             for (Duty d : roles.get(i).duties()) owners.put(d, i);
         }
@@ -82,6 +84,7 @@ public final class RoleHost implements Engine, Inspectable {
     public static final class Builder {
         private final List<Role> roles = new ArrayList<>();
         private Supplier<EngineStatus> status;
+        private List<NodeId> clientMembers = List.of();
 
         private Builder() {}
 
@@ -110,9 +113,18 @@ public final class RoleHost implements Engine, Inspectable {
             return this;
         }
 
+        /**
+         * The members that do run a role owning {@link Duty#CLIENTS}: a node without one redirects
+         * client requests there ({@link Rejection.Redirect}), and the runtime forwards them.
+         */
+        public Builder clientsAt(List<NodeId> members) {
+            this.clientMembers = List.copyOf(members);
+            return this;
+        }
+
         public RoleHost build() {
             if (roles.isEmpty()) throw new IllegalStateException("a role host needs at least one role");
-            return new RoleHost(roles, status);
+            return new RoleHost(roles, status, clientMembers);
         }
     }
 
@@ -155,7 +167,8 @@ public final class RoleHost implements Engine, Inspectable {
     @Override
     public void onClientRequest(ClientRequest request) {
         Integer owner = owners.get(Duty.CLIENTS);
-        if (owner == null) ctx.reject(request.requestId(), new Rejection.Unavailable(ctx.self() + " runs no role that accepts client requests (roles: " + names() + ")"));
+        if (owner == null && !clientMembers.isEmpty()) ctx.reject(request.requestId(), new Rejection.Redirect(clientMembers));
+        else if (owner == null) ctx.reject(request.requestId(), new Rejection.Unavailable(ctx.self() + " runs no role that accepts client requests (roles: " + names() + ")"));
         else roles.get(owner).engine().onClientRequest(request);
         drain();
     }

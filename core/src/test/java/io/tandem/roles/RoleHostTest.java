@@ -300,6 +300,11 @@ class RoleHostTest {
         acceptorOnly.start(node);
         acceptorOnly.onClientRequest(ClientRequest.read(42, new byte[0], ReadPolicy.LINEARIZABLE));
         assertThat(node.rejected).containsExactly("42 Unavailable[reason=n1 runs no role that accepts client requests (roles: [ponger])]");
+        // Told where the client roles run, it redirects there instead (and the runtime forwards).
+        RoleHost redirecting = RoleHost.builder().role(Role.of("ponger", new Recorder("ponger", heard), ToPonger.class)).clientsAt(List.of(N2)).build();
+        redirecting.start(node);
+        redirecting.onClientRequest(ClientRequest.read(43, new byte[0], ReadPolicy.LINEARIZABLE));
+        assertThat(node.rejected).last().isEqualTo("43 Redirect[targets=[n2]]");
     }
 
     @Test

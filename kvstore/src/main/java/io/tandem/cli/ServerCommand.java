@@ -89,6 +89,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--pid-file", paramLabel = "FILE", description = "Write the process id to FILE once ready; removed on a clean exit.")
     String pidFile;
 
+    @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines; multipaxos), the same file on every node (default: every role on every member).")
+    String deployment;
+
     /** The key table for --help, generated from the keys the config actually knows (set by {@link TandemCli#commandLine()}). */
     static String keyTable() {
         StringBuilder s = new StringBuilder();
@@ -150,6 +153,7 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.MAX_REQUESTS_PER_CONNECTION, maxRequestsPerConnection);
         put(f, ServerConfig.Key.FAULT_INJECTION, faultInjection == null ? null : faultInjection.toString());
         put(f, ServerConfig.Key.PID_FILE, pidFile);
+        put(f, ServerConfig.Key.DEPLOYMENT, deployment);
         return f;
     }
 

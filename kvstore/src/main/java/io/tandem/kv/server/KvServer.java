@@ -107,6 +107,7 @@ public final class KvServer implements AutoCloseable {
             if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
             base = r.withConfig(raftConfig.build()); // keeps the kind of Raft asked for by name
         }
+        if (config.deployment() != null) base = base.withDeployment(config.deployment());
         this.protocol = base;
     }
 

@@ -3,6 +3,8 @@ package io.tandem.kv.server;
 import io.tandem.kv.DurationText;
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.Protocols;
+import io.tandem.roles.Deployment;
+import io.tandem.roles.RoleCatalog;
 import io.tandem.protocols.raft.RaftConfig;
 import io.tandem.transport.Endpoint;
 import java.io.IOException;
@@ -34,6 +36,9 @@ import java.util.function.Function;
  * @param metricsPort      Prometheus scrape port on the client address's host; 0 turns the endpoint off
  * @param faultInjection   accept the fault-plan and clock-offset admin requests (test clusters only)
  * @param pidFile          written once the server is ready, removed on a clean exit; null for none
+ * @param deployment       where the protocol's roles run (protocols with roles, e.g. multipaxos), read
+ *                         from the {@code deployment} file and checked against the members; null for
+ *                         the protocol's default
  */
 public record ServerConfig(
         NodeId id,
@@ -52,7 +57,8 @@ public record ServerConfig(
         int maxClientConnections,
         int maxRequestsPerConnection,
         boolean faultInjection,
-        Path pidFile) {
+        Path pidFile,
+        Deployment deployment) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
     public enum Key {
@@ -74,7 +80,8 @@ public record ServerConfig(
         MAX_CLIENT_CONNECTIONS("max-client-connections", "1024", "open client connections; more are closed at once"),
         MAX_REQUESTS_PER_CONNECTION("max-requests-per-connection", "1024", "unanswered requests per connection; more are refused with OVERLOADED"),
         FAULT_INJECTION("fault-injection", "false", "accept fault-plan and clock-offset admin requests (test clusters only)"),
-        PID_FILE("pid-file", "none", "file to write the process id to once ready; removed on a clean exit");
+        PID_FILE("pid-file", "none", "file to write the process id to once ready; removed on a clean exit"),
+        DEPLOYMENT("deployment", "every role on every member", "file placing the protocol's roles on members ('role = n1, n2' lines; multipaxos), the same on every node");
 
         private final String name;
         private final String defaultText;
@@ -222,6 +229,7 @@ public record ServerConfig(
                     "must leave election-timeout-max (" + DurationText.format(electionMax) + ") above election-timeout-min (" + DurationText.format(electionMin) + ")");
             if (electionMin.compareTo(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) < 0) fail(Key.ELECTION_TIMEOUT_MIN,
                     "must be at least two heartbeat intervals (" + DurationText.format(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) + ")");
+            Deployment deployment = optional(Key.DEPLOYMENT, file -> deployment(file, protocol, List.copyOf(members.keySet())), null);
             int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
             if (metricsPort != 0 && metricsPort == clients.get(id).port()) fail(Key.METRICS_PORT, "is the client port " + metricsPort);
             return new ServerConfig(
@@ -239,7 +247,8 @@ public record ServerConfig(
                     optional(Key.MAX_CLIENT_CONNECTIONS, Resolver::positiveInt, 1024),
                     optional(Key.MAX_REQUESTS_PER_CONNECTION, Resolver::positiveInt, 1024),
                     optional(Key.FAULT_INJECTION, Resolver::bool, false),
-                    optional(Key.PID_FILE, Path::of, null));
+                    optional(Key.PID_FILE, Path::of, null),
+                    deployment);
         }
 
         private Endpoint derivedClientAddress(NodeId node, Endpoint peer) {
@@ -289,6 +298,15 @@ public record ServerConfig(
             Set<NodeId> out = new LinkedHashSet<>();
             for (String item : text.split(",")) if (!item.isBlank()) out.add(NodeId.of(item.strip()));
             return out;
+        }
+
+        /** Reads and checks a deployment file for {@code protocol} on {@code members}. */
+        static Deployment deployment(String file, String protocol, List<NodeId> members) {
+            RoleCatalog roles = Protocols.byName(protocol).roles()
+                    .orElseThrow(() -> new IllegalArgumentException(protocol + " runs one engine per member and takes no deployment file"));
+            Deployment d = Deployment.read(Path.of(file), roles);
+            d.resolve(members);
+            return d;
         }
 
         static String protocol(String name) {

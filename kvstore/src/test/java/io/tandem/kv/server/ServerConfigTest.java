@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -120,6 +121,21 @@ class ServerConfigTest {
         assertThatThrownBy(() -> ServerConfig.load(file("id = n1\nmembers = n1=localhost\ndata-dir = d\n"), Map.of()))
                 .hasMessageContaining("line 2: members: endpoint 'localhost' is not host:port");
         assertThatThrownBy(() -> ServerConfig.load(tmp.resolve("missing.conf"), Map.of())).hasMessageContaining("missing.conf does not exist");
+    }
+
+    @Test
+    void aDeploymentFilePlacesMultiPaxosRolesAndIsCheckedAgainstTheMembersAtLoad() throws IOException {
+        Map<String, String> base = flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", "multipaxos");
+        Path good = tmp.resolve("deploy.conf");
+        Files.writeString(good, "leader = n1\nacceptor = *\nreplica = n1, n2, n3\nfrontend = n1\n");
+        ServerConfig c = load(base, "deployment", good.toString());
+        assertThat(c.deployment().resolve(List.copyOf(c.members().keySet())).nodes("leader")).containsExactly(NodeId.of("n1"));
+        Path bad = tmp.resolve("bad.conf");
+        Files.writeString(bad, "leader = n1\nacceptor = n1, n2, n9\nreplica = *\nfrontend = *\n");
+        assertThatThrownBy(() -> load(base, "deployment", bad.toString())).isInstanceOf(ConfigException.class)
+                .hasMessage("--deployment: deployment: role acceptor (line 2) names n9, which is not a member of the group [n1, n2, n3]");
+        assertThatThrownBy(() -> load(flags("id", "n1", "members", MEMBERS, "data-dir", "d"), "deployment", good.toString()))
+                .hasMessage("--deployment: deployment: raft runs one engine per member and takes no deployment file");
     }
 
     @Test

@@ -45,9 +45,10 @@ import java.util.TreeMap;
  * reports {@code g} in Phase 1b and Phase 2b so a leader skips those slots.
  */
 class Acceptor {
-    static final String PROMISE_KEY = "multipaxos.acceptor.promise";
-    static final String GC_KEY = "multipaxos.acceptor.gc";
-    static final String KEY_PREFIX = "multipaxos.acceptor.";
+    /** The acceptor's meta namespace on the node; its keys below are stored under it (data directories of earlier builds stay readable). */
+    static final String META_NAMESPACE = "multipaxos.acceptor.";
+    static final String PROMISE_KEY = "promise";
+    static final String GC_KEY = "gc";
     /** Replies waiting for durability; beyond this the oldest is dropped (the leader resends). */
     private static final int MAX_PENDING_REPLIES = 4096;
 

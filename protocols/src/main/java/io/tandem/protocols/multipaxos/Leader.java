@@ -77,8 +77,9 @@ class Leader {
     static final SlownessDetector.Vocabulary DETECTOR_VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.multipaxos.acceptor", "tandem.multipaxos.slot", "tandem.multipaxos.replica", "slots", "chosen slots", "voted");
 
-    static final String KEY_PREFIX = "multipaxos.leader.";
-    static final String ROUND_KEY = "multipaxos.leader.round";
+    /** The proposer's meta namespace on the node; its key below is stored under it. */
+    static final String META_NAMESPACE = "multipaxos.leader.";
+    static final String ROUND_KEY = "round";
 
     enum Status { FOLLOWER, PREPARING, LEADING }
 

@@ -1,5 +1,6 @@
 package io.tandem.protocols.multipaxos;
 
+import io.tandem.roles.Deployment;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,7 +8,9 @@ import java.util.Objects;
  * Every setting of the MultiPaxos engine, with validated defaults ({@link #DEFAULTS}); build variants
  * with {@link #builder()} or {@link #toBuilder()}.
  *
- * @param deployment          which node runs which role ({@link Deployment#CLASSIC}: all roles on every member)
+ * @param deployment          which members run which role ({@link MultiPaxosProtocol#CLASSIC}: every role on every
+ *                            member); read one from a file with {@link io.tandem.roles.Deployment#read} and
+ *                            {@link MultiPaxosProtocol#ROLES}
  * @param acceptorQuorums     how acceptors form read and write quorums (majorities, counting, grid)
  * @param heartbeatInterval   how often the active leader announces itself (and its chosen prefix) and
  *                            checks for resends; replicas report progress at the same cadence
@@ -80,7 +83,7 @@ public record MultiPaxosConfig(
 
     /** Defaults for a LAN, in line with the Raft engine: heartbeats every 100 ms, failover after 1-2 s. */
     public static final MultiPaxosConfig DEFAULTS = new MultiPaxosConfig(
-            Deployment.CLASSIC, QuorumLayout.MAJORITY,
+            MultiPaxosProtocol.CLASSIC, QuorumLayout.MAJORITY,
             Duration.ofMillis(100), Duration.ofMillis(1000), Duration.ofMillis(2000), Duration.ofMillis(100),
             1024, 32, 4 << 20, 256, 256 << 10, 10_000,
             10_000, 1_000, 256 << 10,
@@ -90,6 +93,7 @@ public record MultiPaxosConfig(
 
     public MultiPaxosConfig {
         Objects.requireNonNull(deployment, "deployment");
+        if (!deployment.catalog().equals(Topology.ROLES)) throw new IllegalArgumentException("the deployment places " + deployment.catalog().protocol() + " roles, not MultiPaxos ones");
         Objects.requireNonNull(acceptorQuorums, "acceptorQuorums");
         Objects.requireNonNull(linearizableReads, "linearizableReads");
         positive("heartbeatInterval", heartbeatInterval);

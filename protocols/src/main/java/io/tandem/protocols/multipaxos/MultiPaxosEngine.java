@@ -4,59 +4,42 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.EngineStatus;
-import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
-import io.tandem.engine.Rejection;
-import io.tandem.engine.RequestIds;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToAcceptor;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToLeader;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToReplica;
+import io.tandem.roles.Role;
+import io.tandem.roles.Role.Duty;
+import io.tandem.roles.RoleHost;
 import io.tandem.sim.Inspectable;
 import io.tandem.storage.StorageEvent;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One node of a MultiPaxos group: the roles the deployment puts on this node ({@link Topology}),
- * behind one {@link Engine}. It owns no protocol logic; it routes.
- *
- * <ul>
- *   <li>A message goes to every co-located role whose inbox it belongs to ({@link ToLeader},
- *       {@link ToAcceptor}, {@link ToReplica}, {@link ToFrontend}; a heartbeat belongs to three).</li>
- *   <li>A role sending to this node does not call the other role: the message joins a local queue
- *       that is drained, in order, after the current event, exactly as if it had come from the
- *       network (minus the wire). So co-location changes where messages travel, never the protocol.</li>
- *   <li>Timers go to the role that owns the key type; storage events by kind: the journal and the
- *       acceptor's meta records to the acceptor, the proposer's round to the leader, snapshots and
- *       {@code onApplied} to the replica, client requests to the frontend, a storage failure to all.</li>
- * </ul>
+ * One node of a MultiPaxos group: the roles the deployment puts on this node ({@link Topology}), on
+ * the platform's {@link RoleHost}. It owns no protocol logic and no routing of its own: the host
+ * routes each message to every co-located role whose inbox it belongs to ({@link ToLeader},
+ * {@link ToAcceptor}, {@link ToReplica}, {@link ToFrontend}; a heartbeat belongs to three), queues a
+ * role's message to its own node behind the current event (so co-location changes where messages
+ * travel, never the protocol), keeps each role's timers apart, stores the acceptor's and the
+ * proposer's meta records in their own namespaces, and gives the journal to the acceptor, execution
+ * and snapshots to the replica and client requests to the frontend. This class adds what only
+ * MultiPaxos knows: the node's neutral status and the invariants' read-only views.
  */
 public final class MultiPaxosEngine implements Engine, Inspectable {
-    private record Local(NodeId from, MultiPaxosMessage message) {}
-
     private final NodeId self;
-    private final List<NodeId> members;
     private final MultiPaxosConfig config;
-    private final boolean recordHistory;
-    private final Roles roles;
-    private final ArrayDeque<Local> local = new ArrayDeque<>();
-    private final long[] tokens = new long[1];
-
-    private EngineContext ctx;
-    private Topology topology;
-    private Leader leader;
-    private Acceptor acceptor;
-    private Replica replica;
-    private Frontend frontend;
-    private boolean draining;
-    private Meters.Counter clientMessages;
-    private Meters.Counter backgroundMessages;
-    private Meters.Counter localMessages;
+    private final Topology topology;
+    private final RoleHost host;
+    private final RoleEngines.AcceptorRole acceptor;
+    private final RoleEngines.ReplicaRole replica;
+    private final RoleEngines.LeaderRole leader;
+    private final RoleEngines.FrontendRole frontend;
 
     /**
      * @param recordHistory keep the rings of recent votes and executions the simulator's invariants read
@@ -64,117 +47,54 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
      */
     MultiPaxosEngine(NodeId self, List<NodeId> members, MultiPaxosConfig config, boolean recordHistory, Roles roles) {
         this.self = self;
-        this.members = List.copyOf(members);
         this.config = config;
-        this.recordHistory = recordHistory;
-        this.roles = roles;
+        this.topology = Topology.of(config.deployment().resolve(members), config.acceptorQuorums());
+        RoleHost.Builder b = RoleHost.builder();
+        // Start order is recovery order: votes first, then execution, then the proposer (which learns from both by message).
+        acceptor = topology.acceptors().contains(self) ? new RoleEngines.AcceptorRole(topology, config, rc -> roles.acceptor(rc, recordHistory)) : null;
+        replica = topology.replicas().contains(self) ? new RoleEngines.ReplicaRole(topology, config, rc -> new Replica(rc, recordHistory)) : null;
+        leader = topology.leaders().contains(self) ? new RoleEngines.LeaderRole(topology, config, roles::leader) : null;
+        frontend = topology.frontends().contains(self) ? new RoleEngines.FrontendRole(topology, config, Frontend::new) : null;
+        if (acceptor != null) b.role(Role.of("acceptor", acceptor, ToAcceptor.class).owning(Duty.LOG).withMetaNamespace(Acceptor.META_NAMESPACE));
+        if (replica != null) b.role(Role.of("replica", replica, ToReplica.class).owning(Duty.EXECUTION).withMetaNamespace("multipaxos.replica."));
+        if (leader != null) b.role(Role.of("leader", leader, ToLeader.class).withMetaNamespace(Leader.META_NAMESPACE));
+        if (frontend != null) b.role(Role.of("frontend", frontend, ToFrontend.class).owning(Duty.CLIENTS).withMetaNamespace("multipaxos.frontend."));
+        this.host = b.clientsAt(topology.frontends()).build();
     }
 
     @Override
     public void start(EngineContext ctx) {
-        this.ctx = ctx;
-        this.topology = config.deployment().topology(members, config.acceptorQuorums());
-        Meters meters = ctx.meters();
-        clientMessages = meters.counter("tandem.multipaxos.messages.sent", "cause", "client");
-        backgroundMessages = meters.counter("tandem.multipaxos.messages.sent", "cause", "background");
-        localMessages = meters.counter("tandem.multipaxos.messages.local");
-        RoleContext rc = new RoleContext(ctx, topology, config, this::send, tokens);
-        if (topology.acceptors().contains(self)) acceptor = roles.acceptor(rc, recordHistory);
-        if (topology.replicas().contains(self)) replica = new Replica(rc, recordHistory);
-        if (topology.leaders().contains(self)) leader = roles.leader(rc);
-        if (topology.frontends().contains(self)) frontend = new Frontend(rc);
-        // Recovery order: votes first, then execution, then the proposer (which learns from both by message).
-        if (acceptor != null) acceptor.start();
-        if (replica != null) replica.start();
-        if (leader != null) leader.start();
-        drain();
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Routing
-    // ------------------------------------------------------------------------------------------
-
-    private void send(NodeId to, MultiPaxosMessage message) {
-        if (to.equals(self)) {
-            localMessages.increment();
-            local.addLast(new Local(self, message));
-            return;
-        }
-        (RequestIds.isBackground(message.requestId()) ? backgroundMessages : clientMessages).increment();
-        ctx.send(to, message);
-    }
-
-    /** Delivers a message to every local role whose inbox it is in. */
-    private void route(NodeId from, MultiPaxosMessage m) {
-        if (m instanceof ToAcceptor a && acceptor != null) acceptor.onMessage(from, a);
-        if (m instanceof ToReplica r && replica != null) replica.onMessage(from, r);
-        if (m instanceof ToLeader l && leader != null) leader.onMessage(from, l);
-        if (m instanceof ToFrontend f && frontend != null) frontend.onMessage(from, f);
-    }
-
-    /** Runs the local queue to empty; messages that local deliveries send to this node join its end. */
-    private void drain() {
-        if (draining) return;
-        draining = true;
-        try {
-            Local next;
-            while ((next = local.pollFirst()) != null) route(next.from(), next.message());
-        } finally {
-            draining = false;
-        }
+        host.start(ctx);
     }
 
     @Override
     public void onMessage(NodeId from, ProtocolMessage message) {
-        if (message instanceof MultiPaxosMessage m) route(from, m);
-        drain();
+        host.onMessage(from, message);
     }
 
     @Override
     public void onTimer(TimerKey key) {
-        switch (key) {
-            case Leader.Timer t when leader != null -> leader.onTimer(t);
-            case Replica.Timer t when replica != null -> replica.onTimer(t);
-            case Frontend.Timer t when frontend != null -> frontend.onTimer(t);
-            default -> { }
-        }
-        drain();
+        host.onTimer(key);
     }
 
     @Override
     public void onClientRequest(ClientRequest request) {
-        if (frontend == null) ctx.reject(request.requestId(), new Rejection.Unavailable(self + " does not accept client requests in this deployment"));
-        else frontend.onClientRequest(request);
-        drain();
+        host.onClientRequest(request);
     }
 
     @Override
     public void onStorageEvent(StorageEvent event) {
-        switch (event) {
-            case StorageEvent.LogSynced s -> {
-                if (acceptor != null) acceptor.onStorageEvent(s);
-            }
-            case StorageEvent.MetaSaved s -> {
-                if (s.key().startsWith(Acceptor.KEY_PREFIX) && acceptor != null) acceptor.onStorageEvent(s);
-                else if (s.key().startsWith(Leader.KEY_PREFIX) && leader != null) leader.onStorageEvent(s);
-            }
-            case StorageEvent.StorageFailed s -> {
-                if (acceptor != null) acceptor.onStorageEvent(s);
-                if (leader != null) leader.onStorageEvent(s);
-                if (replica != null) replica.onStorageEvent(s);
-                if (frontend != null) frontend.onStorageFailed();
-            }
-            default -> {
-                if (replica != null) replica.onStorageEvent(event);
-            }
-        }
-        drain();
+        host.onStorageEvent(event);
     }
 
     @Override
     public void onApplied(long appliedIndex) {
-        if (replica != null) replica.onApplied(appliedIndex);
-        drain();
+        host.onApplied(appliedIndex);
+    }
+
+    @Override
+    public void stop() {
+        host.stop();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -190,15 +110,15 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
     }
 
     Leader leader() {
-        return leader;
+        return leader == null ? null : leader.role;
     }
 
     Acceptor acceptor() {
-        return acceptor;
+        return acceptor == null ? null : acceptor.role;
     }
 
     Replica replica() {
-        return replica;
+        return replica == null ? null : replica.role;
     }
 
     MultiPaxosConfig config() {
@@ -213,9 +133,15 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
      */
     @Override
     public EngineStatus status() {
+        Leader leader = leader();
+        Acceptor acceptor = acceptor();
+        Replica replica = replica();
         EngineStatus.Role role = EngineStatus.Role.REPLICA;
         NodeId leaderHint = replica == null ? null : replica.leaderHint();
         Ballot epoch = acceptor == null ? Ballot.ZERO : acceptor.promised();
+        // A node with neither a replica nor a proposer (an acceptor apart from them) knows the leader
+        // as the owner of the ballot it last promised.
+        if (leaderHint == null && leader == null) leaderHint = topology.leaderOf(epoch);
         long commit = replica == null ? 0 : replica.knownChosenThrough();
         Map<NodeId, Long> lag = new TreeMap<>();
         if (leader != null) {
@@ -242,10 +168,10 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
     @Override
     public String inspect() {
         StringBuilder s = new StringBuilder(self.value());
-        if (leader != null) s.append(" | ").append(leader.describe());
-        if (acceptor != null) s.append(" | ").append(acceptor.describe());
-        if (replica != null) s.append(" | ").append(replica.describe());
-        if (frontend != null) s.append(" | ").append(frontend.describe());
+        if (leader() != null) s.append(" | ").append(leader().describe());
+        if (acceptor() != null) s.append(" | ").append(acceptor().describe());
+        if (replica() != null) s.append(" | ").append(replica().describe());
+        if (frontend != null && frontend.role != null) s.append(" | ").append(frontend.role.describe());
         return s.toString();
     }
 

@@ -1,5 +1,8 @@
 package io.tandem.protocols.multipaxos;
 
+import io.tandem.roles.Deployment;
+import io.tandem.roles.RoleCatalog;
+import java.util.Optional;
 import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
@@ -21,6 +24,12 @@ import java.util.Set;
  */
 public final class MultiPaxosProtocol implements SimulatedProtocol {
     public static final String NAME = "multipaxos";
+
+    /** MultiPaxos' roles, for reading deployment files: leader, acceptor, replica, frontend. */
+    public static final RoleCatalog ROLES = Topology.ROLES;
+
+    /** Every role on every member: the classic deployment, and the default. */
+    public static final Deployment CLASSIC = Deployment.everywhere(ROLES);
 
     private final String name;
     private final MultiPaxosConfig config;
@@ -74,6 +83,17 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     public Engine createEngine(NodeId self, List<NodeId> members) {
         if (!members.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + members);
         return new MultiPaxosEngine(self, members, config, observed, roles);
+    }
+
+    @Override
+    public Optional<RoleCatalog> roles() {
+        return Optional.of(ROLES);
+    }
+
+    /** The same protocol (and settings) with its roles placed as {@code deployment} says. */
+    @Override
+    public MultiPaxosProtocol withDeployment(Deployment deployment) {
+        return new MultiPaxosProtocol(name, config.toBuilder().deployment(deployment).build(), roles, toleratedWarnings);
     }
 
     /** Ids {@link CodecIds#MULTIPAXOS_FIRST} and up, in a fixed order: append new types at the end, never reorder. */

@@ -3,31 +3,33 @@ package io.tandem.protocols.multipaxos;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
+import io.tandem.engine.RequestIds;
 import io.tandem.engine.TimerKey;
-import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 
 /**
- * What a role may touch: the node's {@link EngineContext} (storage, execution, clients, meters),
+ * What a role may touch: its {@link EngineContext} from the node's {@link io.tandem.roles.RoleHost}
+ * (its own timers and meta namespace; the log, execution and clients only if its role owns them),
  * the deployment, and {@link #send}, the only way to reach another role, co-located or not. Roles
- * never call each other: the node composite routes every message, and a message to a role on the
- * same node goes through its local queue like any other delivery.
+ * never call each other: the host routes every message, and a message to a role on the same node
+ * goes through the host's local queue like any other delivery.
  */
 final class RoleContext {
     final EngineContext engine;
     final NodeId self;
     final Topology topology;
     final MultiPaxosConfig config;
-    private final BiConsumer<NodeId, MultiPaxosMessage> sender;
-    private final long[] tokens;
+    private final Meters.Counter clientMessages;
+    private final Meters.Counter backgroundMessages;
+    private long tokens;
 
-    RoleContext(EngineContext engine, Topology topology, MultiPaxosConfig config, BiConsumer<NodeId, MultiPaxosMessage> sender, long[] tokens) {
+    RoleContext(EngineContext engine, Topology topology, MultiPaxosConfig config) {
         this.engine = engine;
         this.self = engine.self();
         this.topology = topology;
         this.config = config;
-        this.sender = sender;
-        this.tokens = tokens;
+        this.clientMessages = engine.meters().counter("tandem.multipaxos.messages.sent", "cause", "client");
+        this.backgroundMessages = engine.meters().counter("tandem.multipaxos.messages.sent", "cause", "background");
     }
 
     long now() {
@@ -39,7 +41,8 @@ final class RoleContext {
     }
 
     void send(NodeId to, MultiPaxosMessage message) {
-        sender.accept(to, message);
+        if (!to.equals(self)) (RequestIds.isBackground(message.requestId()) ? backgroundMessages : clientMessages).increment();
+        engine.send(to, message);
     }
 
     void schedule(long delayNanos, TimerKey key) {
@@ -50,9 +53,9 @@ final class RoleContext {
         engine.cancel(key);
     }
 
-    /** A storage token unique on this node (storage events are routed to roles by meta key or kind, never by token). */
+    /** A storage token unique within this role (meta saves come back to the role that made them, by namespace). */
     long nextToken() {
-        return ++tokens[0];
+        return ++tokens;
     }
 
     Meters meters() {

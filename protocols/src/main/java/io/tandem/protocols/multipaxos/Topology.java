@@ -1,5 +1,7 @@
 package io.tandem.protocols.multipaxos;
 
+import io.tandem.roles.Placement;
+import io.tandem.roles.RoleCatalog;
 import io.tandem.engine.NodeId;
 import java.util.List;
 import java.util.Set;
@@ -37,6 +39,20 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
             if (!members.containsAll(role)) throw new IllegalArgumentException(role + " are not all members of " + members);
         }
         if (!quorums.members().equals(acceptors)) throw new IllegalArgumentException("the quorum system " + quorums + " is not over the acceptors " + acceptors);
+    }
+
+    /** The roles a MultiPaxos deployment file places. */
+    static final RoleCatalog ROLES = new RoleCatalog("multipaxos", List.of(
+            new RoleCatalog.RoleSpec("leader", 1, "proposes values in ballots; one leads at a time"),
+            new RoleCatalog.RoleSpec("acceptor", 1, "votes on values; its quorums choose them"),
+            new RoleCatalog.RoleSpec("replica", 1, "learns chosen values and executes the log"),
+            new RoleCatalog.RoleSpec("frontend", 1, "takes client requests and passes them to a leader")));
+
+    /** The members running each role as {@code placement} says; acceptor quorums as {@code layout} says. */
+    public static Topology of(Placement placement, QuorumLayout layout) {
+        List<NodeId> acceptors = placement.nodes("acceptor");
+        return new Topology(placement.members(), placement.nodes("leader"), acceptors, placement.nodes("replica"), placement.nodes("frontend"),
+                layout.resolve(acceptors));
     }
 
     /** One leader, acceptor, replica and frontend per member; quorums as {@code layout} says. */

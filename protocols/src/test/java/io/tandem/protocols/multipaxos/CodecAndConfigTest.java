@@ -114,7 +114,7 @@ class CodecAndConfigTest {
     @Test
     void theClassicTopologyPutsEveryRoleOnEveryMember() {
         List<NodeId> members = List.of(NodeId.of("n1"), NodeId.of("n2"), NodeId.of("n3"));
-        Topology t = Deployment.CLASSIC.topology(members, QuorumLayout.MAJORITY);
+        Topology t = Topology.of(MultiPaxosProtocol.CLASSIC.resolve(members), QuorumLayout.MAJORITY);
         assertThat(t.leaders()).isEqualTo(members);
         assertThat(t.acceptors()).isEqualTo(members);
         assertThat(t.replicas()).isEqualTo(members);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.protocols.Protocols;
 import io.tandem.protocols.failslow.SlownessDetector;
+import io.tandem.roles.Deployment;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimFailure;
@@ -83,6 +84,24 @@ class MultiPaxosSimulationTest {
         o = o.withWorkload(5, o.clients(), o.ops()).withNetwork(o.networkLatency(), o.lossRate(), o.duplicateRate(), o.reorderRate(), true);
         SimRunner.Summary s = run(new MultiPaxosProtocol(stress()), o, SMALL, "multipaxos (5 nodes, codec, stress settings)");
         assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    /** Proposers, acceptors and replicas on different members, read from a deployment file's text. */
+    static final String SEPARATED = """
+            # proposers apart from the acceptors; replicas on the proposers and one acceptor
+            leader   = n1, n2
+            acceptor = n3, n4, n5
+            replica  = n1, n2, n3
+            frontend = n1, n2
+            """;
+
+    @Test
+    void rolesOnDifferentMembersFromADeploymentFilePass() {
+        MultiPaxosProtocol separated = new MultiPaxosProtocol(stress()).withDeployment(Deployment.parse(SEPARATED, "separated.conf", MultiPaxosProtocol.ROLES));
+        SimOptions o = SimOptions.defaults();
+        SimRunner.Summary s = run(separated, o.withWorkload(5, o.clients(), o.ops()), SMALL, "multipaxos (separated roles from a deployment file, stress settings)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+        assertThat(s.ops()).isGreaterThan((long) s.seeds() * o.ops() * 9 / 10);
     }
 
     @Test

@@ -17,14 +17,10 @@ import io.tandem.protocols.multipaxos.MultiPaxosConfig;
 import io.tandem.protocols.multipaxos.MultiPaxosProtocol;
 import io.tandem.protocols.raft.RaftConfig;
 import io.tandem.protocols.raft.RaftProtocol;
+import io.tandem.protocols.testing.CounterMachine;
 import io.tandem.statemachine.StateMachine;
 import io.tandem.testing.Await;
 import io.tandem.transport.LocalNetwork;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,31 +61,6 @@ class ForwardingAndSessionsRuntimeTest {
         return new LocalNetwork(THREE.stream().map(NodeId::of).toList(), codec.build());
     }
 
-    /** Adds 1 to a counter per command and answers the new value: a command applied twice shows. */
-    static final class Counter implements StateMachine {
-        volatile long value;
-
-        @Override
-        public byte[] apply(long index, byte[] command) {
-            return ByteBuffer.allocate(8).putLong(++value).array();
-        }
-
-        @Override
-        public byte[] query(byte[] query) {
-            return ByteBuffer.allocate(8).putLong(value).array();
-        }
-
-        @Override
-        public void snapshot(OutputStream out) throws IOException {
-            new DataOutputStream(out).writeLong(value);
-        }
-
-        @Override
-        public void restore(InputStream in) throws IOException {
-            value = new DataInputStream(in).readLong();
-        }
-    }
-
     private ReplicatedNode node(LocalNetwork net, Protocol protocol, String id, StateMachine sm) {
         ReplicatedNode n = Tandem.node().id(id).members(THREE.toArray(String[]::new)).protocol(protocol)
                 .transport(setup -> net.transport(setup.self())).inMemoryStorage().requestTimeout(Duration.ofSeconds(2))
@@ -114,7 +85,7 @@ class ForwardingAndSessionsRuntimeTest {
 
     private void forwardingWorksOnEveryMember(Supplier<Protocol> protocol) {
         LocalNetwork net = network(protocol.get());
-        List<Counter> counters = List.of(new Counter(), new Counter(), new Counter());
+        List<CounterMachine> counters = List.of(new CounterMachine(), new CounterMachine(), new CounterMachine());
         List<ReplicatedNode> nodes = new ArrayList<>();
         for (int i = 0; i < 3; i++) nodes.add(node(net, protocol.get(), THREE.get(i), counters.get(i)));
         // Every member can tell when the group is ready: it knows a leader.
@@ -125,7 +96,7 @@ class ForwardingAndSessionsRuntimeTest {
         for (ReplicatedNode n : nodes) answers.add(value(n.submit(new byte[] {1}).join()));
         assertThat(answers).containsExactly(1L, 2L, 3L);
         for (ReplicatedNode n : nodes) assertThat(value(n.query(new byte[0], ReadPolicy.LINEARIZABLE).join())).isEqualTo(3);
-        Await.until(DEADLINE, () -> counters.stream().allMatch(c -> c.value == 3), () -> "counters " + counters.stream().map(c -> c.value).toList());
+        Await.until(DEADLINE, () -> counters.stream().allMatch(c -> c.value() == 3), () -> "counters " + counters.stream().map(c -> c.value()).toList());
     }
 
     @Test
@@ -170,10 +141,10 @@ class ForwardingAndSessionsRuntimeTest {
     void thirtyTwoCommandsInFlightOnOneSessionAreAppliedOnceAcrossALeaderChange() {
         Protocol raft = new RaftProtocol(RAFT);
         LocalNetwork net = network(raft);
-        Map<String, Counter> counters = new TreeMap<>();
+        Map<String, CounterMachine> counters = new TreeMap<>();
         Map<String, ReplicatedNode> nodes = new TreeMap<>();
         for (String id : THREE) {
-            counters.put(id, new Counter());
+            counters.put(id, new CounterMachine());
             nodes.put(id, node(net, new RaftProtocol(RAFT), id, counters.get(id)));
         }
         value(nodes.get("n1").submit(new byte[] {0}).join()); // a leader exists
@@ -212,7 +183,7 @@ class ForwardingAndSessionsRuntimeTest {
         assertThatThrownBy(() -> nodes.get(submitter).submit(new byte[] {1}, new Session(client, 7, 1)).join())
                 .hasMessageContaining("below its session's low watermark " + commands);
         for (String id : nodes.keySet()) {
-            Await.until(DEADLINE, () -> counters.get(id).value == commands + 1, () -> id + " counter " + counters.get(id).value);
+            Await.until(DEADLINE, () -> counters.get(id).value() == commands + 1, () -> id + " counter " + counters.get(id).value());
         }
     }
 
