@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
  * reports nodes going down and coming back, and stops every node on Ctrl-C.
  */
 @Command(name = "cluster", sortOptions = false, mixinStandardHelpOptions = true, description = {
-        "Start a local cluster on this machine (one server process per node, on loopback) and keep it running in the foreground;",
-        "Ctrl-C stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above.",
+        "Start a local cluster on this machine (one server process per node, on loopback) in the foreground.",
+        "Ctrl-C (or ./tandem cluster --stop from another terminal) stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above.",
         "Data, configs, logs and pid files go to --dir; a cluster started again in the same directory keeps its data.",
         "Exit status: 1 if a cluster already runs from --dir, a port is taken or a node fails to start; 2 for bad options."})
 final class ClusterCommand implements Callable<Integer> {
@@ -106,7 +106,14 @@ final class ClusterCommand implements Callable<Integer> {
                 }
             }
         }
-        cluster.writeFiles();
+        try {
+            cluster.writeFiles();
+            Files.deleteIfExists(cluster.dir().resolve(STOP_MARKER));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            err.println("tandem cluster: cannot write the cluster's files in " + cluster.dir().toAbsolutePath().normalize() + ": "
+                    + io.tandem.storage.StorageException.describe(e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e));
+            return 1;
+        }
         out.printf("Starting a %d-node %s cluster in %s (%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync");
         long start = System.nanoTime();
         Optional<NodeStatus> leader;
@@ -118,8 +125,10 @@ final class ClusterCommand implements Callable<Integer> {
         }
         out.printf("Ready after %s%s. Logs: %s%n", DurationText.format(Duration.ofNanos(System.nanoTime() - start)),
                 leader.map(l -> ": " + l.node() + " leads (epoch " + l.epoch() + ")").orElse(""), cluster.dir().resolve("n*").resolve("server.log"));
-        out.println("Try, in another terminal:  ./tandem put greeting hello   ./tandem get greeting   ./tandem status   ./tandem demo");
-        out.println("Press Ctrl-C to stop the cluster.");
+        // The hints repeat the --dir the user gave: the other commands find the cluster (and its ports) there.
+        String d = cluster.dir().equals(LocalCluster.DEFAULT_DIR) ? "" : " --dir " + cluster.dir();
+        out.println("Try, in another terminal:  ./tandem put greeting hello" + d + "   ./tandem get greeting" + d + "   ./tandem status" + d + "   ./tandem demo" + d);
+        out.println("Press Ctrl-C to stop the cluster (or ./tandem cluster" + d + " --stop).");
         out.flush();
 
         java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -134,16 +143,31 @@ final class ClusterCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         watch(cluster, out, stopping);
+        // Stopped from another terminal with --stop: nothing left to stop or watch.
+        Runtime.getRuntime().removeShutdownHook(hook);
+        out.println("The cluster was stopped with ./tandem cluster --stop.");
         return 0;
     }
 
-    /** Reports nodes going down and coming back, until the JVM is asked to stop. */
+    /**
+     * Reports nodes going down and coming back, until the JVM is asked to stop or {@code --stop} from
+     * another terminal leaves its marker in the cluster's directory.
+     */
     private static void watch(LocalCluster cluster, PrintWriter out, java.util.concurrent.atomic.AtomicBoolean stopping) throws InterruptedException {
         Map<String, Long> last = new LinkedHashMap<>();
         for (var e : cluster.running().entrySet()) last.put(e.getKey().id(), e.getValue().pid());
+        Path marker = cluster.dir().resolve(STOP_MARKER);
         while (true) {
             TimeUnit.MILLISECONDS.sleep(500); // polling pid files: a restarted node may be another process's child
             if (stopping.get()) continue;
+            if (Files.exists(marker)) {
+                try {
+                    Files.deleteIfExists(marker);
+                } catch (IOException ignored) {
+                    // the next start removes it too
+                }
+                return;
+            }
             Map<String, Long> now = new LinkedHashMap<>();
             for (var e : cluster.running().entrySet()) now.put(e.getKey().id(), e.getValue().pid());
             for (LocalCluster.Node n : cluster.nodes()) {
@@ -178,10 +202,19 @@ final class ClusterCommand implements Callable<Integer> {
             return 0;
         }
         out.println("Stopping " + describe(running) + "...");
+        try {
+            // Tells a 'tandem cluster' watching in the foreground that these exits are wanted.
+            Files.writeString(existing.get().dir().resolve(STOP_MARKER), "stopped by ./tandem cluster --stop\n");
+        } catch (IOException e) {
+            err.println("tandem cluster: could not leave the stop note in " + existing.get().dir() + " (" + e.getMessage() + "); the foreground 'tandem cluster' will report the nodes as down");
+        }
         stopAll(existing.get());
         out.println("Stopped.");
         return 0;
     }
+
+    /** Left in the cluster's directory by --stop, so that the foreground command ends quietly. */
+    static final String STOP_MARKER = "stopping";
 
     private static String describe(Map<LocalCluster.Node, ProcessHandle> running) {
         StringBuilder s = new StringBuilder();

@@ -31,9 +31,9 @@ import picocli.CommandLine.Spec;
  * failing seed prints itself, every option and the command that replays it exactly; the fault
  * schedule of the first failure is minimized.
  */
-@Command(name = "sim", sortOptions = false, description = {
-        "Run the deterministic simulator: seeds of a protocol under faults, with invariants checked after every step",
-        "and client histories checked for linearizability. Exit status 1 if any seed fails.",
+@Command(name = "sim", sortOptions = false, mixinStandardHelpOptions = true, description = {
+        "Run the deterministic simulator: seeds of a protocol under faults, invariants and a linearizability check.",
+        "Invariants are checked after every step and client histories for linearizability. Exit status 1 if any seed fails.",
         "Replay a seed exactly with the command a failure prints (or --seed S --seeds 1)."})
 final class SimCommand implements Callable<Integer> {
     private static final SimOptions DEFAULTS = SimOptions.defaults();

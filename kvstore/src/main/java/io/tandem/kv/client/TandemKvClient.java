@@ -549,14 +549,22 @@ public final class TandemKvClient implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
+        List<ChannelFuture> closing = new ArrayList<>();
         try {
             loop.submit(() -> {
                 for (Operation op : List.copyOf(active)) finish(op, null, new KvConnectionException("the client was closed"));
-                for (Node n : nodes.values()) n.close();
+                for (Node n : nodes.values()) {
+                    ChannelFuture f = n.close();
+                    if (f != null) closing.add(f);
+                }
             }).awaitUninterruptibly(5, TimeUnit.SECONDS);
         } catch (RuntimeException e) {
             // the loop is already shutting down
         }
+        // Every connection, including one still connecting, must be closed (and its listeners run)
+        // while the loop still runs: a listener notified after the loop stopped makes Netty log a
+        // RejectedExecutionException on the application's stderr.
+        for (ChannelFuture f : List.copyOf(closing)) f.awaitUninterruptibly(2, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
@@ -645,6 +653,7 @@ public final class TandemKvClient implements AutoCloseable {
         final List<Operation> waiting = new ArrayList<>();
         Channel channel;
         boolean connecting;
+        ChannelFuture connectAttempt;
 
         Node(Endpoint endpoint) {
             this.endpoint = endpoint;
@@ -670,6 +679,7 @@ public final class TandemKvClient implements AutoCloseable {
                             .addLast("responses", new Responses(Node.this));
                 }
             }).connect(endpoint.host(), endpoint.port());
+            connectAttempt = f;
             f.addListener(done -> {
                 connecting = false;
                 List<Operation> ops = new ArrayList<>(waiting);
@@ -711,8 +721,11 @@ public final class TandemKvClient implements AutoCloseable {
             for (Operation op : ops) attemptFailed(op, endpoint, reason);
         }
 
-        void close() {
-            if (channel != null) channel.close();
+        /** Closes the connection, or the one being made; the future completes once it is closed. */
+        ChannelFuture close() {
+            if (channel != null) return channel.close();
+            if (connecting && connectAttempt != null) return connectAttempt.channel().close();
+            return null;
         }
     }
 

@@ -166,7 +166,8 @@ public final class KvServer implements AutoCloseable {
                     + config.cluster() + "': " + e.getMessage(), e);
         } catch (StorageException e) {
             transport.close();
-            throw new ServerStartException("cannot open data directory " + config.dataDir() + ": " + e.getMessage(), e);
+            // The storage's message names the operation and the path that failed, and why.
+            throw new ServerStartException("cannot use data directory " + config.dataDir() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             closeQuietly(rt);
             if (addressInUse(e)) {
