@@ -35,7 +35,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -172,7 +171,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         snapshotReceiver = new SnapshotReceiver(ctx.snapshots(), this::newToken);
         loadTermAndVote();
         recoverLog();
-        applyConfiguration(log.configuration(), log.configurationIndex());
+        applyConfiguration(log.configuration());
         if (log.lastTerm() > currentTerm) {
             // Entries of a newer term reached the log but the term record did not: we never voted in it
             // (a vote is durable before it is sent), so adopting the term with no vote is truthful.
@@ -266,7 +265,6 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         ctx.meta().put(BASE_KEY, BaseRecord.encodeAll(bases), token);
         return token;
     }
-
 
     /** A fresh token for a storage request; one counter for all of them, so tokens never repeat. */
     private long newToken() {
@@ -545,15 +543,14 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     /** Appends an entry of the current term to the leader's log and starts its quorum wait. */
-    private long appendAsLeader(LeaderState leader, EntryPayload payload) {
+    private void appendAsLeader(LeaderState leader, EntryPayload payload) {
         long index = log.lastIndex() + 1;
         byte[] bytes = EntryPayload.encode(payload);
         log.append(new LogEntry(index, currentTerm, bytes));
         leader.uncommittedBytes += bytes.length;
-        if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration(), index);
+        if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration());
         handleCompleted(leader, leader.commits.propose(index, now()));
         for (Peer p : leader.peers.values()) replicate(leader, p);
-        return index;
     }
 
     private void onHeartbeatTimer() {
@@ -1036,11 +1033,10 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * before it), a snapshot installed. Elections, votes and quorum checks read the configuration
      * from the log each time; the state to adjust is the leader's: it starts replicating to new
      * members and counts its pending commit rounds with the new voters. Members it removed keep
-     * receiving entries until the change commits ({@link #onConfigurationCommitted}).
-     *
-     * @param index the index of the entry that set it (the snapshot base if none is in the log)
+     * receiving entries until the change commits ({@link #onConfigurationCommitted}). The entry that
+     * set it is at {@code log.configurationIndex()} (the snapshot base if none is in the log).
      */
-    private void applyConfiguration(Configuration configuration, long index) {
+    private void applyConfiguration(Configuration configuration) {
         configurationApplied = configuration;
         if (state instanceof LeaderState leader) {
             for (NodeId n : configuration.members()) {
@@ -1053,7 +1049,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     /** Applies the log's configuration if it is not the one in effect (after a change to the log that may carry one). */
     private void configurationMayHaveChanged() {
-        if (!log.configuration().equals(configurationApplied)) applyConfiguration(log.configuration(), log.configurationIndex());
+        if (!log.configuration().equals(configurationApplied)) applyConfiguration(log.configuration());
     }
 
     /** Once the configuration entry commits, members it removed stop receiving entries; a removed leader steps down. */
