@@ -56,6 +56,15 @@ import java.util.TreeMap;
  *       quorums that always contain the same members.</li>
  * </ul>
  *
+ * <p>This class holds what every role has (term and vote, the log, commit and apply progress, local
+ * snapshots) and the handlers. The state of the current role is one {@link RoleState} object that
+ * exists only while the node has that role: {@link FollowerState}, {@link CandidateState} or
+ * {@link LeaderState} (with its {@link LeaderReads}, {@link SnapshotSender} and
+ * {@link LeadershipTransfer}); a handler reaches a role's state only by matching it, so a leader's
+ * progress tracking is out of reach of follower code and gone after a step-down. Incoming snapshots
+ * are {@link SnapshotReceiver}'s, membership rules {@link Membership}'s; a new configuration takes
+ * effect in {@link #applyConfiguration}.
+ *
  * <p>Public accessors ({@link #role()}, {@link #currentTerm()}, ...) are read-only views for tests and
  * simulator invariants; call them only from the engine's loop.
  */
