@@ -32,6 +32,22 @@ public final class LocalNetwork {
         this.byReference = byReference;
     }
 
+    /**
+     * An in-JVM network for {@code members} running {@code protocol}: the codec knows the protocol's
+     * messages (and the runtime's), so nothing else needs setting up. Use it with
+     * {@code Tandem.node()...transport(network.factory())}.
+     */
+    public static LocalNetwork of(io.tandem.engine.Protocol protocol, String... members) {
+        KryoCodec.Builder codec = KryoCodec.builder();
+        protocol.registerMessages(codec);
+        return new LocalNetwork(java.util.Arrays.stream(members).map(NodeId::of).toList(), codec.build());
+    }
+
+    /** The transport factory of this network, for {@code NodeBuilder.transport}: each node gets its own transport. */
+    public TransportFactory factory() {
+        return setup -> transport(setup.self());
+    }
+
     /** Creates the transport of {@code member}; it receives traffic once started. */
     public LocalTransport transport(NodeId member) {
         if (!members.contains(member)) throw new IllegalArgumentException(member + " is not a member of this network " + members);
