@@ -98,14 +98,6 @@ final class ClusterCommand implements Callable<Integer> {
             return 1;
         }
         if (fresh && !deleteOldCluster(cluster.dir(), err)) return 1;
-        for (LocalCluster.Node n : cluster.nodes()) {
-            for (Endpoint e : List.of(n.peer(), n.client(), new Endpoint(n.client().host(), n.metricsPort()))) {
-                if (ClusterOptions.accepts(e)) {
-                    err.println("tandem cluster: port " + e.port() + " (" + n.id() + ") is already in use by another program; pick other ports with --base-port.");
-                    return 1;
-                }
-            }
-        }
         try {
             cluster.writeFiles();
             Files.deleteIfExists(cluster.dir().resolve(STOP_MARKER));
@@ -113,6 +105,14 @@ final class ClusterCommand implements Callable<Integer> {
             err.println("tandem cluster: cannot write the cluster's files in " + cluster.dir().toAbsolutePath().normalize() + ": "
                     + io.tandem.storage.StorageException.describe(e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e));
             return 1;
+        }
+        for (LocalCluster.Node n : cluster.nodes()) {
+            for (Endpoint e : List.of(n.peer(), n.client(), new Endpoint(n.client().host(), n.metricsPort()))) {
+                if (ClusterOptions.accepts(e)) {
+                    err.println("tandem cluster: port " + e.port() + " (" + n.id() + ") is already in use by another program; pick other ports with --base-port.");
+                    return 1;
+                }
+            }
         }
         out.printf("Starting a %d-node %s cluster in %s (%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync");
         long start = System.nanoTime();
