@@ -106,6 +106,21 @@ public final class Simulation implements SimCluster {
     /**
      * @param traceSink receives one human-readable line per event (slow; for debugging a seed), or null
      */
+    /**
+     * Fails with the protocol's own message if it refuses a group of {@code options.nodes()} members
+     * (the unreplicated engine given three): a usage error, found before any event runs, rather than
+     * a failing seed.
+     */
+    public static void checkConfiguration(Protocol protocol, SimOptions options) {
+        List<NodeId> ids = new ArrayList<>();
+        for (int i = 1; i <= options.nodes(); i++) ids.add(NodeId.of("n" + i));
+        checkConfiguration(protocol, ids);
+    }
+
+    private static void checkConfiguration(Protocol protocol, List<NodeId> members) {
+        for (NodeId m : members) protocol.createEngine(m, members); // engines do no I/O until started
+    }
+
     public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink) {
         this.protocol = protocol;
         this.options = options;
@@ -113,6 +128,7 @@ public final class Simulation implements SimCluster {
         List<NodeId> ids = new ArrayList<>();
         for (int i = 1; i <= options.nodes(); i++) ids.add(NodeId.of("n" + i));
         this.members = List.copyOf(ids);
+        checkConfiguration(protocol, members);
         this.invariants = protocol instanceof SimulatedProtocol sp && options.invariants() ? List.copyOf(sp.invariants()) : List.of();
         if (options.codec()) {
             KryoCodec.Builder builder = KryoCodec.builder();

@@ -5,6 +5,7 @@ import io.tandem.protocols.Protocols;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.FaultMinimizer;
 import io.tandem.sim.FaultSchedule;
+import io.tandem.sim.Simulation;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
@@ -165,6 +166,11 @@ final class SimCommand implements Callable<Integer> {
         }
         if (seeds < 1) throw new ParameterException(spec.commandLine(), "--seeds must be >= 1");
         SimOptions base = options();
+        try {
+            Simulation.checkConfiguration(p, base);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), p.name() + " cannot run as simulated (--nodes " + base.nodes() + "): " + e.getMessage(), e);
+        }
         out.println("simulating " + p.name() + ": " + seeds + " seed(s) from " + seed + "; " + base.describe());
         out.flush();
         if (trace != null) writeTrace(p, base.withSeed(seed));
