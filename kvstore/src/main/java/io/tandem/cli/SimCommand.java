@@ -11,7 +11,6 @@ import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
 import io.tandem.sim.SimRunner;
 import io.tandem.sim.SimTime;
-import io.tandem.sim.Simulation;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
