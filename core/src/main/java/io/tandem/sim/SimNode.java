@@ -53,6 +53,8 @@ final class SimNode implements SimDisk.Host {
     private boolean paused;
     private long incarnation;
     private long clockOffset;
+    /** This node's clock rate error in parts per million (seeded once per node, kept across restarts: it is the hardware's). */
+    private long driftPpm = Long.MIN_VALUE;
     private Engine engine;
     private Executor execution;
     private KvRegisterMachine machine;
@@ -97,7 +99,7 @@ final class SimNode implements SimDisk.Host {
     }
 
     long localNow() {
-        return sim.now() + clockOffset;
+        return sim.now() + sim.now() / 1_000_000 * driftPpm + clockOffset;
     }
 
     /** Starts a new incarnation: fresh engine, execution restored from the durable snapshot, storage recovered. */
@@ -111,6 +113,8 @@ final class SimNode implements SimDisk.Host {
         appliedNotificationQueued = false;
         // A restarted process has a new monotonic clock origin; the first one too.
         clockOffset = randomRoot.nextLong(0, 1_000L * SimTime.SECONDS);
+        int bound = sim.options().clockDriftPpm();
+        if (driftPpm == Long.MIN_VALUE) driftPpm = bound == 0 ? 0 : randomRoot.nextLong(-bound, bound + 1);
         if (incarnation > 1) disk.recover();
         machine = sim.newStateMachine();
         execution = sim.executors().create(machine, new Completions(), sim.executorLimits());
@@ -412,11 +416,13 @@ final class SimNode implements SimDisk.Host {
         }
     }
 
+    /** Arms {@code key} to fire when this node's clock has advanced {@code delayNanos} (local time, which runs at its own rate). */
     private void arm(TimerKey key, long delayNanos, long deadlineLocal) {
         long generation = ++timerGeneration;
         timers.put(key, new TimerState(generation, deadlineLocal));
         long inc = incarnation;
-        sim.at(sim.now() + delayNanos, () -> {
+        long virtualDelay = driftPpm == 0 ? delayNanos : Math.max(0, delayNanos - delayNanos / (1_000_000 + driftPpm) * driftPpm);
+        sim.at(sim.now() + virtualDelay, () -> {
             if (!isArmed(key, generation)) return; // cancelled or re-armed: nothing happens, nothing to trace
             runIfCurrent(inc, "timer", key, () -> {
                 if (!isArmed(key, generation)) return; // cancelled while it waited in a pause

@@ -146,7 +146,7 @@ public final class Simulation implements SimCluster {
         this.clientRandom = root.split();
         SplittableRandom workloadRandom = root.split();
         this.network = new SimNetwork(options, networkRandom);
-        this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey());
+        this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey(), options.leaseReadShare());
         for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
         this.schedule = options.schedule() != null ? options.schedule() : FaultSchedule.generate(faultRandom, options, members);
         validate(schedule);

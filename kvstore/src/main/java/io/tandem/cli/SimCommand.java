@@ -129,6 +129,12 @@ final class SimCommand implements Callable<Integer> {
             + "every replica must apply each exactly once (default ${DEFAULT-VALUE}: none).")
     int pipelined = DEFAULTS.pipelinedCommands();
 
+    @Option(names = "--clock-drift-ppm", paramLabel = "PPM", description = "Bound on each node's clock rate error, parts per million (default ${DEFAULT-VALUE}); 0 for perfect rates.")
+    int clockDriftPpm = DEFAULTS.clockDriftPpm();
+
+    @Option(names = "--lease-reads", paramLabel = "SHARE", description = "Share of reads asked with the LEASE policy, 0 to 1 (default ${DEFAULT-VALUE}).")
+    double leaseReads = DEFAULTS.leaseReadShare();
+
     @Option(names = "--schedule", description = "Explicit fault schedule (as a failure prints it) instead of generating one.")
     String schedule;
 
@@ -148,7 +154,7 @@ final class SimCommand implements Callable<Integer> {
         try {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
-                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined);
+                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
