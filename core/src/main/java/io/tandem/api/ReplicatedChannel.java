@@ -1,18 +1,40 @@
 package io.tandem.api;
 
+import io.tandem.engine.GroupView;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /** A {@link Channel} whose total order comes from a replication engine. */
 final class ReplicatedChannel implements Channel {
+    /**
+     * Hands each view the engine installs to the receiver (on the execution thread, in order with
+     * the messages) and remembers the latest for {@link #view()}.
+     */
+    static final class ViewTracker implements Consumer<GroupView> {
+        private final Receiver receiver;
+        private volatile View current;
+
+        ViewTracker(Receiver receiver) {
+            this.receiver = receiver;
+        }
+
+        @Override
+        public void accept(GroupView v) {
+            View view = NodeBuilder.toView(v);
+            current = view;
+            receiver.viewAccepted(view);
+        }
+    }
+
     private final RuntimeBackedNode node;
     private final Address self;
-    private final View view;
+    private final ViewTracker views;
 
-    ReplicatedChannel(RuntimeBackedNode node, Address self, View view) {
+    ReplicatedChannel(RuntimeBackedNode node, Address self, ViewTracker views) {
         this.node = node;
         this.self = self;
-        this.view = view;
+        this.views = views;
     }
 
     @Override
@@ -20,9 +42,11 @@ final class ReplicatedChannel implements Channel {
         return self;
     }
 
+    /** The view this member's receiver accepted last (the runtime's current view until the first is delivered). */
     @Override
     public View view() {
-        return view;
+        View v = views.current;
+        return v != null ? v : NodeBuilder.toView(node.runtime().view());
     }
 
     @Override

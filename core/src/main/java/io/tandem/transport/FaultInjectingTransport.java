@@ -78,6 +78,11 @@ public final class FaultInjectingTransport implements Transport {
             public void onRegionWrite(NodeId writer, String region, int offset, int length) {
                 listener.onRegionWrite(writer, region, offset, length);
             }
+
+            @Override
+            public void onPushCompleted(long pushId, String region, NodeId target, boolean applied) {
+                listener.onPushCompleted(pushId, region, target, applied);
+            }
         });
     }
 
@@ -127,6 +132,16 @@ public final class FaultInjectingTransport implements Transport {
     @Override
     public MemoryRegions regions() {
         return delegate.regions();
+    }
+
+    @Override
+    public void addMember(NodeId member, Endpoint endpoint) {
+        delegate.addMember(member, endpoint);
+    }
+
+    @Override
+    public void removeMember(NodeId member) {
+        delegate.removeMember(member);
     }
 
     public long droppedByPartition() {
