@@ -182,6 +182,12 @@ public final class NodeBuilder {
         require(protocol, "protocol");
         ReplicatedChannel.ViewTracker views = new ReplicatedChannel.ViewTracker(receiver);
         RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver), views);
+        try {
+            views.awaitFirst(runtimeConfig.requestTimeout());
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
         return new ReplicatedChannel(node, new Address(id), views);
     }
 

@@ -13,6 +13,7 @@ final class ReplicatedChannel implements Channel {
      */
     static final class ViewTracker implements Consumer<GroupView> {
         private final Receiver receiver;
+        private final CompletableFuture<View> first = new CompletableFuture<>();
         private volatile View current;
 
         ViewTracker(Receiver receiver) {
@@ -24,6 +25,21 @@ final class ReplicatedChannel implements Channel {
             View view = NodeBuilder.toView(v);
             current = view;
             receiver.viewAccepted(view);
+            first.complete(view);
+        }
+
+        /** Waits until the receiver accepted its first view, so that {@code connect} returns a channel with a view. */
+        void awaitFirst(java.time.Duration timeout) {
+            try {
+                first.get(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new RequestTimeoutException("the channel's first view did not arrive within " + timeout);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new TandemException("the channel's first view failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TandemException("interrupted while waiting for the channel's first view");
+            }
         }
     }
 
