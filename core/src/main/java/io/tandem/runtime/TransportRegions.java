@@ -14,18 +14,19 @@ import java.util.function.Consumer;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
- * The engine's {@link Regions} over a transport's {@link MemoryRegions}: remembers how each region
- * announces writes, and keeps push completions in a queue that transport threads fill and the loop
- * drains (a completion queue, as RDMA has). Used on the loop thread, except {@link #completed} and
- * {@link #noticeOf}, which transport threads call.
+ * The engine's {@link Regions} over a transport's {@link MemoryRegions}, as the runtime gives them
+ * to its engine (and tests to themselves): remembers how each region announces writes, and keeps
+ * push completions in a queue that transport threads fill ({@link #completed}, from
+ * {@link io.tandem.transport.TransportListener#onPushCompleted}) and one thread drains (a completion
+ * queue, as RDMA has). Used on one thread (the loop), except {@link #completed} and {@link #noticeOf}.
  */
-final class TransportRegions implements Regions {
+public final class TransportRegions implements Regions {
     private final NodeId self;
     private final MemoryRegions transport;
     private final Map<String, TransportRegion> regions = new ConcurrentHashMap<>();
     private final MpscUnboundedXaddArrayQueue<PushCompletion> completions = new MpscUnboundedXaddArrayQueue<>(256);
 
-    TransportRegions(NodeId self, MemoryRegions transport) {
+    public TransportRegions(NodeId self, MemoryRegions transport) {
         this.self = self;
         this.transport = transport;
     }
@@ -63,12 +64,12 @@ final class TransportRegions implements Regions {
     }
 
     /** A transport thread reports a completion; the caller wakes the loop. */
-    void completed(PushCompletion completion) {
+    public void completed(PushCompletion completion) {
         completions.offer(completion);
     }
 
     /** How region {@code name} announces writes; POLL for a region the engine did not register. */
-    Notice noticeOf(String name) {
+    public Notice noticeOf(String name) {
         TransportRegion r = regions.get(name);
         return r == null ? Notice.POLL : r.notice;
     }

@@ -88,8 +88,8 @@ public final class LocalTransport implements Transport {
     boolean receiveRegionWrite(NodeId from, String region, int offset, byte[] data) {
         TransportListener l = listener;
         if (closed || l == null || !peers.contains(from)) return false;
-        if (regions.apply(from, region, offset, data) != RegionTable.Outcome.APPLIED) return false;
-        l.onRegionWrite(from, region, offset, data.length);
+        // Reached the target: a frozen row or an unregistered region drops it there, by the target's rule.
+        if (regions.apply(from, region, offset, data) == RegionTable.Outcome.APPLIED) l.onRegionWrite(from, region, offset, data.length);
         return true;
     }
 
