@@ -66,6 +66,11 @@ final class ReplicatedChannel implements Channel {
     }
 
     @Override
+    public ReplicatedNode node() {
+        return node;
+    }
+
+    @Override
     public CompletableFuture<Long> send(byte[] payload) {
         return node.submit(ReceiverStateMachine.encode(self.node(), payload)).thenApply(r -> ByteBuffer.wrap(r).getLong());
     }
