@@ -167,6 +167,7 @@ public final class TcpTransport implements Transport {
         if (link == null) return;
         regionTable.removePeer(member);
         link.retire();
+        metrics.removeGauges(member.value());
         failPendingPushes(member);
         log.info("{}: member {} removed", self, member);
     }
