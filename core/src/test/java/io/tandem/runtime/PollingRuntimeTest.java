@@ -60,4 +60,24 @@ class PollingRuntimeTest {
             assertThat(c.pollsAfterStop()).as("polls after the engine stopped asking").isZero();
         });
     }
+
+    @org.junit.jupiter.api.Test
+    void aRegionRegisteredForEventsCallsOnRegionWriteOnTheLoopForEachPushInOrder() {
+        io.tandem.testing.RegionEventsProtocol events = new io.tandem.testing.RegionEventsProtocol(50);
+        LocalNetwork net = new LocalNetwork(MEMBERS.stream().map(NodeId::of).toList(), KryoCodec.builder().build());
+        for (String id : List.of("n3", "n2", "n1")) { // n1 pushes just after it starts: the others have registered by then
+            nodes.add(Tandem.node().id(id).members(MEMBERS.toArray(String[]::new)).protocol(events)
+                    .transport(setup -> net.transport(setup.self())).inMemoryStorage().stateMachine(new RecordingStateMachine()).start());
+            if (!id.equals("n1")) Await.until(Duration.ofSeconds(10), () -> nodes.getLast().status().join() != null);
+        }
+        Await.until(Duration.ofSeconds(20), () -> events.seen.get(NodeId.of("n2")).size() == 50 && events.seen.get(NodeId.of("n3")).size() == 50,
+                () -> "seen " + events.seen);
+        // Each event reads memory when it runs on the loop: a later push may already have landed, never an earlier one.
+        for (String n : List.of("n2", "n3")) {
+            List<Long> values = events.seen.get(NodeId.of(n)).stream().map(e -> Long.parseLong(e.substring(e.indexOf('=') + 1))).toList();
+            assertThat(values).as(n).isSorted();
+            assertThat(values.getLast()).isEqualTo(50);
+            assertThat(events.seen.get(NodeId.of(n))).allMatch(e -> e.startsWith("n1:events@0+8="));
+        }
+    }
 }

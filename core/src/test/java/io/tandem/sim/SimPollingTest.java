@@ -88,4 +88,17 @@ class SimPollingTest {
         // Nodes that never find work are polled once per event of theirs (start, client requests), not on every tick.
         assertThat(polls.get()).as("one poll per event of a node").isPositive().isLessThanOrEqualTo(r.events());
     }
+
+    @Test
+    void aRegionRegisteredForEventsCallsOnRegionWriteForEachPushInOrder() {
+        io.tandem.testing.RegionEventsProtocol events = new io.tandem.testing.RegionEventsProtocol(5);
+        SimResult r = new Simulation(new TestProtocol(events::createEngine, List.of(), List.of()), quiet(5)).run();
+        assertThat(r.passed()).as(r.failure().map(SimFailure::summary).orElse("")).isTrue();
+        for (String n : List.of("n2", "n3")) {
+            // The bytes are in memory when the event runs; one event per push, in push order.
+            assertThat(events.seen.get(NodeId.of(n))).as(n).containsExactly("n1:events@0+8=1", "n1:events@0+8=2", "n1:events@0+8=3",
+                    "n1:events@0+8=4", "n1:events@0+8=5");
+        }
+        assertThat(events.seen.get(NodeId.of("n1"))).isEmpty();
+    }
 }
