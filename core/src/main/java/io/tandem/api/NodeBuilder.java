@@ -183,7 +183,7 @@ public final class NodeBuilder {
         ReplicatedChannel.ViewTracker views = new ReplicatedChannel.ViewTracker(receiver);
         RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver), views);
         try {
-            views.awaitFirst(runtimeConfig.requestTimeout());
+            views.awaitFirst(runtimeConfig.requestTimeout(), node.runtime());
         } catch (RuntimeException e) {
             node.close();
             throw e;

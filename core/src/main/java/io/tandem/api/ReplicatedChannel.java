@@ -29,9 +29,12 @@ final class ReplicatedChannel implements Channel {
         }
 
         /** Waits until the receiver accepted its first view, so that {@code connect} returns a channel with a view. */
-        void awaitFirst(java.time.Duration timeout) {
+        void awaitFirst(java.time.Duration timeout, io.tandem.runtime.NodeRuntime runtime) {
             try {
-                first.get(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                CompletableFuture.anyOf(first, runtime.loopEnded()).get(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (!first.isDone()) {
+                    throw new NodeStoppedException("the channel's node stopped before its first view" + (runtime.failure() == null ? "" : ": " + runtime.failure()));
+                }
             } catch (java.util.concurrent.TimeoutException e) {
                 throw new RequestTimeoutException("the channel's first view did not arrive within " + timeout);
             } catch (java.util.concurrent.ExecutionException e) {

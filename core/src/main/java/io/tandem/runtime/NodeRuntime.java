@@ -125,6 +125,8 @@ public final class NodeRuntime implements AutoCloseable {
     /** The view installed last (loop thread only); {@link #publishedView} is its copy for other threads. */
     private GroupView view;
     private volatile GroupView publishedView;
+    /** Completes when the loop ends (closed, or failed): waiters for a view give up then. */
+    private final CompletableFuture<Void> loopEnded = new CompletableFuture<>();
     /** Whether the engine asked to be polled, and how many loop turns in a row found nothing to do (loop thread only). */
     private boolean polling;
     private long idleTurns;
@@ -210,6 +212,11 @@ public final class NodeRuntime implements AutoCloseable {
      */
     public void addViewListener(Consumer<GroupView> listener) {
         viewListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Completes when the node's loop has ended: it was closed, or its engine failed ({@link #failure()}). */
+    public CompletableFuture<Void> loopEnded() {
+        return loopEnded;
     }
 
     /** The view the engine installed last (view 1 of the initial members before it starts). */
@@ -450,6 +457,7 @@ public final class NodeRuntime implements AutoCloseable {
             running = false;
             pending.failAll(new TandemException("node " + self + " stopped after an engine failure: " + e, e));
         } finally {
+            loopEnded.complete(null);
             for (AwaitReady w : readyWaiters) w.answer().completeExceptionally(stoppedException());
             readyWaiters.clear();
             try {

@@ -266,7 +266,9 @@ final class SimNode implements SimDisk.Host {
         views.add(next);
         sim.trace("view", id, new Object[] {next.id(), next.members().toString()});
         sim.checkViewAgreement(id, next);
-        for (NodeId m : next.members()) if (!m.equals(id) && sim.members().contains(m)) peers.add(m);
+        for (NodeId m : next.members()) {
+            if (!m.equals(id) && sim.members().contains(m) && peers.add(m)) regions.resetPeer(m);
+        }
         if (previous != null) {
             for (NodeId m : previous.members()) if (!next.contains(m)) peers.remove(m);
         }

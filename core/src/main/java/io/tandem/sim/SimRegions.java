@@ -78,6 +78,15 @@ final class SimRegions implements Regions {
         return n;
     }
 
+    /** {@code member} joins again (a view brought it back): as with the real transports, unfrozen and from zero. */
+    void resetPeer(NodeId member) {
+        frozen.remove(member);
+        for (SimRegion r : regions.values()) {
+            MemorySegment copy = r.copies.get(member);
+            if (copy != null) copy.fill((byte) 0);
+        }
+    }
+
     void completed(PushCompletion completion) {
         completions.add(completion);
     }
