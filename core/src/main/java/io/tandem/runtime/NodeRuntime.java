@@ -154,6 +154,8 @@ public final class NodeRuntime implements AutoCloseable {
     private long lastExpiryScan;
     private volatile boolean running;
     private volatile boolean parked;
+    /** Set by {@link #wake}; cleared by the loop before it polls, checked before it parks. */
+    private volatile boolean woken;
     private volatile Throwable failure;
 
     /**
@@ -417,7 +419,12 @@ public final class NodeRuntime implements AutoCloseable {
         wake();
     }
 
+    /**
+     * Something arrived for the loop: unpark it, or, if it is about to park, keep it from parking
+     * (a region write lands in memory without an inbox event, so the inbox check alone would miss it).
+     */
     private void wake() {
+        woken = true;
         if (parked) LockSupport.unpark(loop);
     }
 
@@ -446,6 +453,7 @@ public final class NodeRuntime implements AutoCloseable {
                     pending.expire(wall, this::expire);
                     checkReady(wall);
                 }
+                woken = false; // a wake from here on stops the next park
                 int work = polling ? engine.doWork() : 0;
                 if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
                 else idleTurns = 0;
@@ -479,7 +487,7 @@ public final class NodeRuntime implements AutoCloseable {
         if (wait <= 0) return;
         parked = true;
         try {
-            if (inbox.isEmpty() && running) LockSupport.parkNanos(this, wait);
+            if (inbox.isEmpty() && running && !woken) LockSupport.parkNanos(this, wait);
         } finally {
             parked = false;
         }
