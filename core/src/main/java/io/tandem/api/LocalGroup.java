@@ -53,7 +53,7 @@ public final class LocalGroup implements AutoCloseable {
             for (String name : names) {
                 ReplicatedNode node = Tandem.node().id(name).members(names).protocol(protocol)
                         .transport(setup -> {
-                            FaultInjectingTransport t = new FaultInjectingTransport(network.transport(setup.self()), name.hashCode());
+                            FaultInjectingTransport t = new FaultInjectingTransport(network.transport(setup), name.hashCode());
                             group.transports.put(setup.self(), t);
                             return t;
                         })

@@ -4,6 +4,9 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.GroupView;
+import io.tandem.engine.PushCompletion;
+import io.tandem.engine.Regions;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -18,6 +21,7 @@ import io.tandem.storage.MetaStore;
 import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.SnapshotStore;
 import io.tandem.storage.StorageEvent;
+import io.tandem.transport.RegionTable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One simulated node: its engine (a fresh instance per incarnation), the {@link EngineContext} it
@@ -64,6 +69,20 @@ final class SimNode implements SimDisk.Host {
     private final TreeMap<Long, ClientCall> pendingCalls = new TreeMap<>();
     private boolean appliedNotificationQueued;
     private long crashes;
+    /** Volatile memory: a new, zero-filled set per incarnation. */
+    private SimRegions regions;
+    /** The members this node's network connects it to (run-time membership); reset on restart. */
+    private final TreeSet<NodeId> peers = new TreeSet<>();
+    private GroupView view;
+    private final List<GroupView> views = new ArrayList<>();
+    private boolean polling;
+    private boolean pollScheduled;
+
+    /**
+     * A poll that found work is repeated this much later in virtual time (spinning, as the real
+     * loop would), so other nodes' events interleave and time moves on.
+     */
+    static final long POLL_SPIN_NANOS = 1_000;
 
     SimNode(NodeId id, Simulation sim, SplittableRandom randomRoot) {
         this.id = id;
@@ -111,6 +130,12 @@ final class SimNode implements SimDisk.Host {
         timers.clear();
         pendingCalls.clear();
         appliedNotificationQueued = false;
+        regions = new SimRegions(this, sim, incarnation);
+        peers.clear();
+        for (NodeId m : sim.members()) if (!m.equals(id)) peers.add(m);
+        view = null;
+        polling = false;
+        pollScheduled = false;
         // A restarted process has a new monotonic clock origin; the first one too.
         clockOffset = randomRoot.nextLong(0, 1_000L * SimTime.SECONDS);
         int bound = sim.options().clockDriftPpm();
@@ -121,7 +146,10 @@ final class SimNode implements SimDisk.Host {
         disk.durableSnapshot().ifPresent(s -> restore(s.data()));
         engine = sim.protocol().createEngine(id, sim.members());
         Context context = new Context(incarnation, randomRoot.split());
-        dispatch("start", null, () -> engine.start(context));
+        dispatch("start", null, () -> {
+            engine.start(context);
+            if (view == null) installView(new GroupView(1, sim.members())); // an engine that does not manage views
+        });
     }
 
     void crash() {
@@ -136,6 +164,8 @@ final class SimNode implements SimDisk.Host {
         engine = null;
         execution = null;
         machine = null;
+        regions = null; // volatile memory: lost with the process
+        polling = false;
         disk.crash(sim.diskRandom(), sim.options().tornWrites(), sim.options().unsyncedSurvival());
     }
 
@@ -196,6 +226,57 @@ final class SimNode implements SimDisk.Host {
         }
         sim.trace(kind, id, detail);
         action.run();
+        if (polling && up && !paused) poll();
+    }
+
+    // ---- polling, regions and views ----
+
+    /**
+     * Polls the engine after an event of this node. Memory and engine state change only at events
+     * here, so a poll that found nothing is not repeated until the next event (a parked poller that
+     * every event wakes); one that found work is repeated {@link #POLL_SPIN_NANOS} later.
+     */
+    private void poll() {
+        if (engine.doWork() > 0 && !pollScheduled) {
+            pollScheduled = true;
+            post(POLL_SPIN_NANOS, "poll", null, () -> pollScheduled = false);
+        }
+    }
+
+    boolean isConnectedTo(NodeId member) {
+        return peers.contains(member);
+    }
+
+    /** A member's push arrives (on this node's loop): applied unless frozen or malformed; an EVENT region tells the engine. */
+    boolean applyRegionWrite(NodeId writer, String region, int offset, long[] words) {
+        RegionTable.Outcome outcome = regions.apply(writer, region, offset, words);
+        if (outcome != RegionTable.Outcome.APPLIED) return false;
+        if (regions.noticeOf(region) == Regions.Notice.EVENT) engine.onRegionWrite(writer, region, offset, words.length * 8);
+        return true;
+    }
+
+    void pushCompleted(PushCompletion completion) {
+        regions.completed(completion);
+    }
+
+    List<GroupView> views() {
+        return List.copyOf(views);
+    }
+
+    /** As the real runtime: ids only grow; the network connects members that joined and disconnects those that left. */
+    private void installView(GroupView next) {
+        if (view != null && next.id() <= view.id()) return;
+        GroupView previous = view;
+        view = next;
+        views.add(next);
+        sim.trace("view", id, new Object[] {next.id(), next.members().toString()});
+        sim.checkViewAgreement(id, next);
+        for (NodeId m : next.members()) {
+            if (!m.equals(id) && sim.members().contains(m) && peers.add(m)) regions.resetPeer(m);
+        }
+        if (previous != null) {
+            for (NodeId m : previous.members()) if (!next.contains(m)) peers.remove(m);
+        }
     }
 
     // ---- client traffic ----
@@ -309,6 +390,29 @@ final class SimNode implements SimDisk.Host {
         @Override
         public List<NodeId> members() {
             return sim.members();
+        }
+
+        @Override
+        public void installView(GroupView next) {
+            checkLive();
+            SimNode.this.installView(java.util.Objects.requireNonNull(next, "view"));
+        }
+
+        @Override
+        public GroupView view() {
+            return view != null ? view : new GroupView(1, sim.members());
+        }
+
+        @Override
+        public Regions regions() {
+            checkLive();
+            return regions;
+        }
+
+        @Override
+        public void requestPolling(boolean poll) {
+            checkLive();
+            polling = poll;
         }
 
         @Override

@@ -45,13 +45,22 @@ public final class LocalNetwork {
 
     /** The transport factory of this network, for {@code NodeBuilder.transport}: each node gets its own transport. */
     public TransportFactory factory() {
-        return setup -> transport(setup.self());
+        return this::transport;
     }
 
-    /** Creates the transport of {@code member}; it receives traffic once started. */
+    /** Creates the transport of {@code member}, whose peers are this network's members; it receives traffic once started. */
     public LocalTransport transport(NodeId member) {
         if (!members.contains(member)) throw new IllegalArgumentException(member + " is not a member of this network " + members);
-        return new LocalTransport(member, this);
+        return new LocalTransport(member, this, members);
+    }
+
+    /**
+     * Creates the transport of {@code setup.self()}, whose peers are {@code setup.members()}: for a
+     * node that joins later, or a group whose members know different member lists; members can be
+     * added and removed at run time ({@link Transport#addMember}).
+     */
+    public LocalTransport transport(TransportSetup setup) {
+        return new LocalTransport(setup.self(), this, setup.members().keySet());
     }
 
     Set<NodeId> members() {

@@ -5,6 +5,7 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.EngineStatus;
+import io.tandem.engine.GroupView;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -182,6 +183,8 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         loadTermAndVote();
         recoverLog();
         applyConfiguration(log.configuration());
+        // The view in force at what execution has already seen (views are numbered by the entry after it).
+        installView(lastDelivered, log.configurationAt(lastDelivered));
         if (log.lastTerm() > currentTerm) {
             // Entries of a newer term reached the log but the term record did not: we never voted in it
             // (a vote is durable before it is sent), so adopting the term with no vote is truthful.
@@ -857,6 +860,14 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (commitIndex >= log.configurationIndex()) onConfigurationCommitted(leader);
     }
 
+    /**
+     * Each configuration, once committed and delivered, is a view for channel receivers (DESIGN §2.1),
+     * numbered after its entry; on a restart or a snapshot install, the one in force at that point.
+     */
+    private void installView(long index, Configuration c) {
+        ctx.installView(new GroupView(index + 1, c.members()));
+    }
+
     /** Hands newly committed entries to execution in index order. */
     private void deliverCommitted() {
         while (lastDelivered < commitIndex) {
@@ -870,7 +881,9 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             // a configuration the restarted node could not find again (see recoverLog).
             if (EntryPayload.isConfigChange(payload) && index > durableIndex) return;
             if (state instanceof LeaderState leader && index >= leader.termStartIndex) leader.uncommittedBytes -= payload.length;
-            ctx.deliver(EntryPayload.toCommitted(index, EntryPayload.decode(payload)));
+            EntryPayload entry = EntryPayload.decode(payload);
+            ctx.deliver(EntryPayload.toCommitted(index, entry));
+            if (entry instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
             lastDelivered = index;
         }
     }
@@ -1183,6 +1196,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             if (state instanceof FollowerState follower) follower.logCutBackTo(log.lastIndex());
             commitIndex = index;
             lastDelivered = Math.max(lastDelivered, index);
+            installView(index, r.configuration);
             appliedIndex = Math.max(appliedIndex, index);
             lastSnapshotIndex = Math.max(lastSnapshotIndex, index);
             commitGauge.set(commitIndex);

@@ -10,6 +10,7 @@ import io.tandem.codec.FrameFormat;
 import io.tandem.codec.FrameFormat.MalformedFrameException;
 import io.tandem.codec.FrameFormat.OversizedFrameException;
 import io.tandem.engine.ProtocolMessage;
+import io.tandem.transport.RegionTable;
 import io.tandem.transport.TransportListener;
 import io.tandem.transport.tcp.Handshake.InvalidHandshakeException;
 import io.tandem.transport.tcp.Handshake.Rejection;
@@ -116,6 +117,8 @@ final class Connection extends ByteToMessageDecoder {
                     case FrameFormat.TYPE_HANDSHAKE -> onHandshake(ctx, in, h.length());
                     case FrameFormat.TYPE_MESSAGE -> onMessage(ctx, in, h.length());
                     case FrameFormat.TYPE_REGION_WRITE -> onRegionWrite(ctx, in, h.length());
+                    case FrameFormat.TYPE_REGION_FENCE -> onRegionFence(ctx, in, h.length());
+                    case FrameFormat.TYPE_REGION_ACK -> onRegionAck(ctx, in, h.length());
                     default -> closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "unknown frame type " + h.type());
                 }
             } finally {
@@ -170,7 +173,37 @@ final class Connection extends ByteToMessageDecoder {
         l.activate(ctx.channel(), dialed != null);
     }
 
+    /** A removed member's connection is closed by its removal; frames already read are refused here. */
+    private boolean removed(ChannelHandlerContext ctx) {
+        if (!link.isRetired()) return false;
+        state = State.CLOSED;
+        ctx.close();
+        return true;
+    }
+
+    /** The writer asks us to acknowledge every region write before this frame: they have all been handled, in order. */
+    private void onRegionFence(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (length != 8) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region fence of " + length + " bytes (expected 8)");
+            return;
+        }
+        if (removed(ctx)) return;
+        byte[] body = new byte[8];
+        in.readBytes(body);
+        link.offer(FrameFormat.TYPE_REGION_ACK, body);
+    }
+
+    private void onRegionAck(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (length != 8) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region acknowledgement of " + length + " bytes (expected 8)");
+            return;
+        }
+        if (removed(ctx)) return;
+        transport.pushAcknowledged(link.peer, in.readLong()); // an id we never sent is ignored
+    }
+
     private void onMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (removed(ctx)) return;
         byte[] array;
         int offset;
         if (in.hasArray()) {
@@ -207,6 +240,7 @@ final class Connection extends ByteToMessageDecoder {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write of " + length + " bytes is too short");
             return;
         }
+        if (removed(ctx)) return;
         int nameLength = in.readUnsignedShort();
         if (nameLength > length - RegionWriteBody.FIXED_BYTES) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write name claims " + nameLength + " bytes of a " + length + "-byte body");
@@ -220,7 +254,10 @@ final class Connection extends ByteToMessageDecoder {
         link.framesReceived.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
         // An unknown region is not a framing error: the peer may have registered it before we did.
-        if (!transport.regionTable().apply(link.peer, region, offset, data)) {
+        // A frozen writer's writes are dropped without a word (derecho.md §2.8).
+        RegionTable.Outcome outcome = transport.regionTable().apply(link.peer, region, offset, data);
+        if (outcome == RegionTable.Outcome.FROZEN) return;
+        if (outcome != RegionTable.Outcome.APPLIED) {
             transport.metrics().counter(TransportMetrics.REGION_WRITES_REJECTED, "peer", link.peer.value()).increment();
             if (!regionRejectionLogged) {
                 regionRejectionLogged = true;

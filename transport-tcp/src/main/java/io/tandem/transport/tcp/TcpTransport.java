@@ -73,9 +73,13 @@ public final class TcpTransport implements Transport {
     private final KryoCodec codec;
     private final NettyIo io;
     private final TransportMetrics metrics;
-    private final Map<NodeId, PeerLink> links;
-    private final Set<NodeId> peers;
+    /** The current peers; members are added and removed at run time ({@link #addMember}, {@link #removeMember}). */
+    private final Map<NodeId, PeerLink> links = new ConcurrentHashMap<>();
     private final RegionTable regionTable;
+    /** Region fences sent and not yet answered, by (push id, target): the push's region. */
+    private final Map<PendingPush, String> pendingPushes = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong nextPushId = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Bootstrap dialing;
     private final MemoryRegions regions = new Regions();
     private final Set<Class<?>> unsendableTypesLogged = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -104,13 +108,10 @@ public final class TcpTransport implements Transport {
         this.codec = setup.codec();
         this.io = NettyIo.resolve(config.ioMode());
         this.metrics = new TransportMetrics(setup.metrics(), self.value());
-        Map<NodeId, PeerLink> byPeer = new TreeMap<>();
         for (Map.Entry<NodeId, Endpoint> member : setup.members().entrySet()) {
-            if (!member.getKey().equals(self)) byPeer.put(member.getKey(), new PeerLink(this, member.getKey(), member.getValue(), metrics));
+            if (!member.getKey().equals(self)) links.put(member.getKey(), new PeerLink(this, member.getKey(), member.getValue(), metrics));
         }
-        this.links = Map.copyOf(byPeer);
-        this.peers = Set.copyOf(byPeer.keySet());
-        this.regionTable = new RegionTable(self, peers);
+        this.regionTable = new RegionTable(self, links.keySet());
         metrics.gauge(TransportMetrics.IO_MODE, io, x -> 1, "mode", io.toString());
     }
 
@@ -131,9 +132,45 @@ public final class TcpTransport implements Transport {
 
     @Override
     public Set<NodeId> peers() {
-        return peers;
+        return Set.copyOf(links.keySet());
     }
 
+    /**
+     * Adds {@code member} at {@code endpoint}: if this node is the dialer of the pair (the lower id)
+     * and started, it dials at once; otherwise the member's dial is accepted from now on. A current
+     * member is left as it is.
+     *
+     * @throws IllegalArgumentException if {@code endpoint} is {@link Endpoint#UNADDRESSED}
+     */
+    @Override
+    public synchronized void addMember(NodeId member, Endpoint endpoint) {
+        Objects.requireNonNull(member, "member");
+        Objects.requireNonNull(endpoint, "endpoint");
+        if (member.equals(self) || links.containsKey(member) || closed.get()) return;
+        if (endpoint.equals(Endpoint.UNADDRESSED)) throw new IllegalArgumentException("the TCP transport needs the address of " + member);
+        PeerLink link = new PeerLink(this, member, endpoint, metrics);
+        regionTable.addPeer(member);
+        links.put(member, link);
+        log.info("{}: member {} at {} added", self, member, endpoint);
+        Bootstrap b = dialing;
+        if (link.dialer && b != null) link.startDialing(b.clone().handler(connectionInitializer(link)));
+    }
+
+    /**
+     * Removes {@code member}: its connection is closed and not redialed, what is queued for it is
+     * dropped, its dials are refused at the handshake (unknown member), and fences awaiting its
+     * answer complete as not applied.
+     */
+    @Override
+    public synchronized void removeMember(NodeId member) {
+        PeerLink link = links.remove(member);
+        if (link == null) return;
+        regionTable.removePeer(member);
+        link.retire();
+        metrics.removeGauges(member.value());
+        failPendingPushes(member);
+        log.info("{}: member {} removed", self, member);
+    }
     /** The I/O implementation in use (never {@link IoMode#AUTO}). */
     public IoMode ioMode() {
         return io.mode();
@@ -183,6 +220,7 @@ public final class TcpTransport implements Transport {
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+        this.dialing = dialing;
         for (PeerLink link : links.values()) {
             if (link.dialer) link.startDialing(dialing.clone().handler(connectionInitializer(link)));
         }
@@ -338,7 +376,7 @@ public final class TcpTransport implements Transport {
     }
 
     Set<NodeId> members() {
-        Set<NodeId> all = new TreeSet<>(peers);
+        Set<NodeId> all = new TreeSet<>(links.keySet());
         all.add(self);
         return all;
     }
@@ -361,6 +399,34 @@ public final class TcpTransport implements Transport {
 
     TransportMetrics metrics() {
         return metrics;
+    }
+
+    /** Who a push fence waits for. */
+    private record PendingPush(long pushId, NodeId target) {}
+
+    /** {@code peer} answered fence {@code pushId}: it applied every region write we sent before it. */
+    void pushAcknowledged(NodeId peer, long pushId) {
+        String region = pendingPushes.remove(new PendingPush(pushId, peer));
+        if (region != null) reportPush(pushId, region, peer, true);
+    }
+
+    /** The connection to {@code peer} ended (or it was removed): fences it has not answered may never be. */
+    void failPendingPushes(NodeId peer) {
+        for (PendingPush p : List.copyOf(pendingPushes.keySet())) {
+            if (!p.target().equals(peer)) continue;
+            String region = pendingPushes.remove(p);
+            if (region != null) reportPush(p.pushId(), region, peer, false);
+        }
+    }
+
+    private void reportPush(long pushId, String region, NodeId target, boolean applied) {
+        TransportListener l = listener;
+        if (l == null || closed.get()) return;
+        try {
+            l.onPushCompleted(pushId, region, target, applied);
+        } catch (RuntimeException e) {
+            log.error("{}: listener failed on a push completion", self, e);
+        }
     }
 
     /** Emulates one-sided writes: a push sends the byte range to every peer as region-write frames. */
@@ -391,6 +457,36 @@ public final class TcpTransport implements Transport {
          */
         @Override
         public void push(String name, int offset, int length) {
+            push(name, offset, length, links.keySet());
+        }
+
+        @Override
+        public void push(String name, int offset, int length, java.util.Collection<NodeId> targets) {
+            send(name, offset, length, targets, 0);
+        }
+
+        /**
+         * Sends the writes, then to each target a fence that it answers once it handled every write
+         * before it; a target that is not connected now completes as not applied at once.
+         */
+        @Override
+        public long pushWithCompletion(String name, int offset, int length, java.util.Collection<NodeId> targets) {
+            long id = nextPushId.incrementAndGet();
+            send(name, offset, length, targets, id);
+            return id;
+        }
+
+        @Override
+        public void freeze(NodeId peer) {
+            regionTable.freeze(peer);
+        }
+
+        @Override
+        public boolean isFrozen(NodeId peer) {
+            return regionTable.isFrozen(peer);
+        }
+
+        private void send(String name, int offset, int length, java.util.Collection<NodeId> targets, long pushId) {
             if (closed.get()) return;
             byte[] data;
             try {
@@ -399,12 +495,30 @@ public final class TcpTransport implements Transport {
                 if (closed.get()) return;
                 throw e;
             }
+            java.util.List<NodeId> to = regionTable.targets(targets);
             byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
             int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
             for (int at = 0; at < data.length; at += maxChunk) {
                 int chunk = Math.min(maxChunk, data.length - at);
-                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by all peers, never modified
-                for (PeerLink link : links.values()) link.offer(FrameFormat.TYPE_REGION_WRITE, body);
+                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by the targets, never modified
+                for (NodeId target : to) {
+                    PeerLink link = links.get(target);
+                    if (link != null) link.offer(FrameFormat.TYPE_REGION_WRITE, body);
+                }
+            }
+            if (pushId == 0) return;
+            byte[] fence = java.nio.ByteBuffer.allocate(8).putLong(pushId).array();
+            for (NodeId target : targets.stream().distinct().sorted().toList()) {
+                if (target.equals(self)) continue;
+                PeerLink link = links.get(target);
+                if (link == null || !link.isConnected()) {
+                    reportPush(pushId, name, target, false);
+                    continue;
+                }
+                pendingPushes.put(new PendingPush(pushId, target), name);
+                if (!link.offer(FrameFormat.TYPE_REGION_FENCE, fence) && pendingPushes.remove(new PendingPush(pushId, target)) != null) {
+                    reportPush(pushId, name, target, false); // its queue is full: the writes may be lost too
+                }
             }
         }
     }

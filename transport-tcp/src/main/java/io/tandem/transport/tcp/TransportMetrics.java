@@ -66,6 +66,19 @@ final class TransportMetrics {
         registered.add(Gauge.builder(PREFIX + what, target, value).tags(allTags(tags)).register(registry));
     }
 
+    /**
+     * Unregisters the gauges of a removed peer: they read its old link, and a peer added again
+     * registers fresh ones (its counters carry on, cumulative).
+     */
+    void removeGauges(String peer) {
+        for (Meter m : registered) {
+            if (m instanceof Gauge && peer.equals(m.getId().getTag("peer"))) {
+                registry.remove(m);
+                registered.remove(m);
+            }
+        }
+    }
+
     /** The sum of counter {@code what} over all its tags. */
     long total(String what) {
         long sum = 0;
