@@ -42,6 +42,11 @@ import io.tandem.transport.FaultInjectingTransport;
 import io.tandem.transport.Transport;
 import io.tandem.transport.TransportSetup;
 import io.tandem.transport.tcp.TcpTransport;
+import io.tandem.transport.tcp.TcpTransportConfig;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import io.tandem.transport.tcp.tls.TlsConfigException;
+import io.tandem.transport.tcp.tls.TlsMaterial;
+import io.netty.handler.ssl.ClientAuth;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,8 +137,9 @@ public final class KvServer implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
+        TlsMaterial tls = loadTls();
         clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
-                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry);
+                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry, clientSecurity(tls));
         try {
             clients.start();
         } catch (IllegalStateException e) {
@@ -146,7 +152,8 @@ public final class KvServer implements AutoCloseable {
 
         KryoCodec.Builder kryo = KryoCodec.builder();
         protocol.registerMessages(kryo);
-        Transport tcp = TcpTransport.defaults().create(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry));
+        TcpTransportConfig tcpConfig = TcpTransportConfig.defaults().withTls(config.security().tls());
+        Transport tcp = TcpTransport.factory(tcpConfig).create(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry));
         Transport transport = tcp;
         if (config.faultInjection()) transport = faults = new FaultInjectingTransport(tcp, config.id().value().hashCode() * 0x9E3779B97F4A7C15L);
         FlushPolicy flush = config.fsync() ? FlushPolicy.FSYNC : FlushPolicy.NO_FSYNC;
@@ -177,9 +184,58 @@ public final class KvServer implements AutoCloseable {
         serving = true;
         writePidFile();
         watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watch);
-        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}", config.id(), protocol.name(),
+        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}{}", config.id(), protocol.name(),
                 config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
-                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "");
+                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "",
+                config.security().tls() == null ? ", plaintext" : ", TLS on (anonymous clients: " + Role.describe(config.security().anonymousRoles()) + ")");
+    }
+
+    /**
+     * Reads and checks the TLS files once, before anything listens, so that a missing file, a wrong
+     * password, an expired or untrusted certificate, or one for another member is one clear line.
+     */
+    private TlsMaterial loadTls() {
+        SecurityConfig security = config.security();
+        if (security.tls() == null) return null;
+        TlsMaterial tls;
+        try {
+            tls = TlsMaterial.load(security.tls());
+        } catch (TlsConfigException e) {
+            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
+        }
+        CertificateIdentity id = tls.identity();
+        if (id.member().isEmpty() || !id.member().get().equals(config.id())) {
+            throw new ServerStartException(config.id() + " could not start: TLS certificate " + security.tls().certificateChain() + " is for " + id.describe()
+                    + ", not for member " + config.id() + " (its subject alternative names must include " + CertificateIdentity.memberUri(config.id()) + ")", null);
+        }
+        return tls;
+    }
+
+    private ClientSecurity clientSecurity(TlsMaterial tls) {
+        SecurityConfig security = config.security();
+        TokenStore tokens;
+        try {
+            tokens = security.clientTokens() == null ? TokenStore.empty() : TokenStore.load(security.clientTokens());
+        } catch (ConfigException e) {
+            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
+        }
+        if (tls == null && !tokens.isEmpty()) {
+            log.warn("{}: client tokens are accepted without TLS: they cross the network in clear text (turn on TLS with tls-dir)", config.id());
+        }
+        if (tls == null && !security.authenticationRequired() && !isLoopback(config.clientAddress().host())) {
+            log.warn("{}: THE CLIENT PORT {} IS REACHABLE BEYOND THIS MACHINE WITHOUT AUTHENTICATION: anyone who can connect may read, write and change "
+                    + "the membership. Turn on TLS (tls-dir) and set anonymous-roles (see kvstore/README.md, 'Security').", config.id(), config.clientAddress());
+        }
+        return new ClientSecurity(tls == null ? null : tls.serverContext(ClientAuth.OPTIONAL), tokens, security.anonymousRoles(),
+                security.maxClientConnectionsPerSource(), security.clientIdleTimeout());
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     private static boolean addressInUse(Throwable e) {
@@ -267,6 +323,7 @@ public final class KvServer implements AutoCloseable {
                 yield done(new Response.Done(id));
             }
             case Request.ChangeMembership m -> changeMembership(m);
+            case Request.Authenticate a -> done(new Response.Error(id, ErrorCode.BAD_REQUEST, "authentication is done by the client endpoint"));
         };
     }
 
