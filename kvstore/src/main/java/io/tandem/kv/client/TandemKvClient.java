@@ -575,14 +575,17 @@ public final class TandemKvClient implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
+        List<ChannelFuture> closing = new ArrayList<>();
         try {
             loop.submit(() -> {
                 for (Operation op : List.copyOf(active)) finish(op, null, new KvConnectionException("the client was closed"));
-                for (Node n : nodes.values()) n.close();
+                for (Node n : nodes.values()) if (n.channel != null) closing.add(n.channel.close());
             }).awaitUninterruptibly(5, TimeUnit.SECONDS);
         } catch (RuntimeException e) {
             // the loop is already shutting down
         }
+        // A TLS connection closes only after its close_notify is flushed: let it, while the loop still runs.
+        for (ChannelFuture f : closing) f.awaitUninterruptibly(2, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 

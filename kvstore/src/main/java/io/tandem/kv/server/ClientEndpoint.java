@@ -284,7 +284,7 @@ final class ClientEndpoint implements AutoCloseable {
                 } else if (!refused) {
                     refused = true;
                     countAuthFailure("tls");
-                    badInputLog.warn("tls", "{}: TLS handshake with client {} failed: {} [tandem.kv.server.auth.failures reason=tls]",
+                    badInputLog.warn("tls-" + tlsKind(done.cause()), "{}: TLS handshake with client {} failed: {} [tandem.kv.server.auth.failures reason=tls]",
                             self, ctx.channel().remoteAddress(), tlsFailure(done.cause()));
                     ctx.close();
                 }
@@ -428,7 +428,7 @@ final class ClientEndpoint implements AutoCloseable {
             if (isTls(cause)) {
                 refused = true;
                 countAuthFailure("tls");
-                badInputLog.warn("tls", "{}: TLS with client {} failed: {} [tandem.kv.server.auth.failures reason=tls]", self, ctx.channel().remoteAddress(), tlsFailure(cause));
+                badInputLog.warn("tls-" + tlsKind(cause), "{}: TLS with client {} failed: {} [tandem.kv.server.auth.failures reason=tls]", self, ctx.channel().remoteAddress(), tlsFailure(cause));
                 ctx.close();
                 return;
             }
@@ -448,6 +448,16 @@ final class ClientEndpoint implements AutoCloseable {
             if (t instanceof SSLException || t instanceof NotSslRecordException) return true;
         }
         return false;
+    }
+
+    /** The kind of a TLS failure, so that one kind flooding the log does not hide another (rate limiting is per kind). */
+    private static String tlsKind(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof NotSslRecordException) return "plaintext";
+            if (t instanceof io.netty.handler.ssl.SslHandshakeTimeoutException) return "timeout";
+            if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathValidatorException) return "certificate";
+        }
+        return "other";
     }
 
     private static String tlsFailure(Throwable cause) {

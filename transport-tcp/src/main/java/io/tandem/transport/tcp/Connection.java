@@ -204,7 +204,7 @@ final class Connection extends ByteToMessageDecoder {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
-            reject(ctx, Rejection.TLS, "TLS handshake failed: " + describeTlsFailure(done.cause()));
+            reject(ctx, Rejection.TLS, "TLS handshake failed: " + describeTlsFailure(done.cause()), tlsKind(done.cause()));
             return;
         }
         super.userEventTriggered(ctx, evt);
@@ -224,6 +224,16 @@ final class Connection extends ByteToMessageDecoder {
         else if (m.contains("expired") || m.contains("NotAfter") || m.contains("certificate_expired")) hint = " (an expired certificate)";
         else if (cause instanceof io.netty.handler.ssl.SslHandshakeTimeoutException) hint = " (no TLS handshake within the handshake timeout)";
         return root.getClass().getSimpleName() + ": " + m + hint;
+    }
+
+    private static String tlsKind(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof NotSslRecordException) return "-plaintext";
+            if (t instanceof io.netty.handler.ssl.SslHandshakeTimeoutException) return "-timeout";
+            if (t instanceof java.nio.channels.ClosedChannelException) return "-closed";
+            if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathValidatorException) return "-certificate";
+        }
+        return "-other";
     }
 
     private static boolean isTlsFailure(Throwable cause) {
@@ -319,7 +329,7 @@ final class Connection extends ByteToMessageDecoder {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (state == State.CLOSED) return;
         if (isTlsFailure(cause)) {
-            reject(ctx, Rejection.TLS, "TLS failed: " + describeTlsFailure(cause));
+            reject(ctx, Rejection.TLS, "TLS failed: " + describeTlsFailure(cause), tlsKind(cause));
             return;
         }
         if (cause instanceof DecoderException) { // a bug in frame handling, never a normal event: count it and say so
@@ -337,11 +347,16 @@ final class Connection extends ByteToMessageDecoder {
     }
 
     private void reject(ChannelHandlerContext ctx, Rejection reason, String detail) {
+        reject(ctx, reason, detail, "");
+    }
+
+    /** {@code kind} refines the reason for rate limiting, so that one kind of TLS failure flooding the log does not hide another. */
+    private void reject(ChannelHandlerContext ctx, Rejection reason, String detail, String kind) {
         if (state == State.CLOSED) return;
         state = State.CLOSED;
         cancelHandshakeTimer();
         transport.metrics().counter(TransportMetrics.HANDSHAKE_REJECTIONS, "reason", reason.tag).increment();
-        transport.badInputLog().warn("rejected-" + reason.tag, "{}: rejected connection {} {}: {} [handshake.rejections reason={}]; closing it",
+        transport.badInputLog().warn("rejected-" + reason.tag + kind, "{}: rejected connection {} {}: {} [handshake.rejections reason={}]; closing it",
                 transport.self(), dialed == null ? "from" : "to " + dialed.peer + " at", ctx.channel().remoteAddress(), detail, reason.tag);
         ctx.close();
     }
