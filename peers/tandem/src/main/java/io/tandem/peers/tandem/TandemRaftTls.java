@@ -5,8 +5,6 @@ import io.tandem.peers.driver.ClusterLayout;
 import io.tandem.transport.tcp.tls.DevCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -48,8 +46,12 @@ public final class TandemRaftTls extends TandemSystem {
             Files.writeString(mine.resolve("done"), "complete\n");
             try {
                 Files.move(mine, dir, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | java.nio.file.DirectoryNotEmptyException e) {
-                // another JVM won the race: use its files
+            } catch (IOException e) { // rename(2) onto a non-empty directory fails: another JVM won the race
+                if (!Files.exists(dir.resolve("done"))) throw e;
+                try (var files = Files.list(mine)) {
+                    for (Path f : files.toList()) Files.delete(f);
+                }
+                Files.delete(mine);
             }
             return dir;
         } catch (IOException e) {
