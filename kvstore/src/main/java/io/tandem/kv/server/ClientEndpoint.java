@@ -96,7 +96,8 @@ final class ClientEndpoint implements AutoCloseable {
     private final Counter refusedConnections;
     private final Counter refusedPerSource;
     private final Map<String, Counter> authFailures = new ConcurrentHashMap<>();
-    private final ClientSecurity security;
+    /** Replaced whole by {@link #reload}; each connection reads it when it is set up and when it authenticates. */
+    private volatile ClientSecurity security;
     private final RateLimitedLog badInputLog = new RateLimitedLog(log, Duration.ofSeconds(10));
     private final ConcurrentHashMap<InetAddress, AtomicInteger> bySource = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
@@ -186,6 +187,11 @@ final class ClientEndpoint implements AutoCloseable {
         }
         ch.closeFuture().addListener(f -> n.decrementAndGet());
         return true;
+    }
+
+    /** New connections and authentications use {@code fresh}; open connections keep their TLS session and roles. */
+    void reload(ClientSecurity fresh) {
+        this.security = fresh;
     }
 
     private void countAuthFailure(String reason) {

@@ -101,6 +101,8 @@ public final class KvServer implements AutoCloseable {
     private NodeRuntime runtime;
     private FaultInjectingTransport faults;
     private ClientEndpoint clients;
+    private TcpTransport tcpTransport;
+    private volatile Map<Path, Long> securityFilesSeen = Map.of();
     private MetricsEndpoint metrics;
     private Thread watchdog;
 
@@ -137,9 +139,15 @@ public final class KvServer implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
-        TlsMaterial tls = loadTls();
+        ClientSecurity security;
+        try {
+            security = clientSecurity(loadTls());
+        } catch (TlsConfigException | ConfigException e) {
+            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
+        }
+        securityFilesSeen = securityFileTimes();
         clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
-                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry, clientSecurity(tls));
+                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry, security);
         try {
             clients.start();
         } catch (IllegalStateException e) {
@@ -153,7 +161,8 @@ public final class KvServer implements AutoCloseable {
         KryoCodec.Builder kryo = KryoCodec.builder();
         protocol.registerMessages(kryo);
         TcpTransportConfig tcpConfig = TcpTransportConfig.defaults().withTls(config.security().tls());
-        Transport tcp = TcpTransport.factory(tcpConfig).create(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry));
+        TcpTransport tcp = new TcpTransport(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry), tcpConfig);
+        tcpTransport = tcp;
         Transport transport = tcp;
         if (config.faultInjection()) transport = faults = new FaultInjectingTransport(tcp, config.id().value().hashCode() * 0x9E3779B97F4A7C15L);
         FlushPolicy flush = config.fsync() ? FlushPolicy.FSYNC : FlushPolicy.NO_FSYNC;
@@ -197,28 +206,68 @@ public final class KvServer implements AutoCloseable {
     private TlsMaterial loadTls() {
         SecurityConfig security = config.security();
         if (security.tls() == null) return null;
-        TlsMaterial tls;
-        try {
-            tls = TlsMaterial.load(security.tls());
-        } catch (TlsConfigException e) {
-            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
-        }
+        TlsMaterial tls = TlsMaterial.load(security.tls());
         CertificateIdentity id = tls.identity();
         if (id.member().isEmpty() || !id.member().get().equals(config.id())) {
-            throw new ServerStartException(config.id() + " could not start: TLS certificate " + security.tls().certificateChain() + " is for " + id.describe()
-                    + ", not for member " + config.id() + " (its subject alternative names must include " + CertificateIdentity.memberUri(config.id()) + ")", null);
+            throw new TlsConfigException("TLS certificate " + security.tls().certificateChain() + " is for " + id.describe()
+                    + ", not for member " + config.id() + " (its subject alternative names must include " + CertificateIdentity.memberUri(config.id()) + ")");
         }
         return tls;
     }
 
+    /**
+     * Reads the TLS files and the client tokens file again and uses them from now on: new member
+     * and client connections get the new certificate and trust roots, new token authentications
+     * the new tokens; open connections keep what they authenticated with. The server also does
+     * this by itself when it sees one of those files change (checked every 10 s). If the new files
+     * fail the start-up checks, nothing changes and the exception says why.
+     *
+     * @throws TlsConfigException or {@link ConfigException} naming the file at fault
+     */
+    public synchronized void reloadSecurity() {
+        TlsMaterial tls = loadTls();
+        ClientSecurity security = clientSecurity(tls);
+        if (tls != null && tcpTransport != null) tcpTransport.reloadTls();
+        clients.reload(security);
+        securityFilesSeen = securityFileTimes();
+        log.info("{}: reloaded its TLS and token files", config.id());
+    }
+
+    /** The modification times of the TLS and token files, to notice a change. */
+    private Map<Path, Long> securityFileTimes() {
+        Map<Path, Long> times = new LinkedHashMap<>();
+        SecurityConfig s = config.security();
+        List<Path> files = new ArrayList<>();
+        if (s.tls() != null) {
+            files.add(s.tls().certificateChain());
+            if (s.tls().privateKey() != null) files.add(s.tls().privateKey());
+            files.add(s.tls().trustedCertificates());
+        }
+        if (s.clientTokens() != null) files.add(s.clientTokens());
+        for (Path f : files) {
+            try {
+                times.put(f, Files.getLastModifiedTime(f).toMillis());
+            } catch (IOException e) {
+                times.put(f, -1L);
+            }
+        }
+        return times;
+    }
+
+    /** Called by the watchdog: reload when a security file changed; a bad new file is logged and the old material kept. */
+    private void reloadIfSecurityFilesChanged() {
+        if (securityFilesSeen.isEmpty() || securityFileTimes().equals(securityFilesSeen)) return;
+        try {
+            reloadSecurity();
+        } catch (RuntimeException e) {
+            securityFilesSeen = securityFileTimes(); // do not retry the same broken files every 10 s
+            log.error("{}: the TLS or token files changed but cannot be used; keeping the previous ones: {}", config.id(), e.getMessage());
+        }
+    }
+
     private ClientSecurity clientSecurity(TlsMaterial tls) {
         SecurityConfig security = config.security();
-        TokenStore tokens;
-        try {
-            tokens = security.clientTokens() == null ? TokenStore.empty() : TokenStore.load(security.clientTokens());
-        } catch (ConfigException e) {
-            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
-        }
+        TokenStore tokens = security.clientTokens() == null ? TokenStore.empty() : TokenStore.load(security.clientTokens());
         if (tls == null && !tokens.isEmpty()) {
             log.warn("{}: client tokens are accepted without TLS: they cross the network in clear text (turn on TLS with tls-dir)", config.id());
         }
@@ -419,7 +468,9 @@ public final class KvServer implements AutoCloseable {
     private void watch() {
         EngineStatus.Role role = null;
         NodeId leader = null;
+        long polls = 0;
         while (!closed.get()) {
+            if (++polls % 100 == 0) reloadIfSecurityFilesChanged(); // every 10 s
             Throwable failure = runtime.failure();
             if (failure != null) {
                 log.error("{} stops serving after a failure: {}", config.id(), failure.toString());

@@ -3,6 +3,9 @@ package io.tandem.kv.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.kv.client.KvClientSecurity;
+import io.tandem.kv.client.KvRejectedException;
+import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.ErrorCode;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
@@ -143,6 +146,37 @@ class SecuritySettingsTest {
             return c.closedByServer();
         } catch (java.io.IOException e) {
             return true;
+        }
+    }
+
+    @Test
+    void newTokensAreTakenWithoutARestart() throws Exception {
+        SecureSetup setup = new SecureSetup(Files.createDirectories(tmp.resolve("certs")), 1);
+        Path tokens = setup.dir.resolve("tokens");
+        try (InJvmCluster cluster = InJvmCluster.start(tmp.resolve("reload"), 1, setup.serverSettings())) {
+            cluster.awaitLeader(Duration.ofSeconds(30));
+            KvClientSecurity ca = KvClientSecurity.tls(setup.dir.resolve("ca.pem"));
+            String fresh = TokenStore.newToken();
+            try (TandemKvClient c = TandemKvClient.connect(cluster.clientConfig().withRequestTimeout(Duration.ofSeconds(5)).withSecurity(ca.withToken(fresh)))) {
+                assertThatThrownBy(() -> c.put("k".getBytes(StandardCharsets.UTF_8), new byte[] {1}))
+                        .isInstanceOfSatisfying(KvRejectedException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAUTHENTICATED));
+            }
+            Files.writeString(tokens, TokenStore.line("new", EnumSet.of(Role.READ, Role.WRITE), fresh) + "\n", java.nio.file.StandardOpenOption.APPEND);
+            cluster.server(0).reloadSecurity();
+            try (TandemKvClient c = TandemKvClient.connect(cluster.clientConfig().withSecurity(ca.withToken(fresh)))) {
+                c.put("k".getBytes(StandardCharsets.UTF_8), new byte[] {1});
+            }
+            // The server also notices a changed file by itself (it looks every 10 s).
+            String later = TokenStore.newToken();
+            Files.writeString(tokens, TokenStore.line("later", EnumSet.of(Role.READ), later) + "\n", java.nio.file.StandardOpenOption.APPEND);
+            Files.setLastModifiedTime(tokens, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 2_000));
+            Await.until(Duration.ofSeconds(40), () -> {
+                try (TandemKvClient c = TandemKvClient.connect(cluster.clientConfig().withRequestTimeout(Duration.ofSeconds(2)).withSecurity(ca.withToken(later)))) {
+                    return c.get("k".getBytes(StandardCharsets.UTF_8)).isPresent();
+                } catch (KvRejectedException e) {
+                    return false;
+                }
+            }, () -> "the server picks up the changed tokens file");
         }
     }
 

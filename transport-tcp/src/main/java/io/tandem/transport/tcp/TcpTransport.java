@@ -104,10 +104,15 @@ public final class TcpTransport implements Transport {
     private final List<Thread> ioThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Channel server;
 
-    /** Key material and contexts when TLS is on, else null. */
-    private final TlsMaterial tls;
-    private final SslContext tlsServer;
-    private final SslContext tlsClient;
+    /** Key material and contexts when TLS is on, else null; replaced whole by {@link #reloadTls()}. */
+    private volatile TlsContexts tls;
+
+    /** The material and the contexts made from it, swapped together. */
+    private record TlsContexts(TlsMaterial material, SslContext server, SslContext client) {
+        static TlsContexts of(TlsMaterial m) {
+            return new TlsContexts(m, m.serverContext(ClientAuth.REQUIRE), m.clientContext());
+        }
+    }
     /** Accepted connections without a completed handshake, per source address and in all. */
     private final ConcurrentHashMap<InetAddress, AtomicInteger> pendingBySource = new ConcurrentHashMap<>();
     private final AtomicInteger pendingTotal = new AtomicInteger();
@@ -138,9 +143,23 @@ public final class TcpTransport implements Transport {
         this.peers = Set.copyOf(byPeer.keySet());
         this.regionTable = new RegionTable(self, peers);
         metrics.gauge(TransportMetrics.IO_MODE, io, x -> 1, "mode", io.toString());
-        this.tls = config.tls() == null ? null : loadTls();
-        this.tlsServer = tls == null ? null : tls.serverContext(ClientAuth.REQUIRE);
-        this.tlsClient = tls == null ? null : tls.clientContext();
+        this.tls = config.tls() == null ? null : TlsContexts.of(loadTls());
+    }
+
+    /**
+     * Reads the TLS files again (a renewed certificate, a CA bundle that trusts a new CA as well)
+     * and uses them for every connection made from now on; open connections keep theirs. If the
+     * new files do not pass the start-up checks, nothing changes and the exception says why.
+     *
+     * @throws TlsConfigException if the files cannot be used
+     * @throws IllegalStateException if this transport runs without TLS
+     */
+    public void reloadTls() {
+        if (tls == null) throw new IllegalStateException(self + " runs without TLS: nothing to reload");
+        TlsContexts fresh = TlsContexts.of(loadTls());
+        tls = fresh;
+        log.info("{}: reloaded TLS files: now {} (certificate valid until {}); new connections use them", self, fresh.material().identity().describe(),
+                fresh.material().certificate().getNotAfter().toInstant());
     }
 
     /** Loads and checks the key material; this node's certificate must name this node, or no peer would accept it. */
@@ -223,7 +242,7 @@ public final class TcpTransport implements Transport {
         }
         log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), {}, peers {}",
                 self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s",
-                tls == null ? "plaintext" : "mutual TLS 1.3 as " + tls.identity().describe(), links.keySet());
+                tls == null ? "plaintext" : "mutual TLS 1.3 as " + tls.material().identity().describe(), links.keySet());
         if (tls == null && !isLoopback(endpoint.host())) {
             log.warn("{}: THE MEMBER PORT {} IS REACHABLE BEYOND THIS MACHINE WITHOUT TLS: anyone who can connect to it can claim to be a member, "
                     + "forge votes and log entries, and read every replicated command. Turn on TLS (see transport-tcp/README.md, 'Security').", self, endpoint);
@@ -253,9 +272,10 @@ public final class TcpTransport implements Transport {
                 if (dialed == null && !admit(ch)) return;
                 channels.add(ch);
                 ch.closeFuture().addListener(f -> channels.remove(ch));
-                if (tls != null) {
-                    SslHandler ssl = dialed == null ? tlsServer.newHandler(ch.alloc())
-                            : tlsClient.newHandler(ch.alloc(), dialed.endpoint.host(), dialed.endpoint.port());
+                TlsContexts t = tls;
+                if (t != null) {
+                    SslHandler ssl = dialed == null ? t.server().newHandler(ch.alloc())
+                            : t.client().newHandler(ch.alloc(), dialed.endpoint.host(), dialed.endpoint.port());
                     ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
                     ch.pipeline().addLast("tls", ssl);
                 }

@@ -227,6 +227,40 @@ class TcpTlsTest {
         }
     }
 
+    /** The serial number of the certificate {@code node} presents to a new connection. */
+    private java.math.BigInteger servedSerial(NodeId node) throws Exception {
+        try (javax.net.ssl.SSLSocket s = TestCertificates.tlsSocket(cluster.endpoint(node), certs.n1, null)) {
+            s.startHandshake();
+            return ((X509Certificate) s.getSession().getPeerCertificates()[0]).getSerialNumber();
+        }
+    }
+
+    @Test
+    void aRenewedCertificateIsUsedForNewConnectionsWithoutARestart() throws Exception {
+        Path dir = Files.createTempDirectory(certs.dir, "reload");
+        for (String f : List.of("ca.pem", "n2.pem", "n2-key.pem")) Files.copy(certs.dir.resolve(f), dir.resolve(f));
+        cluster.close();
+        cluster = new Cluster(CLUSTER, TcpTransportTest.fast(), N1, N2, N3);
+        cluster.tlsFor(id -> id.equals(N2) ? TlsConfig.fromDirectory(dir, "n2") : certs.member(id));
+        cluster.startAll();
+        assertMembersWork();
+        java.math.BigInteger before = servedSerial(N2);
+        DevCertificates.Issued renewed = DevCertificates.issueMember(certs.ca, N2, TestCertificates.YEAR);
+        DevCertificates.writeCertificates(dir.resolve("n2.pem"), renewed.certificate(), certs.ca.certificate());
+        DevCertificates.writeKey(dir.resolve("n2-key.pem"), renewed.key());
+        cluster.transport(N2).reloadTls();
+        assertThat(servedSerial(N2)).isEqualTo(renewed.certificate().getSerialNumber()).isNotEqualTo(before);
+        // Members reconnecting to n2 accept the renewed certificate (same CA, same member id).
+        cluster.stop(N1);
+        cluster.start(N1);
+        assertMembersWork();
+        // Broken new files are refused and change nothing.
+        Files.writeString(dir.resolve("n2-key.pem"), "not a key");
+        assertThatThrownBy(() -> cluster.transport(N2).reloadTls()).isInstanceOf(TlsConfigException.class).hasMessageContaining("n2-key.pem");
+        assertThat(servedSerial(N2)).isEqualTo(renewed.certificate().getSerialNumber());
+        assertMembersWork();
+    }
+
     // ---------------------------------------------------------------------------- start-up errors
 
     private String startError(NodeId id, TlsConfig tls) {

@@ -86,6 +86,17 @@ final class TestCertificates {
      * next read, as an alert or the end of the stream.
      */
     static RawPeer attacker(Endpoint to, Issued identity, InetAddress source) throws IOException {
+        SSLSocket tls = tlsSocket(to, identity, source);
+        try {
+            tls.startHandshake();
+        } catch (IOException e) {
+            // refused during the handshake: the caller sees the closed socket
+        }
+        return new RawPeer(tls);
+    }
+
+    /** A connected TLS socket (handshake not started) presenting {@code identity} (null: none), trusting any server. */
+    static SSLSocket tlsSocket(Endpoint to, Issued identity, InetAddress source) throws IOException {
         SSLContext ctx;
         try {
             ctx = SSLContext.getInstance("TLSv1.3");
@@ -98,12 +109,7 @@ final class TestCertificates {
         plain.connect(new InetSocketAddress(to.host(), to.port()), 5_000);
         SSLSocket tls = (SSLSocket) ctx.getSocketFactory().createSocket(plain, to.host(), to.port(), true);
         tls.setSoTimeout(5_000);
-        try {
-            tls.startHandshake();
-        } catch (IOException e) {
-            // refused during the handshake: the caller sees the closed socket
-        }
-        return new RawPeer(tls);
+        return tls;
     }
 
     /** Presents its certificate whatever CAs the server asks for, as an attacker would (the JDK's own key manager holds it back). */
