@@ -24,6 +24,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tandem.transport.tcp.RateLimitedLog;
+import io.tandem.transport.tcp.SourceCounts;
 import io.tandem.transport.tcp.tls.CertificateIdentity;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -99,7 +100,7 @@ final class ClientEndpoint implements AutoCloseable {
     /** Replaced whole by {@link #reload}; each connection reads it when it is set up and when it authenticates. */
     private volatile ClientSecurity security;
     private final RateLimitedLog badInputLog = new RateLimitedLog(log, Duration.ofSeconds(10));
-    private final ConcurrentHashMap<InetAddress, AtomicInteger> bySource = new ConcurrentHashMap<>();
+    private final SourceCounts bySource = new SourceCounts();
     private final MeterRegistry registry;
     private final Tags tags;
     private MultiThreadIoEventLoopGroup group;
@@ -176,16 +177,15 @@ final class ClientEndpoint implements AutoCloseable {
     private boolean admit(Channel ch) {
         InetAddress source = ch.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
         if (source == null) return true;
-        AtomicInteger n = bySource.computeIfAbsent(source, k -> new AtomicInteger());
-        if (n.incrementAndGet() > security.maxConnectionsPerSource()) {
-            n.decrementAndGet();
+        if (bySource.add(source) > security.maxConnectionsPerSource()) {
+            bySource.remove(source);
             refusedPerSource.increment();
             badInputLog.warn("per-source", "{}: refused a client connection from {}: it has {} open already (max-client-connections-per-source) "
                     + "[tandem.kv.server.connections.refused reason=per-source]", self, ch.remoteAddress(), security.maxConnectionsPerSource());
             ch.close();
             return false;
         }
-        ch.closeFuture().addListener(f -> n.decrementAndGet());
+        ch.closeFuture().addListener(f -> bySource.remove(source));
         return true;
     }
 

@@ -114,7 +114,7 @@ public final class TcpTransport implements Transport {
         }
     }
     /** Accepted connections without a completed handshake, per source address and in all. */
-    private final ConcurrentHashMap<InetAddress, AtomicInteger> pendingBySource = new ConcurrentHashMap<>();
+    private final SourceCounts pendingBySource = new SourceCounts();
     private final AtomicInteger pendingTotal = new AtomicInteger();
     private final RateLimitedLog badInputLog = new RateLimitedLog(log, Duration.ofSeconds(10));
 
@@ -292,16 +292,16 @@ public final class TcpTransport implements Transport {
      */
     private boolean admit(Channel ch) {
         InetAddress source = ch.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
-        AtomicInteger bySource = source == null ? new AtomicInteger() : pendingBySource.computeIfAbsent(source, k -> new AtomicInteger());
+        int fromSource = source == null ? 1 : pendingBySource.add(source);
         String refused = null;
-        if (bySource.incrementAndGet() > config.maxPendingConnectionsPerSource()) {
+        if (fromSource > config.maxPendingConnectionsPerSource()) {
             refused = "per-source";
         } else if (pendingTotal.incrementAndGet() > config.maxPendingConnections()) {
             pendingTotal.decrementAndGet();
             refused = "pending";
         }
         if (refused != null) {
-            bySource.decrementAndGet();
+            if (source != null) pendingBySource.remove(source);
             metrics.counter(TransportMetrics.CONNECTIONS_REFUSED, "reason", refused).increment();
             badInputLog.warn("refused-" + refused, "{}: refused a connection from {}: {} connections {} have not completed their handshake yet "
                     + "[connections.refused reason={}]", self, ch.remoteAddress(),
@@ -314,7 +314,7 @@ public final class TcpTransport implements Transport {
         Runnable release = () -> {
             if (released.compareAndSet(false, true)) {
                 pendingTotal.decrementAndGet();
-                bySource.decrementAndGet(); // the entry stays: at most one small counter per address ever seen
+                if (source != null) pendingBySource.remove(source);
             }
         };
         ch.attr(Connection.RELEASE_PENDING).set(release);
