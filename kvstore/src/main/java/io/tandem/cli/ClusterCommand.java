@@ -50,6 +50,9 @@ final class ClusterCommand implements Callable<Integer> {
             description = "fsync every write batch (default); --no-fsync is faster and survives a process crash but not power loss.")
     boolean fsync = true;
 
+    @Option(names = "--tls", description = "Mutual TLS between the members and TLS for clients, with a development CA made in DIR/certs (commands find it; see kvstore/README.md, Security).")
+    boolean tls;
+
     @Option(names = "--fresh", description = "Delete the data of a previous cluster in --dir first.")
     boolean fresh;
 
@@ -79,7 +82,7 @@ final class ClusterCommand implements Callable<Integer> {
         }
         LocalCluster cluster;
         try {
-            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync);
+            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync).withTls(tls);
         } catch (IllegalArgumentException e) {
             err.println("tandem cluster: " + e.getMessage());
             return 2;
@@ -114,7 +117,8 @@ final class ClusterCommand implements Callable<Integer> {
                 }
             }
         }
-        out.printf("Starting a %d-node %s cluster in %s (%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync");
+        out.printf("Starting a %d-node %s cluster in %s (%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+                tls ? ", TLS on, certificates in " + cluster.certsDir() : "");
         long start = System.nanoTime();
         Optional<NodeStatus> leader;
         try {

@@ -67,6 +67,9 @@ final class DemoCommand implements Callable<Integer> {
             description = "fsync in a cluster the demo starts (default on).")
     boolean fsync = true;
 
+    @Option(names = "--tls", description = "Start the cluster with mutual TLS between members and TLS for clients (a development CA in DIR/certs).")
+    boolean tls;
+
     @Option(names = "--keep", description = "Leave a cluster the demo started running at the end, with its data.")
     boolean keep;
 
@@ -119,9 +122,16 @@ final class DemoCommand implements Callable<Integer> {
         Path home = fresh != null ? fresh : dir;
         LocalCluster cluster;
         try {
-            cluster = existing.orElseGet(() -> LocalCluster.layout(home, 3, basePort, protocol, fsync));
+            cluster = existing.orElseGet(() -> LocalCluster.layout(home, 3, basePort, protocol, fsync).withTls(tls));
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
+        }
+        if (tls && !cluster.tls()) {
+            if (!cluster.running().isEmpty()) {
+                err.println("tandem demo: the cluster running in " + cluster.dir() + " is plaintext; stop it (./tandem cluster --stop) to run the demo with --tls.");
+                return 2;
+            }
+            cluster = cluster.withTls(true);
         }
         boolean protocolGiven = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
         if (protocolGiven && !cluster.protocol().equals(protocol)) {
@@ -140,8 +150,8 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
             cluster.writeFiles();
-            out.printf("No cluster is running in %s: starting a %d-node %s cluster (%s).%n", cluster.dir(), cluster.nodes().size(), cluster.protocol(),
-                    cluster.fsync() ? "fsync on" : "no fsync");
+            out.printf("No cluster is running in %s: starting a %d-node %s cluster (%s%s).%n", cluster.dir(), cluster.nodes().size(), cluster.protocol(),
+                    cluster.fsync() ? "fsync on" : "no fsync", cluster.tls() ? ", TLS on" : "");
             long t0 = System.nanoTime();
             try {
                 cluster.startAll(out, Duration.ofSeconds(60));
@@ -189,7 +199,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private int demo(LocalCluster cluster, Duration runFor, Duration killAt) throws Exception {
-        KvClientConfig config = KvClientConfig.of(cluster.clientAddresses());
+        KvClientConfig config = KvClientConfig.of(cluster.clientAddresses()).withSecurity(cluster.clientSecurity());
         try (TandemKvClient kv = TandemKvClient.connect(config);
              TandemKvClient admin = TandemKvClient.connect(config.withRequestTimeout(Duration.ofSeconds(1)).withAttemptTimeout(Duration.ofMillis(500))
                      .withConnectTimeout(Duration.ofMillis(300)))) {

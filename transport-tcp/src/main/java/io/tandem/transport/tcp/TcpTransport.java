@@ -19,6 +19,17 @@ import io.tandem.transport.Transport;
 import io.tandem.transport.TransportFactory;
 import io.tandem.transport.TransportListener;
 import io.tandem.transport.TransportSetup;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import io.tandem.transport.tcp.tls.TlsConfigException;
+import io.tandem.transport.tcp.tls.TlsMaterial;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -52,6 +63,12 @@ import org.slf4j.LoggerFactory;
  *       thread and queued per peer (FIFO); the peer's event loop writes everything queued in one
  *       flush. A bounded queue (messages and bytes, with hysteresis) drops and counts sends to a
  *       peer that stops reading; other peers are unaffected.
+ *   <li><b>Mutual TLS</b> (optional, {@link TcpTransportConfig#tls()}): TLS 1.3 on every connection,
+ *       both sides present a certificate of the cluster's CA, and the member id a peer claims in
+ *       its handshake must be the one its certificate names ({@link CertificateIdentity}).
+ *   <li><b>Admission</b>: accepted connections that have not completed their handshake are
+ *       bounded per source address and in all; more are closed at once (counted, logged at most
+ *       once per interval).
  *   <li><b>Memory regions</b> are emulated with {@code TYPE_REGION_WRITE} frames on the same
  *       per-peer queue, applied word-atomically on arrival ({@link RegionTable#apply}).
  * </ul>
@@ -91,6 +108,20 @@ public final class TcpTransport implements Transport {
     private final List<Thread> ioThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Channel server;
 
+    /** Key material and contexts when TLS is on, else null; replaced whole by {@link #reloadTls()}. */
+    private volatile TlsContexts tls;
+
+    /** The material and the contexts made from it, swapped together. */
+    private record TlsContexts(TlsMaterial material, SslContext server, SslContext client) {
+        static TlsContexts of(TlsMaterial m) {
+            return new TlsContexts(m, m.serverContext(ClientAuth.REQUIRE), m.clientContext());
+        }
+    }
+    /** Accepted connections without a completed handshake, per source address and in all. */
+    private final SourceCounts pendingBySource = new SourceCounts();
+    private final AtomicInteger pendingTotal = new AtomicInteger();
+    private final RateLimitedLog badInputLog = new RateLimitedLog(log, Duration.ofSeconds(10));
+
     /**
      * Builds the transport of {@code setup.self()}; nothing is bound or dialed until
      * {@link #start}.
@@ -113,6 +144,39 @@ public final class TcpTransport implements Transport {
         }
         this.regionTable = new RegionTable(self, links.keySet());
         metrics.gauge(TransportMetrics.IO_MODE, io, x -> 1, "mode", io.toString());
+        this.tls = config.tls() == null ? null : TlsContexts.of(loadTls());
+    }
+
+    /**
+     * Reads the TLS files again (a renewed certificate, a CA bundle that trusts a new CA as well)
+     * and uses them for every connection made from now on; open connections keep theirs. If the
+     * new files do not pass the start-up checks, nothing changes and the exception says why.
+     *
+     * @throws TlsConfigException if the files cannot be used
+     * @throws IllegalStateException if this transport runs without TLS
+     */
+    public void reloadTls() {
+        if (tls == null) throw new IllegalStateException(self + " runs without TLS: nothing to reload");
+        TlsContexts fresh = TlsContexts.of(loadTls());
+        tls = fresh;
+        log.info("{}: reloaded TLS files: now {} (certificate valid until {}); new connections use them", self, fresh.material().identity().describe(),
+                fresh.material().certificate().getNotAfter().toInstant());
+    }
+
+    /** Loads and checks the key material; this node's certificate must name this node, or no peer would accept it. */
+    private TlsMaterial loadTls() {
+        TlsMaterial m = TlsMaterial.load(config.tls());
+        CertificateIdentity id = m.identity();
+        if (id.member().isEmpty() || !id.member().get().equals(self)) {
+            throw new TlsConfigException("TLS certificate " + config.tls().certificateChain() + " is for " + id.describe() + ", not for member " + self
+                    + ": its subject alternative names must include " + CertificateIdentity.memberUri(self));
+        }
+        return m;
+    }
+
+    /** Whether member connections use mutual TLS. */
+    public boolean tlsEnabled() {
+        return tls != null;
     }
 
     /** A factory with {@link TcpTransportConfig#defaults()}, for the node builder. */
@@ -213,8 +277,13 @@ public final class TcpTransport implements Transport {
             close();
             throw new IllegalStateException(self + " cannot listen on " + endpoint + ": " + e, e);
         }
-        log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), peers {}",
-                self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s", links.keySet());
+        log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), {}, peers {}",
+                self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s",
+                tls == null ? "plaintext" : "mutual TLS 1.3 as " + tls.material().identity().describe(), links.keySet());
+        if (tls == null && !isLoopback(endpoint.host())) {
+            log.warn("{}: THE MEMBER PORT {} IS REACHABLE BEYOND THIS MACHINE WITHOUT TLS: anyone who can connect to it can claim to be a member, "
+                    + "forge votes and log entries, and read every replicated command. Turn on TLS (see transport-tcp/README.md, 'Security').", self, endpoint);
+        }
         Bootstrap dialing = new Bootstrap()
                 .group(g)
                 .channel(io.socketChannel())
@@ -226,15 +295,79 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
     private ChannelInitializer<Channel> connectionInitializer(PeerLink dialed) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (dialed == null && !admit(ch)) return;
                 channels.add(ch);
                 ch.closeFuture().addListener(f -> channels.remove(ch));
+                TlsContexts t = tls;
+                if (t != null) {
+                    SslHandler ssl = dialed == null ? t.server().newHandler(ch.alloc())
+                            : t.client().newHandler(ch.alloc(), dialed.endpoint.host(), dialed.endpoint.port());
+                    ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
+                    ch.pipeline().addLast("tls", ssl);
+                }
                 ch.pipeline().addLast("tandem-connection", new Connection(TcpTransport.this, dialed));
             }
         };
+    }
+
+    /**
+     * Counts an accepted connection as pending until its handshake completes or it closes; refuses
+     * it if its source or the node already has as many pending as allowed. A member's connection
+     * stops counting once it is handshaken, so a flood of idle sockets cannot hold members out for
+     * longer than the handshake timeout, and a flood from one address not at all from another.
+     */
+    private boolean admit(Channel ch) {
+        InetAddress source = ch.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        int fromSource = source == null ? 1 : pendingBySource.add(source);
+        String refused = null;
+        if (fromSource > config.maxPendingConnectionsPerSource()) {
+            refused = "per-source";
+        } else if (pendingTotal.incrementAndGet() > config.maxPendingConnections()) {
+            pendingTotal.decrementAndGet();
+            refused = "pending";
+        }
+        if (refused != null) {
+            if (source != null) pendingBySource.remove(source);
+            metrics.counter(TransportMetrics.CONNECTIONS_REFUSED, "reason", refused).increment();
+            badInputLog.warn("refused-" + refused, "{}: refused a connection from {}: {} connections {} have not completed their handshake yet "
+                    + "[connections.refused reason={}]", self, ch.remoteAddress(),
+                    refused.equals("per-source") ? config.maxPendingConnectionsPerSource() : config.maxPendingConnections(),
+                    refused.equals("per-source") ? "from " + source : "in all", refused);
+            ch.close();
+            return false;
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                pendingTotal.decrementAndGet();
+                if (source != null) pendingBySource.remove(source);
+            }
+        };
+        ch.attr(Connection.RELEASE_PENDING).set(release);
+        ch.closeFuture().addListener(f -> release.run());
+        return true;
+    }
+
+    /** Connections closed unserved because too many from their source, or in all, were waiting for a handshake. */
+    public long refusedConnections() {
+        return metrics.total(TransportMetrics.CONNECTIONS_REFUSED);
+    }
+
+    /** The log for bad input from the network: one line per kind per 10 s. */
+    RateLimitedLog badInputLog() {
+        return badInputLog;
     }
 
     /**

@@ -33,6 +33,7 @@ final class TransportMetrics {
     static final String SENDS_FAILED = "sends.failed";
     static final String RECONNECTS = "reconnects";
     static final String CONNECTIONS_OPENED = "connections.opened";
+    static final String CONNECTIONS_REFUSED = "connections.refused";
     static final String REGION_WRITES_REJECTED = "region.writes.rejected";
     static final String OUTBOX_MESSAGES = "outbox.messages";
     static final String OUTBOX_BYTES = "outbox.bytes";
