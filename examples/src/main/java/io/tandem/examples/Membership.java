@@ -26,6 +26,7 @@ public final class Membership {
         try (LocalGroup group = LocalGroup.start(3, Protocols.raft(twoVoters), Counter::new)) {
             ReplicatedNode leader = group.leader(Duration.ofSeconds(10));
             // README-BEGIN membership
+            leader.submit(Counter.add(1)).join();  // a new leader changes membership once it has committed in its term
             leader.admin(new AdminRequest.AddLearner(NodeId.of("n3"))).join();   // receives the log, does not vote
             leader.admin(new AdminRequest.Promote(NodeId.of("n3"))).join();      // now a voter
             EngineStatus status = leader.status().join();                        // role, leader, voters, learners, lag
