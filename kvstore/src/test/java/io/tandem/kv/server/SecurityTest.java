@@ -1,5 +1,6 @@
 package io.tandem.kv.server;
 
+import io.tandem.testing.CapturedLog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +15,6 @@ import io.tandem.kv.net.MembershipChange;
 import io.tandem.kv.net.NodeStatus;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
-import io.tandem.kv.testing.CapturedLog;
 import io.tandem.kv.testing.InJvmCluster;
 import io.tandem.kv.testing.RawClient;
 import io.tandem.kv.testing.SecureSetup;

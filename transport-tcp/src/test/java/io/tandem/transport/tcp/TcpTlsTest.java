@@ -1,5 +1,6 @@
 package io.tandem.transport.tcp;
 
+import io.tandem.testing.CapturedLog;
 import static io.tandem.transport.tcp.TestSupport.CLUSTER;
 import static io.tandem.transport.tcp.TestSupport.N1;
 import static io.tandem.transport.tcp.TestSupport.N2;

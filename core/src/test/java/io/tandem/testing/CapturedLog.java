@@ -1,4 +1,4 @@
-package io.tandem.transport.tcp;
+package io.tandem.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -10,11 +10,11 @@ import java.util.List;
  * Captures what the logger (slf4j-simple, which writes to the current {@code System.err}) prints
  * while open, still passing it through; for tests that assert the reason a refusal logs.
  */
-final class CapturedLog implements AutoCloseable {
+public final class CapturedLog implements AutoCloseable {
     private final PrintStream original = System.err;
     private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
 
-    CapturedLog() {
+    public CapturedLog() {
         OutputStream tee = new OutputStream() {
             @Override
             public void write(int b) {
@@ -35,14 +35,14 @@ final class CapturedLog implements AutoCloseable {
         System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
     }
 
-    List<String> lines() {
+    public List<String> lines() {
         synchronized (captured) {
             return captured.toString(StandardCharsets.UTF_8).lines().toList();
         }
     }
 
     /** The lines containing every one of {@code parts}. */
-    List<String> linesWith(String... parts) {
+    public List<String> linesWith(String... parts) {
         return lines().stream().filter(l -> {
             for (String p : parts) if (!l.contains(p)) return false;
             return true;
