@@ -161,27 +161,7 @@ class SimulationTest {
     @Test
     void aClockJumpMakesArmedTimersFireEarly() {
         Recorder rec = new Recorder();
-        TestProtocol protocol = new TestProtocol((self, members) -> new Engine() {
-            EngineContext ctx;
-
-            @Override
-            public void start(EngineContext context) {
-                ctx = context;
-                ctx.schedule(SimTime.seconds(1), new Alarm());
-                rec.add(self, "clock-at-start", ctx.nowNanos());
-            }
-
-            @Override
-            public void onMessage(NodeId from, ProtocolMessage message) {}
-
-            @Override
-            public void onTimer(TimerKey key) {
-                rec.add(self, "alarm", ctx.nowNanos());
-            }
-
-            @Override
-            public void onClientRequest(ClientRequest request) {}
-        });
+        TestProtocol protocol = alarmInOneSecond(rec);
         SimResult r = run(protocol, rec, quiet(SimTime.seconds(2), "100ms=clock:n1:600ms"));
 
         assertThat(r.passed()).isTrue();
@@ -197,7 +177,26 @@ class SimulationTest {
     @Test
     void clocksRunAtTheirOwnRateAndATimerFiresWhenItsOwnClockSaysSo() {
         Recorder rec = new Recorder();
-        TestProtocol protocol = new TestProtocol((self, members) -> new Engine() {
+        TestProtocol protocol = alarmInOneSecond(rec);
+        SimOptions drifting = quiet(SimTime.seconds(2), "").toBuilder().clockDriftPpm(50_000).build();
+        SimResult r = run(protocol, rec, drifting);
+        assertThat(r.passed()).isTrue();
+        java.util.Set<Long> virtualTimes = new java.util.TreeSet<>();
+        for (NodeId n : List.of(N1, N2)) {
+            Seen alarm = rec.of(n, "alarm").getFirst();
+            // Each node's clock says one second passed (to within the integer rounding of a nanosecond per millisecond) ...
+            assertThat(alarm.value() - rec.of(n, "clock-at-start").getFirst().value()).isBetween(SimTime.seconds(1) - 1_000, SimTime.seconds(1) + 1_000);
+            // ... while virtual time passed within 5 % of it, at that node's own rate.
+            assertThat(alarm.atNanos()).isBetween(SimTime.millis(950), SimTime.millis(1053));
+            virtualTimes.add(alarm.atNanos());
+        }
+        assertThat(virtualTimes).as("two clocks with seeded rates").hasSize(2);
+        assertThat(run(protocol, new Recorder(), drifting).traceHash()).as("replays exactly").isEqualTo(r.traceHash());
+    }
+
+    /** Each node arms a one-second timer at start and records its own clock then and when it fires. */
+    private static TestProtocol alarmInOneSecond(Recorder rec) {
+        return new TestProtocol((self, members) -> new Engine() {
             EngineContext ctx;
 
             @Override
@@ -218,20 +217,6 @@ class SimulationTest {
             @Override
             public void onClientRequest(ClientRequest request) {}
         });
-        SimOptions drifting = quiet(SimTime.seconds(2), "").toBuilder().clockDriftPpm(50_000).build();
-        SimResult r = run(protocol, rec, drifting);
-        assertThat(r.passed()).isTrue();
-        java.util.Set<Long> virtualTimes = new java.util.TreeSet<>();
-        for (NodeId n : List.of(N1, N2)) {
-            Seen alarm = rec.of(n, "alarm").getFirst();
-            // Each node's clock says one second passed (to within the integer rounding of a nanosecond per millisecond) ...
-            assertThat(alarm.value() - rec.of(n, "clock-at-start").getFirst().value()).isBetween(SimTime.seconds(1) - 1_000, SimTime.seconds(1) + 1_000);
-            // ... while virtual time passed within 5 % of it, at that node's own rate.
-            assertThat(alarm.atNanos()).isBetween(SimTime.millis(950), SimTime.millis(1053));
-            virtualTimes.add(alarm.atNanos());
-        }
-        assertThat(virtualTimes).as("two clocks with seeded rates").hasSize(2);
-        assertThat(run(protocol, new Recorder(), drifting).traceHash()).as("replays exactly").isEqualTo(r.traceHash());
     }
 
     /** An engine that does one thing at start. */
