@@ -127,6 +127,7 @@ public final class ParallelExecutor implements Executor, AutoCloseable {
         for (int i = 0; i < threads; i++) sessions[i] = new SessionTable(limits.maxSessions(), limits.maxPerSession());
         this.channels = options.channels().apply(threads);
         this.stats = new ParallelStats(threads);
+        machine.runsInParallel(threads);
         this.workers = new Worker[threads];
         for (int i = 0; i < threads; i++) workers[i] = new Worker(i);
         if (options.schedule() instanceof ParallelOptions.Schedule.Stepped s) {

@@ -83,4 +83,11 @@ public interface ParallelStateMachine extends StateMachine {
      * per-segment working state publishes it here. Called on the thread that then runs the next step.
      */
     default void quiesced() {}
+
+    /**
+     * A parallel executor with {@code threads} workers is about to run this machine. A machine whose
+     * check depends on more than its content (a tree's shape) must from now on keep that in its
+     * snapshots, so that a restored replica gives the same verdicts as one that never restarted.
+     */
+    default void runsInParallel(int threads) {}
 }

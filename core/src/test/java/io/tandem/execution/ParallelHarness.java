@@ -15,24 +15,24 @@ import java.util.function.Function;
  * between replicas and must not matter); the conservative copies every replica re-sends are
  * appended to the log's tail, as the engine would order them, until no replica re-sends.
  */
-final class ParallelHarness {
-    static final NodeId ORIGIN = NodeId.of("n1");
+public final class ParallelHarness {
+    public static final NodeId ORIGIN = NodeId.of("n1");
 
     /** A command of the log before ordering. */
-    record Command(byte[] bytes, Session session) {}
+    public record Command(byte[] bytes, Session session) {}
 
-    static final class Replica implements ExecutionListener {
-        final ParallelStateMachine machine;
-        final Executor executor;
+    public static final class Replica implements ExecutionListener {
+        public final ParallelStateMachine machine;
+        public final Executor executor;
         final SplittableRandom batches;
         /** "index=result" for every reported outcome of a command, in report order. */
-        final List<String> outcomes = new ArrayList<>();
+        public final List<String> outcomes = new ArrayList<>();
         /** Commands in the order they took effect (the C12 trace-replay oracle). */
-        final List<byte[]> effective = new ArrayList<>();
-        final List<byte[]> resubmits = new ArrayList<>();
+        public final List<byte[]> effective = new ArrayList<>();
+        public final List<byte[]> resubmits = new ArrayList<>();
         int position;
 
-        Replica(ParallelStateMachine machine, Function<Replica, Executor> executor, long batchSeed) {
+        public Replica(ParallelStateMachine machine, Function<Replica, Executor> executor, long batchSeed) {
             this.machine = machine;
             this.batches = new SplittableRandom(batchSeed);
             this.executor = executor.apply(this);
@@ -63,14 +63,14 @@ final class ParallelHarness {
         }
     }
 
-    static List<Committed> initialLog(List<Command> commands) {
+    public static List<Committed> initialLog(List<Command> commands) {
         List<Committed> log = new ArrayList<>();
         for (Command c : commands) log.add(new Committed(log.size() + 1, ORIGIN, log.size() + 1, c.session(), c.bytes()));
         return log;
     }
 
     /** Runs every replica to the end of the log, appending re-sent copies, until quiet. Returns the final log. */
-    static List<Committed> run(List<Committed> log, List<Replica> replicas) {
+    public static List<Committed> run(List<Committed> log, List<Replica> replicas) {
         log = new ArrayList<>(log);
         while (true) {
             for (Replica r : replicas) {
