@@ -566,6 +566,9 @@ public final class ParallelExecutor implements Executor, AutoCloseable {
         machine.restore(in);
         appliedIndex = index;
         lastAppended = index;
+        // The copies of these attempts may have been lost with the process that sent them: send
+        // them again (every replica may; the executor runs the first copy ordered and drops the rest).
+        resendPending();
     }
 
     private static void writeEntry(DataOutputStream out, Committed e) throws IOException {
