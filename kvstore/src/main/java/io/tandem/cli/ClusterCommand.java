@@ -50,6 +50,12 @@ final class ClusterCommand implements Callable<Integer> {
             description = "fsync every write batch (default); --no-fsync is faster and survives a process crash but not power loss.")
     boolean fsync = true;
 
+    @Option(names = "--execution", paramLabel = "MODE", description = "How the KV state machine executes commands: sequential, psmr or opt-psmr (default ${DEFAULT-VALUE}).")
+    String execution = "sequential";
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution (default: 2 with psmr/opt-psmr, else 1).")
+    Integer threads;
+
     @Option(names = "--fresh", description = "Delete the data of a previous cluster in --dir first.")
     boolean fresh;
 
@@ -79,7 +85,11 @@ final class ClusterCommand implements Callable<Integer> {
         }
         LocalCluster cluster;
         try {
-            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync);
+            io.tandem.execution.ExecutionMode mode = io.tandem.execution.ExecutionMode.parse(execution);
+            int workers = threads != null ? threads : mode == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2;
+            if (mode == io.tandem.execution.ExecutionMode.SEQUENTIAL && workers != 1) throw new IllegalArgumentException("--threads needs --execution psmr or opt-psmr");
+            if (workers < 1 || workers > io.tandem.execution.ParallelStateMachine.MAX_THREADS) throw new IllegalArgumentException("--threads must be in [1, 64]");
+            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers);
         } catch (IllegalArgumentException e) {
             err.println("tandem cluster: " + e.getMessage());
             return 2;
@@ -107,7 +117,8 @@ final class ClusterCommand implements Callable<Integer> {
             }
         }
         cluster.writeFiles();
-        out.printf("Starting a %d-node %s cluster in %s (%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync");
+        out.printf("Starting a %d-node %s cluster in %s (%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+                cluster.execution().equals("sequential") ? "" : ", " + cluster.execution() + " execution");
         long start = System.nanoTime();
         Optional<NodeStatus> leader;
         try {

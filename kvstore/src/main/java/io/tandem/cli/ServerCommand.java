@@ -92,6 +92,15 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines; multipaxos), the same file on every node (default: every role on every member).")
     String deployment;
 
+    @Option(names = "--execution", paramLabel = "MODE", description = "How commands execute: sequential, psmr or opt-psmr, the same on every node (default: sequential).")
+    String execution;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution, the same on every node (default: 2 with psmr/opt-psmr).")
+    String threads;
+
+    @Option(names = "--partition", paramLabel = "SCHEME", description = "Key split among workers: uniform or longs:<max> (default: uniform).")
+    String partition;
+
     /** The key table for --help, generated from the keys the config actually knows (set by {@link TandemCli#commandLine()}). */
     static String keyTable() {
         StringBuilder s = new StringBuilder();
@@ -154,6 +163,9 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.FAULT_INJECTION, faultInjection == null ? null : faultInjection.toString());
         put(f, ServerConfig.Key.PID_FILE, pidFile);
         put(f, ServerConfig.Key.DEPLOYMENT, deployment);
+        put(f, ServerConfig.Key.EXECUTION, execution);
+        put(f, ServerConfig.Key.THREADS, threads);
+        put(f, ServerConfig.Key.PARTITION, partition);
         return f;
     }
 

@@ -39,6 +39,10 @@ import java.util.function.Function;
  * @param deployment       where the protocol's roles run (protocols with roles, e.g. multipaxos), read
  *                         from the {@code deployment} file and checked against the members; null for
  *                         the protocol's default
+ * @param execution        how the KV state machine executes ordered commands: sequential, psmr or
+ *                         opt-psmr (the same on every node)
+ * @param executionThreads workers of a parallel mode (1 for sequential), the same on every node
+ * @param partitioning     how keys are split among the workers (the same on every node)
  */
 public record ServerConfig(
         NodeId id,
@@ -58,7 +62,10 @@ public record ServerConfig(
         int maxRequestsPerConnection,
         boolean faultInjection,
         Path pidFile,
-        Deployment deployment) {
+        Deployment deployment,
+        io.tandem.execution.ExecutionMode execution,
+        int executionThreads,
+        io.tandem.kv.KeyPartitioning partitioning) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
     public enum Key {
@@ -81,7 +88,10 @@ public record ServerConfig(
         MAX_REQUESTS_PER_CONNECTION("max-requests-per-connection", "1024", "unanswered requests per connection; more are refused with OVERLOADED"),
         FAULT_INJECTION("fault-injection", "false", "accept fault-plan and clock-offset admin requests (test clusters only)"),
         PID_FILE("pid-file", "none", "file to write the process id to once ready; removed on a clean exit"),
-        DEPLOYMENT("deployment", "every role on every member", "file placing the protocol's roles on members ('role = n1, n2' lines; multipaxos), the same on every node");
+        DEPLOYMENT("deployment", "every role on every member", "file placing the protocol's roles on members ('role = n1, n2' lines; multipaxos), the same on every node"),
+        EXECUTION("execution", "sequential", "how commands execute: sequential, psmr (P-SMR) or opt-psmr (optimistic P-SMR), the same on every node"),
+        THREADS("threads", "1, or 2 with a parallel execution", "worker threads of a parallel execution, the same on every node"),
+        PARTITION("partition", "uniform", "how keys are split among workers: uniform (first 8 key bytes) or longs:<max> (8-byte big-endian keys in [0, max])");
 
         private final String name;
         private final String defaultText;
@@ -231,6 +241,10 @@ public record ServerConfig(
                     "must be at least two heartbeat intervals (" + DurationText.format(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) + ")");
             Deployment deployment = optional(Key.DEPLOYMENT, file -> deployment(file, protocol, List.copyOf(members.keySet())), null);
             int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
+            io.tandem.execution.ExecutionMode execution = optional(Key.EXECUTION, Resolver::executionMode, io.tandem.execution.ExecutionMode.SEQUENTIAL);
+            int threads = optional(Key.THREADS, Resolver::positiveInt, execution == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2);
+            if (execution == io.tandem.execution.ExecutionMode.SEQUENTIAL && threads != 1) fail(Key.THREADS, "must be 1 with the sequential execution (set execution = psmr or opt-psmr)");
+            if (threads > io.tandem.execution.ParallelStateMachine.MAX_THREADS) fail(Key.THREADS, "must be at most " + io.tandem.execution.ParallelStateMachine.MAX_THREADS);
             if (metricsPort != 0 && metricsPort == clients.get(id).port()) fail(Key.METRICS_PORT, "is the client port " + metricsPort);
             return new ServerConfig(
                     id, members, clients,
@@ -248,7 +262,10 @@ public record ServerConfig(
                     optional(Key.MAX_REQUESTS_PER_CONNECTION, Resolver::positiveInt, 1024),
                     optional(Key.FAULT_INJECTION, Resolver::bool, false),
                     optional(Key.PID_FILE, Path::of, null),
-                    deployment);
+                    deployment,
+                    execution,
+                    threads,
+                    optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()));
         }
 
         private Endpoint derivedClientAddress(NodeId node, Endpoint peer) {
@@ -317,6 +334,14 @@ public record ServerConfig(
         static String clusterName(String name) {
             if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) throw new IllegalArgumentException("'" + name + "' is not a cluster name (letters, digits, . _ -; at most 64)");
             return name;
+        }
+
+        static io.tandem.execution.ExecutionMode executionMode(String text) {
+            return io.tandem.execution.ExecutionMode.parse(text);
+        }
+
+        static io.tandem.kv.KeyPartitioning partitioning(String text) {
+            return io.tandem.kv.KeyPartitioning.parse(text);
         }
 
         static boolean bool(String text) {
