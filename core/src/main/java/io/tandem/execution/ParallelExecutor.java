@@ -433,7 +433,7 @@ public final class ParallelExecutor implements Executor, AutoCloseable {
                                 return true;
                             }
                         }
-                        execute(s, false);
+                        execute(s, dest == allWorkers); // with one worker, its only destination is every worker
                         cursor = c + 1;
                         return true;
                     }
