@@ -30,7 +30,9 @@ import java.util.SplittableRandom;
  * that is filled before the clock starts (no clients, no network, no ordering engine); failed
  * optimistic commands are appended to the log's tail as conservative copies, as the ordering
  * engine would order them. Throughput is executed commands per second of the drain, copies
- * counted once with their command; each point is the median of several runs after a warm-up run.
+ * counted once with their command. After a warm-up run of each technique, each round runs every
+ * technique once; a point is the median over rounds, and its ratio to sequential SMR the median of
+ * the per-round ratios.
  *
  * <p>Workload: a KV B+-tree with 30 entries per leaf (order 31), built by random insertion of
  * {@code keys} 8-byte keys from a key space of twice that; reads (a compare-and-set that changes
@@ -38,7 +40,7 @@ import java.util.SplittableRandom;
  * uniform keys.
  *
  * <pre>
- * java -Xms2g -Xmx2g -XX:+UseParallelGC -cp CP io.tandem.jmh.psmr.ExecutionOnlyBench [keys] [commands] [reps] [dep%,...]
+ * java -Xms2g -Xmx2g -XX:+UseParallelGC -cp CP io.tandem.jmh.psmr.ExecutionOnlyBench [keys] [commands] [rounds] [dep%,...]
  * </pre>
  */
 public final class ExecutionOnlyBench {
@@ -71,17 +73,36 @@ public final class ExecutionOnlyBench {
         List<Config> configs = List.of(new Config("smr", ExecutionMode.SEQUENTIAL, 1),
                 new Config("psmr", ExecutionMode.PSMR, 1), new Config("psmr", ExecutionMode.PSMR, 2),
                 new Config("opt-psmr", ExecutionMode.OPT_PSMR, 1), new Config("opt-psmr", ExecutionMode.OPT_PSMR, 2));
-        System.out.println("technique,K,dep_pct,mode,commands,executed_kcps_median,kcps_min,kcps_max,fail_rate,fails,sync_cmds,per_thread,tree_keys,init,reps");
+        System.out.println("technique,K,dep_pct,mode,commands,executed_kcps_median,kcps_min,kcps_max,ratio_to_smr_median,fail_rate,fails,sync_cmds,per_thread,tree_keys,init,rounds");
         for (int dep : deps) {
             List<byte[]> log = workload(new SplittableRandom(1000 + dep), commands, dep / 100.0, keySpace);
-            for (Config c : configs) {
-                run(c, log, tree, partitioning); // warm-up (JIT, heap)
-                List<Run> runs = new ArrayList<>();
-                for (int i = 0; i < reps; i++) runs.add(run(c, log, tree, partitioning));
+            for (Config c : configs) run(c, log, tree, partitioning); // warm-up (JIT, heap)
+            // Rounds run every technique once, back to back, so a ratio compares runs that saw the same
+            // background load (the machine is shared): the ratio's median is steadier than the rates'.
+            List<List<Run>> byConfig = new ArrayList<>();
+            List<List<Double>> ratios = new ArrayList<>();
+            for (int i = 0; i < configs.size(); i++) {
+                byConfig.add(new ArrayList<>());
+                ratios.add(new ArrayList<>());
+            }
+            for (int round = 0; round < reps; round++) {
+                Run base = null;
+                for (int i = 0; i < configs.size(); i++) {
+                    Run run = run(configs.get(i), log, tree, partitioning);
+                    if (i == 0) base = run;
+                    byConfig.get(i).add(run);
+                    ratios.get(i).add(run.kcps / base.kcps);
+                }
+            }
+            for (int i = 0; i < configs.size(); i++) {
+                Config c = configs.get(i);
+                List<Run> runs = byConfig.get(i);
                 runs.sort((a, b) -> Double.compare(a.kcps, b.kcps));
                 Run median = runs.get(runs.size() / 2);
-                System.out.printf(Locale.ROOT, "%s,%d,%d,E,%d,%.1f,%.1f,%.1f,%.4f,%d,%d,%s,%d,random-insertion,%d%n",
-                        c.name, c.threads, dep, commands, median.kcps, runs.getFirst().kcps, runs.getLast().kcps, median.failRate, median.fails,
+                List<Double> rs = ratios.get(i);
+                rs.sort(Double::compare);
+                System.out.printf(Locale.ROOT, "%s,%d,%d,E,%d,%.1f,%.1f,%.1f,%.2f,%.4f,%d,%d,%s,%d,random-insertion,%d%n",
+                        c.name, c.threads, dep, commands, median.kcps, runs.getFirst().kcps, runs.getLast().kcps, rs.get(rs.size() / 2), median.failRate, median.fails,
                         median.synchronous, median.perThread, keys, reps);
                 System.out.flush();
             }
