@@ -141,8 +141,8 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--execution", paramLabel = "MODE", description = "How nodes execute: sequential, psmr or opt-psmr (the runtime's parallel executor, its workers stepped deterministically from the seed).")
     String execution = DEFAULTS.execution().text();
 
-    @Option(names = "--threads", description = "Workers of a parallel execution mode (default: ${DEFAULT-VALUE}).")
-    int threads = DEFAULTS.executionThreads();
+    @Option(names = "--threads", paramLabel = "N", description = "Workers of a parallel execution mode (default: 2 with psmr/opt-psmr, else 1).")
+    Integer threads;
 
     @Option(names = "--trace", description = "Write one line per event of the first seed to this file.")
     Path trace;
@@ -155,7 +155,8 @@ final class SimCommand implements Callable<Integer> {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
                     Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined,
-                    io.tandem.execution.ExecutionMode.parse(execution), threads);
+                    io.tandem.execution.ExecutionMode.parse(execution),
+                    threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
