@@ -12,7 +12,14 @@ import java.util.concurrent.CompletableFuture;
 public interface Channel extends AutoCloseable {
     Address address();
 
+    /** The view this member's receiver accepted last ({@link Receiver#viewAccepted}). */
     View view();
+
+    /**
+     * The replicated node this channel runs on: its engine's status, and membership changes
+     * ({@link ReplicatedNode#admin}), which reach every receiver as new views.
+     */
+    ReplicatedNode node();
 
     /**
      * Sends {@code payload} to the whole group. Completes with the message's position in the

@@ -3,6 +3,7 @@ package io.tandem.api;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tandem.codec.KryoCodec;
+import io.tandem.engine.GroupView;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.runtime.NodeRuntime;
@@ -169,20 +170,39 @@ public final class NodeBuilder {
         return startWith(stateMachine);
     }
 
-    /** Joins the group as a {@link Channel} whose receiver gets every message in total order. */
+    /**
+     * Joins the group as a {@link Channel} whose receiver gets every message in total order, and
+     * every view the engine installs ({@link Receiver#viewAccepted}), in the same order on every
+     * member, interleaved with the messages where the engine installed them (with Raft: at each
+     * committed membership change). The first view comes before any message.
+     */
     public Channel connect(Receiver receiver) {
         Objects.requireNonNull(receiver, "receiver");
         require(id, "id");
         require(protocol, "protocol");
-        List<Address> view = new ArrayList<>();
-        for (NodeId m : members.keySet()) view.add(new Address(m));
-        View initial = new View(1, view);
-        receiver.viewAccepted(initial); // before any message, so callbacks stay one at a time
-        RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver));
-        return new ReplicatedChannel(node, new Address(id), initial);
+        ReplicatedChannel.ViewTracker views = new ReplicatedChannel.ViewTracker(receiver);
+        RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver), views);
+        try {
+            views.awaitFirst(runtimeConfig.requestTimeout(), node.runtime());
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return new ReplicatedChannel(node, new Address(id), views);
+    }
+
+    /** The channel API's view of an engine's view. */
+    static View toView(GroupView v) {
+        List<Address> members = new ArrayList<>();
+        for (NodeId m : v.members()) members.add(new Address(m));
+        return new View(v.id(), members);
     }
 
     private RuntimeBackedNode startWith(StateMachine sm) {
+        return startWith(sm, null);
+    }
+
+    private RuntimeBackedNode startWith(StateMachine sm, java.util.function.Consumer<GroupView> viewListener) {
         require(id, "id");
         require(protocol, "protocol");
         require(transport, "transport");
@@ -193,7 +213,8 @@ public final class NodeBuilder {
         KryoCodec.Builder codec = KryoCodec.builder();
         protocol.registerMessages(codec);
         Transport t = transport.create(new TransportSetup(cluster, id, members, codec.build(), meters));
-        NodeRuntime runtime = new NodeRuntime(id, List.copyOf(members.keySet()), protocol, t, storage.opener(cluster, id), sm, meters, runtimeConfig);
+        NodeRuntime runtime = new NodeRuntime(id, members, protocol, t, storage.opener(cluster, id), sm, meters, runtimeConfig);
+        if (viewListener != null) runtime.addViewListener(viewListener);
         runtime.start();
         return new RuntimeBackedNode(runtime);
     }

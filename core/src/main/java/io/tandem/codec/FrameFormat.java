@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
  * <pre>
  *   magic   u16  0x7D4E
  *   version u8   1
- *   type    u8   {@link #TYPE_HANDSHAKE}, {@link #TYPE_MESSAGE}, {@link #TYPE_REGION_WRITE}
+ *   type    u8   {@link #TYPE_HANDSHAKE}, {@link #TYPE_MESSAGE}, {@link #TYPE_REGION_WRITE},
+ *                {@link #TYPE_REGION_FENCE}, {@link #TYPE_REGION_ACK}
  *   length  s32  body length in bytes, 0..maxFrameBytes
  *   body    length bytes
  * </pre>
@@ -22,6 +23,10 @@ public final class FrameFormat {
     public static final byte TYPE_HANDSHAKE = 1;
     public static final byte TYPE_MESSAGE = 2;
     public static final byte TYPE_REGION_WRITE = 3;
+    /** Asks the receiver to acknowledge every region write before it (body: push id, s64). */
+    public static final byte TYPE_REGION_FENCE = 4;
+    /** Answers a fence: every region write before it was handled (body: push id, s64). */
+    public static final byte TYPE_REGION_ACK = 5;
     public static final int HEADER_BYTES = 8;
     /** Default maximum body size: 16 MiB. Snapshots move in chunks well below it. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -44,7 +49,7 @@ public final class FrameFormat {
         byte version = in.get();
         if (version != VERSION) throw new MalformedFrameException("unsupported frame version " + version + " (this node speaks " + VERSION + ")");
         byte type = in.get();
-        if (type < TYPE_HANDSHAKE || type > TYPE_REGION_WRITE) throw new MalformedFrameException("unknown frame type " + type);
+        if (type < TYPE_HANDSHAKE || type > TYPE_REGION_ACK) throw new MalformedFrameException("unknown frame type " + type);
         int length = in.getInt();
         if (length < 0 || length > maxFrameBytes) throw new OversizedFrameException(length, maxFrameBytes);
         return new Header(type, length);

@@ -66,6 +66,26 @@ public interface Engine {
         return SnapshotTag.NONE;
     }
 
+    /**
+     * A member's push landed in our copy of {@code region} at {@code [offset, offset+length)}:
+     * called only for regions registered with {@link Regions.Notice#EVENT}, after the bytes are in
+     * memory. Pushes of one writer are reported in the order they were made.
+     */
+    default void onRegionWrite(NodeId writer, String region, int offset, int length) {}
+
+    /**
+     * One poll of an engine that asked for it with {@link EngineContext#requestPolling}: do whatever
+     * work is ready (read regions, evaluate predicates, push) and return how much was done; 0 means
+     * "nothing to do", and the loop then idles (spin, yield, park; {@code RuntimeConfig#idleStrategy})
+     * until an event arrives or the next poll. Runs on the loop between events, like every handler.
+     * In the simulator it runs after each event of the node and again, a microsecond of virtual time
+     * later, while it returns more than 0: memory and state change only at events there, so a poll
+     * that found nothing is not repeated until the next event. Time-driven work belongs on timers.
+     */
+    default int doWork() {
+        return 0;
+    }
+
     /** The node is shutting down; no further calls follow. */
     default void stop() {}
 }

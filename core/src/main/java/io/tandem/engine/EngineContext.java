@@ -16,6 +16,28 @@ public interface EngineContext {
     /** The initial members of the group, in a stable order, including {@link #self()}. */
     List<NodeId> members();
 
+    /**
+     * Installs {@code view} as the group's membership from this point of the engine's deliveries on
+     * (DESIGN §2.1). The runtime hands it to execution after every entry delivered before, so each
+     * channel {@code Receiver} sees views and messages in one order; it connects the transport to
+     * members that joined and disconnects it from members that left the previous view. A view whose
+     * id is not above the current one is ignored, so an engine may announce its current view again
+     * (after recovery, say). An engine that never installs one gets view 1 of {@link #members()}.
+     */
+    void installView(GroupView view);
+
+    /** The view installed last (view 1 of {@link #members()} until the engine installs one). */
+    GroupView view();
+
+    /** This node's memory regions (one-sided writes, for the SST). */
+    Regions regions();
+
+    /**
+     * Asks the loop to call {@link Engine#doWork} between events (true) or to stop (false); the
+     * loop idles with its idle strategy while polls find nothing to do.
+     */
+    void requestPolling(boolean poll);
+
     /** Monotonic time in nanoseconds. In the simulator it is virtual and may carry a clock offset. */
     long nowNanos();
 

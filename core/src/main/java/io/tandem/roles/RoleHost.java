@@ -6,6 +6,8 @@ import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.EngineStatus;
+import io.tandem.engine.GroupView;
+import io.tandem.engine.Regions;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -64,6 +66,8 @@ public final class RoleHost implements Engine, Inspectable {
     private final ArrayDeque<Local> local = new ArrayDeque<>();
     private EngineContext ctx;
     private boolean draining;
+    /** Which roles asked to be polled; the node polls while any does. */
+    private boolean[] polling;
     private Meters.Counter localMessages;
     private Meters.Counter unroutable;
 
@@ -147,6 +151,7 @@ public final class RoleHost implements Engine, Inspectable {
         this.ctx = ctx;
         localMessages = ctx.meters().counter("tandem.roles.messages.local");
         unroutable = ctx.meters().counter("tandem.roles.messages.unroutable");
+        polling = new boolean[roles.size()];
         for (int i = 0; i < roles.size(); i++) roles.get(i).engine().start(new Hosted(i));
         drain();
     }
@@ -230,6 +235,38 @@ public final class RoleHost implements Engine, Inspectable {
     public SnapshotTag snapshotTag(long index) {
         Integer owner = owners.get(Duty.EXECUTION);
         return owner == null ? SnapshotTag.NONE : roles.get(owner).engine().snapshotTag(index);
+    }
+
+    /** A region write reaches every role; roles ignore the regions they did not register. */
+    @Override
+    public void onRegionWrite(NodeId writer, String region, int offset, int length) {
+        for (Role r : roles) r.engine().onRegionWrite(writer, region, offset, length);
+        drain();
+    }
+
+    /** Polls the roles that asked to be polled; the node's idle strategy applies to the sum. */
+    @Override
+    public int doWork() {
+        int work = 0;
+        for (int i = 0; i < roles.size(); i++) {
+            if (polling[i]) work += roles.get(i).engine().doWork();
+        }
+        drain();
+        return work;
+    }
+
+    private void requestPolling(int slot, boolean poll) {
+        boolean before = anyPolling();
+        polling[slot] = poll;
+        boolean after = anyPolling();
+        if (before != after) ctx.requestPolling(after);
+    }
+
+    private boolean anyPolling() {
+        for (boolean p : polling) {
+            if (p) return true;
+        }
+        return false;
     }
 
     @Override
@@ -401,6 +438,27 @@ public final class RoleHost implements Engine, Inspectable {
         @Override
         public Meters meters() {
             return ctx.meters();
+        }
+
+        /** Views are the node's: any role may install one (the protocol decides which role does). */
+        @Override
+        public void installView(GroupView view) {
+            ctx.installView(view);
+        }
+
+        @Override
+        public GroupView view() {
+            return ctx.view();
+        }
+
+        @Override
+        public Regions regions() {
+            return ctx.regions();
+        }
+
+        @Override
+        public void requestPolling(boolean poll) {
+            RoleHost.this.requestPolling(slot, poll);
         }
     }
 }

@@ -15,6 +15,9 @@ import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.EngineStatus;
+import io.tandem.engine.GroupView;
+import io.tandem.engine.PushCompletion;
+import io.tandem.engine.Regions;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
@@ -33,12 +36,14 @@ import io.tandem.storage.SnapshotRestorer;
 import io.tandem.storage.MetaStore;
 import io.tandem.storage.SnapshotStore;
 import io.tandem.storage.StorageEvent;
+import io.tandem.transport.Endpoint;
 import io.tandem.transport.Transport;
 import io.tandem.transport.TransportListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
@@ -108,8 +113,24 @@ public final class NodeRuntime implements AutoCloseable {
     /** A caller waits until the group has a leader (or a view) that this member knows of. */
     private record AwaitReady(CompletableFuture<EngineStatus> answer, long deadlineNanos) implements LoopEvent {}
 
+    /** A member's push landed in a region the engine registered with {@link Regions.Notice#EVENT}. */
+    private record RegionWrite(NodeId writer, String region, int offset, int length) implements LoopEvent {}
+
     private final NodeId self;
     private final List<NodeId> members;
+    /** Where members listen, for connecting the transport to members that join a view. */
+    private final Map<NodeId, Endpoint> addresses;
+    private final TransportRegions regions;
+    /** Called on the execution thread with every installed view, in order (channel receivers). */
+    private final List<Consumer<GroupView>> viewListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The view installed last (loop thread only); {@link #publishedView} is its copy for other threads. */
+    private GroupView view;
+    private volatile GroupView publishedView;
+    /** Completes when the loop ends (closed, or failed): waiters for a view give up then. */
+    private final CompletableFuture<Void> loopEnded = new CompletableFuture<>();
+    /** Whether the engine asked to be polled, and how many loop turns in a row found nothing to do (loop thread only). */
+    private boolean polling;
+    private long idleTurns;
     private final Protocol protocol;
     private final Transport transport;
     private final StorageOpener storageOpener;
@@ -134,6 +155,8 @@ public final class NodeRuntime implements AutoCloseable {
     private long lastExpiryScan;
     private volatile boolean running;
     private volatile boolean parked;
+    /** Set by {@link #wake}; cleared by the loop before it polls, checked before it parks. */
+    private volatile boolean woken;
     private volatile Throwable failure;
 
     /**
@@ -147,8 +170,19 @@ public final class NodeRuntime implements AutoCloseable {
 
     public NodeRuntime(NodeId self, List<NodeId> members, Protocol protocol, Transport transport, StorageOpener storage,
                        StateMachine stateMachine, MeterRegistry registry, RuntimeConfig config) {
+        this(self, unaddressed(members), protocol, transport, storage, stateMachine, registry, config);
+    }
+
+    /**
+     * @param members the initial members, in a stable order, and where each listens: the runtime
+     *                connects the transport to a member that joins a later view at this address
+     */
+    public NodeRuntime(NodeId self, Map<NodeId, Endpoint> members, Protocol protocol, Transport transport, StorageOpener storage,
+                       StateMachine stateMachine, MeterRegistry registry, RuntimeConfig config) {
         this.self = Objects.requireNonNull(self);
-        this.members = List.copyOf(members);
+        this.members = List.copyOf(members.keySet());
+        this.addresses = new java.util.concurrent.ConcurrentHashMap<>(members);
+        this.regions = new TransportRegions(self, transport.regions());
         if (!this.members.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + members);
         this.protocol = protocol;
         this.transport = transport;
@@ -164,8 +198,42 @@ public final class NodeRuntime implements AutoCloseable {
         Gauge.builder("tandem.runtime.pending", pending, PendingRequests::size).tags(meters.commonTags()).register(registry);
     }
 
+    private static Map<NodeId, Endpoint> unaddressed(List<NodeId> members) {
+        Map<NodeId, Endpoint> m = new java.util.LinkedHashMap<>();
+        for (NodeId n : members) m.put(n, Endpoint.UNADDRESSED);
+        return m;
+    }
+
     public NodeId self() {
         return self;
+    }
+
+    /**
+     * Calls {@code listener} with every view the engine installs, in order, on the execution thread:
+     * after every entry delivered before the view and before any delivered after it (so a channel
+     * receiver sees views and messages in one order). Register before {@link #start} to see the first.
+     */
+    public void addViewListener(Consumer<GroupView> listener) {
+        viewListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Completes when the node's loop has ended: it was closed, or its engine failed ({@link #failure()}). */
+    public CompletableFuture<Void> loopEnded() {
+        return loopEnded;
+    }
+
+    /** The view the engine installed last (view 1 of the initial members before it starts). */
+    public GroupView view() {
+        GroupView v = publishedView;
+        return v != null ? v : new GroupView(1, members);
+    }
+
+    /**
+     * Tells the runtime where {@code member} listens, for when a view adds it (a member that was not
+     * among the initial ones). In-JVM transports need no address.
+     */
+    public void learnAddress(NodeId member, Endpoint endpoint) {
+        addresses.put(Objects.requireNonNull(member, "member"), Objects.requireNonNull(endpoint, "endpoint"));
     }
 
     public List<NodeId> members() {
@@ -199,6 +267,19 @@ public final class NodeRuntime implements AutoCloseable {
             @Override
             public void onMessage(NodeId from, ProtocolMessage message) {
                 enqueue(new Inbound(from, message));
+            }
+
+            @Override
+            public void onRegionWrite(NodeId writer, String region, int offset, int length) {
+                // The bytes are in memory already: a polling engine sees them on its next poll; wake it.
+                if (regions.noticeOf(region) == Regions.Notice.EVENT) enqueue(new RegionWrite(writer, region, offset, length));
+                else wake();
+            }
+
+            @Override
+            public void onPushCompleted(long pushId, String region, NodeId target, boolean applied) {
+                regions.completed(new PushCompletion(pushId, region, target, applied));
+                wake();
             }
         });
         return this;
@@ -336,6 +417,15 @@ public final class NodeRuntime implements AutoCloseable {
 
     private void enqueue(LoopEvent e) {
         inbox.offer(e);
+        wake();
+    }
+
+    /**
+     * Something arrived for the loop: unpark it, or, if it is about to park, keep it from parking
+     * (a region write lands in memory without an inbox event, so the inbox check alone would miss it).
+     */
+    private void wake() {
+        woken = true;
         if (parked) LockSupport.unpark(loop);
     }
 
@@ -352,6 +442,7 @@ public final class NodeRuntime implements AutoCloseable {
         Context ctx = new Context();
         try {
             engine.start(ctx);
+            if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
             while (running) {
                 int handled = inbox.drain(this::dispatch, config.loopBatch());
                 long now = now();
@@ -363,7 +454,10 @@ public final class NodeRuntime implements AutoCloseable {
                     pending.expire(wall, this::expire);
                     checkReady(wall);
                 }
-                if (handled == 0 && inbox.isEmpty()) idle();
+                woken = false; // a wake from here on stops the next park
+                int work = polling ? engine.doWork() : 0;
+                if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
+                else idleTurns = 0;
             }
         } catch (Throwable e) {
             failure = e;
@@ -372,6 +466,7 @@ public final class NodeRuntime implements AutoCloseable {
             running = false;
             pending.failAll(new TandemException("node " + self + " stopped after an engine failure: " + e, e));
         } finally {
+            loopEnded.complete(null);
             for (AwaitReady w : readyWaiters) w.answer().completeExceptionally(stoppedException());
             readyWaiters.clear();
             try {
@@ -384,10 +479,16 @@ public final class NodeRuntime implements AutoCloseable {
 
     private void idle() {
         long wait = Math.min(timers.nanosUntilNext(now()), MAX_PARK_NANOS);
+        if (polling) {
+            // derecho.md §8.8: spin, then yield, then park ever longer; any event wakes the loop.
+            IdleStrategy strategy = config.idleStrategy();
+            if (strategy.spinOrYield(idleTurns++)) return;
+            wait = Math.min(wait, strategy.parkNanos(idleTurns - 1));
+        }
         if (wait <= 0) return;
         parked = true;
         try {
-            if (inbox.isEmpty() && running) LockSupport.parkNanos(this, wait);
+            if (inbox.isEmpty() && running && !woken) LockSupport.parkNanos(this, wait);
         } finally {
             parked = false;
         }
@@ -413,7 +514,32 @@ public final class NodeRuntime implements AutoCloseable {
                 readyWaiters.add(w);
                 checkReady(System.nanoTime());
             }
+            case RegionWrite w -> engine.onRegionWrite(w.writer(), w.region(), w.offset(), w.length());
         }
+    }
+
+    /**
+     * Installs a view the engine decided (loop thread): receivers get it on the execution thread
+     * after every entry delivered before it; the transport connects to members that joined (at the
+     * address known for them) and disconnects from members that left the previous view.
+     */
+    private void installView(GroupView next) {
+        if (view != null && next.id() <= view.id()) return; // announced again, or out of date
+        GroupView previous = view;
+        view = next;
+        publishedView = next;
+        for (NodeId m : next.members()) {
+            if (m.equals(self) || transport.peers().contains(m)) continue;
+            try {
+                transport.addMember(m, addresses.getOrDefault(m, Endpoint.UNADDRESSED));
+            } catch (IllegalArgumentException e) {
+                log.warn("{} cannot connect to {}, which joined {}: {} (tell the node its address)", self, m, next, e.getMessage());
+            }
+        }
+        if (previous != null) {
+            for (NodeId m : previous.members()) if (!m.equals(self) && !next.contains(m)) transport.removeMember(m);
+        }
+        if (!viewListeners.isEmpty()) execution.submit(new ExecutionThread.Exclusive(() -> viewListeners.forEach(l -> l.accept(next))));
     }
 
     // ---- forwarding (DESIGN §2.1: requests submitted on any member) ----
@@ -712,6 +838,27 @@ public final class NodeRuntime implements AutoCloseable {
         @Override
         public List<NodeId> members() {
             return members;
+        }
+
+        @Override
+        public void installView(GroupView view) {
+            NodeRuntime.this.installView(Objects.requireNonNull(view, "view"));
+        }
+
+        @Override
+        public GroupView view() {
+            return view != null ? view : new GroupView(1, members);
+        }
+
+        @Override
+        public Regions regions() {
+            return regions;
+        }
+
+        @Override
+        public void requestPolling(boolean poll) {
+            polling = poll;
+            idleTurns = 0;
         }
 
         @Override

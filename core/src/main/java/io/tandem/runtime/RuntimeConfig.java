@@ -16,11 +16,13 @@ import java.util.Objects;
  * @param executors            builds the node's executor (sequential unless a parallel one is chosen)
  * @param forwardRequests      a request submitted on a member that cannot order it is forwarded to one that
  *                             can (true), or fails with {@link io.tandem.api.NotLeaderException} naming them (false)
+ * @param idleStrategy         how the loop waits while a polling engine finds no work ({@link IdleStrategy#BACKOFF})
  */
 public record RuntimeConfig(Duration requestTimeout, int maxPendingRequests, int maxSessions, int loopBatch,
-                            int maxResultsPerSession, ExecutorFactory executors, boolean forwardRequests) {
+                            int maxResultsPerSession, ExecutorFactory executors, boolean forwardRequests,
+                            IdleStrategy idleStrategy) {
     public static final RuntimeConfig DEFAULTS = new RuntimeConfig(Duration.ofSeconds(10), 10_000, 100_000, 1024,
-            ExecutorFactory.Limits.DEFAULTS.maxPerSession(), ExecutorFactory.sequential(), true);
+            ExecutorFactory.Limits.DEFAULTS.maxPerSession(), ExecutorFactory.sequential(), true, IdleStrategy.BACKOFF);
 
     public RuntimeConfig {
         if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) throw new IllegalArgumentException("requestTimeout must be positive");
@@ -29,22 +31,27 @@ public record RuntimeConfig(Duration requestTimeout, int maxPendingRequests, int
         if (loopBatch < 1) throw new IllegalArgumentException("loopBatch must be >= 1, was " + loopBatch);
         if (maxResultsPerSession < 1) throw new IllegalArgumentException("maxResultsPerSession must be >= 1, was " + maxResultsPerSession);
         Objects.requireNonNull(executors, "executors");
+        Objects.requireNonNull(idleStrategy, "idleStrategy");
     }
 
     public RuntimeConfig withRequestTimeout(Duration timeout) {
-        return new RuntimeConfig(timeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests);
+        return new RuntimeConfig(timeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy);
     }
 
     public RuntimeConfig withMaxPendingRequests(int max) {
-        return new RuntimeConfig(requestTimeout, max, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests);
+        return new RuntimeConfig(requestTimeout, max, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy);
     }
 
     public RuntimeConfig withExecutors(ExecutorFactory factory) {
-        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, factory, forwardRequests);
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, factory, forwardRequests, idleStrategy);
     }
 
     public RuntimeConfig withForwardRequests(boolean forward) {
-        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forward);
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forward, idleStrategy);
+    }
+
+    public RuntimeConfig withIdleStrategy(IdleStrategy strategy) {
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, strategy);
     }
 
     ExecutorFactory.Limits executorLimits() {

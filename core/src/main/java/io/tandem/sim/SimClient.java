@@ -109,7 +109,7 @@ final class SimClient implements SimCaller {
         Pending op = current;
         long requestId = sim.nextRequestId();
         ClientRequest request = op.op().f() == SimWorkload.Kind.READ
-                ? ClientRequest.read(requestId, op.payload(), ReadPolicy.LINEARIZABLE)
+                ? ClientRequest.read(requestId, op.payload(), op.op().lease() ? ReadPolicy.LEASE : ReadPolicy.LINEARIZABLE)
                 : ClientRequest.command(requestId, op.session(), op.payload());
         List<NodeId> targets = router.targets();
         awaiting = targets.size();

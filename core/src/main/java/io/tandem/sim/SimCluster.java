@@ -26,4 +26,7 @@ public interface SimCluster {
 
     /** The highest index the node's execution has applied (volatile: reset to the snapshot on restart). */
     long appliedIndex(NodeId node);
+
+    /** Every view the node installed so far, over all its incarnations, in order (a restart starts again from its first view). */
+    List<io.tandem.engine.GroupView> views(NodeId node);
 }

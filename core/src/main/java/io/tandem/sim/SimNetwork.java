@@ -23,6 +23,7 @@ final class SimNetwork {
     private final Map<Fault.Link, Integer> slowLinks = new HashMap<>(); // keyed lookups only, never iterated
     private double burstLoss;
     private final Map<Fault.Link, Long> lastArrival = new HashMap<>(); // keyed lookups only, never iterated
+    private final Map<Fault.Link, Long> lastRegionArrival = new HashMap<>(); // keyed lookups only, never iterated
 
     SimNetwork(SimOptions options, RandomGenerator random) {
         this.options = options;
@@ -99,6 +100,19 @@ final class SimNetwork {
             arrivals[i] = arrival;
         }
         return arrivals;
+    }
+
+    /**
+     * Arrival time of a region write (or its acknowledgement) sent now: never lost, duplicated or
+     * reordered on a working link (a reliable connection, derecho.md §2.5 R1-R2); whether a
+     * partition stops it is for the caller to check, at sending and at arrival.
+     */
+    long regionArrival(NodeId from, NodeId to, long now) {
+        Fault.Link link = new Fault.Link(from, to);
+        long factor = Math.max(slowFactor(from), slowFactor(to)) * (long) slowLinks.getOrDefault(link, 1);
+        long arrival = Math.max(now + options.networkLatency().sample(random) * factor, lastRegionArrival.getOrDefault(link, 0L));
+        lastRegionArrival.put(link, arrival);
+        return arrival;
     }
 
     /** Delay of a client request to, or a reply from, {@code node}. */

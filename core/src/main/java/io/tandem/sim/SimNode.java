@@ -4,6 +4,9 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.GroupView;
+import io.tandem.engine.PushCompletion;
+import io.tandem.engine.Regions;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -18,6 +21,7 @@ import io.tandem.storage.MetaStore;
 import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.SnapshotStore;
 import io.tandem.storage.StorageEvent;
+import io.tandem.transport.RegionTable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One simulated node: its engine (a fresh instance per incarnation), the {@link EngineContext} it
@@ -53,6 +58,8 @@ final class SimNode implements SimDisk.Host {
     private boolean paused;
     private long incarnation;
     private long clockOffset;
+    /** This node's clock rate error in parts per million (seeded once per node, kept across restarts: it is the hardware's). */
+    private long driftPpm = Long.MIN_VALUE;
     private Engine engine;
     private Executor execution;
     private KvRegisterMachine machine;
@@ -62,6 +69,20 @@ final class SimNode implements SimDisk.Host {
     private final TreeMap<Long, ClientCall> pendingCalls = new TreeMap<>();
     private boolean appliedNotificationQueued;
     private long crashes;
+    /** Volatile memory: a new, zero-filled set per incarnation. */
+    private SimRegions regions;
+    /** The members this node's network connects it to (run-time membership); reset on restart. */
+    private final TreeSet<NodeId> peers = new TreeSet<>();
+    private GroupView view;
+    private final List<GroupView> views = new ArrayList<>();
+    private boolean polling;
+    private boolean pollScheduled;
+
+    /**
+     * A poll that found work is repeated this much later in virtual time (spinning, as the real
+     * loop would), so other nodes' events interleave and time moves on.
+     */
+    static final long POLL_SPIN_NANOS = 1_000;
 
     SimNode(NodeId id, Simulation sim, SplittableRandom randomRoot) {
         this.id = id;
@@ -97,7 +118,7 @@ final class SimNode implements SimDisk.Host {
     }
 
     long localNow() {
-        return sim.now() + clockOffset;
+        return sim.now() + sim.now() / 1_000_000 * driftPpm + clockOffset;
     }
 
     /** Starts a new incarnation: fresh engine, execution restored from the durable snapshot, storage recovered. */
@@ -109,15 +130,26 @@ final class SimNode implements SimDisk.Host {
         timers.clear();
         pendingCalls.clear();
         appliedNotificationQueued = false;
+        regions = new SimRegions(this, sim, incarnation);
+        peers.clear();
+        for (NodeId m : sim.members()) if (!m.equals(id)) peers.add(m);
+        view = null;
+        polling = false;
+        pollScheduled = false;
         // A restarted process has a new monotonic clock origin; the first one too.
         clockOffset = randomRoot.nextLong(0, 1_000L * SimTime.SECONDS);
+        int bound = sim.options().clockDriftPpm();
+        if (driftPpm == Long.MIN_VALUE) driftPpm = bound == 0 ? 0 : randomRoot.nextLong(-bound, bound + 1);
         if (incarnation > 1) disk.recover();
         machine = sim.newStateMachine();
         execution = sim.executors().create(machine, new Completions(), sim.executorLimits());
         disk.durableSnapshot().ifPresent(s -> restore(s.data()));
         engine = sim.protocol().createEngine(id, sim.members());
         Context context = new Context(incarnation, randomRoot.split());
-        dispatch("start", null, () -> engine.start(context));
+        dispatch("start", null, () -> {
+            engine.start(context);
+            if (view == null) installView(new GroupView(1, sim.members())); // an engine that does not manage views
+        });
     }
 
     void crash() {
@@ -132,6 +164,8 @@ final class SimNode implements SimDisk.Host {
         engine = null;
         execution = null;
         machine = null;
+        regions = null; // volatile memory: lost with the process
+        polling = false;
         disk.crash(sim.diskRandom(), sim.options().tornWrites(), sim.options().unsyncedSurvival());
     }
 
@@ -192,6 +226,57 @@ final class SimNode implements SimDisk.Host {
         }
         sim.trace(kind, id, detail);
         action.run();
+        if (polling && up && !paused) poll();
+    }
+
+    // ---- polling, regions and views ----
+
+    /**
+     * Polls the engine after an event of this node. Memory and engine state change only at events
+     * here, so a poll that found nothing is not repeated until the next event (a parked poller that
+     * every event wakes); one that found work is repeated {@link #POLL_SPIN_NANOS} later.
+     */
+    private void poll() {
+        if (engine.doWork() > 0 && !pollScheduled) {
+            pollScheduled = true;
+            post(POLL_SPIN_NANOS, "poll", null, () -> pollScheduled = false);
+        }
+    }
+
+    boolean isConnectedTo(NodeId member) {
+        return peers.contains(member);
+    }
+
+    /** A member's push arrives (on this node's loop): applied unless frozen or malformed; an EVENT region tells the engine. */
+    boolean applyRegionWrite(NodeId writer, String region, int offset, long[] words) {
+        RegionTable.Outcome outcome = regions.apply(writer, region, offset, words);
+        if (outcome != RegionTable.Outcome.APPLIED) return false;
+        if (regions.noticeOf(region) == Regions.Notice.EVENT) engine.onRegionWrite(writer, region, offset, words.length * 8);
+        return true;
+    }
+
+    void pushCompleted(PushCompletion completion) {
+        regions.completed(completion);
+    }
+
+    List<GroupView> views() {
+        return List.copyOf(views);
+    }
+
+    /** As the real runtime: ids only grow; the network connects members that joined and disconnects those that left. */
+    private void installView(GroupView next) {
+        if (view != null && next.id() <= view.id()) return;
+        GroupView previous = view;
+        view = next;
+        views.add(next);
+        sim.trace("view", id, new Object[] {next.id(), next.members().toString()});
+        sim.checkViewAgreement(id, next);
+        for (NodeId m : next.members()) {
+            if (!m.equals(id) && sim.members().contains(m) && peers.add(m)) regions.resetPeer(m);
+        }
+        if (previous != null) {
+            for (NodeId m : previous.members()) if (!next.contains(m)) peers.remove(m);
+        }
     }
 
     // ---- client traffic ----
@@ -319,6 +404,29 @@ final class SimNode implements SimDisk.Host {
         }
 
         @Override
+        public void installView(GroupView next) {
+            checkLive();
+            SimNode.this.installView(java.util.Objects.requireNonNull(next, "view"));
+        }
+
+        @Override
+        public GroupView view() {
+            return view != null ? view : new GroupView(1, sim.members());
+        }
+
+        @Override
+        public Regions regions() {
+            checkLive();
+            return regions;
+        }
+
+        @Override
+        public void requestPolling(boolean poll) {
+            checkLive();
+            polling = poll;
+        }
+
+        @Override
         public long nowNanos() {
             return localNow();
         }
@@ -423,11 +531,13 @@ final class SimNode implements SimDisk.Host {
         }
     }
 
+    /** Arms {@code key} to fire when this node's clock has advanced {@code delayNanos} (local time, which runs at its own rate). */
     private void arm(TimerKey key, long delayNanos, long deadlineLocal) {
         long generation = ++timerGeneration;
         timers.put(key, new TimerState(generation, deadlineLocal));
         long inc = incarnation;
-        sim.at(sim.now() + delayNanos, () -> {
+        long virtualDelay = driftPpm == 0 ? delayNanos : Math.max(0, delayNanos - delayNanos / (1_000_000 + driftPpm) * driftPpm);
+        sim.at(sim.now() + virtualDelay, () -> {
             if (!isArmed(key, generation)) return; // cancelled or re-armed: nothing happens, nothing to trace
             runIfCurrent(inc, "timer", key, () -> {
                 if (!isArmed(key, generation)) return; // cancelled while it waited in a pause

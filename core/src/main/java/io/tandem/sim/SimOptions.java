@@ -37,6 +37,10 @@ import java.util.Set;
  * @param invariants          check the built-in and protocol invariants after every step; without them
  *                            only the client history is judged (linearizability, liveness), as Jepsen would
  * @param schedule            an explicit fault schedule (replay of a minimized run), or null to generate one from the seed
+ * @param clockDriftPpm       bound on each node's clock rate error, in parts per million: a node's clock runs
+ *                            at a seeded rate in [1 - ppm, 1 + ppm] of virtual time, so two clocks drift apart
+ *                            (leases must allow for it through the engine's configured drift bound)
+ * @param leaseReadShare      share of the clients' reads asked with {@code ReadPolicy.LEASE} (the rest linearizable)
  * @param pipelinedCommands   0, or the number of commands one extra client keeps in flight at once on one session,
  *                            retrying each across failures until answered; every replica must apply each exactly once
  * @param execution           how each node executes the ordered commands: the sequential executor, or the same
@@ -70,6 +74,8 @@ public record SimOptions(
         boolean invariants,
         FaultSchedule schedule,
         int pipelinedCommands,
+        int clockDriftPpm,
+        double leaseReadShare,
         io.tandem.execution.ExecutionMode execution,
         int executionThreads) {
 
@@ -77,6 +83,8 @@ public record SimOptions(
         // An EnumSet keeps a fixed iteration order (Set.copyOf would not, between JVM runs).
         faults = java.util.Collections.unmodifiableSet(faults.isEmpty() ? EnumSet.noneOf(FaultKind.class) : EnumSet.copyOf(faults));
         positive("nodes", nodes);
+        if (clockDriftPpm < 0 || clockDriftPpm > 100_000) throw new IllegalArgumentException("clockDriftPpm must be in [0, 100000], was " + clockDriftPpm);
+        rate("leaseReadShare", leaseReadShare);
         positive("clients", clients);
         if (ops < 0) throw new IllegalArgumentException("ops must be >= 0");
         positive("keys", keys);
@@ -119,7 +127,7 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, true, null, 0, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1);
+                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1);
     }
 
     public SimOptions withSeed(long seed) {
@@ -208,6 +216,8 @@ public record SimOptions(
         private boolean invariants;
         private FaultSchedule schedule;
         private int pipelinedCommands;
+        private int clockDriftPpm;
+        private double leaseReadShare;
         private io.tandem.execution.ExecutionMode execution = io.tandem.execution.ExecutionMode.SEQUENTIAL;
         private int executionThreads = 1;
 
@@ -237,6 +247,8 @@ public record SimOptions(
             invariants = o.invariants;
             schedule = o.schedule;
             pipelinedCommands = o.pipelinedCommands;
+            clockDriftPpm = o.clockDriftPpm;
+            leaseReadShare = o.leaseReadShare;
             execution = o.execution;
             executionThreads = o.executionThreads;
         }
@@ -266,12 +278,14 @@ public record SimOptions(
         public Builder invariants(boolean v) { invariants = v; return this; }
         public Builder schedule(FaultSchedule v) { schedule = v; return this; }
         public Builder pipelinedCommands(int v) { pipelinedCommands = v; return this; }
+        public Builder clockDriftPpm(int v) { clockDriftPpm = v; return this; }
+        public Builder leaseReadShare(double v) { leaseReadShare = v; return this; }
         public Builder execution(io.tandem.execution.ExecutionMode mode, int threads) { execution = mode; executionThreads = threads; return this; }
 
         public SimOptions build() {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
                     faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, execution, executionThreads);
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads);
         }
     }
 
@@ -310,6 +324,8 @@ public record SimOptions(
         add(out, cli, "unsynced-survival", number(unsyncedSurvival));
         add(out, cli, "max-events", Long.toString(maxEvents));
         add(out, cli, "invariants", Boolean.toString(invariants));
+        add(out, cli, "clock-drift-ppm", Integer.toString(clockDriftPpm));
+        add(out, cli, "lease-reads", number(leaseReadShare));
         if (pipelinedCommands > 0) add(out, cli, "pipelined", Integer.toString(pipelinedCommands));
         if (execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) {
             add(out, cli, "execution", execution.text());

@@ -15,15 +15,18 @@ final class SimWorkload {
 
     enum Kind { READ, WRITE, CAS }
 
-    record Next(Kind f, long key, long value, long expected) {}
+    /** One operation; a read asks with the lease policy when {@code lease} (reads only). */
+    record Next(Kind f, long key, long value, long expected, boolean lease) {}
 
     private final RandomGenerator random;
     private final int opsPerKey;
+    private final double leaseShare;
     private final List<long[]> active = new ArrayList<>(); // {key, operations left}
     private long nextKey;
 
-    SimWorkload(RandomGenerator random, int keys, int opsPerKey) {
+    SimWorkload(RandomGenerator random, int keys, int opsPerKey, double leaseShare) {
         this.random = random;
+        this.leaseShare = leaseShare;
         this.opsPerKey = opsPerKey;
         for (int i = 0; i < keys; i++) active.add(new long[] {nextKey++, opsPerKey});
     }
@@ -34,6 +37,7 @@ final class SimWorkload {
         if (--key[1] == 0) active.set(slot, new long[] {nextKey++, opsPerKey});
         int roll = random.nextInt(10);
         Kind f = roll < 4 ? Kind.READ : roll < 7 ? Kind.WRITE : Kind.CAS;
-        return new Next(f, key[0], random.nextInt(VALUES), random.nextInt(VALUES));
+        boolean lease = f == Kind.READ && leaseShare > 0 && random.nextDouble() < leaseShare;
+        return new Next(f, key[0], random.nextInt(VALUES), random.nextInt(VALUES), lease);
     }
 }

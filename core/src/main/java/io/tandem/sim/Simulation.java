@@ -88,6 +88,7 @@ public final class Simulation implements SimCluster {
     private final SimHistory history = new SimHistory(() -> now);
     private final FaultSchedule schedule;
     private final HashMap<Long, AppliedCommand> appliedByIndex = new HashMap<>(); // keyed lookups only
+    private final HashMap<Long, io.tandem.engine.GroupView> viewsById = new HashMap<>(); // keyed lookups only
 
     private long nextRequestId;
     private final SplittableRandom executionRandom;
@@ -107,6 +108,21 @@ public final class Simulation implements SimCluster {
     /**
      * @param traceSink receives one human-readable line per event (slow; for debugging a seed), or null
      */
+    /**
+     * Fails with the protocol's own message if it refuses a group of {@code options.nodes()} members
+     * (the unreplicated engine given three): a usage error, found before any event runs, rather than
+     * a failing seed.
+     */
+    public static void checkConfiguration(Protocol protocol, SimOptions options) {
+        List<NodeId> ids = new ArrayList<>();
+        for (int i = 1; i <= options.nodes(); i++) ids.add(NodeId.of("n" + i));
+        checkConfiguration(protocol, ids);
+    }
+
+    private static void checkConfiguration(Protocol protocol, List<NodeId> members) {
+        for (NodeId m : members) protocol.createEngine(m, members); // engines do no I/O until started
+    }
+
     public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink) {
         this.protocol = protocol;
         this.options = options;
@@ -114,6 +130,7 @@ public final class Simulation implements SimCluster {
         List<NodeId> ids = new ArrayList<>();
         for (int i = 1; i <= options.nodes(); i++) ids.add(NodeId.of("n" + i));
         this.members = List.copyOf(ids);
+        checkConfiguration(protocol, members);
         this.invariants = protocol instanceof SimulatedProtocol sp && options.invariants() ? List.copyOf(sp.invariants()) : List.of();
         if (options.codec()) {
             KryoCodec.Builder builder = KryoCodec.builder();
@@ -132,7 +149,7 @@ public final class Simulation implements SimCluster {
         SplittableRandom workloadRandom = root.split();
         this.executionRandom = new SplittableRandom(options.seed() ^ 0x5DEECE66DL); // not split from root: existing streams stay as they were
         this.network = new SimNetwork(options, networkRandom);
-        this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey());
+        this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey(), options.leaseReadShare());
         for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
         this.schedule = options.schedule() != null ? options.schedule() : FaultSchedule.generate(faultRandom, options, members);
         validate(schedule);
@@ -206,6 +223,22 @@ public final class Simulation implements SimCluster {
         if (pipelined != null) stat("pipelined.retries", pipelined.retries());
         return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
                 Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
+    }
+
+    /** For tests that drive the nodes themselves: starts the nodes only (no clients, faults or healing); then {@link #step}. */
+    void begin() {
+        for (SimNode node : nodes.values()) at(0, node::start);
+    }
+
+    /** Runs the next event; false if there is none. Exceptions reach the caller. */
+    boolean step() {
+        Event e = queue.poll();
+        if (e == null) return false;
+        now = e.time;
+        eventsRun++;
+        trace.event();
+        e.action.run();
+        return true;
     }
 
     private void loop() {
@@ -360,6 +393,10 @@ public final class Simulation implements SimCluster {
         if (dest == null) throw new IllegalArgumentException(from + " sent " + message.getClass().getSimpleName() + " to " + to + ", which is not a member");
         Object wire = codec == null ? message : codec.encode(message);
         count("messages.sent");
+        if (!from.equals(to) && !nodes.get(from).isConnectedTo(to)) { // removed from this node's network at run time
+            count("messages.refused");
+            return;
+        }
         long[] arrivals = from.equals(to) ? new long[] {now} : network.plan(from, to, now);
         if (arrivals.length == 0) {
             count("messages.lost");
@@ -377,10 +414,62 @@ public final class Simulation implements SimCluster {
             traceDrop("message", dest.id, new Object[] {from, message});
             return;
         }
+        if (!from.equals(dest.id) && !dest.isConnectedTo(from)) { // a removed member's messages are refused
+            count("messages.refused");
+            traceDrop("message", dest.id, new Object[] {from, message});
+            return;
+        }
         dest.runFor(incarnation, "message", new Object[] {from, message}, () -> {
             count("messages.delivered");
             dest.engine().onMessage(from, message);
         });
+    }
+
+    // ---- memory regions ----
+
+    /**
+     * One target's share of a push by {@code writer} (incarnation {@code writerIncarnation}):
+     * travels like a message on a reliable link (FIFO per writer and target, never lost or
+     * duplicated), does not land across a partition (checked at sending and at arrival), at a
+     * crashed or restarted target, or at a member that disconnected the writer; with a push id,
+     * the outcome travels back as a completion.
+     */
+    void regionWrite(SimNode writer, long writerIncarnation, NodeId to, String region, int offset, long[] words, long pushId) {
+        SimNode dest = nodes.get(to);
+        if (dest == null) throw new IllegalArgumentException(writer.id + " pushed region '" + region + "' to " + to + ", which is not a member");
+        count("region.writes.sent");
+        Object detail = new Object[] {writer.id, region, offset, words.length};
+        long arrival = network.regionArrival(writer.id, to, now);
+        if (network.blocked(writer.id, to) || !writer.isConnectedTo(to)) {
+            at(arrival, () -> lostRegionWrite(writer, writerIncarnation, dest, detail, region, pushId));
+            return;
+        }
+        long destIncarnation = dest.incarnation();
+        at(arrival, () -> {
+            if (network.blocked(writer.id, to) || !dest.isUp() || dest.incarnation() != destIncarnation || !dest.isConnectedTo(writer.id)) {
+                lostRegionWrite(writer, writerIncarnation, dest, detail, region, pushId);
+                return;
+            }
+            dest.runFor(destIncarnation, "region-write", detail, () -> {
+                boolean applied = dest.applyRegionWrite(writer.id, region, offset, words);
+                count(applied ? "region.writes.applied" : "region.writes.rejected");
+                // It reached the target: a frozen row drops it there, by the target's rule, as with the real transports.
+                if (pushId > 0) completePush(writer, writerIncarnation, dest.id, region, pushId, true);
+            });
+        });
+    }
+
+    private void lostRegionWrite(SimNode writer, long writerIncarnation, SimNode dest, Object detail, String region, long pushId) {
+        count("region.writes.lost");
+        traceDrop("region-write", dest.id, detail);
+        if (pushId > 0) completePush(writer, writerIncarnation, dest.id, region, pushId, false);
+    }
+
+    /** The outcome of a push at {@code target} reaches the writer, unless the writer crashed meanwhile. */
+    private void completePush(SimNode writer, long writerIncarnation, NodeId target, String region, long pushId, boolean applied) {
+        io.tandem.engine.PushCompletion c = new io.tandem.engine.PushCompletion(pushId, region, target, applied);
+        at(network.regionArrival(target, writer.id, now), () -> writer.runFor(writerIncarnation, "push-completion", new Object[] {pushId, target, applied},
+                () -> writer.pushCompleted(c)));
     }
 
     // ---- clients ----
@@ -530,6 +619,18 @@ public final class Simulation implements SimCluster {
 
     // ---- built-in invariants ----
 
+    /**
+     * View agreement (derecho.md §9.2 P1): a view id names the same members on every node that
+     * installs it, in every incarnation.
+     */
+    void checkViewAgreement(NodeId node, io.tandem.engine.GroupView view) {
+        if (!options.invariants()) return;
+        io.tandem.engine.GroupView first = viewsById.putIfAbsent(view.id(), view);
+        if (first != null && !first.equals(view)) {
+            violation("view-agreement", node + " installed " + view + " but another member installed " + first);
+        }
+    }
+
     /** State machine safety: no two nodes apply different commands at the same index. */
     void checkStateMachineSafety(NodeId node, Committed entry) {
         if (!options.invariants()) return;
@@ -579,6 +680,11 @@ public final class Simulation implements SimCluster {
     @Override
     public long appliedIndex(NodeId node) {
         return node(node).appliedIndex();
+    }
+
+    @Override
+    public List<io.tandem.engine.GroupView> views(NodeId node) {
+        return node(node).views();
     }
 
     private SimNode node(NodeId id) {

@@ -37,7 +37,22 @@ public abstract sealed class StorageException extends RuntimeException
         return false;
     }
 
-    private static String describe(IOException e) {
+    /**
+     * What went wrong, in words: the JDK's file exceptions carry only the path as their message
+     * ("data/n1"), so the kind of failure is spelled out from the exception's type.
+     */
+    public static String describe(IOException e) {
+        if (e instanceof FileSystemException f) {
+            String reason = f.getReason() != null ? f.getReason() : switch (f) {
+                case java.nio.file.AccessDeniedException a -> "permission denied";
+                case java.nio.file.FileAlreadyExistsException a -> "a file of that name is in the way";
+                case java.nio.file.NotDirectoryException a -> "not a directory";
+                case java.nio.file.NoSuchFileException a -> "no such file or directory";
+                case java.nio.file.DirectoryNotEmptyException a -> "directory not empty";
+                default -> f.getClass().getSimpleName();
+            };
+            return f.getFile() == null ? reason : f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + reason;
+        }
         String message = e.getMessage();
         return message == null ? e.getClass().getSimpleName() : message;
     }

@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Outbound faults apply at the sender; blocked links are also enforced on inbound traffic, so
  * a one-way partition set on the receiving side alone still holds. Without reordering, delayed
- * messages keep per-peer FIFO order. Region pushes pass through unfaulted: one-sided writes carry
- * no per-message hook on the remote side (as with RDMA), and the SST tolerates loss by re-pushing.
+ * messages keep per-peer FIFO order. Region pushes obey partitions on the sending side (a push to a
+ * member across a blocked link does not land, and completes as not applied, as in the simulator);
+ * otherwise they pass through unfaulted: one-sided writes carry no per-message hook on the remote
+ * side (as with RDMA), so loss, delay and one-way blocks set only at the receiver do not apply.
  */
 public final class FaultInjectingTransport implements Transport {
     private final Transport delegate;
@@ -28,6 +30,8 @@ public final class FaultInjectingTransport implements Transport {
     private final DelayLine delayLine;
     private final Map<NodeId, Long> lastDeliveryAt = new HashMap<>();
     private volatile FaultPlan plan = FaultPlan.NONE;
+    private final MemoryRegions regions = new PartitionedRegions();
+    private volatile TransportListener listener;
 
     private final AtomicLong droppedByPartition = new AtomicLong();
     private final AtomicLong droppedByLoss = new AtomicLong();
@@ -64,6 +68,7 @@ public final class FaultInjectingTransport implements Transport {
 
     @Override
     public void start(TransportListener listener) {
+        this.listener = listener;
         delegate.start(new TransportListener() {
             @Override
             public void onMessage(NodeId from, ProtocolMessage message) {
@@ -77,6 +82,11 @@ public final class FaultInjectingTransport implements Transport {
             @Override
             public void onRegionWrite(NodeId writer, String region, int offset, int length) {
                 listener.onRegionWrite(writer, region, offset, length);
+            }
+
+            @Override
+            public void onPushCompleted(long pushId, String region, NodeId target, boolean applied) {
+                listener.onPushCompleted(pushId, region, target, applied);
             }
         });
     }
@@ -126,7 +136,76 @@ public final class FaultInjectingTransport implements Transport {
 
     @Override
     public MemoryRegions regions() {
-        return delegate.regions();
+        return regions;
+    }
+
+    /** The delegate's regions, with pushes across a blocked link dropped at the sender. */
+    private final class PartitionedRegions implements MemoryRegions {
+        @Override
+        public java.lang.foreign.MemorySegment register(String name, int sizeBytes) {
+            return delegate.regions().register(name, sizeBytes);
+        }
+
+        @Override
+        public java.lang.foreign.MemorySegment local(String name) {
+            return delegate.regions().local(name);
+        }
+
+        @Override
+        public java.lang.foreign.MemorySegment remote(NodeId peer, String name) {
+            return delegate.regions().remote(peer, name);
+        }
+
+        @Override
+        public void push(String name, int offset, int length) {
+            push(name, offset, length, delegate.peers());
+        }
+
+        @Override
+        public void push(String name, int offset, int length, java.util.Collection<NodeId> targets) {
+            delegate.regions().push(name, offset, length, reachable(targets));
+        }
+
+        @Override
+        public long pushWithCompletion(String name, int offset, int length, java.util.Collection<NodeId> targets) {
+            java.util.List<NodeId> reachable = reachable(targets);
+            long id = delegate.regions().pushWithCompletion(name, offset, length, reachable);
+            TransportListener l = listener;
+            for (NodeId t : targets.stream().distinct().sorted().toList()) {
+                if (!reachable.contains(t) && !t.equals(self()) && l != null) l.onPushCompleted(id, name, t, false);
+            }
+            return id;
+        }
+
+        private java.util.List<NodeId> reachable(java.util.Collection<NodeId> targets) {
+            FaultPlan p = plan;
+            java.util.List<NodeId> ok = new java.util.ArrayList<>();
+            for (NodeId t : targets) {
+                if (p.blocks(self(), t)) droppedByPartition.incrementAndGet();
+                else ok.add(t);
+            }
+            return ok;
+        }
+
+        @Override
+        public void freeze(NodeId peer) {
+            delegate.regions().freeze(peer);
+        }
+
+        @Override
+        public boolean isFrozen(NodeId peer) {
+            return delegate.regions().isFrozen(peer);
+        }
+    }
+
+    @Override
+    public void addMember(NodeId member, Endpoint endpoint) {
+        delegate.addMember(member, endpoint);
+    }
+
+    @Override
+    public void removeMember(NodeId member) {
+        delegate.removeMember(member);
     }
 
     public long droppedByPartition() {

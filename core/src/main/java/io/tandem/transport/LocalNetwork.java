@@ -32,10 +32,35 @@ public final class LocalNetwork {
         this.byReference = byReference;
     }
 
-    /** Creates the transport of {@code member}; it receives traffic once started. */
+    /**
+     * An in-JVM network for {@code members} running {@code protocol}: the codec knows the protocol's
+     * messages (and the runtime's), so nothing else needs setting up. Use it with
+     * {@code Tandem.node()...transport(network.factory())}.
+     */
+    public static LocalNetwork of(io.tandem.engine.Protocol protocol, String... members) {
+        KryoCodec.Builder codec = KryoCodec.builder();
+        protocol.registerMessages(codec);
+        return new LocalNetwork(java.util.Arrays.stream(members).map(NodeId::of).toList(), codec.build());
+    }
+
+    /** The transport factory of this network, for {@code NodeBuilder.transport}: each node gets its own transport. */
+    public TransportFactory factory() {
+        return this::transport;
+    }
+
+    /** Creates the transport of {@code member}, whose peers are this network's members; it receives traffic once started. */
     public LocalTransport transport(NodeId member) {
         if (!members.contains(member)) throw new IllegalArgumentException(member + " is not a member of this network " + members);
-        return new LocalTransport(member, this);
+        return new LocalTransport(member, this, members);
+    }
+
+    /**
+     * Creates the transport of {@code setup.self()}, whose peers are {@code setup.members()}: for a
+     * node that joins later, or a group whose members know different member lists; members can be
+     * added and removed at run time ({@link Transport#addMember}).
+     */
+    public LocalTransport transport(TransportSetup setup) {
+        return new LocalTransport(setup.self(), this, setup.members().keySet());
     }
 
     Set<NodeId> members() {

@@ -4,32 +4,35 @@ import io.tandem.codec.CodecException;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import java.lang.foreign.MemorySegment;
-import java.util.HashSet;
+import java.util.Collection;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The in-JVM transport: delivers on the sender's thread straight into the receiver's listener
  * (which only enqueues), so per-peer FIFO holds because each node sends from its single loop.
+ * Region pushes are applied into the target's copy on the pusher's thread, so a push has landed
+ * (or not) when {@code push} returns, and its completion is reported before it returns.
  */
 public final class LocalTransport implements Transport {
     private static final Logger log = LoggerFactory.getLogger(LocalTransport.class);
 
     private final NodeId self;
     private final LocalNetwork network;
-    private final Set<NodeId> peers;
+    private final Set<NodeId> peers = ConcurrentHashMap.newKeySet();
     private final RegionTable regions;
     private final MemoryRegions regionService = new Regions();
+    private final AtomicLong nextPushId = new AtomicLong();
     private volatile TransportListener listener;
     private volatile boolean closed;
 
-    LocalTransport(NodeId self, LocalNetwork network) {
+    LocalTransport(NodeId self, LocalNetwork network, Set<NodeId> members) {
         this.self = self;
         this.network = network;
-        Set<NodeId> others = new HashSet<>(network.members());
-        others.remove(self);
-        this.peers = Set.copyOf(others);
+        for (NodeId m : members) if (!m.equals(self)) peers.add(m);
         this.regions = new RegionTable(self, peers);
     }
 
@@ -40,7 +43,7 @@ public final class LocalTransport implements Transport {
 
     @Override
     public Set<NodeId> peers() {
-        return peers;
+        return Set.copyOf(peers);
     }
 
     @Override
@@ -61,18 +64,32 @@ public final class LocalTransport implements Transport {
         }
     }
 
+    @Override
+    public void addMember(NodeId member, Endpoint endpoint) {
+        if (member.equals(self)) return;
+        regions.addPeer(member);
+        peers.add(member);
+    }
+
+    @Override
+    public void removeMember(NodeId member) {
+        peers.remove(member);
+        regions.removePeer(member);
+    }
+
+    /** A removed member's (or a stranger's) messages are refused. */
     boolean receive(NodeId from, ProtocolMessage message) {
         TransportListener l = listener;
-        if (closed || l == null) return false;
+        if (closed || l == null || !peers.contains(from)) return false;
         l.onMessage(from, message);
         return true;
     }
 
     boolean receiveRegionWrite(NodeId from, String region, int offset, byte[] data) {
         TransportListener l = listener;
-        if (closed || l == null) return false;
-        if (!regions.apply(from, region, offset, data)) return false;
-        l.onRegionWrite(from, region, offset, data.length);
+        if (closed || l == null || !peers.contains(from)) return false;
+        // Reached the target: a frozen row or an unregistered region drops it there, by the target's rule.
+        if (regions.apply(from, region, offset, data) == RegionTable.Outcome.APPLIED) l.onRegionWrite(from, region, offset, data.length);
         return true;
     }
 
@@ -106,9 +123,37 @@ public final class LocalTransport implements Transport {
 
         @Override
         public void push(String name, int offset, int length) {
+            push(name, offset, length, peers);
+        }
+
+        @Override
+        public void push(String name, int offset, int length, Collection<NodeId> targets) {
             byte[] data = regions.snapshotRange(name, offset, length);
             if (closed) return;
-            for (NodeId peer : peers) network.deliverRegionWrite(self, peer, name, offset, data);
+            for (NodeId peer : regions.targets(targets)) network.deliverRegionWrite(self, peer, name, offset, data);
+        }
+
+        @Override
+        public long pushWithCompletion(String name, int offset, int length, Collection<NodeId> targets) {
+            byte[] data = regions.snapshotRange(name, offset, length);
+            long id = nextPushId.incrementAndGet();
+            TransportListener l = listener;
+            for (NodeId target : targets.stream().distinct().sorted().toList()) {
+                if (target.equals(self)) continue;
+                boolean applied = !closed && peers.contains(target) && network.deliverRegionWrite(self, target, name, offset, data);
+                if (l != null && !closed) l.onPushCompleted(id, name, target, applied);
+            }
+            return id;
+        }
+
+        @Override
+        public void freeze(NodeId peer) {
+            regions.freeze(peer);
+        }
+
+        @Override
+        public boolean isFrozen(NodeId peer) {
+            return regions.isFrozen(peer);
         }
     }
 }

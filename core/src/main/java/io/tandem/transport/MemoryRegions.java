@@ -2,14 +2,23 @@ package io.tandem.transport;
 
 import io.tandem.engine.NodeId;
 import java.lang.foreign.MemorySegment;
+import java.util.Collection;
 
 /**
  * Memory regions with one-sided writes (DESIGN §5; derecho.md §2, §8). Every member registers a
  * region of the same name and size. A node writes its own region in place and then pushes byte
- * ranges of it; each peer receives them into its copy of that node's region, in push order per
- * writer, without a handler on the peer's side. Aligned 8-byte words are never seen torn.
- *
- * <p>RDMA does this with one-sided writes; TCP and the in-JVM transport emulate it by sending the
+ * ranges of it to chosen peers; each receives them into its copy of that node's region, without a
+ * handler on the peer's side. The contract every transport keeps (derecho.md §2.5, §8.4):
+ * <ul>
+ *   <li>pushes of one writer are applied at a target in push order (R2), and an aligned 8-byte word
+ *       is never seen half-written (R3); bytes within one push may land in any order (R4);
+ *   <li>a push to an unreachable, removed or crashed peer does not land, and nothing re-sends it;
+ *   <li>{@link #pushWithCompletion} reports, per target, through
+ *       {@link TransportListener#onPushCompleted}, that the target applied it and every earlier push
+ *       to it, or that this is not known (the target is unreachable, or the connection broke);
+ *   <li>a {@link #freeze frozen} peer's writes are no longer applied to our copies.
+ * </ul>
+ * RDMA does this with one-sided writes; TCP and the in-JVM transport emulate it by sending the
  * changed range as a frame.
  */
 public interface MemoryRegions {
@@ -25,10 +34,25 @@ public interface MemoryRegions {
      */
     MemorySegment remote(NodeId peer, String name);
 
-    /**
-     * Writes {@code local(name)[offset, offset+length)} into every peer's copy. {@code offset} and
-     * {@code length} must be multiples of 8. Never blocks; an unreachable peer misses the write and
-     * sees the range again on the next push that covers it.
-     */
+    /** Writes {@code local(name)[offset, offset+length)} into every peer's copy; see {@link #push(String, int, int, Collection)}. */
     void push(String name, int offset, int length);
+
+    /**
+     * Writes {@code local(name)[offset, offset+length)} into the copies of those of {@code targets}
+     * that are peers. {@code offset} and {@code length} must be multiples of 8. Never blocks; an
+     * unreachable peer misses the write and sees the range again on the next push that covers it.
+     */
+    void push(String name, int offset, int length, Collection<NodeId> targets);
+
+    /**
+     * Like {@link #push(String, int, int, Collection)}, and reports the outcome for each target
+     * through {@link TransportListener#onPushCompleted} with the returned id (a target that is not a
+     * peer is reported at once as not applied).
+     */
+    long pushWithCompletion(String name, int offset, int length, Collection<NodeId> targets);
+
+    /** Stops applying {@code peer}'s writes to our copies of its regions (derecho.md §2.8). */
+    void freeze(NodeId peer);
+
+    boolean isFrozen(NodeId peer);
 }

@@ -4,35 +4,98 @@ import io.tandem.engine.NodeId;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The bookkeeping behind {@link MemoryRegions} for transports that emulate one-sided writes by
- * sending byte ranges: the local regions, one off-heap copy per peer and region, and the
- * word-atomic application of an incoming range. Shared by the in-JVM and TCP transports.
+ * sending byte ranges: the local regions, one off-heap copy per peer and region, frozen peers, and
+ * the word-atomic application of an incoming range. Shared by the in-JVM and TCP transports.
+ *
+ * <p>Peers come and go at run time ({@link #addPeer}, {@link #removePeer}): a peer added later gets
+ * zero-filled copies of every region; a removed peer's copies are dropped (their memory is released
+ * with the table, since a transport thread may still be applying a last write into them).
  */
 public final class RegionTable {
+    /** What became of an incoming write; anything but {@link #APPLIED} changed nothing. */
+    public enum Outcome {
+        APPLIED,
+        /** The writer's row is frozen here (derecho.md §2.8); not an error of the writer. */
+        FROZEN,
+        /** No region of that name is registered here (the peer may have registered it before we did). */
+        UNKNOWN_REGION,
+        /** The writer is not a peer (never was, or was removed). */
+        UNKNOWN_WRITER,
+        /** Offset or length not multiples of 8, or outside the region: malformed input. */
+        BAD_RANGE
+    }
+
     private final NodeId self;
-    private final Set<NodeId> peers;
+    private final Set<NodeId> peers = ConcurrentHashMap.newKeySet();
+    private final Set<NodeId> frozen = ConcurrentHashMap.newKeySet();
     private final Arena arena = Arena.ofShared();
     private final Map<String, MemorySegment> locals = new ConcurrentHashMap<>();
     private final Map<String, Map<NodeId, MemorySegment>> remotes = new ConcurrentHashMap<>();
 
     public RegionTable(NodeId self, Set<NodeId> peers) {
         this.self = self;
-        this.peers = Set.copyOf(peers);
+        this.peers.addAll(peers);
     }
 
-    public MemorySegment register(String name, int sizeBytes) {
+    public synchronized MemorySegment register(String name, int sizeBytes) {
         if (sizeBytes <= 0 || sizeBytes % 8 != 0) throw new IllegalArgumentException("region size must be a positive multiple of 8, was " + sizeBytes);
-        MemorySegment local = arena.allocate(sizeBytes, 8);
-        if (locals.putIfAbsent(name, local) != null) throw new IllegalStateException("region '" + name + "' is already registered on " + self);
+        if (locals.containsKey(name)) throw new IllegalStateException("region '" + name + "' is already registered on " + self);
+        MemorySegment local = arena.allocate(sizeBytes, 64);
         Map<NodeId, MemorySegment> copies = new ConcurrentHashMap<>();
-        for (NodeId peer : peers) copies.put(peer, arena.allocate(sizeBytes, 8));
+        for (NodeId peer : peers) copies.put(peer, arena.allocate(sizeBytes, 64));
         remotes.put(name, copies);
+        locals.put(name, local);
         return local;
+    }
+
+    /** Starts keeping copies of {@code peer}'s regions (zero-filled); a re-added peer starts unfrozen and from zero. */
+    public synchronized void addPeer(NodeId peer) {
+        if (peer.equals(self) || !peers.add(peer)) return;
+        frozen.remove(peer);
+        for (Map.Entry<String, MemorySegment> e : locals.entrySet()) {
+            remotes.get(e.getKey()).put(peer, arena.allocate(e.getValue().byteSize(), 64));
+        }
+    }
+
+    /** Stops applying {@code peer}'s writes and drops our copies of its regions. */
+    public synchronized void removePeer(NodeId peer) {
+        if (!peers.remove(peer)) return;
+        frozen.remove(peer);
+        for (Map<NodeId, MemorySegment> copies : remotes.values()) copies.remove(peer);
+    }
+
+    public Set<NodeId> peers() {
+        return Set.copyOf(peers);
+    }
+
+    public boolean isPeer(NodeId node) {
+        return peers.contains(node);
+    }
+
+    public boolean isRegistered(String name) {
+        return locals.containsKey(name);
+    }
+
+    public int sizeOf(String name) {
+        return (int) local(name).byteSize();
+    }
+
+    /** From now on, writes of {@code peer} are not applied (derecho.md §2.8). */
+    public void freeze(NodeId peer) {
+        if (!peers.contains(peer)) throw new IllegalArgumentException(peer + " is not a peer of " + self);
+        frozen.add(peer);
+    }
+
+    public boolean isFrozen(NodeId peer) {
+        return frozen.contains(peer);
     }
 
     public MemorySegment local(String name) {
@@ -63,20 +126,24 @@ public final class RegionTable {
     }
 
     /**
-     * Applies a range pushed by {@code writer}; returns false (and changes nothing) if the region or
-     * range is unknown or invalid, which the caller counts as malformed input.
+     * Applies a range pushed by {@code writer}. Wire input is judged, never trusted: an unknown
+     * region or writer, a frozen writer or a bad range changes nothing and is answered with a value
+     * (the caller counts it), never an exception.
      */
-    public boolean apply(NodeId writer, String name, int offset, byte[] data) {
+    public Outcome apply(NodeId writer, String name, int offset, byte[] data) {
         Map<NodeId, MemorySegment> copies = remotes.get(name);
-        if (copies == null) return false;
+        if (copies == null) return Outcome.UNKNOWN_REGION;
         MemorySegment target = copies.get(writer);
-        if (target == null) return false;
-        if (offset < 0 || offset % 8 != 0 || data.length % 8 != 0 || (long) offset + data.length > target.byteSize()) return false;
+        if (target == null) return Outcome.UNKNOWN_WRITER;
+        if (offset < 0 || offset % 8 != 0 || data.length % 8 != 0 || (long) offset + data.length > target.byteSize()) return Outcome.BAD_RANGE;
+        if (frozen.contains(writer)) return Outcome.FROZEN;
+        // R2 (derecho.md §8.3): whoever acquires a word of this write also sees every earlier write of this writer.
+        VarHandle.releaseFence();
         MemorySegment src = MemorySegment.ofArray(data);
         for (int i = 0; i < data.length; i += 8) {
             WORD.setVolatile(target, (long) offset + i, src.get(ValueLayout.JAVA_LONG_UNALIGNED, i));
         }
-        return true;
+        return Outcome.APPLIED;
     }
 
     static void checkRange(String name, long size, int offset, int length) {
@@ -85,9 +152,14 @@ public final class RegionTable {
         }
     }
 
+    /** The targets of a push: members of {@code targets} that are peers now, in a stable order. */
+    public java.util.List<NodeId> targets(Collection<NodeId> targets) {
+        return targets.stream().filter(peers::contains).distinct().sorted().toList();
+    }
+
     public void close() {
         arena.close();
     }
 
-    private static final java.lang.invoke.VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 }

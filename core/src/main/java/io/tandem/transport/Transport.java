@@ -15,8 +15,24 @@ import java.util.Set;
 public interface Transport extends AutoCloseable {
     NodeId self();
 
-    /** The peers this transport can address (excluding {@link #self()}). */
+    /** The peers this transport can address now (excluding {@link #self()}). */
     Set<NodeId> peers();
+
+    /**
+     * Connects to {@code member} at {@code endpoint} from now on (run-time membership, DESIGN §2.1):
+     * messages and region pushes to it are sent, and its own are accepted. Adding a current peer
+     * changes nothing. In-JVM transports ignore the endpoint ({@link Endpoint#UNADDRESSED} is fine).
+     *
+     * @throws IllegalArgumentException if this transport needs an address and {@code endpoint} is not one
+     */
+    void addMember(NodeId member, Endpoint endpoint);
+
+    /**
+     * Disconnects from {@code member}: sends to it are refused, its messages and region writes are
+     * refused on arrival, pending push completions to it fail, and our copies of its regions are
+     * dropped. Removing a non-peer changes nothing.
+     */
+    void removeMember(NodeId member);
 
     /** Starts delivering inbound traffic to {@code listener}, from the transport's own threads. */
     void start(TransportListener listener);

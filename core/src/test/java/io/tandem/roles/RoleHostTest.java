@@ -7,6 +7,7 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
+import io.tandem.engine.GroupView;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -60,7 +61,7 @@ class RoleHostTest {
     record Tick() implements TimerKey {}
 
     /** A role that records everything it hears, and replies to a Ping with a Pong to the sender's node. */
-    static final class Recorder implements Engine {
+    static class Recorder implements Engine {
         final String name;
         final List<String> heard;
         EngineContext ctx;
@@ -202,6 +203,29 @@ class RoleHostTest {
         public Meters meters() {
             return meters;
         }
+
+        final List<GroupView> views = new ArrayList<>();
+        final List<Boolean> pollRequests = new ArrayList<>();
+
+        @Override
+        public void installView(GroupView view) {
+            views.add(view);
+        }
+
+        @Override
+        public GroupView view() {
+            return views.isEmpty() ? new GroupView(1, members()) : views.getLast();
+        }
+
+        @Override
+        public io.tandem.engine.Regions regions() {
+            throw new UnsupportedOperationException("no regions in the routing tests");
+        }
+
+        @Override
+        public void requestPolling(boolean poll) {
+            pollRequests.add(poll);
+        }
     }
 
     private final List<String> heard = new ArrayList<>();
@@ -305,6 +329,36 @@ class RoleHostTest {
         redirecting.start(node);
         redirecting.onClientRequest(ClientRequest.read(43, new byte[0], ReadPolicy.LINEARIZABLE));
         assertThat(node.rejected).last().isEqualTo("43 Redirect[targets=[n2]]");
+    }
+
+    @Test
+    void theNodeIsPolledWhileAnyRolePollsAndOnlyThoseRolesAreCalled() {
+        int[] polls = new int[2];
+        Engine counting0 = new Recorder("a", heard) {
+            @Override
+            public int doWork() {
+                return ++polls[0];
+            }
+        };
+        Engine counting1 = new Recorder("b", heard) {
+            @Override
+            public int doWork() {
+                polls[1]++;
+                return 0;
+            }
+        };
+        RoleHost host = RoleHost.builder().role(Role.of("a", counting0, ToPinger.class)).role(Role.of("b", counting1, ToPonger.class)).build();
+        host.start(node);
+        ((Recorder) counting0).ctx.requestPolling(true);
+        ((Recorder) counting1).ctx.requestPolling(true);
+        assertThat(host.doWork()).isEqualTo(1);
+        ((Recorder) counting0).ctx.requestPolling(false);
+        assertThat(host.doWork()).isZero();
+        ((Recorder) counting1).ctx.requestPolling(false);
+        assertThat(polls).containsExactly(1, 2);
+        assertThat(node.pollRequests).as("the node hears only the changes of 'any role polls'").containsExactly(true, false);
+        ((Recorder) counting1).ctx.installView(new GroupView(2, List.of(N1)));
+        assertThat(node.view().id()).isEqualTo(2);
     }
 
     @Test

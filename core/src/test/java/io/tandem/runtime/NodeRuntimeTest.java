@@ -238,6 +238,43 @@ class NodeRuntimeTest {
     }
 
     @Test
+    void aChannelWhoseEngineFailsAtStartFailsToConnectAtOnceRatherThanWaitForAView() {
+        List<String> solo = List.of("solo");
+        Protocol failsAtStart = new Protocol() {
+            @Override
+            public String name() {
+                return "fails-at-start";
+            }
+
+            @Override
+            public Engine createEngine(NodeId self, List<NodeId> members) {
+                return new Engine() {
+                    @Override
+                    public void start(EngineContext ctx) {
+                        throw new IllegalStateException("engine bug at start");
+                    }
+
+                    @Override
+                    public void onMessage(NodeId from, ProtocolMessage message) {}
+
+                    @Override
+                    public void onTimer(TimerKey key) {}
+
+                    @Override
+                    public void onClientRequest(ClientRequest request) {}
+                };
+            }
+
+            @Override
+            public void registerMessages(MessageRegistry registry) {}
+        };
+        assertThatThrownBy(() -> Tandem.channel().id("solo").members("solo").protocol(failsAtStart)
+                .transport(setup -> network(solo).transport(setup.self())).inMemoryStorage().requestTimeout(Duration.ofMinutes(5))
+                .connect(new Receiver() {}))
+                .isInstanceOf(NodeStoppedException.class).hasMessageContaining("engine bug at start");
+    }
+
+    @Test
     void anEngineFailureStopsTheNodeAndFailsEveryRequest() {
         List<String> solo = List.of("solo");
         ReplicatedNode node = Tandem.node().id("solo").members("solo").protocol(new FailingProtocol())

@@ -79,7 +79,8 @@ class SimulationTest {
                 .withNetwork(new Latency.Fixed(MS), 0, 0, 0, false)
                 .withDisk(new Latency.Fixed(MS), false, 0)
                 .withFaults(EnumSet.noneOf(FaultKind.class))
-                .withSchedule(FaultSchedule.parse(schedule));
+                .withSchedule(FaultSchedule.parse(schedule))
+                .toBuilder().clockDriftPpm(0).build(); // exact virtual times below
     }
 
     private static SimResult run(TestProtocol protocol, Recorder recorder, SimOptions options) {
@@ -191,6 +192,46 @@ class SimulationTest {
         // Both fired when their own clock said one second had passed.
         assertThat(n1.value() - rec.of(N1, "clock-at-start").getFirst().value()).isEqualTo(SimTime.seconds(1));
         assertThat(n2.value() - rec.of(N2, "clock-at-start").getFirst().value()).isEqualTo(SimTime.seconds(1));
+    }
+
+    @Test
+    void clocksRunAtTheirOwnRateAndATimerFiresWhenItsOwnClockSaysSo() {
+        Recorder rec = new Recorder();
+        TestProtocol protocol = new TestProtocol((self, members) -> new Engine() {
+            EngineContext ctx;
+
+            @Override
+            public void start(EngineContext context) {
+                ctx = context;
+                ctx.schedule(SimTime.seconds(1), new Alarm());
+                rec.add(self, "clock-at-start", ctx.nowNanos());
+            }
+
+            @Override
+            public void onMessage(NodeId from, ProtocolMessage message) {}
+
+            @Override
+            public void onTimer(TimerKey key) {
+                rec.add(self, "alarm", ctx.nowNanos());
+            }
+
+            @Override
+            public void onClientRequest(ClientRequest request) {}
+        });
+        SimOptions drifting = quiet(SimTime.seconds(2), "").toBuilder().clockDriftPpm(50_000).build();
+        SimResult r = run(protocol, rec, drifting);
+        assertThat(r.passed()).isTrue();
+        java.util.Set<Long> virtualTimes = new java.util.TreeSet<>();
+        for (NodeId n : List.of(N1, N2)) {
+            Seen alarm = rec.of(n, "alarm").getFirst();
+            // Each node's clock says one second passed (to within the integer rounding of a nanosecond per millisecond) ...
+            assertThat(alarm.value() - rec.of(n, "clock-at-start").getFirst().value()).isBetween(SimTime.seconds(1) - 1_000, SimTime.seconds(1) + 1_000);
+            // ... while virtual time passed within 5 % of it, at that node's own rate.
+            assertThat(alarm.atNanos()).isBetween(SimTime.millis(950), SimTime.millis(1053));
+            virtualTimes.add(alarm.atNanos());
+        }
+        assertThat(virtualTimes).as("two clocks with seeded rates").hasSize(2);
+        assertThat(run(protocol, new Recorder(), drifting).traceHash()).as("replays exactly").isEqualTo(r.traceHash());
     }
 
     /** An engine that does one thing at start. */

@@ -145,4 +145,18 @@ class FaultInjectingTransportTest {
     void planValidationNamesTheBadSetting() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> FaultPlan.NONE.withLoss(1.5)).hasMessageContaining("lossRate");
     }
+
+    @Test
+    void aRegionPushAcrossAPartitionDoesNotLandAndCompletesAsNotApplied() {
+        for (FaultInjectingTransport t : List.of(ta, tb, tc)) t.regions().register("r", 8);
+        ta.setPlan(FaultPlan.NONE.partition(Set.of(a), Set.of(b)));
+        ta.regions().local("r").set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 6);
+        ta.regions().push("r", 0, 8, List.of(b, c));
+        assertThat(tc.regions().remote(a, "r").get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)).isEqualTo(6);
+        assertThat(tb.regions().remote(a, "r").get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)).as("across the partition").isZero();
+        ta.heal();
+        ta.regions().push("r", 0, 8, List.of(b));
+        assertThat(tb.regions().remote(a, "r").get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)).isEqualTo(6);
+        assertThat(ta.droppedByPartition()).isEqualTo(1);
+    }
 }

@@ -87,4 +87,49 @@ class LocalTransportTest {
             assertThat(copy.get(ValueLayout.JAVA_LONG, 0)).isEqualTo((200_000L << 32) | 200_000L);
         }
     }
+
+    @Test
+    void membersAreAddedAndRemovedAtRunTimeAndARemovedMembersTrafficIsRefused() {
+        NodeId c = NodeId.of("c");
+        LocalNetwork net = new LocalNetwork(List.of(a, b), TestMessages.codec());
+        var setupOfC = new TransportSetup("t", c, java.util.Map.of(a, Endpoint.UNADDRESSED, b, Endpoint.UNADDRESSED, c, Endpoint.UNADDRESSED),
+                TestMessages.codec(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        try (LocalTransport ta = net.transport(a); LocalTransport tc = net.transport(setupOfC)) {
+            List<Object> atA = new ArrayList<>();
+            List<Object> atC = new ArrayList<>();
+            ta.start((from, m) -> atA.add(m));
+            tc.start((from, m) -> atC.add(m));
+            TestMessages.Ping p = new TestMessages.Ping(1, 1, new byte[0]);
+            assertThat(ta.send(c, p)).as("a does not know c yet").isFalse();
+            assertThat(tc.send(a, p)).as("a refuses a stranger").isFalse();
+            assertThat(atA).isEmpty();
+
+            ta.addMember(c, Endpoint.UNADDRESSED);
+            assertThat(ta.peers()).contains(b, c);
+            assertThat(ta.send(c, p)).isTrue();
+            assertThat(tc.send(a, p)).isTrue();
+            assertThat(atA).hasSize(1);
+            assertThat(atC).hasSize(1);
+            ta.regions().register("r", 8);
+            tc.regions().register("r", 8);
+            tc.regions().local("r").set(ValueLayout.JAVA_LONG, 0, 9);
+            tc.regions().push("r", 0, 8, List.of(a));
+            assertThat(ta.regions().remote(c, "r").get(ValueLayout.JAVA_LONG, 0)).isEqualTo(9);
+
+            ta.removeMember(c);
+            assertThat(ta.peers()).doesNotContain(c);
+            assertThat(tc.send(a, p)).as("a removed member's messages are refused").isFalse();
+            assertThat(ta.send(c, p)).isFalse();
+            assertThat(atA).hasSize(1);
+            assertThatThrownBy(() -> ta.regions().remote(c, "r")).hasMessageContaining("not a peer");
+            tc.regions().local("r").set(ValueLayout.JAVA_LONG, 0, 10);
+            long push = tc.regions().pushWithCompletion("r", 0, 8, List.of(a)); // refused: a completion without a listener to hear it
+            assertThat(push).isPositive();
+
+            ta.addMember(c, Endpoint.UNADDRESSED); // back, from zero
+            assertThat(ta.regions().remote(c, "r").get(ValueLayout.JAVA_LONG, 0)).isZero();
+            assertThat(tc.send(a, p)).isTrue();
+            assertThat(atA).hasSize(2);
+        }
+    }
 }

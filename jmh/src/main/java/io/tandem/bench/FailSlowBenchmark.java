@@ -65,7 +65,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
     Integer warmup;
 
     @Option(names = "--max-warmup", paramLabel = "SECONDS", description = "Longest warm-up; before it, warm-up ends once the servers' JIT compiler threads "
-            + "used under 5% of a core over the last 10 s and throughput stopped rising (last 10 s within 5% of the 10 s before). Default: by mode.")
+            + "used under 5%% of a core over the last 10 s and throughput stopped rising (last 10 s within 5%% of the 10 s before). Default: by mode.")
     Integer maxWarmup;
 
     @Option(names = "--settle", paramLabel = "SECONDS", description = "Time after applying the fault that is not measured (default: by mode).")
@@ -86,7 +86,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
     @Option(names = "--value-size", paramLabel = "BYTES", description = "Bytes per value. Default: ${DEFAULT-VALUE}.")
     int valueSize = 64;
 
-    @Option(names = "--cpu-percent", description = "cpu: quota in % of one core. Default: ${DEFAULT-VALUE} (thesis).")
+    @Option(names = "--cpu-percent", description = "cpu: quota in %% of one core. Default: ${DEFAULT-VALUE} (thesis).")
     double cpuPercent = 5;
 
     @Option(names = "--cpu-period-ms", description = "cpu: CFS period. Default: ${DEFAULT-VALUE} (thesis: 50 ms of CPU per second).")

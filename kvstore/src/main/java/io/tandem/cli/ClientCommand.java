@@ -48,6 +48,9 @@ abstract class ClientCommand implements Callable<Integer> {
         } catch (ClusterOptions.NoClusterException e) {
             err.println("tandem " + spec.name() + ": " + e.getMessage());
             return CLUSTER_ERROR;
+        } catch (io.tandem.transport.tcp.tls.TlsConfigException e) {
+            err.println("tandem " + spec.name() + ": " + e.getMessage());
+            return BAD_INPUT;
         } catch (KvException e) {
             err.println("tandem " + spec.name() + ": " + e.getMessage() + " (" + e.reason() + ")");
             return BAD_INPUT;

@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
  * reports nodes going down and coming back, and stops every node on Ctrl-C.
  */
 @Command(name = "cluster", sortOptions = false, mixinStandardHelpOptions = true, description = {
-        "Start a local cluster on this machine (one server process per node, on loopback) and keep it running in the foreground;",
-        "Ctrl-C stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above.",
+        "Start a local cluster on this machine (one server process per node, on loopback) in the foreground.",
+        "Ctrl-C (or ./tandem cluster --stop from another terminal) stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above.",
         "Data, configs, logs and pid files go to --dir; a cluster started again in the same directory keeps its data.",
         "Exit status: 1 if a cluster already runs from --dir, a port is taken or a node fails to start; 2 for bad options."})
 final class ClusterCommand implements Callable<Integer> {
@@ -49,6 +49,9 @@ final class ClusterCommand implements Callable<Integer> {
     @Option(names = "--fsync", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "fsync every write batch (default); --no-fsync is faster and survives a process crash but not power loss.")
     boolean fsync = true;
+
+    @Option(names = "--tls", description = "Mutual TLS between the members and TLS for clients, with a development CA made in DIR/certs (commands find it; see kvstore/README.md, Security).")
+    boolean tls;
 
     @Option(names = "--execution", paramLabel = "MODE", description = "How the KV state machine executes commands: sequential, psmr or opt-psmr (default ${DEFAULT-VALUE}).")
     String execution = "sequential";
@@ -89,7 +92,7 @@ final class ClusterCommand implements Callable<Integer> {
             int workers = threads != null ? threads : mode == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2;
             if (mode == io.tandem.execution.ExecutionMode.SEQUENTIAL && workers != 1) throw new IllegalArgumentException("--threads needs --execution psmr or opt-psmr");
             if (workers < 1 || workers > io.tandem.execution.ParallelStateMachine.MAX_THREADS) throw new IllegalArgumentException("--threads must be in [1, 64]");
-            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers);
+            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers).withTls(tls);
         } catch (IllegalArgumentException e) {
             err.println("tandem cluster: " + e.getMessage());
             return 2;
@@ -108,6 +111,14 @@ final class ClusterCommand implements Callable<Integer> {
             return 1;
         }
         if (fresh && !deleteOldCluster(cluster.dir(), err)) return 1;
+        try {
+            cluster.writeFiles();
+            Files.deleteIfExists(cluster.dir().resolve(STOP_MARKER));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            err.println("tandem cluster: cannot write the cluster's files in " + cluster.dir().toAbsolutePath().normalize() + ": "
+                    + io.tandem.storage.StorageException.describe(e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e));
+            return 1;
+        }
         for (LocalCluster.Node n : cluster.nodes()) {
             for (Endpoint e : List.of(n.peer(), n.client(), new Endpoint(n.client().host(), n.metricsPort()))) {
                 if (ClusterOptions.accepts(e)) {
@@ -116,8 +127,8 @@ final class ClusterCommand implements Callable<Integer> {
                 }
             }
         }
-        cluster.writeFiles();
-        out.printf("Starting a %d-node %s cluster in %s (%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+        out.printf("Starting a %d-node %s cluster in %s (%s%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+                tls ? ", TLS on, certificates in " + cluster.certsDir() : "",
                 cluster.execution().equals("sequential") ? "" : ", " + cluster.execution() + " execution");
         long start = System.nanoTime();
         Optional<NodeStatus> leader;
@@ -129,8 +140,10 @@ final class ClusterCommand implements Callable<Integer> {
         }
         out.printf("Ready after %s%s. Logs: %s%n", DurationText.format(Duration.ofNanos(System.nanoTime() - start)),
                 leader.map(l -> ": " + l.node() + " leads (epoch " + l.epoch() + ")").orElse(""), cluster.dir().resolve("n*").resolve("server.log"));
-        out.println("Try, in another terminal:  ./tandem put greeting hello   ./tandem get greeting   ./tandem status   ./tandem demo");
-        out.println("Press Ctrl-C to stop the cluster.");
+        // The hints repeat the --dir the user gave: the other commands find the cluster (and its ports) there.
+        String d = cluster.dir().equals(LocalCluster.DEFAULT_DIR) ? "" : " --dir " + cluster.dir();
+        out.println("Try, in another terminal:  ./tandem put greeting hello" + d + "   ./tandem get greeting" + d + "   ./tandem status" + d + "   ./tandem demo" + d);
+        out.println("Press Ctrl-C to stop the cluster (or ./tandem cluster" + d + " --stop).");
         out.flush();
 
         java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -145,16 +158,31 @@ final class ClusterCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(hook);
         watch(cluster, out, stopping);
+        // Stopped from another terminal with --stop: nothing left to stop or watch.
+        Runtime.getRuntime().removeShutdownHook(hook);
+        out.println("The cluster was stopped with ./tandem cluster --stop.");
         return 0;
     }
 
-    /** Reports nodes going down and coming back, until the JVM is asked to stop. */
+    /**
+     * Reports nodes going down and coming back, until the JVM is asked to stop or {@code --stop} from
+     * another terminal leaves its marker in the cluster's directory.
+     */
     private static void watch(LocalCluster cluster, PrintWriter out, java.util.concurrent.atomic.AtomicBoolean stopping) throws InterruptedException {
         Map<String, Long> last = new LinkedHashMap<>();
         for (var e : cluster.running().entrySet()) last.put(e.getKey().id(), e.getValue().pid());
+        Path marker = cluster.dir().resolve(STOP_MARKER);
         while (true) {
             TimeUnit.MILLISECONDS.sleep(500); // polling pid files: a restarted node may be another process's child
             if (stopping.get()) continue;
+            if (Files.exists(marker)) {
+                try {
+                    Files.deleteIfExists(marker);
+                } catch (IOException ignored) {
+                    // the next start removes it too
+                }
+                return;
+            }
             Map<String, Long> now = new LinkedHashMap<>();
             for (var e : cluster.running().entrySet()) now.put(e.getKey().id(), e.getValue().pid());
             for (LocalCluster.Node n : cluster.nodes()) {
@@ -189,10 +217,19 @@ final class ClusterCommand implements Callable<Integer> {
             return 0;
         }
         out.println("Stopping " + describe(running) + "...");
+        try {
+            // Tells a 'tandem cluster' watching in the foreground that these exits are wanted.
+            Files.writeString(existing.get().dir().resolve(STOP_MARKER), "stopped by ./tandem cluster --stop\n");
+        } catch (IOException e) {
+            err.println("tandem cluster: could not leave the stop note in " + existing.get().dir() + " (" + e.getMessage() + "); the foreground 'tandem cluster' will report the nodes as down");
+        }
         stopAll(existing.get());
         out.println("Stopped.");
         return 0;
     }
+
+    /** Left in the cluster's directory by --stop, so that the foreground command ends quietly. */
+    static final String STOP_MARKER = "stopping";
 
     private static String describe(Map<LocalCluster.Node, ProcessHandle> running) {
         StringBuilder s = new StringBuilder();

@@ -24,15 +24,16 @@ import picocli.CommandLine.Spec;
  * key back to show that no acknowledged write was lost, and prints throughput and latencies.
  */
 @Command(name = "demo", sortOptions = false, mixinStandardHelpOptions = true, description = {
-        "Show the replicated key-value store at work: run a mixed workload against the local cluster (starting one in --dir",
-        "if none runs, and stopping it at the end), kill the leader with SIGKILL during the run, restart it afterwards, then",
-        "read back every key to check that no acknowledged write was lost. Prints throughput, latency percentiles and the",
-        "failover time. Exit status 1 if a write was lost or a read was stale, 2 for bad options, 3 if the cluster failed."})
+        "Show the replicated key-value store at work: a workload, a killed leader, and no acknowledged write lost.",
+        "Runs a mixed workload against the local cluster (starting one if none runs, and removing it at the end), kills the",
+        "leader with SIGKILL during the run, restarts it afterwards, then reads back every key to check that no acknowledged",
+        "write was lost. Prints throughput, latency percentiles and the failover time. Exit status 1 if a write was lost or a read was stale, 2 for bad options, 3 if the cluster failed."})
 final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "Directory of the local cluster (default ${DEFAULT-VALUE}).")
+    @Option(names = "--dir", paramLabel = "DIR", description = "Use the local cluster running from DIR (default ${DEFAULT-VALUE}); if none runs there, "
+            + "the demo starts one in a fresh directory beside it and removes it at the end (in DIR itself when --dir is given).")
     Path dir = LocalCluster.DEFAULT_DIR;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "How long the workload runs (default ${DEFAULT-VALUE}).")
@@ -66,7 +67,10 @@ final class DemoCommand implements Callable<Integer> {
             description = "fsync in a cluster the demo starts (default on).")
     boolean fsync = true;
 
-    @Option(names = "--keep", description = "Leave a cluster the demo started running at the end.")
+    @Option(names = "--tls", description = "Start the cluster with mutual TLS between members and TLS for clients (a development CA in DIR/certs).")
+    boolean tls;
+
+    @Option(names = "--keep", description = "Leave a cluster the demo started running at the end, with its data.")
     boolean keep;
 
     @Option(names = "--seed", description = "Seed of the workload's random choices (default: from the clock).")
@@ -107,11 +111,27 @@ final class DemoCommand implements Callable<Integer> {
         out.println("Tandem demo: a replicated key-value store, a leader crash, and a check that no acknowledged write was lost.");
         out.println();
         Optional<LocalCluster> existing = LocalCluster.read(dir);
+        boolean dirGiven = spec.commandLine().getParseResult().hasMatchedOption("--dir");
+        // The demo's keys must not end up in a cluster the user starts later from the default
+        // directory: unless told where, a cluster the demo starts lives in its own fresh directory.
+        Path fresh = null;
+        if (!dirGiven && (existing.isEmpty() || existing.get().running().isEmpty())) {
+            fresh = freshDirectoryBeside(dir);
+            existing = Optional.empty();
+        }
+        Path home = fresh != null ? fresh : dir;
         LocalCluster cluster;
         try {
-            cluster = existing.orElseGet(() -> LocalCluster.layout(dir, 3, basePort, protocol, fsync));
+            cluster = existing.orElseGet(() -> LocalCluster.layout(home, 3, basePort, protocol, fsync).withTls(tls));
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
+        }
+        if (tls && !cluster.tls()) {
+            if (!cluster.running().isEmpty()) {
+                err.println("tandem demo: the cluster running in " + cluster.dir() + " is plaintext; stop it (./tandem cluster --stop) to run the demo with --tls.");
+                return 2;
+            }
+            cluster = cluster.withTls(true);
         }
         boolean protocolGiven = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
         if (protocolGiven && !cluster.protocol().equals(protocol)) {
@@ -130,8 +150,8 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
             cluster.writeFiles();
-            out.printf("No cluster is running in %s: starting a %d-node %s cluster (%s).%n", cluster.dir(), cluster.nodes().size(), cluster.protocol(),
-                    cluster.fsync() ? "fsync on" : "no fsync");
+            out.printf("No cluster is running in %s: starting a %d-node %s cluster (%s%s).%n", cluster.dir(), cluster.nodes().size(), cluster.protocol(),
+                    cluster.fsync() ? "fsync on" : "no fsync", cluster.tls() ? ", TLS on" : "");
             long t0 = System.nanoTime();
             try {
                 cluster.startAll(out, Duration.ofSeconds(60));
@@ -150,9 +170,11 @@ final class DemoCommand implements Callable<Integer> {
             }
         }
         LocalCluster owned = started && !keep ? cluster : null;
+        Path remove = owned != null ? fresh : null;
         Thread stopOnExit = Thread.ofPlatform().name("tandem-demo-stop").unstarted(() -> {
             if (progress != null) progress.interrupted();
             if (owned != null) stopCluster(owned);
+            if (remove != null) deleteTree(remove);
         });
         Runtime.getRuntime().addShutdownHook(stopOnExit);
         try {
@@ -164,9 +186,11 @@ final class DemoCommand implements Callable<Integer> {
                     out.print("Stopping the cluster the demo started... ");
                     out.flush();
                     stopCluster(owned);
-                    out.println("stopped.");
+                    if (remove != null) deleteTree(remove);
+                    out.println(remove != null ? "stopped, and its directory removed." : "stopped.");
                 } else if (started) {
-                    out.println("The cluster keeps running (--keep): ./tandem status, ./tandem cluster --stop.");
+                    String where = cluster.dir().equals(LocalCluster.DEFAULT_DIR) ? "" : " --dir " + cluster.dir();
+                    out.println("The cluster keeps running (--keep): ./tandem status" + where + ", ./tandem cluster" + where + " --stop.");
                 }
             } catch (IllegalStateException shuttingDown) {
                 // Ctrl-C: the hook stops the cluster
@@ -175,7 +199,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private int demo(LocalCluster cluster, Duration runFor, Duration killAt) throws Exception {
-        KvClientConfig config = KvClientConfig.of(cluster.clientAddresses());
+        KvClientConfig config = KvClientConfig.of(cluster.clientAddresses()).withSecurity(cluster.clientSecurity());
         try (TandemKvClient kv = TandemKvClient.connect(config);
              TandemKvClient admin = TandemKvClient.connect(config.withRequestTimeout(Duration.ofSeconds(1)).withAttemptTimeout(Duration.ofMillis(500))
                      .withConnectTimeout(Duration.ofMillis(300)))) {
@@ -316,6 +340,21 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "    %-11s %8.2f %8.2f %8.2f %8.2f %9.1f%n", name, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3,
                 h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3);
+    }
+
+    /** A new, empty directory next to {@code dir} (e.g. tandem-data-demo-4242), for a cluster the demo owns. */
+    private static Path freshDirectoryBeside(Path dir) throws java.io.IOException {
+        Path abs = dir.toAbsolutePath().normalize();
+        Path parent = abs.getParent() == null ? abs : abs.getParent();
+        return java.nio.file.Files.createTempDirectory(parent, abs.getFileName() + "-demo-");
+    }
+
+    private static void deleteTree(Path root) {
+        try (var paths = java.nio.file.Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
+        } catch (java.io.IOException e) {
+            System.err.println("tandem demo: could not remove " + root + ": " + e.getMessage());
+        }
     }
 
     private static void stopCluster(LocalCluster cluster) {

@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** Prints what this machine offers Tandem: JDK, cores, memory, wire format. */
-@Command(name = "info", description = "Show the JDK, hardware, network io modes, wire format and protocols of this build.")
+@Command(name = "info", mixinStandardHelpOptions = true, description = "Show the JDK, hardware, network io modes, wire format and protocols of this build.")
 final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() {

@@ -167,4 +167,29 @@ final class KvCommands {
             return b.toString();
         }
     }
+
+    @Command(name = "member", mixinStandardHelpOptions = true,
+            description = {"Ask the leader for a membership change or a leadership transfer (Raft): add-learner, promote, remove or transfer NODE.",
+                    "Needs the admin role on a cluster with client authentication (e.g. --tls-dir DIR --as admin)."})
+    static final class Member extends ClientCommand {
+        @picocli.CommandLine.Parameters(index = "0", paramLabel = "CHANGE", description = "add-learner | promote | remove | transfer")
+        String change;
+
+        @picocli.CommandLine.Parameters(index = "1", paramLabel = "NODE", description = "The member it applies to.")
+        String node;
+
+        @Override
+        int run(TandemKvClient client, PrintWriter out, PrintWriter err) {
+            io.tandem.kv.net.MembershipChange c = switch (change) {
+                case "add-learner" -> io.tandem.kv.net.MembershipChange.ADD_LEARNER;
+                case "promote" -> io.tandem.kv.net.MembershipChange.PROMOTE;
+                case "remove" -> io.tandem.kv.net.MembershipChange.REMOVE;
+                case "transfer" -> io.tandem.kv.net.MembershipChange.TRANSFER_LEADERSHIP;
+                default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(), "CHANGE must be add-learner, promote, remove or transfer, not '" + change + "'");
+            };
+            client.changeMembership(c, node);
+            out.println("OK: " + change + " " + node);
+            return OK;
+        }
+    }
 }

@@ -44,17 +44,46 @@ final class LocalCluster {
     private final List<Node> nodes;
     private final String protocol;
     private final boolean fsync;
+    /** Mutual TLS between the members and TLS for clients, with certificates in {@link #certsDir()}. */
+    private final boolean tls;
     /** The execution mode's name (sequential, psmr, opt-psmr) and its worker threads. */
     private final String execution;
     private final int threads;
 
-    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, String execution, int threads) {
+    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads) {
         this.dir = dir.toAbsolutePath().normalize();
         this.nodes = List.copyOf(nodes);
         this.protocol = protocol;
         this.fsync = fsync;
+        this.tls = tls;
         this.execution = execution;
         this.threads = threads;
+    }
+
+    /** The same layout with TLS on or off. */
+    LocalCluster withTls(boolean on) {
+        return new LocalCluster(dir, nodes, protocol, fsync, on, execution, threads);
+    }
+
+    boolean tls() {
+        return tls;
+    }
+
+    /** Where a TLS cluster keeps its development CA and certificates. */
+    Path certsDir() {
+        return dir.resolve("certs");
+    }
+
+    /** How the CLI's own clients (demo, status checks) authenticate: as the admin client of a TLS cluster. */
+    io.tandem.kv.client.KvClientSecurity clientSecurity() {
+        return tls ? io.tandem.kv.client.KvClientSecurity.fromDirectory(certsDir(), "admin") : io.tandem.kv.client.KvClientSecurity.NONE;
+    }
+
+    /** Makes the development CA and certificates of a TLS cluster, unless they are there already. */
+    void ensureCertificates() {
+        if (!tls || Files.exists(certsDir().resolve("ca.pem"))) return;
+        CertsCommand.write(certsDir(), nodes.stream().map(n -> io.tandem.engine.NodeId.of(n.id())).toList(),
+                Map.of("admin", java.util.EnumSet.allOf(io.tandem.kv.server.Role.class)), java.time.Duration.ofDays(365));
     }
 
     /** The layout of a new cluster of {@code count} nodes on loopback. */
@@ -71,7 +100,7 @@ final class LocalCluster {
             int port = basePort + i;
             nodes.add(new Node("n" + (i + 1), new Endpoint("127.0.0.1", port), new Endpoint("127.0.0.1", port + 1000), port + 2000));
         }
-        return new LocalCluster(dir, nodes, protocol, fsync, execution, threads);
+        return new LocalCluster(dir, nodes, protocol, fsync, false, execution, threads);
     }
 
     /** The cluster described by {@code dir/cluster.conf}, if there is one. */
@@ -87,6 +116,7 @@ final class LocalCluster {
                 nodes.add(new Node(id, Endpoint.parse(e.getValue()), Endpoint.parse(clients.get(id)), Integer.parseInt(metrics.getOrDefault(id, "0"))));
             }
             return Optional.of(new LocalCluster(dir, nodes, kv.getOrDefault("protocol", "raft"), Boolean.parseBoolean(kv.getOrDefault("fsync", "true")),
+                    Boolean.parseBoolean(kv.getOrDefault("tls", "false")),
                     kv.getOrDefault("execution", "sequential"), Integer.parseInt(kv.getOrDefault("threads", "1"))));
         } catch (RuntimeException e) {
             throw new IllegalStateException(file + " is damaged (" + e.getMessage() + "); delete " + dir + " or use another --dir", e);
@@ -148,6 +178,7 @@ final class LocalCluster {
     void writeFiles() {
         try {
             Files.createDirectories(dir);
+            ensureCertificates();
             String members = join(nodes.stream().map(n -> n.id() + "=" + n.peer()).toList());
             String clients = join(nodes.stream().map(n -> n.id() + "=" + n.client()).toList());
             String metrics = join(nodes.stream().map(n -> n.id() + "=" + n.metricsPort()).toList());
@@ -155,12 +186,13 @@ final class LocalCluster {
                     # A local cluster written by './tandem cluster'; the other tandem commands read it to find the cluster.
                     protocol = %s
                     fsync = %s
+                    tls = %s
                     members = %s
                     client-members = %s
                     metrics-ports = %s
                     execution = %s
                     threads = %d
-                    """.formatted(protocol, fsync, members, clients, metrics, execution, threads));
+                    """.formatted(protocol, fsync, tls, members, clients, metrics, execution, threads));
             for (Node n : nodes) {
                 Files.createDirectories(dir.resolve(n.id()));
                 write(configFile(n), """
@@ -177,8 +209,9 @@ final class LocalCluster {
                         pid-file = %s
                         execution = %s
                         threads = %d
-                        """.formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
-                        dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n), execution, threads));
+                        %s""".formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
+                        dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n), execution, threads,
+                        tls ? "tls-dir = " + certsDir() + "\n" : ""));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the cluster files in " + dir + ": " + e.getMessage(), e);
@@ -266,7 +299,7 @@ final class LocalCluster {
     /** Waits until every node of {@code processes} answers and a read goes through; fails if one exits first. */
     Optional<NodeStatus> awaitReady(Map<Node, Process> processes, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (TandemKvClient client = TandemKvClient.connect(io.tandem.kv.client.KvClientConfig.of(clientAddresses())
+        try (TandemKvClient client = TandemKvClient.connect(io.tandem.kv.client.KvClientConfig.of(clientAddresses()).withSecurity(clientSecurity())
                 .withRequestTimeout(Duration.ofSeconds(2)).withAttemptTimeout(Duration.ofSeconds(1)).withConnectTimeout(Duration.ofMillis(500)))) {
             while (true) {
                 for (var e : processes.entrySet()) {

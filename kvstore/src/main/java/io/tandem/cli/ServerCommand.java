@@ -92,6 +92,33 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines; multipaxos), the same file on every node (default: every role on every member).")
     String deployment;
 
+    @Option(names = "--tls-dir", paramLabel = "DIR", description = "Turn on TLS with DIR/ca.pem, DIR/<id>.pem and DIR/<id>-key.pem (as 'tandem certs' writes them).")
+    String tlsDir;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "This node's certificate chain (PEM), or a .p12 keystore; instead of --tls-dir.")
+    String tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "This node's PKCS#8 private key (PEM).")
+    String tlsKey;
+
+    @Option(names = "--tls-key-password", paramLabel = "PASSWORD", description = "Password of the key or keystore; env:NAME reads an environment variable.")
+    String tlsKeyPassword;
+
+    @Option(names = "--tls-ca", paramLabel = "FILE", description = "PEM file of the CA certificates members and clients must chain to.")
+    String tlsCa;
+
+    @Option(names = "--client-tokens", paramLabel = "FILE", description = "Accepted client tokens, 'name roles sha256:<hex>' per line.")
+    String clientTokens;
+
+    @Option(names = "--anonymous-roles", paramLabel = "ROLES", description = "Roles of unauthenticated clients: read,write,admin | all | none (default: all without TLS and tokens, else none).")
+    String anonymousRoles;
+
+    @Option(names = "--max-client-connections-per-source", paramLabel = "N", description = "Open client connections from one address (default 256).")
+    String maxClientConnectionsPerSource;
+
+    @Option(names = "--client-idle-timeout", paramLabel = "DURATION", description = "Close client connections that send nothing for this long (default 5m).")
+    String clientIdleTimeout;
+
     @Option(names = "--execution", paramLabel = "MODE", description = "How commands execute: sequential, psmr or opt-psmr, the same on every node (default: sequential).")
     String execution;
 
@@ -163,6 +190,15 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.FAULT_INJECTION, faultInjection == null ? null : faultInjection.toString());
         put(f, ServerConfig.Key.PID_FILE, pidFile);
         put(f, ServerConfig.Key.DEPLOYMENT, deployment);
+        put(f, ServerConfig.Key.TLS_DIR, tlsDir);
+        put(f, ServerConfig.Key.TLS_CERT, tlsCert);
+        put(f, ServerConfig.Key.TLS_KEY, tlsKey);
+        put(f, ServerConfig.Key.TLS_KEY_PASSWORD, tlsKeyPassword);
+        put(f, ServerConfig.Key.TLS_CA, tlsCa);
+        put(f, ServerConfig.Key.CLIENT_TOKENS, clientTokens);
+        put(f, ServerConfig.Key.ANONYMOUS_ROLES, anonymousRoles);
+        put(f, ServerConfig.Key.MAX_CLIENT_CONNECTIONS_PER_SOURCE, maxClientConnectionsPerSource);
+        put(f, ServerConfig.Key.CLIENT_IDLE_TIMEOUT, clientIdleTimeout);
         put(f, ServerConfig.Key.EXECUTION, execution);
         put(f, ServerConfig.Key.THREADS, threads);
         put(f, ServerConfig.Key.PARTITION, partition);

@@ -5,12 +5,12 @@ import io.tandem.protocols.Protocols;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.FaultMinimizer;
 import io.tandem.sim.FaultSchedule;
+import io.tandem.sim.Simulation;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
 import io.tandem.sim.SimRunner;
 import io.tandem.sim.SimTime;
-import io.tandem.sim.Simulation;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,9 +31,9 @@ import picocli.CommandLine.Spec;
  * failing seed prints itself, every option and the command that replays it exactly; the fault
  * schedule of the first failure is minimized.
  */
-@Command(name = "sim", sortOptions = false, description = {
-        "Run the deterministic simulator: seeds of a protocol under faults, with invariants checked after every step",
-        "and client histories checked for linearizability. Exit status 1 if any seed fails.",
+@Command(name = "sim", sortOptions = false, mixinStandardHelpOptions = true, description = {
+        "Run the deterministic simulator: seeds of a protocol under faults, invariants and a linearizability check.",
+        "Invariants are checked after every step and client histories for linearizability. Exit status 1 if any seed fails.",
         "Replay a seed exactly with the command a failure prints (or --seed S --seeds 1)."})
 final class SimCommand implements Callable<Integer> {
     private static final SimOptions DEFAULTS = SimOptions.defaults();
@@ -129,6 +129,12 @@ final class SimCommand implements Callable<Integer> {
             + "every replica must apply each exactly once (default ${DEFAULT-VALUE}: none).")
     int pipelined = DEFAULTS.pipelinedCommands();
 
+    @Option(names = "--clock-drift-ppm", paramLabel = "PPM", description = "Bound on each node's clock rate error, parts per million (default ${DEFAULT-VALUE}); 0 for perfect rates.")
+    int clockDriftPpm = DEFAULTS.clockDriftPpm();
+
+    @Option(names = "--lease-reads", paramLabel = "SHARE", description = "Share of reads asked with the LEASE policy, 0 to 1 (default ${DEFAULT-VALUE}).")
+    double leaseReads = DEFAULTS.leaseReadShare();
+
     @Option(names = "--schedule", description = "Explicit fault schedule (as a failure prints it) instead of generating one.")
     String schedule;
 
@@ -154,7 +160,7 @@ final class SimCommand implements Callable<Integer> {
         try {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
-                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined,
+                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads,
                     io.tandem.execution.ExecutionMode.parse(execution),
                     threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2);
         } catch (IllegalArgumentException e) {
@@ -173,6 +179,11 @@ final class SimCommand implements Callable<Integer> {
         }
         if (seeds < 1) throw new ParameterException(spec.commandLine(), "--seeds must be >= 1");
         SimOptions base = options();
+        try {
+            Simulation.checkConfiguration(p, base);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), p.name() + " cannot run as simulated (--nodes " + base.nodes() + "): " + e.getMessage(), e);
+        }
         out.println("simulating " + p.name() + ": " + seeds + " seed(s) from " + seed + "; " + base.describe());
         out.flush();
         if (trace != null) writeTrace(p, base.withSeed(seed));

@@ -42,7 +42,7 @@ import java.util.Objects;
  *   CAS_FAILED    (4) flags:u8 [current]              flags bit0: current present
  *   PAGE          (5) count:varint (key value)* flags:u8 [nextFrom]
  *   FAILED        (6) reason:u8 message
- * key, value, message = length:varint bytes           varint: unsigned LEB128, canonical, <= 2^31-1
+ * key, value, message = length:varint bytes           varint: unsigned LEB128, canonical, &lt;= 2^31-1
  * </pre>
  *
  * Encoding a request enforces the {@link KvLimits} and throws {@link KvException}; decoding

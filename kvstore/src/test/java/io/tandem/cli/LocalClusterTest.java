@@ -53,8 +53,9 @@ class LocalClusterTest {
         List<Long> nodePids = new ArrayList<>();
         try (TandemProcess cluster = TandemProcess.start(tmp.resolve("cluster.out"), "cluster", "--dir", dir.toString(), "--base-port", Integer.toString(base), "--no-fsync")) {
             try {
-                Await.until(WAIT, () -> cluster.output().contains("Press Ctrl-C to stop the cluster.") || !cluster.isAlive(), cluster::output);
-                assertThat(cluster.output()).contains("Starting a 3-node raft cluster in " + dir).contains("n1  pid").contains("client 127.0.0.1:" + (base + 1000))
+                Await.until(WAIT, () -> cluster.output().contains("Press Ctrl-C to stop the cluster") || !cluster.isAlive(), cluster::output);
+                assertThat(cluster.output()).contains("Starting a 3-node raft cluster in " + dir)
+                        .contains("./tandem put greeting hello --dir " + dir).contains("./tandem cluster --dir " + dir + " --stop").contains("n1  pid").contains("client 127.0.0.1:" + (base + 1000))
                         .contains("metrics http://127.0.0.1:" + (base + 2000) + "/metrics").contains("leads (epoch");
                 nodePids.addAll(pidsIn(dir));
                 assertThat(nodePids).hasSize(3);
@@ -86,6 +87,16 @@ class LocalClusterTest {
         assertThat(pidsIn(dir)).isEmpty();
         assertThat(tandem("cluster", "--stop", "--dir", dir.toString()).out()).contains("No node of the cluster in " + dir + " is running.");
 
+        // Stopped from another terminal, the foreground command ends quietly instead of reporting nodes down.
+        try (TandemProcess cluster = TandemProcess.start(tmp.resolve("cluster2.out"), "cluster", "--dir", dir.toString(), "--base-port", Integer.toString(base), "--no-fsync")) {
+            Await.until(WAIT, () -> cluster.output().contains("Press Ctrl-C to stop the cluster") || !cluster.isAlive(), cluster::output);
+            Run stop = tandem("cluster", "--stop", "--dir", dir.toString());
+            assertThat(stop.exit()).as(stop.out() + stop.err()).isZero();
+            assertThat(cluster.awaitExit(WAIT)).as(cluster.output()).isZero();
+            assertThat(cluster.output()).contains("The cluster was stopped with ./tandem cluster --stop.").doesNotContain(" is down (process ");
+        }
+        assertThat(pidsIn(dir)).isEmpty();
+
         // A demo with no cluster running starts one, and stops it at the end.
         Path own = tmp.resolve("own");
         int ownBase = FreePorts.baseForLocalCluster(3);
@@ -95,5 +106,22 @@ class LocalClusterTest {
                 .contains("0 lost").contains("Stopping the cluster the demo started... stopped.");
         assertThat(pidsIn(own)).isEmpty();
         for (String n : List.of("n1", "n2", "n3")) assertThat(Files.readString(own.resolve(n).resolve("server.log"))).contains(n + " stopped");
+
+        // Without --dir, a cluster the demo starts lives in a fresh directory beside the default one and
+        // is removed at the end: the demo's keys never reach a cluster the user starts later.
+        Path cwd = Path.of("").toAbsolutePath();
+        List<Path> before = demoDirectories(cwd);
+        boolean defaultDirExisted = Files.exists(cwd.resolve("tandem-data"));
+        Run fresh = tandem("demo", "--base-port", Integer.toString(FreePorts.baseForLocalCluster(3)), "--duration", "2s", "--no-kill", "--clients", "2", "--keys", "100", "--no-fsync");
+        assertThat(fresh.exit()).as(fresh.out() + fresh.err()).isZero();
+        assertThat(fresh.out()).contains("stopped, and its directory removed.");
+        assertThat(demoDirectories(cwd)).isEqualTo(before);
+        assertThat(Files.exists(cwd.resolve("tandem-data"))).isEqualTo(defaultDirExisted);
+    }
+
+    private static List<Path> demoDirectories(Path dir) throws Exception {
+        try (var all = Files.list(dir)) {
+            return all.filter(p -> p.getFileName().toString().startsWith("tandem-data-demo-")).sorted().toList();
+        }
     }
 }

@@ -47,6 +47,15 @@ class SimCommandTest {
     }
 
     @Test
+    void aProtocolThatRefusesTheGroupSizeIsAUsageErrorNotACrash() {
+        Run r = sim("--protocol", "unreplicated", "--seeds", "2");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).startsWith("tandem sim: unreplicated cannot run as simulated (--nodes 3): ").contains("was given 3 members")
+                .doesNotContain("NullPointerException").doesNotContain("\tat ");
+        assertThat(sim("--protocol", "unreplicated", "--nodes", "1", "--seeds", "2").exit()).isZero();
+    }
+
+    @Test
     void aFailureExitsNonZeroAndPrintsACommandThatReplaysIt() {
         Run r = sim("--protocol", "toy-pb-buggy", "--seeds", "20", "--max-failures", "1");
         assertThat(r.exit()).isEqualTo(1);

@@ -1,6 +1,8 @@
 package io.tandem.protocols;
 
 import io.tandem.engine.Protocol;
+import io.tandem.protocols.copilot.CopilotConfig;
+import io.tandem.protocols.copilot.CopilotProtocol;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig;
 import io.tandem.protocols.multipaxos.MultiPaxosProtocol;
 import io.tandem.protocols.raft.RaftConfig;
@@ -26,6 +28,7 @@ public final class Protocols {
         SHIPPED.put(ToyProtocol.NAME, ToyProtocol::correct);
         SHIPPED.put(RaftProtocol.NAME, RaftProtocol::new);
         SHIPPED.put(MultiPaxosProtocol.NAME, MultiPaxosProtocol::new);
+        SHIPPED.put(CopilotProtocol.NAME, CopilotProtocol::new);
         // One member and a durable log, no replication: the cluster benchmark's upper bound, not fault tolerant.
         SHIPPED.put(UnreplicatedProtocol.NAME, UnreplicatedProtocol::new);
     }
@@ -80,6 +83,15 @@ public final class Protocols {
 
     public static Protocol multiPaxos(MultiPaxosConfig config) {
         return new MultiPaxosProtocol(config);
+    }
+
+    /** Copilot (1-slowdown-tolerant: two pilots order every command) with default settings ({@link CopilotConfig#DEFAULTS}). */
+    public static Protocol copilot() {
+        return new CopilotProtocol();
+    }
+
+    public static Protocol copilot(CopilotConfig config) {
+        return new CopilotProtocol(config);
     }
 
     /** A single server with a durable log and no replication (the benchmark's upper bound); refuses more than one member. */

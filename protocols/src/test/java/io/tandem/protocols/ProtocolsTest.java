@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 class ProtocolsTest {
     @Test
     void theShippedProtocolsAreFoundByName() {
-        assertThat(Protocols.names()).contains("toy-pb", "raft", "multipaxos", "unreplicated");
-        for (String name : new String[] {"toy-pb", "raft", "multipaxos", "unreplicated"}) {
+        assertThat(Protocols.names()).contains("toy-pb", "raft", "multipaxos", "copilot", "unreplicated");
+        for (String name : new String[] {"toy-pb", "raft", "multipaxos", "copilot", "unreplicated"}) {
             assertThat(Protocols.byName(name).name()).isEqualTo(name);
         }
         assertThat(Protocols.byName("raft")).as("a fresh instance each time").isNotSameAs(Protocols.byName("raft"));

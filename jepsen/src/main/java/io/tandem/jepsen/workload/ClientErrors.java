@@ -34,7 +34,7 @@ final class ClientErrors {
                     : Completion.info(value, List.of(TIMEOUT, message));
             case KvRejectedException r -> switch (r.code()) {
                 // Refused before or instead of being applied: definitely no effect.
-                case REFUSED, BAD_REQUEST, UNSUPPORTED, UNSUPPORTED_VERSION, OVERLOADED, NOT_LEADER, UNAVAILABLE, NODE_STOPPED ->
+                case REFUSED, BAD_REQUEST, UNSUPPORTED, UNSUPPORTED_VERSION, OVERLOADED, NOT_LEADER, UNAVAILABLE, NODE_STOPPED, UNAUTHENTICATED, FORBIDDEN ->
                         Completion.fail(value, List.of(REJECTED, Keyword.of(r.code().name().toLowerCase(java.util.Locale.ROOT)), message));
                 // TIMEOUT (the server gave up waiting for the commit) and INTERNAL: it may have happened.
                 case TIMEOUT, INTERNAL -> read

@@ -35,6 +35,8 @@ final class SystemCatalog {
     }
 
     static final String TANDEM_RAFT = "tandem-raft";
+    /** tandem-raft with mutual TLS between replicas and TLS for the client; not in the default set (asked for by name). */
+    static final String TANDEM_RAFT_TLS = "tandem-raft-tls";
     static final String TANDEM_MULTIPAXOS = "tandem-multipaxos";
     static final String TANDEM_UNREPLICATED = "tandem-unreplicated";
     static final String AERON = "aeron-cluster";
@@ -56,10 +58,14 @@ final class SystemCatalog {
 
     static final List<String> DEFAULT_SYSTEMS = List.copyOf(ALL.keySet());
 
+    static {
+        ALL.put(TANDEM_RAFT_TLS, new SystemSpec(TANDEM_RAFT_TLS, "tandem", 3));
+    }
+
     private SystemCatalog() {}
 
     static List<String> known() {
-        return DEFAULT_SYSTEMS;
+        return List.copyOf(ALL.keySet());
     }
 
     /** The system called {@code name}; an unknown name fails with the list of known ones. */

@@ -23,10 +23,11 @@ import io.tandem.routing.RoutingPolicy;
  * @param limits         the KV size limits requests are checked against before they are sent
  * @param backoffMin     first pause before retrying where no leader is known; doubles up to {@code backoffMax}
  * @param routing        which members each attempt goes to (core's client routing policy, shared with the simulator)
+ * @param security       TLS, client certificate and token ({@link KvClientSecurity#NONE}: plaintext, anonymous)
  */
 public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Duration attemptTimeout, Duration connectTimeout,
                              int maxInFlight, ReadPolicy readPolicy, KvLimits limits, Duration backoffMin, Duration backoffMax,
-                             RoutingPolicy routing) {
+                             RoutingPolicy routing, KvClientSecurity security) {
     public KvClientConfig {
         members = List.copyOf(members);
         if (members.isEmpty()) throw new IllegalArgumentException("a client needs at least one member address");
@@ -40,6 +41,7 @@ public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Du
         Objects.requireNonNull(readPolicy, "readPolicy");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(security, "security");
     }
 
     /** Defaults for the given member addresses ({@code host:port}): 10 s per request, 3 s per attempt, 1024 in flight, linearizable reads. */
@@ -51,35 +53,35 @@ public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Du
 
     public static KvClientConfig of(List<Endpoint> members) {
         return new KvClientConfig(members, Duration.ofSeconds(10), Duration.ofSeconds(3), Duration.ofSeconds(1), 1024,
-                ReadPolicy.LINEARIZABLE, KvLimits.DEFAULTS, Duration.ofMillis(10), Duration.ofMillis(250), RoutingPolicy.leader());
+                ReadPolicy.LINEARIZABLE, KvLimits.DEFAULTS, Duration.ofMillis(10), Duration.ofMillis(250), RoutingPolicy.leader(), KvClientSecurity.NONE);
     }
 
     public KvClientConfig withRequestTimeout(Duration d) {
-        return new KvClientConfig(members, d, attemptTimeout.compareTo(d) > 0 ? d : attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing);
+        return new KvClientConfig(members, d, attemptTimeout.compareTo(d) > 0 ? d : attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing, security);
     }
 
     public KvClientConfig withAttemptTimeout(Duration d) {
-        return new KvClientConfig(members, requestTimeout, d, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing);
+        return new KvClientConfig(members, requestTimeout, d, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing, security);
     }
 
     public KvClientConfig withConnectTimeout(Duration d) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, d, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, d, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing, security);
     }
 
     public KvClientConfig withMaxInFlight(int n) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, n, readPolicy, limits, backoffMin, backoffMax, routing);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, n, readPolicy, limits, backoffMin, backoffMax, routing, security);
     }
 
     public KvClientConfig withReadPolicy(ReadPolicy p) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, p, limits, backoffMin, backoffMax, routing);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, p, limits, backoffMin, backoffMax, routing, security);
     }
 
     public KvClientConfig withLimits(KvLimits l) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, l, backoffMin, backoffMax, routing);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, l, backoffMin, backoffMax, routing, security);
     }
 
     public KvClientConfig withBackoff(Duration min, Duration max) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, min, max, routing);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, min, max, routing, security);
     }
 
     /**
@@ -87,10 +89,15 @@ public record KvClientConfig(List<Endpoint> members, Duration requestTimeout, Du
      * {@code Protocol.routing()}, e.g. {@code RoutingPolicy.firstReply(2)} for Copilot's two pilots.
      */
     public KvClientConfig withRouting(RoutingPolicy r) {
-        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, r);
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, r, security);
     }
 
     private static void positive(String name, Duration d) {
         if (d == null || d.isNegative() || d.isZero()) throw new IllegalArgumentException(name + " must be positive, was " + d);
+    }
+
+    /** TLS, client certificate and token; see {@link KvClientSecurity}. */
+    public KvClientConfig withSecurity(KvClientSecurity s) {
+        return new KvClientConfig(members, requestTimeout, attemptTimeout, connectTimeout, maxInFlight, readPolicy, limits, backoffMin, backoffMax, routing, s);
     }
 }

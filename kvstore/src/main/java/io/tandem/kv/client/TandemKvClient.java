@@ -12,6 +12,13 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import io.tandem.transport.tcp.tls.TlsConfig;
+import io.tandem.transport.tcp.tls.TlsMaterial;
+import java.security.cert.X509Certificate;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.kv.DurationText;
@@ -79,6 +86,10 @@ import java.util.function.LongFunction;
  *       timeout (for writes, {@code inDoubt()} says whether it may have been applied);
  *       {@link KvRejectedException} for errors retrying cannot fix; {@link KvException} for KV
  *       refusals (key or value too large) before anything is sent.</li>
+ *   <li><b>Security</b> ({@link KvClientConfig#withSecurity}): TLS to servers whose certificate
+ *       chains to the configured CA and names a member, an optional client certificate, and an
+ *       optional token sent as the first request of every connection. An UNAUTHENTICATED or
+ *       FORBIDDEN answer fails the operation with {@link KvRejectedException} at once.</li>
  *   <li><b>Back-pressure.</b> At most {@code maxInFlight} operations are outstanding; further calls
  *       wait for a slot (up to the request timeout).</li>
  * </ul>
@@ -111,6 +122,10 @@ public final class TandemKvClient implements AutoCloseable {
     private final AtomicLong retries = new AtomicLong();
     private final AtomicLong redirects = new AtomicLong();
     private volatile boolean closed;
+    /** The request id of the token request that opens each connection when a token is configured. */
+    private static final long AUTHENTICATE_ID = -1;
+    /** TLS client context, or null for plaintext. */
+    private final SslContext tls;
 
     // Event-loop state.
     private final Map<Endpoint, Node> nodes = new HashMap<>();
@@ -121,6 +136,7 @@ public final class TandemKvClient implements AutoCloseable {
     private TandemKvClient(KvClientConfig config) {
         this.config = config;
         this.codec = new KvCodec(config.limits());
+        this.tls = tlsContext(config.security());
         List<Endpoint> members = config.members();
         // Spread clients over the members for their first attempts.
         this.router = config.routing().newRouter(members, members.get(ThreadLocalRandom.current().nextInt(members.size())));
@@ -133,7 +149,17 @@ public final class TandemKvClient implements AutoCloseable {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
     }
 
-    /** A client of the cluster with these members; connections are made on first use. */
+    private static SslContext tlsContext(KvClientSecurity s) {
+        if (!s.tls()) return null;
+        if (s.certificate() == null) return TlsMaterial.trustOnlyClientContext(s.trustedCertificates());
+        return TlsMaterial.load(TlsConfig.pem(s.certificate(), s.key(), s.trustedCertificates())).clientContext();
+    }
+
+    /**
+     * A client of the cluster with these members; connections are made on first use.
+     *
+     * @throws io.tandem.transport.tcp.tls.TlsConfigException if the TLS files of the security settings cannot be used
+     */
     public static TandemKvClient connect(KvClientConfig config) {
         return new TandemKvClient(config);
     }
@@ -549,14 +575,23 @@ public final class TandemKvClient implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
+        List<ChannelFuture> closing = new ArrayList<>();
         try {
             loop.submit(() -> {
                 for (Operation op : List.copyOf(active)) finish(op, null, new KvConnectionException("the client was closed"));
-                for (Node n : nodes.values()) n.close();
+                for (Node n : nodes.values()) {
+                    ChannelFuture f = n.close();
+                    if (f != null) closing.add(f);
+                }
             }).awaitUninterruptibly(5, TimeUnit.SECONDS);
         } catch (RuntimeException e) {
             // the loop is already shutting down
         }
+        // Every connection, including one still connecting, must be closed (and its listeners run)
+        // while the loop still runs: a listener notified after the loop stopped makes Netty log a
+        // RejectedExecutionException on the application's stderr, and a TLS connection closes only
+        // after its close_notify is flushed.
+        for (ChannelFuture f : List.copyOf(closing)) f.awaitUninterruptibly(2, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
@@ -645,6 +680,7 @@ public final class TandemKvClient implements AutoCloseable {
         final List<Operation> waiting = new ArrayList<>();
         Channel channel;
         boolean connecting;
+        ChannelFuture connectAttempt;
 
         Node(Endpoint endpoint) {
             this.endpoint = endpoint;
@@ -664,24 +700,47 @@ public final class TandemKvClient implements AutoCloseable {
             ChannelFuture f = bootstrap.clone().handler(new ChannelInitializer<>() {
                 @Override
                 protected void initChannel(Channel ch) {
+                    if (tls != null) ch.pipeline().addLast("tls", tls.newHandler(ch.alloc(), endpoint.host(), endpoint.port()));
                     ch.pipeline()
                             .addLast("flush", new FlushConsolidationHandler(256, true))
                             .addLast("frames", new LengthFieldBasedFrameDecoder(ClientWire.DEFAULT_MAX_FRAME_BYTES, 0, 4, 0, 4, true))
                             .addLast("responses", new Responses(Node.this));
                 }
             }).connect(endpoint.host(), endpoint.port());
+            connectAttempt = f;
             f.addListener(done -> {
                 connecting = false;
                 List<Operation> ops = new ArrayList<>(waiting);
                 waiting.clear();
                 if (done.isSuccess()) {
                     channel = f.channel();
+                    if (config.security().token() != null) authenticate(channel);
                     for (Operation op : ops) if (!op.finished) write(op);
                 } else {
                     String reason = "cannot connect to " + endpoint + ": " + describe(done.cause());
                     for (Operation op : ops) attemptFailed(op, endpoint, reason);
                 }
             });
+        }
+
+        /** Sends the token first: the server handles a connection's requests in order, so every later one runs with its roles. */
+        private void authenticate(Channel ch) {
+            Request auth = new Request.Authenticate(AUTHENTICATE_ID, config.security().token());
+            ByteBuf buf = ch.alloc().buffer(ClientWire.sizeHint(auth));
+            ClientWire.writeRequest(auth, buf);
+            ch.writeAndFlush(buf);
+        }
+
+        /** The connection's authentication was refused: fail what was sent on it (retrying elsewhere cannot help). */
+        void refused(Channel ch, Response.Error e) {
+            if (ch != channel) return;
+            channel = null;
+            List<Operation> ops = new ArrayList<>(pending.values());
+            pending.clear();
+            for (Operation op : ops) {
+                abandonAttempt(op);
+                finish(op, null, new KvRejectedException(e.code(), endpoint + " refused the credentials: " + e.message()));
+            }
         }
 
         private void write(Operation op) {
@@ -711,8 +770,11 @@ public final class TandemKvClient implements AutoCloseable {
             for (Operation op : ops) attemptFailed(op, endpoint, reason);
         }
 
-        void close() {
-            if (channel != null) channel.close();
+        /** Closes the connection, or the one being made; the future completes once it is closed. */
+        ChannelFuture close() {
+            if (channel != null) return channel.close();
+            if (connecting && connectAttempt != null) return connectAttempt.channel().close();
+            return null;
         }
     }
 
@@ -737,12 +799,43 @@ public final class TandemKvClient implements AutoCloseable {
             } finally {
                 body.release();
             }
+            if (r.requestId() == AUTHENTICATE_ID) {
+                if (r instanceof Response.Error e) {
+                    node.refused(ctx.channel(), e);
+                    ctx.close();
+                }
+                return;
+            }
             if (r.requestId() == 0 && r instanceof Response.Error e) { // about the connection, not one request
                 node.connectionLost(ctx.channel(), node.endpoint + " refused the connection: " + e.code() + ": " + e.message());
                 ctx.close();
                 return;
             }
             onResponse(node, r);
+        }
+
+        /**
+         * A server's certificate must chain to the CA (the TLS layer checked that) and name a member:
+         * a client certificate of the same CA must not be able to pose as a server.
+         */
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof SslHandshakeCompletionEvent done && done.isSuccess()) {
+                String problem = null;
+                try {
+                    X509Certificate cert = (X509Certificate) ctx.pipeline().get(SslHandler.class).engine().getSession().getPeerCertificates()[0];
+                    CertificateIdentity id = CertificateIdentity.of(cert);
+                    if (id.member().isEmpty()) problem = "its certificate is for " + id.describe() + ", not a member";
+                } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                    problem = "it presented no certificate";
+                }
+                if (problem != null) {
+                    node.connectionLost(ctx.channel(), node.endpoint + " is not a member of the cluster: " + problem);
+                    ctx.close();
+                    return;
+                }
+            }
+            super.userEventTriggered(ctx, evt);
         }
 
         @Override
@@ -760,6 +853,7 @@ public final class TandemKvClient implements AutoCloseable {
 
     private static String describe(Throwable t) {
         if (t == null) return "unknown error";
+        if (t instanceof io.netty.handler.codec.DecoderException && t.getCause() != null) t = t.getCause(); // a TLS failure: say what it was
         String m = t.getMessage();
         return m == null ? t.getClass().getSimpleName() : m;
     }

@@ -28,6 +28,7 @@ import java.util.Set;
  *   SET_FAULT_PLAN    (17) plan
  *   SET_CLOCK_OFFSET  (18) offsetNanos:i64
  *   CHANGE_MEMBERSHIP (19) change:u8 node:string
+ *   AUTHENTICATE      (20) token:string
  * responses
  *   RESULT (1)  result:bytes                 a KvCodec result
  *   STATUS (2)  status
@@ -51,7 +52,7 @@ public final class ClientWire {
     /** version, type and request id. */
     static final int HEADER_BYTES = 10;
 
-    static final int COMMAND = 1, QUERY = 2, STATUS = 16, SET_FAULT_PLAN = 17, SET_CLOCK_OFFSET = 18, CHANGE_MEMBERSHIP = 19;
+    static final int COMMAND = 1, QUERY = 2, STATUS = 16, SET_FAULT_PLAN = 17, SET_CLOCK_OFFSET = 18, CHANGE_MEMBERSHIP = 19, AUTHENTICATE = 20;
     static final int RESULT = 1, STATUS_REPORT = 2, DONE = 3, ERROR = 4;
     private static final int LINEARIZABLE = 1, LEASE = 2, STALE = 3;
     private static final int FIRST_PRESENT = 1, SECOND_PRESENT = 2;
@@ -91,6 +92,10 @@ public final class ClientWire {
                 header(out, CHANGE_MEMBERSHIP, m.requestId());
                 out.writeByte(m.change().code());
                 writeString(out, m.node());
+            }
+            case Request.Authenticate a -> {
+                header(out, AUTHENTICATE, a.requestId());
+                writeString(out, a.token());
             }
         }
         endFrame(out, start);
@@ -164,6 +169,7 @@ public final class ClientWire {
             case SET_FAULT_PLAN -> new Request.SetFaultPlan(id, readPlan(in));
             case SET_CLOCK_OFFSET -> new Request.SetClockOffset(id, in.i64("clock offset"));
             case CHANGE_MEMBERSHIP -> new Request.ChangeMembership(id, MembershipChange.ofCode(in.u8("change")), in.string("node"));
+            case AUTHENTICATE -> new Request.Authenticate(id, in.string("token"));
             default -> throw new WireFormatException("unknown request type " + type);
         };
         in.end();

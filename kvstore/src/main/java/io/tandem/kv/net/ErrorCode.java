@@ -27,7 +27,14 @@ public enum ErrorCode {
      */
     REFUSED(9, false),
     /** An unexpected failure on the server; the message says what. */
-    INTERNAL(10, false);
+    INTERNAL(10, false),
+    /**
+     * The connection is not authenticated, or the token it presented is not valid: present a client
+     * certificate or a token (the connection is closed after a failed authentication).
+     */
+    UNAUTHENTICATED(11, false),
+    /** The client is authenticated but lacks the role this request needs (admin requests need {@code admin}); nothing was done. */
+    FORBIDDEN(12, false);
 
     private final int code;
     private final boolean retryable;

@@ -52,4 +52,20 @@ public sealed interface Request {
             Objects.requireNonNull(node, "node");
         }
     }
+
+    /**
+     * Authenticates the connection with a bearer token; answered DONE, or UNAUTHENTICATED and the
+     * connection closed. Requests that follow on the connection run with the token's roles. Send it
+     * over TLS only: the token is in the frame as is.
+     */
+    record Authenticate(long requestId, String token) implements Request {
+        public Authenticate {
+            Objects.requireNonNull(token, "token");
+        }
+
+        @Override
+        public String toString() { // never the token
+            return "Authenticate[requestId=" + requestId + "]";
+        }
+    }
 }

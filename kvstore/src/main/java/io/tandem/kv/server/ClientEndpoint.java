@@ -18,6 +18,20 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.tandem.transport.tcp.RateLimitedLog;
+import io.tandem.transport.tcp.SourceCounts;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.EnumSet;
+import javax.net.ssl.SSLException;
 import io.tandem.engine.NodeId;
 import io.tandem.kv.net.ClientWire;
 import io.tandem.kv.net.ErrorCode;
@@ -46,7 +60,15 @@ import org.slf4j.LoggerFactory;
  * thread that is (flushes are consolidated, so a burst of answers costs few syscalls). Requests on
  * one connection may be answered out of order; the request id ties them together.
  *
- * <p>Limits: at most {@code maxConnections} connections (more are told OVERLOADED and closed), at
+ * <p>Security ({@link ClientSecurity}): optional TLS (a client certificate is asked for; its
+ * {@code urn:tandem:role:*} names give the connection its roles), a token ({@code AUTHENTICATE})
+ * as the other way to authenticate, and a role check of every request before it is handed on
+ * ({@link Role#requiredFor}): a request the connection may not make is answered UNAUTHENTICATED or
+ * FORBIDDEN and does nothing.
+ *
+ * <p>Limits: at most {@code maxConnections} connections (more are told OVERLOADED and closed, and
+ * nothing they sent is executed), at most {@code maxConnectionsPerSource} from one address (more are
+ * closed at once), connections idle for {@code idleTimeout} closed, at
  * most {@code maxRequestsPerConnection} unanswered requests per connection (more are answered
  * OVERLOADED at once), frames up to {@code maxFrameBytes}; a connection whose answers are not read
  * (Netty's write buffer above its high watermark) is not read from until they drain. A frame that cannot be decoded is
@@ -73,14 +95,21 @@ final class ClientEndpoint implements AutoCloseable {
     private final Map<String, Timer> latency = new ConcurrentHashMap<>();
     private final Counter badFrames;
     private final Counter refusedConnections;
+    private final Counter refusedPerSource;
+    private final Map<String, Counter> authFailures = new ConcurrentHashMap<>();
+    /** Replaced whole by {@link #reload}; each connection reads it when it is set up and when it authenticates. */
+    private volatile ClientSecurity security;
+    private final RateLimitedLog badInputLog = new RateLimitedLog(log, Duration.ofSeconds(10));
+    private final SourceCounts bySource = new SourceCounts();
     private final MeterRegistry registry;
     private final Tags tags;
     private MultiThreadIoEventLoopGroup group;
     private Channel server;
 
     ClientEndpoint(NodeId self, Endpoint bind, Handler handler, int maxConnections, int maxRequestsPerConnection, int maxFrameBytes,
-                   MeterRegistry registry) {
+                   MeterRegistry registry, ClientSecurity security) {
         this.self = self;
+        this.security = security;
         this.bind = bind;
         this.handler = handler;
         this.maxConnections = maxConnections;
@@ -95,7 +124,9 @@ final class ClientEndpoint implements AutoCloseable {
         badFrames = Counter.builder("tandem.kv.server.frames.malformed").description("client frames that could not be decoded")
                 .tags(tags).register(registry);
         refusedConnections = Counter.builder("tandem.kv.server.connections.refused").description("connections closed for exceeding max-client-connections")
-                .tags(tags).register(registry);
+                .tags(tags).tag("reason", "total").register(registry);
+        refusedPerSource = Counter.builder("tandem.kv.server.connections.refused").description("connections closed for exceeding max-client-connections")
+                .tags(tags).tag("reason", "per-source").register(registry);
         Gauge.builder("tandem.kv.server.connections", connections, AtomicInteger::get).description("open client connections")
                 .tags(tags).register(registry);
     }
@@ -117,9 +148,17 @@ final class ClientEndpoint implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            if (!admit(ch)) return;
                             channels.add(ch);
                             ch.closeFuture().addListener(f -> channels.remove(ch));
+                            if (security.tls() != null) {
+                                SslHandler tls = security.tls().newHandler(ch.alloc());
+                                tls.setHandshakeTimeoutMillis(Math.min(security.idleTimeout().toMillis(), 10_000));
+                                ch.pipeline().addLast("tls", tls);
+                            }
                             ch.pipeline()
+                                    // Reader idle only: a client that sends nothing is closed; one with answers pending is waiting, not idle (see Connection).
+                                    .addLast("idle", new IdleStateHandler(security.idleTimeout().toNanos(), 0, 0, TimeUnit.NANOSECONDS))
                                     .addLast("flush", new FlushConsolidationHandler(256, true))
                                     .addLast("frames", new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4, true))
                                     .addLast("requests", new Connection());
@@ -132,6 +171,32 @@ final class ClientEndpoint implements AutoCloseable {
             shutdownGroup();
             throw new IllegalStateException("cannot listen for clients on " + bind + ": " + describe(e), e);
         }
+    }
+
+    /** Counts the connection against its source address; closes it at once if that source has too many. */
+    private boolean admit(Channel ch) {
+        InetAddress source = ch.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        if (source == null) return true;
+        if (bySource.add(source) > security.maxConnectionsPerSource()) {
+            bySource.remove(source);
+            refusedPerSource.increment();
+            badInputLog.warn("per-source", "{}: refused a client connection from {}: it has {} open already (max-client-connections-per-source) "
+                    + "[tandem.kv.server.connections.refused reason=per-source]", self, ch.remoteAddress(), security.maxConnectionsPerSource());
+            ch.close();
+            return false;
+        }
+        ch.closeFuture().addListener(f -> bySource.remove(source));
+        return true;
+    }
+
+    /** New connections and authentications use {@code fresh}; open connections keep their TLS session and roles. */
+    void reload(ClientSecurity fresh) {
+        this.security = fresh;
+    }
+
+    private void countAuthFailure(String reason) {
+        authFailures.computeIfAbsent(reason, r -> Counter.builder("tandem.kv.server.auth.failures")
+                .description("client requests or connections refused by authentication or authorization").tags(tags).tag("reason", r).register(registry)).increment();
     }
 
     /** The bound address (the port is the real one if 0 was asked for). */
@@ -185,11 +250,20 @@ final class ClientEndpoint implements AutoCloseable {
         private boolean counted;
         /** After a framing error nothing more from this connection is read or answered. */
         private boolean refused;
+        /** What this connection may do, and who it is for the logs; anonymous until it authenticates. */
+        private Set<Role> roles = security.anonymousRoles();
+        private String who = "an anonymous client";
+        private boolean authenticated;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
             if (connections.incrementAndGet() > maxConnections) {
+                // Refused: nothing it sends is read, so nothing it sent is executed.
+                refused = true;
+                ctx.channel().config().setAutoRead(false);
                 refusedConnections.increment();
+                badInputLog.warn("max-connections", "{}: refused a client connection from {}: {} connections are open (max-client-connections)",
+                        self, ctx.channel().remoteAddress(), maxConnections);
                 reply(ctx.channel(), new Response.Error(0, ErrorCode.OVERLOADED, self + " has " + maxConnections + " client connections already"))
                         .addListener(ChannelFutureListener.CLOSE);
                 connections.decrementAndGet();
@@ -209,6 +283,77 @@ final class ClientEndpoint implements AutoCloseable {
         }
 
         @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof SslHandshakeCompletionEvent done) {
+                if (done.isSuccess()) {
+                    onTlsEstablished(ctx);
+                } else if (!refused) {
+                    refused = true;
+                    countAuthFailure("tls");
+                    badInputLog.warn("tls-" + tlsKind(done.cause()), "{}: TLS handshake with client {} failed: {} [tandem.kv.server.auth.failures reason=tls]",
+                            self, ctx.channel().remoteAddress(), tlsFailure(done.cause()));
+                    ctx.close();
+                }
+                return;
+            }
+            if (evt instanceof IdleStateEvent) {
+                if (unanswered.get() == 0) {
+                    log.debug("{}: closing client connection {}: nothing received for {}", self, ctx.channel().remoteAddress(), security.idleTimeout());
+                    ctx.close();
+                }
+                return;
+            }
+            super.userEventTriggered(ctx, evt);
+        }
+
+        /** A client certificate, if one was presented (and verified), gives the connection its roles. */
+        private void onTlsEstablished(ChannelHandlerContext ctx) {
+            SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+            X509Certificate cert;
+            try {
+                cert = (X509Certificate) ssl.engine().getSession().getPeerCertificates()[0];
+            } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                return; // no certificate: anonymous until a token
+            }
+            CertificateIdentity id = CertificateIdentity.of(cert);
+            roles = Role.fromNames(id.roles());
+            authenticated = true;
+            who = id.client().map(c -> "client " + c).orElse(id.describe());
+            log.debug("{}: client connection {} authenticated by certificate as {} with {}", self, ctx.channel().remoteAddress(), who, Role.describe(roles));
+        }
+
+        private void authenticate(ChannelHandlerContext ctx, Request.Authenticate a) {
+            var entry = security.tokens().find(a.token());
+            if (entry.isEmpty()) {
+                countAuthFailure("token");
+                errors.get(ErrorCode.UNAUTHENTICATED).increment();
+                badInputLog.warn("token", "{}: client {} presented a token this node does not accept; closing the connection "
+                        + "[tandem.kv.server.auth.failures reason=token]", self, ctx.channel().remoteAddress());
+                refuse(ctx, new Response.Error(a.requestId(), ErrorCode.UNAUTHENTICATED, "the token is not valid on " + self));
+                return;
+            }
+            roles = entry.get().roles().isEmpty() ? EnumSet.noneOf(Role.class) : EnumSet.copyOf(entry.get().roles());
+            authenticated = true;
+            who = "client " + entry.get().name();
+            reply(ctx.channel(), new Response.Done(a.requestId()));
+        }
+
+        /** Null if the connection may make {@code request}, else the error to answer it with. */
+        private Response.Error refusal(ChannelHandlerContext ctx, Request request) {
+            Role needed = Role.requiredFor(request);
+            if (needed == null || roles.contains(needed)) return null;
+            String what = request.getClass().getSimpleName();
+            String role = needed.name().toLowerCase(java.util.Locale.ROOT);
+            ErrorCode code = authenticated ? ErrorCode.FORBIDDEN : ErrorCode.UNAUTHENTICATED;
+            countAuthFailure(authenticated ? "forbidden" : "unauthenticated");
+            badInputLog.warn("refused-" + what + "-" + code, "{}: refused {} from {} at {}: it needs the {} role, the connection has {} [{}]",
+                    self, what, who, ctx.channel().remoteAddress(), role, Role.describe(roles), code);
+            return new Response.Error(request.requestId(), code, authenticated
+                    ? what + " needs the " + role + " role; " + who + " has " + Role.describe(roles)
+                    : what + " needs the " + role + " role: authenticate first, with a client certificate or a token");
+        }
+
+        @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf body = (ByteBuf) msg;
             if (refused) {
@@ -224,11 +369,22 @@ final class ClientEndpoint implements AutoCloseable {
                 long id = ClientWire.peekRequestId(body.readerIndex(bodyStart));
                 ErrorCode code = e.versionMismatch() ? ErrorCode.UNSUPPORTED_VERSION : ErrorCode.BAD_REQUEST;
                 errors.get(code).increment();
-                log.debug("{}: bad frame from {}: {}", self, ctx.channel().remoteAddress(), e.getMessage());
+                badInputLog.warn("bad-frame", "{}: closing client connection {}: bad frame: {} [tandem.kv.server.frames.malformed]",
+                        self, ctx.channel().remoteAddress(), e.getMessage());
                 refuse(ctx, new Response.Error(id, code, e.getMessage()));
                 return;
             } finally {
                 body.release();
+            }
+            if (request instanceof Request.Authenticate a) {
+                authenticate(ctx, a);
+                return;
+            }
+            Response.Error refusal = refusal(ctx, request);
+            if (refusal != null) {
+                errors.get(refusal.code()).increment();
+                reply(ctx.channel(), refusal);
+                return;
             }
             if (unanswered.incrementAndGet() > maxRequestsPerConnection) {
                 unanswered.decrementAndGet();
@@ -275,6 +431,13 @@ final class ClientEndpoint implements AutoCloseable {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (refused) return;
+            if (isTls(cause)) {
+                refused = true;
+                countAuthFailure("tls");
+                badInputLog.warn("tls-" + tlsKind(cause), "{}: TLS with client {} failed: {} [tandem.kv.server.auth.failures reason=tls]", self, ctx.channel().remoteAddress(), tlsFailure(cause));
+                ctx.close();
+                return;
+            }
             if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
                 badFrames.increment();
                 errors.get(ErrorCode.BAD_REQUEST).increment();
@@ -284,6 +447,32 @@ final class ClientEndpoint implements AutoCloseable {
             if (!(cause instanceof IOException)) log.warn("{}: client connection {} failed", self, ctx.channel().remoteAddress(), cause);
             ctx.close();
         }
+    }
+
+    private static boolean isTls(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SSLException || t instanceof NotSslRecordException) return true;
+        }
+        return false;
+    }
+
+    /** The kind of a TLS failure, so that one kind flooding the log does not hide another (rate limiting is per kind). */
+    private static String tlsKind(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof NotSslRecordException) return "plaintext";
+            if (t instanceof io.netty.handler.ssl.SslHandshakeTimeoutException) return "timeout";
+            if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathValidatorException) return "certificate";
+        }
+        return "other";
+    }
+
+    private static String tlsFailure(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof NotSslRecordException) return "the client does not speak TLS (a plaintext client on a TLS port: give it the CA, e.g. --tls-dir)";
+        }
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     private static ChannelFuture reply(Channel ch, Response response) {

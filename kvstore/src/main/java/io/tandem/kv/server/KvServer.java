@@ -42,6 +42,11 @@ import io.tandem.transport.FaultInjectingTransport;
 import io.tandem.transport.Transport;
 import io.tandem.transport.TransportSetup;
 import io.tandem.transport.tcp.TcpTransport;
+import io.tandem.transport.tcp.TcpTransportConfig;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import io.tandem.transport.tcp.tls.TlsConfigException;
+import io.tandem.transport.tcp.tls.TlsMaterial;
+import io.netty.handler.ssl.ClientAuth;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,6 +101,8 @@ public final class KvServer implements AutoCloseable {
     private NodeRuntime runtime;
     private FaultInjectingTransport faults;
     private ClientEndpoint clients;
+    private TcpTransport tcpTransport;
+    private volatile Map<Path, Long> securityFilesSeen = Map.of();
     private MetricsEndpoint metrics;
     private Thread watchdog;
 
@@ -133,8 +140,15 @@ public final class KvServer implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
+        ClientSecurity security;
+        try {
+            security = clientSecurity(loadTls());
+        } catch (TlsConfigException | ConfigException e) {
+            throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
+        }
+        securityFilesSeen = securityFileTimes();
         clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
-                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry);
+                config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry, security);
         try {
             clients.start();
         } catch (IllegalStateException e) {
@@ -147,7 +161,9 @@ public final class KvServer implements AutoCloseable {
 
         KryoCodec.Builder kryo = KryoCodec.builder();
         protocol.registerMessages(kryo);
-        Transport tcp = TcpTransport.defaults().create(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry));
+        TcpTransportConfig tcpConfig = TcpTransportConfig.defaults().withTls(config.security().tls());
+        TcpTransport tcp = new TcpTransport(new TransportSetup(config.cluster(), config.id(), config.members(), kryo.build(), registry), tcpConfig);
+        tcpTransport = tcp;
         Transport transport = tcp;
         if (config.faultInjection()) transport = faults = new FaultInjectingTransport(tcp, config.id().value().hashCode() * 0x9E3779B97F4A7C15L);
         FlushPolicy flush = config.fsync() ? FlushPolicy.FSYNC : FlushPolicy.NO_FSYNC;
@@ -170,7 +186,8 @@ public final class KvServer implements AutoCloseable {
                     + config.cluster() + "': " + e.getMessage(), e);
         } catch (StorageException e) {
             transport.close();
-            throw new ServerStartException("cannot open data directory " + config.dataDir() + ": " + e.getMessage(), e);
+            // The storage's message names the operation and the path that failed, and why.
+            throw new ServerStartException("cannot use data directory " + config.dataDir() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             closeQuietly(rt);
             if (addressInUse(e)) {
@@ -182,9 +199,98 @@ public final class KvServer implements AutoCloseable {
         serving = true;
         writePidFile();
         watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watch);
-        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}", config.id(), protocol.name(),
+        log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}{}", config.id(), protocol.name(),
                 config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
-                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "");
+                config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "",
+                config.security().tls() == null ? ", plaintext" : ", TLS on (anonymous clients: " + Role.describe(config.security().anonymousRoles()) + ")");
+    }
+
+    /**
+     * Reads and checks the TLS files once, before anything listens, so that a missing file, a wrong
+     * password, an expired or untrusted certificate, or one for another member is one clear line.
+     */
+    private TlsMaterial loadTls() {
+        SecurityConfig security = config.security();
+        if (security.tls() == null) return null;
+        TlsMaterial tls = TlsMaterial.load(security.tls());
+        CertificateIdentity id = tls.identity();
+        if (id.member().isEmpty() || !id.member().get().equals(config.id())) {
+            throw new TlsConfigException("TLS certificate " + security.tls().certificateChain() + " is for " + id.describe()
+                    + ", not for member " + config.id() + " (its subject alternative names must include " + CertificateIdentity.memberUri(config.id()) + ")");
+        }
+        return tls;
+    }
+
+    /**
+     * Reads the TLS files and the client tokens file again and uses them from now on: new member
+     * and client connections get the new certificate and trust roots, new token authentications
+     * the new tokens; open connections keep what they authenticated with. The server also does
+     * this by itself when it sees one of those files change (checked every 10 s). If the new files
+     * fail the start-up checks, nothing changes and the exception says why.
+     *
+     * @throws TlsConfigException or {@link ConfigException} naming the file at fault
+     */
+    public synchronized void reloadSecurity() {
+        TlsMaterial tls = loadTls();
+        ClientSecurity security = clientSecurity(tls);
+        if (tls != null && tcpTransport != null) tcpTransport.reloadTls();
+        clients.reload(security);
+        securityFilesSeen = securityFileTimes();
+        log.info("{}: reloaded its TLS and token files", config.id());
+    }
+
+    /** The modification times of the TLS and token files, to notice a change. */
+    private Map<Path, Long> securityFileTimes() {
+        Map<Path, Long> times = new LinkedHashMap<>();
+        SecurityConfig s = config.security();
+        List<Path> files = new ArrayList<>();
+        if (s.tls() != null) {
+            files.add(s.tls().certificateChain());
+            if (s.tls().privateKey() != null) files.add(s.tls().privateKey());
+            files.add(s.tls().trustedCertificates());
+        }
+        if (s.clientTokens() != null) files.add(s.clientTokens());
+        for (Path f : files) {
+            try {
+                times.put(f, Files.getLastModifiedTime(f).toMillis());
+            } catch (IOException e) {
+                times.put(f, -1L);
+            }
+        }
+        return times;
+    }
+
+    /** Called by the watchdog: reload when a security file changed; a bad new file is logged and the old material kept. */
+    private void reloadIfSecurityFilesChanged() {
+        if (securityFilesSeen.isEmpty() || securityFileTimes().equals(securityFilesSeen)) return;
+        try {
+            reloadSecurity();
+        } catch (RuntimeException e) {
+            securityFilesSeen = securityFileTimes(); // do not retry the same broken files every 10 s
+            log.error("{}: the TLS or token files changed but cannot be used; keeping the previous ones: {}", config.id(), e.getMessage());
+        }
+    }
+
+    private ClientSecurity clientSecurity(TlsMaterial tls) {
+        SecurityConfig security = config.security();
+        TokenStore tokens = security.clientTokens() == null ? TokenStore.empty() : TokenStore.load(security.clientTokens());
+        if (tls == null && !tokens.isEmpty()) {
+            log.warn("{}: client tokens are accepted without TLS: they cross the network in clear text (turn on TLS with tls-dir)", config.id());
+        }
+        if (tls == null && !security.authenticationRequired() && !isLoopback(config.clientAddress().host())) {
+            log.warn("{}: THE CLIENT PORT {} IS REACHABLE BEYOND THIS MACHINE WITHOUT AUTHENTICATION: anyone who can connect may read, write and change "
+                    + "the membership. Turn on TLS (tls-dir) and set anonymous-roles (see kvstore/README.md, 'Security').", config.id(), config.clientAddress());
+        }
+        return new ClientSecurity(tls == null ? null : tls.serverContext(ClientAuth.OPTIONAL), tokens, security.anonymousRoles(),
+                security.maxClientConnectionsPerSource(), security.clientIdleTimeout());
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     private static boolean addressInUse(Throwable e) {
@@ -272,6 +378,7 @@ public final class KvServer implements AutoCloseable {
                 yield done(new Response.Done(id));
             }
             case Request.ChangeMembership m -> changeMembership(m);
+            case Request.Authenticate a -> done(new Response.Error(id, ErrorCode.BAD_REQUEST, "authentication is done by the client endpoint"));
         };
     }
 
@@ -367,7 +474,9 @@ public final class KvServer implements AutoCloseable {
     private void watch() {
         EngineStatus.Role role = null;
         NodeId leader = null;
+        long polls = 0;
         while (!closed.get()) {
+            if (++polls % 100 == 0) reloadIfSecurityFilesChanged(); // every 10 s
             Throwable failure = runtime.failure();
             if (failure != null) {
                 log.error("{} stops serving after a failure: {}", config.id(), failure.toString());

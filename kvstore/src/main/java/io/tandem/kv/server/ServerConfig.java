@@ -7,6 +7,7 @@ import io.tandem.roles.Deployment;
 import io.tandem.roles.RoleCatalog;
 import io.tandem.protocols.raft.RaftConfig;
 import io.tandem.transport.Endpoint;
+import io.tandem.transport.tcp.tls.TlsConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ import java.util.function.Function;
  * @param deployment       where the protocol's roles run (protocols with roles, e.g. multipaxos), read
  *                         from the {@code deployment} file and checked against the members; null for
  *                         the protocol's default
+ * @param security         TLS, client authentication and client connection limits
  * @param execution        how the KV state machine executes ordered commands: sequential, psmr or
  *                         opt-psmr (the same on every node)
  * @param executionThreads workers of a parallel mode (1 for sequential), the same on every node
@@ -63,6 +65,8 @@ public record ServerConfig(
         boolean faultInjection,
         Path pidFile,
         Deployment deployment,
+        SecurityConfig security,
+
         io.tandem.execution.ExecutionMode execution,
         int executionThreads,
         io.tandem.kv.KeyPartitioning partitioning) {
@@ -89,6 +93,15 @@ public record ServerConfig(
         FAULT_INJECTION("fault-injection", "false", "accept fault-plan and clock-offset admin requests (test clusters only)"),
         PID_FILE("pid-file", "none", "file to write the process id to once ready; removed on a clean exit"),
         DEPLOYMENT("deployment", "every role on every member", "file placing the protocol's roles on members ('role = n1, n2' lines; multipaxos), the same on every node"),
+        TLS_DIR("tls-dir", "none (plaintext)", "directory of ca.pem, <id>.pem and <id>-key.pem (as tandem certs writes them): mutual TLS between members, TLS for clients"),
+        TLS_CERT("tls-cert", "none", "this node's certificate chain (PEM), or a PKCS#12 keystore (.p12) holding key and chain; instead of tls-dir"),
+        TLS_KEY("tls-key", "none", "this node's PKCS#8 private key (PEM); not with a .p12 tls-cert"),
+        TLS_KEY_PASSWORD("tls-key-password", "none", "password of an encrypted key or of the .p12 keystore; env:NAME reads it from that environment variable"),
+        TLS_CA("tls-ca", "none", "PEM file of the CA certificates peers and clients must chain to"),
+        CLIENT_TOKENS("client-tokens", "none", "file of accepted client tokens, 'name roles sha256:<hex>' per line (tandem certs writes one)"),
+        ANONYMOUS_ROLES("anonymous-roles", "all without tls and tokens, else none", "roles of a client with neither certificate nor token: read, write, admin, all or none"),
+        MAX_CLIENT_CONNECTIONS_PER_SOURCE("max-client-connections-per-source", "256", "open client connections from one address; more are closed at once"),
+        CLIENT_IDLE_TIMEOUT("client-idle-timeout", "5m", "a client connection that sends nothing for this long is closed"),
         EXECUTION("execution", "sequential", "how commands execute: sequential, psmr (P-SMR) or opt-psmr (optimistic P-SMR), the same on every node"),
         THREADS("threads", "1, or 2 with a parallel execution", "worker threads of a parallel execution, the same on every node"),
         PARTITION("partition", "uniform", "how keys are split among workers: uniform (first 8 key bytes) or longs:<max> (8-byte big-endian keys in [0, max])");
@@ -138,6 +151,7 @@ public record ServerConfig(
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         if (!members.containsKey(id)) throw new IllegalArgumentException(id + " is not among the members " + members.keySet());
         if (!clientAddresses.keySet().equals(members.keySet())) throw new IllegalArgumentException("client addresses " + clientAddresses.keySet() + " do not match the members " + members.keySet());
+        Objects.requireNonNull(security, "security");
     }
 
     public Endpoint peerAddress() {
@@ -263,9 +277,48 @@ public record ServerConfig(
                     optional(Key.FAULT_INJECTION, Resolver::bool, false),
                     optional(Key.PID_FILE, Path::of, null),
                     deployment,
+                    security(id),
                     execution,
                     threads,
                     optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()));
+        }
+
+        /** The TLS files (tls-dir, or tls-cert with tls-key and tls-ca), tokens and client limits; files are checked when the server starts. */
+        private SecurityConfig security(NodeId id) {
+            TlsConfig tls = null;
+            Path dir = optional(Key.TLS_DIR, Path::of, null);
+            Path cert = optional(Key.TLS_CERT, Path::of, null);
+            Path key = optional(Key.TLS_KEY, Path::of, null);
+            Path ca = optional(Key.TLS_CA, Path::of, null);
+            String password = optional(Key.TLS_KEY_PASSWORD, Resolver::secret, null);
+            if (dir != null) {
+                for (Key k : List.of(Key.TLS_CERT, Key.TLS_KEY, Key.TLS_CA)) {
+                    if (settings.containsKey(k)) fail(k, "conflicts with tls-dir (" + settings.get(Key.TLS_DIR).origin() + "); give one or the other");
+                }
+                tls = TlsConfig.fromDirectory(dir, id.value()).withKeyPassword(password);
+            } else if (cert != null || key != null || ca != null) {
+                if (cert == null) fail(settings.containsKey(Key.TLS_KEY) ? Key.TLS_KEY : Key.TLS_CA, "needs tls-cert too");
+                if (ca == null) fail(Key.TLS_CERT, "needs tls-ca too (the CA certificates peers must chain to)");
+                if (key == null && !cert.getFileName().toString().matches("(?i).*\\.(p12|pfx)")) fail(Key.TLS_CERT, "is not a .p12 keystore, so it needs tls-key too");
+                if (key != null && cert.getFileName().toString().matches("(?i).*\\.(p12|pfx)")) fail(Key.TLS_KEY, "is not used with a .p12 tls-cert (the keystore holds the key)");
+                tls = new TlsConfig(cert, key, password, ca);
+            } else if (password != null) {
+                fail(Key.TLS_KEY_PASSWORD, "is set but TLS is not (set tls-dir, or tls-cert and tls-ca)");
+            }
+            Path tokens = optional(Key.CLIENT_TOKENS, Path::of, null);
+            boolean secured = tls != null || tokens != null;
+            Set<Role> anonymous = optional(Key.ANONYMOUS_ROLES, Role::parseSet, secured ? java.util.EnumSet.noneOf(Role.class) : java.util.EnumSet.allOf(Role.class));
+            return new SecurityConfig(tls, tokens, anonymous,
+                    optional(Key.MAX_CLIENT_CONNECTIONS_PER_SOURCE, Resolver::positiveInt, SecurityConfig.DEFAULT_MAX_CONNECTIONS_PER_SOURCE),
+                    optional(Key.CLIENT_IDLE_TIMEOUT, Resolver::positiveDuration, SecurityConfig.DEFAULT_IDLE_TIMEOUT));
+        }
+
+        /** A secret given as is, or as env:NAME (kept out of config files and process listings). */
+        static String secret(String text) {
+            if (!text.startsWith("env:")) return text;
+            String value = System.getenv(text.substring(4));
+            if (value == null) throw new IllegalArgumentException("environment variable " + text.substring(4) + " is not set");
+            return value;
         }
 
         private Endpoint derivedClientAddress(NodeId node, Endpoint peer) {
@@ -305,7 +358,12 @@ public record ServerConfig(
                 int eq = m.indexOf('=');
                 if (eq <= 0) throw new IllegalArgumentException("'" + m + "' is not name=host:port");
                 NodeId node = NodeId.of(m.substring(0, eq).strip());
-                if (out.put(node, Endpoint.parse(m.substring(eq + 1).strip())) != null) throw new IllegalArgumentException("member " + node + " is listed twice");
+                Endpoint at = Endpoint.parse(m.substring(eq + 1).strip());
+                if (out.containsKey(node)) throw new IllegalArgumentException("member " + node + " is listed twice");
+                for (var e : out.entrySet()) {
+                    if (e.getValue().equals(at)) throw new IllegalArgumentException("members " + e.getKey() + " and " + node + " have the same address " + at);
+                }
+                if (out.put(node, at) != null) throw new IllegalArgumentException("member " + node + " is listed twice");
             }
             if (out.isEmpty()) throw new IllegalArgumentException("lists no member");
             return out;

@@ -34,7 +34,7 @@ class ServerErrorsTest {
 
     @Test
     void badInputGivesAClearErrorAndANonZeroExit() throws IOException {
-        List<Integer> ports = FreePorts.take(4);
+        List<Integer> ports = FreePorts.take(6);
         String members = "n1=127.0.0.1:" + ports.get(0) + ",n2=127.0.0.1:" + ports.get(1);
         Path config = dir.resolve("bad.conf");
         Files.writeString(config, "id = n1\nmembers = " + members + "\nelection-timeout = 1s\n");
@@ -61,6 +61,12 @@ class ServerErrorsTest {
                     List.of("server", "--id", "n1", "--members", members, "--client-port", Integer.toString(ports.get(3)), "--data-dir", dir.resolve("d4").toString())});
             cases.put("another cluster's data", new Object[] {1, List.of("data directory " + otherCluster + " cannot be used by n1 of cluster 'tandem'", "someone-else"),
                     List.of("server", "--id", "n1", "--members", members, "--data-dir", otherCluster.toString())});
+            Path aFile = Files.writeString(dir.resolve("a-file"), "not a directory");
+            cases.put("data directory is a file", new Object[] {1, List.of("tandem server: cannot use data directory " + aFile + ": opening data directory " + aFile + ": " + aFile + ": "),
+                    List.of("server", "--id", "n1", "--members", "n1=127.0.0.1:" + ports.get(4) + ",n2=127.0.0.1:" + ports.get(5),
+                            "--client-port", Integer.toString(ports.get(5)), "--data-dir", aFile.toString())});
+            cases.put("cluster dir under a file", new Object[] {1, List.of("tandem cluster: cannot write the cluster's files in " + aFile.resolve("cluster") + ": " + aFile.resolve("cluster")),
+                    List.of("cluster", "--dir", aFile.resolve("cluster").toString(), "--base-port", Integer.toString(FreePorts.baseForLocalCluster(3)))});
 
             List<Case> running = new ArrayList<>();
             try {

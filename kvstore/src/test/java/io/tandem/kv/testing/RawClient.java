@@ -20,11 +20,21 @@ public final class RawClient implements AutoCloseable {
     private final OutputStream out;
 
     public RawClient(Endpoint server) throws IOException {
-        socket = new Socket();
-        socket.connect(new InetSocketAddress(server.host(), server.port()), 2000);
+        this(plain(server));
+    }
+
+    /** Over a socket already connected (a TLS socket, or one from a chosen source address). */
+    public RawClient(Socket connected) throws IOException {
+        socket = connected;
         socket.setSoTimeout(10_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();
+    }
+
+    private static Socket plain(Endpoint server) throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
+        return s;
     }
 
     public void send(Request request) throws IOException {
@@ -60,6 +70,8 @@ public final class RawClient implements AutoCloseable {
             return true;
         } catch (java.net.SocketException e) {
             return true; // reset by the server
+        } catch (javax.net.ssl.SSLException e) {
+            return true; // a TLS alert, then the end
         }
     }
 

@@ -5,6 +5,7 @@ import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.EngineStatus;
+import io.tandem.engine.GroupView;
 import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
@@ -36,7 +37,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -57,6 +57,15 @@ import java.util.TreeMap;
  *   <li>a {@link SlownessDetector} reports per-peer depth, lag, resends, single-peer waits and
  *       quorums that always contain the same members.</li>
  * </ul>
+ *
+ * <p>This class holds what every role has (term and vote, the log, commit and apply progress, local
+ * snapshots) and the handlers. The state of the current role is one {@link RoleState} object that
+ * exists only while the node has that role: {@link FollowerState}, {@link CandidateState} or
+ * {@link LeaderState} (with its {@link LeaderReads}, {@link SnapshotSender} and
+ * {@link LeadershipTransfer}); a handler reaches a role's state only by matching it, so a leader's
+ * progress tracking is out of reach of follower code and gone after a step-down. Incoming snapshots
+ * are {@link SnapshotReceiver}'s, membership rules {@link Membership}'s; a new configuration takes
+ * effect in {@link #applyConfiguration}.
  *
  * <p>Public accessors ({@link #role()}, {@link #currentTerm()}, ...) are read-only views for tests and
  * simulator invariants; call them only from the engine's loop.
@@ -91,41 +100,6 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private record Held(NodeId to, RaftMessage message, long token) {}
 
-    private record PendingRead(long requestId, long readIndex) {}
-
-    /** A heartbeat broadcast; once a quorum acknowledged it, its reads are served and the lease extended. */
-    private record HeartbeatRound(long seq, long sentAt, List<PendingRead> reads) {}
-
-    private static final class Transfer {
-        final NodeId target;
-        final long requestId;
-        boolean timeoutNowSent;
-
-        Transfer(NodeId target, long requestId) {
-            this.target = target;
-            this.requestId = requestId;
-        }
-    }
-
-    /** A snapshot arriving from the leader, chunk by chunk. */
-    private static final class Receiving {
-        final SnapshotMeta meta;
-        final Configuration configuration;
-        long expectedOffset;
-        long configToken;
-        boolean configSaved;
-        boolean writeInFlight;
-        long writeToken;
-        int writeLength;
-        InstallSnapshot heldLastChunk;
-        boolean installing;
-
-        Receiving(SnapshotMeta meta, Configuration configuration) {
-            this.meta = meta;
-            this.configuration = configuration;
-        }
-    }
-
     private final NodeId self;
     private final List<NodeId> members;
     private final RaftConfig config;
@@ -153,8 +127,10 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private long termDurableToken;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
 
-    // Volatile state.
-    private Role role = Role.FOLLOWER;
+    // The current role's state: exactly one, replaced on every role change (see RoleState).
+    private RoleState state = new FollowerState();
+
+    // Volatile state of every role.
     private NodeId leaderId;
     private long commitIndex;
     private long lastDelivered;
@@ -163,38 +139,12 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private long heardFromLeaderAt;
     private long nextToken = 1;
     private boolean storageFailed;
+    /** The configuration last applied to this engine's state ({@link #applyConfiguration}). */
+    private Configuration configurationApplied;
+    private final HeartbeatSequence heartbeats = new HeartbeatSequence();
+    private SnapshotReceiver snapshotReceiver;
 
-    // Candidate state.
-    private QuorumTracker votes;
-    private long candidacyToken;
-    private boolean selfVoteCounted;
-    private NodeId transferOrigin;
-    private long transferRequestId;
-
-    // Leader state.
-    private final Map<NodeId, Peer> peers = new TreeMap<>();
-    private CommitTracker commits;
-    private long termStartIndex;
-    private long uncommittedBytes;
-    private long heartbeatSeq;
-    private final ArrayDeque<HeartbeatRound> heartbeatRounds = new ArrayDeque<>();
-    /** When recent heartbeat rounds were sent, so late answers still give round-trip samples. */
-    private static final int HEARTBEAT_RTT_SLOTS = 256;
-    private final long[] heartbeatSeqAt = new long[HEARTBEAT_RTT_SLOTS];
-    private final long[] heartbeatSentAt = new long[HEARTBEAT_RTT_SLOTS];
-    private final List<PendingRead> readsAwaitingTermCommit = new ArrayList<>();
-    private final List<PendingRead> readsAwaitingRound = new ArrayList<>();
-    private long leaseExpiresAt;
-    private Transfer transfer;
-    private final Map<Long, NodeId> chunkReads = new TreeMap<>();
-
-    // Follower state: acknowledgements wait until the acknowledged entries are durable.
-    private long pendingAckIndex = -1;
-    private long pendingAckRequestId;
-    private long lastAckSent = -1;
-    private Receiving receiving;
-
-    // Snapshots and compaction.
+    // Local snapshots and compaction.
     private boolean snapshotInProgress;
     private long snapshotToken;
     private long lastSnapshotIndex;
@@ -229,8 +179,12 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         matchContradictions = meters.counter("tandem.raft.peer.match_contradictions");
         termGauge = meters.gauge("tandem.raft.term");
         commitGauge = meters.gauge("tandem.raft.commit_index");
+        snapshotReceiver = new SnapshotReceiver(ctx.snapshots(), this::newToken);
         loadTermAndVote();
         recoverLog();
+        applyConfiguration(log.configuration());
+        // The view in force at what execution has already seen (views are numbered by the entry after it).
+        installView(lastDelivered, log.configurationAt(lastDelivered));
         if (log.lastTerm() > currentTerm) {
             // Entries of a newer term reached the log but the term record did not: we never voted in it
             // (a vote is durable before it is sent), so adopting the term with no vote is truthful.
@@ -325,6 +279,11 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         return token;
     }
 
+    /** A fresh token for a storage request; one counter for all of them, so tokens never repeat. */
+    private long newToken() {
+        return nextToken++;
+    }
+
     // ------------------------------------------------------------------------------------------
     // Dispatch
     // ------------------------------------------------------------------------------------------
@@ -397,53 +356,55 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     // ------------------------------------------------------------------------------------------
 
     private void onElectionTimeout() {
-        if (role == Role.LEADER) return;
+        if (state instanceof LeaderState) return;
         if (!log.configuration().isVoter(self)) { // learners and removed nodes never campaign
             resetElectionTimer();
             return;
         }
-        transferOrigin = null;
         if (config.preVote()) startPreVote();
-        else startElection(false);
+        else startElection(null, RequestIds.BACKGROUND, false);
     }
 
     /** Thesis §9.6: ask whether we could win before disturbing anyone with a higher term. */
     private void startPreVote() {
-        role = Role.PRE_CANDIDATE;
         leaderId = null;
         Configuration c = log.configuration();
-        votes = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos);
+        CandidateState candidacy = CandidateState.preVote(QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos));
+        state = candidacy;
         resetElectionTimer();
-        if (votes.ack(self, now())) {
-            startElection(false);
+        if (candidacy.votes.ack(self, now())) {
+            startElection(null, RequestIds.BACKGROUND, false);
             return;
         }
         var request = new PreVoteRequest(currentTerm + 1, log.lastIndex(), log.lastTerm());
         for (NodeId v : c.voters()) send(v, request);
     }
 
-    /** §5.2: increment the term, vote for ourselves (durably), and ask every other voter. */
-    private void startElection(boolean leadershipTransfer) {
+    /**
+     * §5.2: increment the term, vote for ourselves (durably), and ask every other voter. An election
+     * that a leader asked for with TimeoutNow carries the transfer ({@code transferOrigin}, null
+     * otherwise), answered by our first entry if we win.
+     */
+    private void startElection(NodeId transferOrigin, long transferRequestId, boolean leadershipTransfer) {
         electionsStarted.increment();
-        role = Role.CANDIDATE;
         leaderId = null;
         currentTerm++;
         votedFor = self;
         persistTermAndVote();
-        candidacyToken = termToken;
-        selfVoteCounted = false;
         Configuration c = log.configuration();
-        votes = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos);
+        CandidateState candidacy = CandidateState.election(QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now() + electionMinNanos),
+                termToken, transferOrigin, transferRequestId);
+        state = candidacy;
         resetElectionTimer();
         var request = new VoteRequest(currentTerm, log.lastIndex(), log.lastTerm(), leadershipTransfer);
         for (NodeId v : c.voters()) send(v, request); // held by send() until our own vote is durable
-        if (termAndVoteDurable()) countSelfVote(); // otherwise onMetaSaved counts it
+        if (termAndVoteDurable()) countSelfVote(candidacy); // otherwise onMetaSaved counts it
     }
 
-    private void countSelfVote() {
-        selfVoteCounted = true;
-        votes.ack(self, now());
-        if (votes.isYes()) becomeLeader();
+    private void countSelfVote(CandidateState candidacy) {
+        candidacy.selfVoteCounted = true;
+        candidacy.votes.ack(self, now());
+        if (candidacy.votes.isYes()) becomeLeader(candidacy);
     }
 
     /** Thesis §9.6 PreVote: granted if we would vote for the sender in its next term; no state changes. */
@@ -456,13 +417,13 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     /** Thesis §9.6: a majority of pre-votes (ours included) starts the real election. */
     private void onPreVoteResponse(NodeId from, PreVoteResponse m) {
-        if (role != Role.PRE_CANDIDATE) return;
+        if (!(state instanceof CandidateState candidacy) || !candidacy.preVote) return;
         if (m.granted()) {
-            if (m.term() == currentTerm + 1 && votes.ack(from, now())) startElection(false);
+            if (m.term() == currentTerm + 1 && candidacy.votes.ack(from, now())) startElection(null, RequestIds.BACKGROUND, false);
         } else if (m.term() > currentTerm) {
             becomeFollower(m.term(), null);
         } else {
-            votes.refuse(from, now());
+            candidacy.votes.refuse(from, now());
         }
     }
 
@@ -492,56 +453,56 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             becomeFollower(m.term(), null);
             return;
         }
-        if (role != Role.CANDIDATE || m.term() != currentTerm) return;
+        if (!(state instanceof CandidateState candidacy) || candidacy.preVote || m.term() != currentTerm) return;
         if (!m.granted()) {
-            votes.refuse(from, now());
+            candidacy.votes.refuse(from, now());
             return;
         }
-        votes.ack(from, now());
+        candidacy.votes.ack(from, now());
         // A leader's own term must be durable before it acts: otherwise it could vote again in it after a crash.
-        if (votes.isYes() && selfVoteCounted) becomeLeader();
+        if (candidacy.votes.isYes() && candidacy.selfVoteCounted) becomeLeader(candidacy);
     }
 
     /** Thesis §3.10: the leader asks us to start an election now, skipping pre-vote and stickiness. */
     private void onTimeoutNow(NodeId from, TimeoutNow m) {
-        if (m.term() != currentTerm || role != Role.FOLLOWER || !from.equals(leaderId) || !log.configuration().isVoter(self)) return;
-        transferOrigin = m.origin();
-        transferRequestId = m.requestId();
-        startElection(true);
+        if (m.term() != currentTerm || !(state instanceof FollowerState) || !from.equals(leaderId) || !log.configuration().isVoter(self)) return;
+        startElection(m.origin(), m.requestId(), true);
     }
 
     private boolean heardFromLiveLeader() {
-        return role == Role.LEADER || now() - heardFromLeaderAt < electionMinNanos;
+        return state instanceof LeaderState || now() - heardFromLeaderAt < electionMinNanos;
     }
 
+    /**
+     * Follows {@code leader} (null if unknown) in {@code term}. A new term or a new leader starts a
+     * new {@link FollowerState}, so no acknowledgement owed to an earlier leader reaches a later one;
+     * a leader's state is dropped here ({@link #leaderStepDown}).
+     */
     private void becomeFollower(long term, NodeId leader) {
-        boolean wasLeader = role == Role.LEADER;
-        if (term > currentTerm) {
+        LeaderState wasLeader = state instanceof LeaderState l ? l : null;
+        boolean newTerm = term > currentTerm;
+        if (newTerm) {
             currentTerm = term;
             votedFor = null;
             persistTermAndVote();
-            lastAckSent = -1;
-            pendingAckIndex = -1;
         }
-        role = Role.FOLLOWER;
-        if (leader != null && !leader.equals(leaderId)) {
-            lastAckSent = -1;
-            pendingAckIndex = -1;
-        }
+        boolean newLeader = leader != null && !leader.equals(leaderId);
+        if (newTerm || newLeader || !(state instanceof FollowerState)) state = new FollowerState();
         leaderId = leader;
-        votes = null;
-        transferOrigin = null;
-        if (wasLeader) leaderStepDown();
+        if (wasLeader != null) leaderStepDown(wasLeader);
         resetElectionTimer();
     }
 
-    /** Accepts {@code from} as the leader of {@code term} (§5.1, §5.2) after an AppendEntries, heartbeat or snapshot. */
-    private boolean acceptLeader(NodeId from, long term) {
-        if (role == Role.LEADER && term == currentTerm) return false; // two leaders in one term: refuse; the invariants report it
-        if (term > currentTerm || role != Role.FOLLOWER || !from.equals(leaderId)) becomeFollower(term, from);
+    /**
+     * Accepts {@code from} as the leader of {@code term} (§5.1, §5.2) after an AppendEntries, heartbeat
+     * or snapshot, and returns our follower state for it; null if we refuse (we lead this term ourselves).
+     */
+    private FollowerState acceptLeader(NodeId from, long term) {
+        if (state instanceof LeaderState && term == currentTerm) return null; // two leaders in one term: refuse; the invariants report it
+        if (term > currentTerm || !(state instanceof FollowerState) || !from.equals(leaderId)) becomeFollower(term, from);
         heardFromLeaderAt = now();
         resetElectionTimer();
-        return true;
+        return (FollowerState) state; // becomeFollower made us a follower if we were not one
     }
 
     private void resetElectionTimer() {
@@ -553,95 +514,77 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     // Leadership
     // ------------------------------------------------------------------------------------------
 
-    private void becomeLeader() {
-        role = Role.LEADER;
+    private void becomeLeader(CandidateState candidacy) {
         leaderId = self;
-        votes = null;
         ctx.cancel(ELECTION);
         long now = now();
-        peers.clear();
+        CommitTracker commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS, this::commitQuorum);
+        // §5.4.2 / §8: the leader commits a no-op of its term (appended below at termStart) so that earlier
+        // entries commit and reads know the commit index.
+        long termStart = log.lastIndex() + 1;
+        LeaderState leader = new LeaderState(commits, termStart, new LeaderReads(MAX_HEARTBEAT_ROUNDS),
+                new SnapshotSender(ctx.snapshots(), log, config.snapshotChunkBytes(), this::newToken));
+        state = leader;
         for (NodeId n : log.configuration().members()) {
             if (n.equals(self)) continue;
-            Peer p = new Peer(n, log.lastIndex() + 1, now);
-            peers.put(n, p);
+            leader.peers.put(n, new Peer(n, log.lastIndex() + 1, now));
         }
-        commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS, this::commitQuorum);
         commits.ack(self, durableIndex, now);
-        uncommittedBytes = 0;
-        leaseExpiresAt = 0;
         detector.resetQuorumHistory();
-        // §5.4.2 / §8: commit an entry of our own term so that earlier entries commit and reads know the commit index.
-        termStartIndex = appendAsLeader(new EntryPayload.Noop(transferOrigin, transferOrigin == null ? RequestIds.BACKGROUND : transferRequestId));
-        transferOrigin = null;
-        broadcastHeartbeat(RequestIds.BACKGROUND);
+        NodeId origin = candidacy.transferOrigin;
+        appendAsLeader(leader, new EntryPayload.Noop(origin, origin == null ? RequestIds.BACKGROUND : candidacy.transferRequestId));
+        broadcastHeartbeat(leader, RequestIds.BACKGROUND);
         ctx.schedule(heartbeatNanos, HEARTBEAT);
         ctx.schedule(electionMinNanos, CHECK_QUORUM);
     }
 
-    private void leaderStepDown() {
+    /** Leadership ended: waiting reads are redirected, timers stop, and {@code leader} is no longer reachable. */
+    private void leaderStepDown(LeaderState leader) {
         leaderStepDowns.increment();
         ctx.cancel(HEARTBEAT);
         ctx.cancel(CHECK_QUORUM);
         ctx.cancel(TRANSFER);
         Rejection notLeader = Rejection.Redirect.to(leaderId);
-        for (PendingRead r : readsAwaitingTermCommit) ctx.reject(r.requestId(), notLeader);
-        for (PendingRead r : readsAwaitingRound) ctx.reject(r.requestId(), notLeader);
-        for (HeartbeatRound round : heartbeatRounds) {
-            for (PendingRead r : round.reads()) ctx.reject(r.requestId(), notLeader);
-        }
-        readsAwaitingTermCommit.clear();
-        readsAwaitingRound.clear();
-        heartbeatRounds.clear();
+        for (LeaderReads.PendingRead r : leader.reads.drain()) ctx.reject(r.requestId(), notLeader);
         // A transfer whose TimeoutNow went out may still complete through the new leader's first entry.
+        LeadershipTransfer transfer = leader.transfer;
         if (transfer != null && !transfer.timeoutNowSent) ctx.reject(transfer.requestId, new Rejection.Unavailable("leadership was lost during the transfer"));
-        transfer = null;
-        peers.clear();
-        chunkReads.clear();
-        commits = null;
-        leaseExpiresAt = 0;
+        leader.transfer = null;
+        // A handler still holding this state after the step-down (it stepped down midway) finds no followers to send to.
+        leader.peers.clear();
         detector.resetQuorumHistory();
     }
 
     /** Appends an entry of the current term to the leader's log and starts its quorum wait. */
-    private long appendAsLeader(EntryPayload payload) {
+    private void appendAsLeader(LeaderState leader, EntryPayload payload) {
         long index = log.lastIndex() + 1;
         byte[] bytes = EntryPayload.encode(payload);
         log.append(new LogEntry(index, currentTerm, bytes));
-        uncommittedBytes += bytes.length;
-        if (payload instanceof EntryPayload.ConfigChange) onLeaderConfigurationAppended();
-        handleCompleted(commits.propose(index, now()));
-        for (Peer p : peers.values()) replicate(p);
-        return index;
-    }
-
-    private void onLeaderConfigurationAppended() {
-        Configuration c = log.configuration();
-        for (NodeId n : c.members()) {
-            if (!n.equals(self) && !peers.containsKey(n)) peers.put(n, new Peer(n, log.lastIndex(), now()));
-        }
-        detector.resetQuorumHistory();
-        handleCompleted(commits.reconfigure(c.voters(), now()));
+        leader.uncommittedBytes += bytes.length;
+        if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration());
+        handleCompleted(leader, leader.commits.propose(index, now()));
+        for (Peer p : leader.peers.values()) replicate(leader, p);
     }
 
     private void onHeartbeatTimer() {
-        if (role != Role.LEADER) return;
+        if (!(state instanceof LeaderState leader)) return;
         long now = now();
-        expireHeartbeatRounds(now);
-        broadcastHeartbeat(RequestIds.BACKGROUND);
-        for (Peer p : peers.values()) maybeResend(p, now);
-        detector.overdue(commits.newlyOverdue(now).size());
+        leader.reads.expire(now, electionMinNanos);
+        broadcastHeartbeat(leader, RequestIds.BACKGROUND);
+        for (Peer p : leader.peers.values()) maybeResend(leader, p, now);
+        detector.overdue(leader.commits.newlyOverdue(now).size());
         ctx.schedule(heartbeatNanos, HEARTBEAT);
     }
 
     /** Thesis §6.2 check-quorum: a leader that cannot reach a majority steps down, so clients find the real one. */
     private void onCheckQuorumTimer() {
-        if (role != Role.LEADER) return;
+        if (!(state instanceof LeaderState leader)) return;
         if (config.checkQuorum()) {
             Configuration c = log.configuration();
             QuorumTracker reachable = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now());
             reachable.ack(self, now());
             for (NodeId v : c.voters()) {
-                Peer p = peers.get(v);
+                Peer p = leader.peers.get(v);
                 if (p != null && now() - p.link.lastHeardAt() < electionMinNanos) reachable.ack(v, now());
             }
             if (!reachable.isYes()) {
@@ -657,19 +600,19 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     // ------------------------------------------------------------------------------------------
 
     /** Sends {@code p} what it should get now; never queues beyond the window. */
-    private void replicate(Peer p) {
+    private void replicate(LeaderState leader, Peer p) {
         switch (p.mode) {
             case SNAPSHOT -> { }
             case PROBE -> {
-                if (!p.probeOutstanding) sendAppend(p, true, true);
+                if (!p.probeOutstanding) sendAppend(leader, p, true, true);
             }
             case REPLICATE -> {
                 while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex() && windowOpen(p)) {
-                    sendAppend(p, false, true);
+                    sendAppend(leader, p, false, true);
                 }
             }
         }
-        maybeSendTimeoutNow(p);
+        maybeSendTimeoutNow(leader, p);
     }
 
     /**
@@ -703,10 +646,10 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * entries only if {@code withEntries} (an unresponsive follower gets empty probes, so no data is
      * sent twice into the void). Falls back to a snapshot if the entries are compacted.
      */
-    private void sendAppend(Peer p, boolean probe, boolean withEntries) {
+    private void sendAppend(LeaderState leader, Peer p, boolean probe, boolean withEntries) {
         long prev = p.next - 1;
         if (prev < log.baseIndex()) {
-            startSnapshot(p);
+            leader.snapshots.start(p, now());
             return;
         }
         List<LogEntry> entries = withEntries ? batchFrom(p.next) : List.of();
@@ -745,7 +688,8 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * entries are durable.
      */
     private void onAppendEntries(NodeId from, AppendEntries m) {
-        if (m.term() < currentTerm || !acceptLeader(from, m.term())) {
+        FollowerState follower = m.term() < currentTerm ? null : acceptLeader(from, m.term());
+        if (follower == null) {
             send(from, new AppendEntriesResponse(currentTerm, false, 0, m.prevLogIndex(), 0, 0, m.requestId()));
             return;
         }
@@ -758,7 +702,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             entries = entries.subList(skip, entries.size());
             prev += skip;
             if (entries.isEmpty()) {
-                acknowledge(from, verified, m.requestId());
+                acknowledge(follower, from, verified, m.requestId());
                 return;
             }
         } else if (prev > log.lastIndex()) {
@@ -779,36 +723,31 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 }
                 log.truncateSuffix(index);
                 refreshDurableIndex();
-                pendingAckIndex = Math.min(pendingAckIndex, index - 1);
+                follower.logCutBackTo(index - 1);
+                configurationMayHaveChanged(); // a truncated configuration entry no longer counts
             }
             log.append(e);
+            if (EntryPayload.isConfigChange(e.payload())) configurationMayHaveChanged();
         }
         advanceCommit(Math.min(m.leaderCommit(), verified));
-        acknowledge(from, verified, m.requestId());
+        acknowledge(follower, from, verified, m.requestId());
     }
 
     /** Answers success for entries up to {@code verified} once they are durable; partial progress is acknowledged as it becomes durable. */
-    private void acknowledge(NodeId leader, long verified, long requestId) {
+    private void acknowledge(FollowerState follower, NodeId leader, long verified, long requestId) {
         refreshDurableIndex();
-        if (verified <= durableIndex) {
-            sendAck(leader, verified, requestId);
-        } else {
-            pendingAckIndex = Math.max(pendingAckIndex, verified);
-            pendingAckRequestId = requestId;
-            if (durableIndex > lastAckSent) sendAck(leader, durableIndex, requestId);
-        }
+        long ack = follower.acknowledge(verified, durableIndex, requestId);
+        if (ack != FollowerState.NOTHING) sendAck(leader, ack, requestId);
     }
 
     private void sendAck(NodeId leader, long matchIndex, long requestId) {
-        lastAckSent = Math.max(lastAckSent, matchIndex);
         send(leader, new AppendEntriesResponse(currentTerm, true, matchIndex, matchIndex, 0, 0, requestId));
     }
 
     private void flushPendingAck() {
-        if (pendingAckIndex < 0 || leaderId == null || role != Role.FOLLOWER) return;
-        long ackable = Math.min(pendingAckIndex, durableIndex);
-        if (ackable > lastAckSent) sendAck(leaderId, ackable, pendingAckRequestId);
-        if (durableIndex >= pendingAckIndex) pendingAckIndex = -1;
+        if (!(state instanceof FollowerState follower) || leaderId == null) return;
+        long ack = follower.flush(durableIndex);
+        if (ack != FollowerState.NOTHING) sendAck(leaderId, ack, follower.pendingRequestId());
     }
 
     /**
@@ -821,15 +760,16 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             becomeFollower(m.term(), null);
             return;
         }
-        Peer p = peers.get(from);
-        if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
+        if (!(state instanceof LeaderState leader) || m.term() < currentTerm) return;
+        Peer p = leader.peers.get(from);
+        if (p == null) return;
         long now = now();
         p.link.heard(now);
         if (m.success()) {
             if (m.matchIndex() > p.match) {
                 p.match = m.matchIndex();
                 madeProgress(p, now);
-                handleCompleted(commits.ack(p.id, p.match, now));
+                handleCompleted(leader, leader.commits.ack(p.id, p.match, now));
             }
             switch (p.mode) {
                 case PROBE -> {
@@ -843,7 +783,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 }
                 case SNAPSHOT -> { }
             }
-            if (role == Role.LEADER) replicate(p);
+            if (state == leader) replicate(leader, p); // the commit may have removed us (onConfigurationCommitted)
             return;
         }
         if (m.prevLogIndex() < p.match || p.mode == Peer.Mode.SNAPSHOT) return; // stale: we know a later match point
@@ -854,7 +794,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         p.next = next;
         if (next - 1 < m.prevLogIndex()) {
             madeProgress(p, now);
-            replicate(p); // each answer moves the probe strictly back, so answers alone cannot loop
+            replicate(leader, p); // each answer moves the probe strictly back, so answers alone cannot loop
         } else {
             // The follower contradicts an index it acknowledged (its durable log lost entries): only the
             // resend timer probes again, once per interval, instead of a ping-pong at network speed.
@@ -867,7 +807,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * a resend interval, at most once per interval. If the follower answered nothing since the previous
      * resend it gets an empty probe; data follows once it answers.
      */
-    private void maybeResend(Peer p, long now) {
+    private void maybeResend(LeaderState leader, Peer p, long now) {
         long timeout = p.link.resendTimeout(resendNanos);
         if (!p.link.mayResend(now, timeout)) return;
         boolean stalled = switch (p.mode) {
@@ -880,15 +820,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         boolean responsive = p.link.resending(now);
         if (p.mode == Peer.Mode.SNAPSHOT) {
             detector.resent(p.id, p.snapshotOffset, 0);
-            chunkReads.remove(p.chunkReadToken);
-            p.chunkReadToken = 0;
-            Optional<SnapshotMeta> latest = ctx.snapshots().latest();
-            if (latest.isPresent() && !sameSnapshot(latest.get(), p.snapshot)) {
-                startSnapshot(p); // a newer snapshot replaced the one we were sending
-            } else {
-                p.chunkOutstanding = false;
-                readChunk(p);
-            }
+            leader.snapshots.resend(p, now);
             return;
         }
         p.becomeProbe();
@@ -897,7 +829,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         } else {
             detector.resent(p.id, p.next, 0);
         }
-        sendAppend(p, true, responsive);
+        sendAppend(leader, p, true, responsive);
     }
 
     private static void madeProgress(Peer p, long now) {
@@ -905,14 +837,14 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     /** Commits what completed quorums cover (§5.3, §5.4.2). */
-    private void handleCompleted(List<CommitTracker.Completed> completed) {
+    private void handleCompleted(LeaderState leader, List<CommitTracker.Completed> completed) {
         if (completed.isEmpty()) return;
         int voters = log.configuration().voters().size();
         for (CommitTracker.Completed c : completed) {
             // A round decided when it was created waited for nobody.
             if (c.incremental()) detector.quorumFormed(c.responders(), c.decidedBy(), voters, c.waitedNanos(), now());
         }
-        advanceCommit(commits.committedIndex());
+        advanceCommit(leader.commits.committedIndex());
     }
 
     private void advanceCommit(long index) {
@@ -921,13 +853,19 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         commitIndex = newCommit;
         commitGauge.set(commitIndex);
         deliverCommitted();
-        if (role != Role.LEADER) return;
-        if (commitIndex >= termStartIndex && !readsAwaitingTermCommit.isEmpty()) {
-            for (PendingRead r : readsAwaitingTermCommit) readsAwaitingRound.add(new PendingRead(r.requestId(), commitIndex));
-            readsAwaitingTermCommit.clear();
-            if (!readRoundOutstanding()) broadcastHeartbeat(readsAwaitingRound.getFirst().requestId());
+        if (!(state instanceof LeaderState leader)) return;
+        if (leader.termCommitted(commitIndex) && leader.reads.termCommitted(commitIndex) && !leader.reads.readRoundOutstanding()) {
+            broadcastHeartbeat(leader, leader.reads.firstWaitingRequestId());
         }
-        if (commitIndex >= log.configurationIndex()) onConfigurationCommitted();
+        if (commitIndex >= log.configurationIndex()) onConfigurationCommitted(leader);
+    }
+
+    /**
+     * Each configuration, once committed and delivered, is a view for channel receivers (DESIGN §2.1),
+     * numbered after its entry; on a restart or a snapshot install, the one in force at that point.
+     */
+    private void installView(long index, Configuration c) {
+        ctx.installView(new GroupView(index + 1, c.members()));
     }
 
     /** Hands newly committed entries to execution in index order. */
@@ -942,8 +880,10 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             // A configuration entry is applied only once it is durable here, so a snapshot never covers
             // a configuration the restarted node could not find again (see recoverLog).
             if (EntryPayload.isConfigChange(payload) && index > durableIndex) return;
-            if (role == Role.LEADER && index >= termStartIndex) uncommittedBytes -= payload.length;
-            ctx.deliver(EntryPayload.toCommitted(index, EntryPayload.decode(payload)));
+            if (state instanceof LeaderState leader && index >= leader.termStartIndex) leader.uncommittedBytes -= payload.length;
+            EntryPayload entry = EntryPayload.decode(payload);
+            ctx.deliver(EntryPayload.toCommitted(index, entry));
+            if (entry instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
             lastDelivered = index;
         }
     }
@@ -953,25 +893,25 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     // ------------------------------------------------------------------------------------------
 
     private void onCommand(ClientRequest r) {
-        if (role != Role.LEADER) {
+        if (!(state instanceof LeaderState leader)) {
             ctx.reject(r.requestId(), Rejection.Redirect.to(leaderId));
             return;
         }
         Optional<AdminRequest> admin = RaftAdmin.decode(r.payload());
         if (admin.isPresent()) {
-            changeMembershipOrLeadership(r.requestId(), admin.get());
+            changeMembershipOrLeadership(leader, r.requestId(), admin.get());
             return;
         }
-        if (transfer != null) {
-            ctx.reject(r.requestId(), new Rejection.Unavailable("leadership is being transferred to " + transfer.target));
+        if (leader.transfer != null) {
+            ctx.reject(r.requestId(), new Rejection.Unavailable("leadership is being transferred to " + leader.transfer.target));
             return;
         }
-        if (log.lastIndex() - commitIndex >= config.maxUncommittedEntries() || uncommittedBytes >= config.maxUncommittedBytes()) {
-            ctx.reject(r.requestId(), new Rejection.Overloaded((log.lastIndex() - commitIndex) + " entries / " + uncommittedBytes
+        if (log.lastIndex() - commitIndex >= config.maxUncommittedEntries() || leader.uncommittedBytes >= config.maxUncommittedBytes()) {
+            ctx.reject(r.requestId(), new Rejection.Overloaded((log.lastIndex() - commitIndex) + " entries / " + leader.uncommittedBytes
                     + " bytes wait for a quorum"));
             return;
         }
-        appendAsLeader(new EntryPayload.Command(self, r.requestId(), r.session(), r.payload()));
+        appendAsLeader(leader, new EntryPayload.Command(self, r.requestId(), r.session(), r.payload()));
     }
 
     /** Serves a read as its policy asks (thesis §6.4); overridable so tests can plant a read that skips the read index. */
@@ -979,7 +919,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         switch (r.readPolicy()) {
             case ReadPolicy.Stale s -> ctx.serveRead(r.requestId(), s.minIndex());
             case ReadPolicy.Lease l -> {
-                if (role == Role.LEADER && leaseValid()) ctx.serveRead(r.requestId(), commitIndex);
+                if (state instanceof LeaderState leader && leaseValid(leader)) ctx.serveRead(r.requestId(), commitIndex);
                 else readIndex(r.requestId()); // no valid lease: fall back to a confirmed read
             }
             case ReadPolicy.Linearizable l -> readIndex(r.requestId());
@@ -992,26 +932,26 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * from when the heartbeat a quorum acknowledged was sent. A transfer ends the lease at once,
      * because TimeoutNow overrides the followers' refusal.
      */
-    private boolean leaseValid() {
-        return transfer == null && commitIndex >= termStartIndex && now() < leaseExpiresAt;
+    private boolean leaseValid(LeaderState leader) {
+        return leader.transfer == null && leader.termCommitted(commitIndex) && leader.reads.leaseRunning(now());
     }
 
     /**
      * Thesis §6.4 ReadIndex: the read index is the commit index once the leader committed an entry of
      * its term; leadership is confirmed by a quorum acknowledging a heartbeat sent after the read
-     * arrived. Reads share heartbeat rounds; no log entry is written.
+     * arrived. Reads share heartbeat rounds ({@link LeaderReads}); no log entry is written.
      */
     private void readIndex(long requestId) {
-        if (role != Role.LEADER) {
+        if (!(state instanceof LeaderState leader)) {
             ctx.reject(requestId, Rejection.Redirect.to(leaderId));
             return;
         }
-        if (pendingReads() >= config.maxPendingReads()) {
-            ctx.reject(requestId, new Rejection.Overloaded(pendingReads() + " reads wait for leadership confirmation"));
+        if (leader.reads.pending() >= config.maxPendingReads()) {
+            ctx.reject(requestId, new Rejection.Overloaded(leader.reads.pending() + " reads wait for leadership confirmation"));
             return;
         }
-        if (commitIndex < termStartIndex) {
-            readsAwaitingTermCommit.add(new PendingRead(requestId, 0));
+        if (!leader.termCommitted(commitIndex)) {
+            leader.reads.awaitTermCommit(requestId);
             return;
         }
         Configuration c = log.configuration();
@@ -1019,40 +959,21 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             ctx.serveRead(requestId, commitIndex);
             return;
         }
-        readsAwaitingRound.add(new PendingRead(requestId, commitIndex));
-        if (!readRoundOutstanding()) broadcastHeartbeat(requestId);
+        leader.reads.awaitRound(requestId, commitIndex);
+        if (!leader.reads.readRoundOutstanding()) broadcastHeartbeat(leader, requestId);
     }
 
-    private int pendingReads() {
-        int n = readsAwaitingTermCommit.size() + readsAwaitingRound.size();
-        for (HeartbeatRound round : heartbeatRounds) n += round.reads().size();
-        return n;
-    }
-
-    private boolean readRoundOutstanding() {
-        for (HeartbeatRound round : heartbeatRounds) {
-            if (!round.reads().isEmpty()) return true;
-        }
-        return false;
-    }
-
-    /** Sends heartbeat round {@code seq+1} to every peer; reads waiting for a round ride on it. */
-    private void broadcastHeartbeat(long requestId) {
-        long seq = ++heartbeatSeq;
-        int slot = (int) (seq % HEARTBEAT_RTT_SLOTS);
-        heartbeatSeqAt[slot] = seq;
-        heartbeatSentAt[slot] = now();
-        List<PendingRead> reads = readsAwaitingRound.isEmpty() ? List.of() : new ArrayList<>(readsAwaitingRound);
-        readsAwaitingRound.clear();
-        heartbeatRounds.addLast(new HeartbeatRound(seq, now(), reads));
-        while (heartbeatRounds.size() > MAX_HEARTBEAT_ROUNDS) readsAwaitingRound.addAll(heartbeatRounds.pollFirst().reads());
-        for (Peer p : peers.values()) send(p.id, new Heartbeat(currentTerm, Math.min(commitIndex, p.match), seq, requestId));
-        confirmHeartbeatRounds();
+    /** Sends the next heartbeat round to every peer; reads waiting for a round ride on it. */
+    private void broadcastHeartbeat(LeaderState leader, long requestId) {
+        long seq = heartbeats.next(now());
+        leader.reads.roundSent(seq, now());
+        for (Peer p : leader.peers.values()) send(p.id, new Heartbeat(currentTerm, Math.min(commitIndex, p.match), seq, requestId));
+        confirmHeartbeatRounds(leader);
     }
 
     /** §5.2 heartbeat on the follower: it is a live leader; the commit index it carries is known to be in our log. */
     private void onHeartbeat(NodeId from, Heartbeat m) {
-        if (m.term() < currentTerm || !acceptLeader(from, m.term())) {
+        if (m.term() < currentTerm || acceptLeader(from, m.term()) == null) {
             send(from, new HeartbeatResponse(currentTerm, m.seq(), m.requestId()));
             return;
         }
@@ -1066,45 +987,33 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             becomeFollower(m.term(), null);
             return;
         }
-        Peer p = peers.get(from);
-        if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
+        if (!(state instanceof LeaderState leader) || m.term() < currentTerm) return;
+        Peer p = leader.peers.get(from);
+        if (p == null) return;
         long now = now();
         p.link.heard(now);
-        int slot = (int) (m.seq() % HEARTBEAT_RTT_SLOTS);
-        if (m.seq() > p.ackedSeq && heartbeatSeqAt[slot] == m.seq()) p.link.sampleRoundTrip(now - heartbeatSentAt[slot]);
+        if (m.seq() > p.ackedSeq && heartbeats.remembers(m.seq())) p.link.sampleRoundTrip(now - heartbeats.sentAt(m.seq()));
         p.ackedSeq = Math.max(p.ackedSeq, m.seq());
-        confirmHeartbeatRounds();
+        confirmHeartbeatRounds(leader);
     }
 
-    private void confirmHeartbeatRounds() {
-        HeartbeatRound confirmed = null;
-        for (HeartbeatRound round : heartbeatRounds) {
-            if (roundAcknowledged(round.seq())) confirmed = round;
-        }
-        if (confirmed == null) return;
-        leaseExpiresAt = Math.max(leaseExpiresAt, confirmed.sentAt() + leaseNanos);
-        while (!heartbeatRounds.isEmpty() && heartbeatRounds.peekFirst().seq() <= confirmed.seq()) {
-            for (PendingRead r : heartbeatRounds.pollFirst().reads()) ctx.serveRead(r.requestId(), r.readIndex());
-        }
-        if (!readsAwaitingRound.isEmpty() && !readRoundOutstanding()) broadcastHeartbeat(readsAwaitingRound.getFirst().requestId());
+    /** Serves the reads of every round a quorum acknowledged, and starts a round for reads left waiting. */
+    private void confirmHeartbeatRounds(LeaderState leader) {
+        List<LeaderReads.PendingRead> served = leader.reads.confirm(seq -> roundAcknowledged(leader, seq), leaseNanos);
+        if (served == null) return;
+        for (LeaderReads.PendingRead r : served) ctx.serveRead(r.requestId(), r.readIndex());
+        if (leader.reads.readsWaitForRound() && !leader.reads.readRoundOutstanding()) broadcastHeartbeat(leader, leader.reads.firstWaitingRequestId());
     }
 
-    private boolean roundAcknowledged(long seq) {
+    private boolean roundAcknowledged(LeaderState leader, long seq) {
         Configuration c = log.configuration();
         QuorumTracker q = QuorumTracker.kOfN(c.voters(), c.quorum(), now(), now());
         q.ack(self, now());
         for (NodeId v : c.voters()) {
-            Peer p = peers.get(v);
+            Peer p = leader.peers.get(v);
             if (p != null && p.ackedSeq >= seq) q.ack(v, now());
         }
         return q.isYes();
-    }
-
-    /** Rounds no quorum acknowledged within an election timeout are dropped; their reads try again on the next round. */
-    private void expireHeartbeatRounds(long now) {
-        while (!heartbeatRounds.isEmpty() && now - heartbeatRounds.peekFirst().sentAt() >= electionMinNanos) {
-            readsAwaitingRound.addAll(heartbeatRounds.pollFirst().reads());
-        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1115,100 +1024,100 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     @Override
     public boolean onAdmin(long requestId, AdminRequest request) {
         if (storageFailed) ctx.reject(requestId, new Rejection.Unavailable("storage failed on " + self));
-        else if (role != Role.LEADER) ctx.reject(requestId, Rejection.Redirect.to(leaderId));
-        else changeMembershipOrLeadership(requestId, request);
+        else if (!(state instanceof LeaderState leader)) ctx.reject(requestId, Rejection.Redirect.to(leaderId));
+        else changeMembershipOrLeadership(leader, requestId, request);
         return true;
     }
 
-    private void changeMembershipOrLeadership(long requestId, AdminRequest command) {
+    private void changeMembershipOrLeadership(LeaderState leader, long requestId, AdminRequest command) {
         if (command instanceof AdminRequest.TransferLeadership t) {
-            startTransfer(requestId, t.node());
+            startTransfer(leader, requestId, t.node());
             return;
         }
-        Optional<String> refusal = membershipRefusal();
+        Optional<String> refusal = Membership.refusal(commitIndex, leader.termStartIndex, log.configurationIndex(), leader.transfer != null);
         if (refusal.isPresent()) {
             ctx.reject(requestId, new Rejection.Unavailable(refusal.get()));
             return;
         }
-        Configuration c = log.configuration();
-        NodeId node = command.node();
-        Configuration next = null;
-        String problem = null;
-        switch (command) {
-            case AdminRequest.AddLearner a -> {
-                if (c.contains(node)) problem = node + " is already a member: " + c;
-                else next = c.withLearner(node);
-            }
-            case AdminRequest.Promote p -> {
-                Peer learner = peers.get(node);
-                if (!c.isLearner(node)) problem = node + " is not a learner: " + c;
-                else if (learner == null || learner.match < commitIndex) problem = node + " has not caught up (match " + (learner == null ? 0 : learner.match) + " < commit " + commitIndex + ")";
-                else next = c.withPromoted(node);
-            }
-            case AdminRequest.Remove rm -> {
-                if (!c.contains(node)) problem = node + " is not a member: " + c;
-                else if (c.without(node).voters().isEmpty()) problem = "removing " + node + " would leave no voter";
-                else next = c.without(node);
-            }
-            case AdminRequest.TransferLeadership t -> throw new IllegalStateException("handled above");
-        }
-        if (next == null) {
-            ctx.reject(requestId, new Rejection.Unavailable(problem));
+        Peer learner = leader.peers.get(command.node());
+        Membership.Proposal proposal = Membership.propose(log.configuration(), command, learner == null ? -1 : learner.match, commitIndex);
+        if (proposal.next() == null) {
+            ctx.reject(requestId, new Rejection.Unavailable(proposal.problem()));
             return;
         }
-        appendAsLeader(new EntryPayload.ConfigChange(self, requestId, next));
+        appendAsLeader(leader, new EntryPayload.ConfigChange(self, requestId, proposal.next()));
     }
 
-    private Optional<String> membershipRefusal() {
-        if (commitIndex < termStartIndex) return Optional.of("the leader has not yet committed an entry of its term");
-        if (log.configurationIndex() > commitIndex) return Optional.of("another membership change is not yet committed");
-        if (transfer != null) return Optional.of("a leadership transfer is in progress");
-        return Optional.empty();
+    /**
+     * The one place where a new configuration takes effect on this node's state. Thesis §4.1: a
+     * server uses the latest configuration in its log, committed or not, so this runs when the
+     * engine starts and whenever that changes: a configuration entry appended (by the leader, or
+     * from it), a conflicting suffix holding one truncated (which reverts to the configuration
+     * before it), a snapshot installed. Elections, votes and quorum checks read the configuration
+     * from the log each time; the state to adjust is the leader's: it starts replicating to new
+     * members and counts its pending commit rounds with the new voters. Members it removed keep
+     * receiving entries until the change commits ({@link #onConfigurationCommitted}). The entry that
+     * set it is at {@code log.configurationIndex()} (the snapshot base if none is in the log).
+     */
+    private void applyConfiguration(Configuration configuration) {
+        configurationApplied = configuration;
+        if (state instanceof LeaderState leader) {
+            for (NodeId n : configuration.members()) {
+                if (!n.equals(self) && !leader.peers.containsKey(n)) leader.peers.put(n, new Peer(n, log.lastIndex(), now()));
+            }
+            detector.resetQuorumHistory();
+            handleCompleted(leader, leader.commits.reconfigure(configuration.voters(), now()));
+        }
+    }
+
+    /** Applies the log's configuration if it is not the one in effect (after a change to the log that may carry one). */
+    private void configurationMayHaveChanged() {
+        if (!log.configuration().equals(configurationApplied)) applyConfiguration(log.configuration());
     }
 
     /** Once the configuration entry commits, members it removed stop receiving entries; a removed leader steps down. */
-    private void onConfigurationCommitted() {
+    private void onConfigurationCommitted(LeaderState leader) {
         Configuration c = log.configuration();
-        peers.keySet().removeIf(n -> !c.contains(n));
+        leader.peers.keySet().removeIf(n -> !c.contains(n));
         if (!c.isVoter(self)) {
-            // Hand over at once to the most up-to-date voter rather than wait for an election timeout.
-            peers.values().stream().filter(p -> c.isVoter(p.id) && p.match == log.lastIndex()).findFirst()
+            Membership.handoverTarget(c, leader.peers.values(), log.lastIndex())
                     .ifPresent(p -> send(p.id, new TimeoutNow(currentTerm, null, RequestIds.BACKGROUND)));
             becomeFollower(currentTerm, null);
         }
     }
 
-    private void startTransfer(long requestId, NodeId target) {
-        if (transfer != null) {
-            ctx.reject(requestId, new Rejection.Unavailable("a leadership transfer to " + transfer.target + " is in progress"));
+    private void startTransfer(LeaderState leader, long requestId, NodeId target) {
+        if (leader.transfer != null) {
+            ctx.reject(requestId, new Rejection.Unavailable("a leadership transfer to " + leader.transfer.target + " is in progress"));
             return;
         }
         if (target.equals(self)) { // already the leader: answer when an entry of this term commits
-            appendAsLeader(new EntryPayload.Noop(self, requestId));
+            appendAsLeader(leader, new EntryPayload.Noop(self, requestId));
             return;
         }
-        if (!log.configuration().isVoter(target) || !peers.containsKey(target)) {
+        if (!log.configuration().isVoter(target) || !leader.peers.containsKey(target)) {
             ctx.reject(requestId, new Rejection.Unavailable(target + " is not a voter: " + log.configuration()));
             return;
         }
-        transfer = new Transfer(target, requestId);
-        leaseExpiresAt = 0;
+        leader.transfer = new LeadershipTransfer(target, requestId);
+        leader.reads.endLease();
         ctx.schedule(electionMinNanos, TRANSFER);
-        replicate(peers.get(target));
+        replicate(leader, leader.peers.get(target));
     }
 
-    private void maybeSendTimeoutNow(Peer p) {
-        if (transfer == null || transfer.timeoutNowSent || !p.id.equals(transfer.target) || p.match != log.lastIndex()) return;
+    private void maybeSendTimeoutNow(LeaderState leader, Peer p) {
+        LeadershipTransfer transfer = leader.transfer;
+        if (transfer == null || !transfer.readyToHandOver(p, log.lastIndex())) return;
         transfer.timeoutNowSent = true;
         send(p.id, new TimeoutNow(currentTerm, self, transfer.requestId));
     }
 
     private void onTransferTimer() {
-        if (transfer == null) return;
-        if (!transfer.timeoutNowSent) {
-            ctx.reject(transfer.requestId, new Rejection.Unavailable(transfer.target + " did not catch up within an election timeout"));
+        if (!(state instanceof LeaderState leader) || leader.transfer == null) return;
+        if (!leader.transfer.timeoutNowSent) {
+            ctx.reject(leader.transfer.requestId, new Rejection.Unavailable(leader.transfer.target + " did not catch up within an election timeout"));
         }
-        transfer = null;
+        leader.transfer = null;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1238,60 +1147,20 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             pendingCompactionToken = 0;
             if (pendingCompactionIndex > log.baseIndex() && log.has(pendingCompactionIndex)) log.compactPrefix(pendingCompactionIndex);
         }
-        if (receiving != null && token == receiving.configToken) {
-            receiving.configSaved = true;
-            if (receiving.heldLastChunk != null) {
-                InstallSnapshot last = receiving.heldLastChunk;
-                receiving.heldLastChunk = null;
-                writeChunk(last);
-            }
-        }
+        snapshotReceiver.baseSaved(token);
     }
 
-    private void startSnapshot(Peer p) {
-        Optional<SnapshotMeta> latest = ctx.snapshots().latest();
-        p.link.clearInflight();
-        p.probeOutstanding = false;
-        p.mode = Peer.Mode.SNAPSHOT;
-        p.link.restartProgressWait(now());
-        if (latest.isEmpty() || latest.get().lastIncludedIndex() < log.baseIndex()) {
-            // Cannot happen while compaction only follows snapshots; the resend timer retries.
-            p.snapshot = null;
-            return;
-        }
-        p.snapshot = latest.get();
-        p.snapshotConfig = log.configurationAt(p.snapshot.lastIncludedIndex());
-        p.snapshotOffset = 0;
-        p.chunkOutstanding = false;
-        readChunk(p);
-    }
-
-    /** Snapshot data is read by the storage, off the loop; one chunk per follower at a time. */
-    private void readChunk(Peer p) {
-        if (p.snapshot == null) {
-            startSnapshot(p);
-            return;
-        }
-        long token = nextToken++;
-        p.chunkReadToken = token;
-        chunkReads.put(token, p.id);
-        ctx.snapshots().readChunk(p.snapshot, p.snapshotOffset, config.snapshotChunkBytes(), token);
-    }
-
+    /** §7 on the leader: a chunk the storage read for a follower goes out ({@link SnapshotSender}). */
     private void onSnapshotChunkRead(StorageEvent.SnapshotChunkRead s) {
-        NodeId id = chunkReads.remove(s.token());
-        Peer p = id == null ? null : peers.get(id);
-        if (role != Role.LEADER || p == null || p.mode != Peer.Mode.SNAPSHOT || p.chunkReadToken != s.token()) return;
-        p.chunkReadToken = 0;
-        p.chunkOutstanding = true;
-        p.chunkSentAt = now();
-        send(p.id, new InstallSnapshot(currentTerm, s.snapshot(), p.snapshotConfig, s.offset(), s.data(), s.last()));
+        if (!(state instanceof LeaderState leader)) return;
+        Peer p = leader.snapshots.chunkRead(s, leader.peers, now());
+        if (p != null) send(p.id, new InstallSnapshot(currentTerm, s.snapshot(), p.snapshotConfig, s.offset(), s.data(), s.last()));
     }
 
-    /** §7 InstallSnapshot on the receiver: chunks are written in order; the last one installs the snapshot. */
+    /** §7 InstallSnapshot on the receiver: chunks are written in order; the last one installs the snapshot ({@link SnapshotReceiver}). */
     private void onInstallSnapshot(NodeId from, InstallSnapshot m) {
         long index = m.snapshot().lastIncludedIndex();
-        if (m.term() < currentTerm || !acceptLeader(from, m.term())) {
+        if (m.term() < currentTerm || acceptLeader(from, m.term()) == null) {
             send(from, new InstallSnapshotResponse(currentTerm, index, 0, false));
             return;
         }
@@ -1299,25 +1168,8 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             send(from, new InstallSnapshotResponse(currentTerm, index, 0, true));
             return;
         }
-        if (receiving == null || !sameSnapshot(receiving.meta, m.snapshot())) {
-            if (m.offset() != 0) {
-                send(from, new InstallSnapshotResponse(currentTerm, index, 0, false));
-                return;
-            }
-            receiving = new Receiving(m.snapshot(), m.configuration());
-            // The configuration must be on disk before the snapshot can be: a restart needs both.
-            receiving.configToken = saveBase(index, m.snapshot().lastIncludedTerm(), m.configuration());
-        }
-        if (receiving.installing || receiving.writeInFlight || receiving.heldLastChunk != null) return; // busy with this chunk
-        if (m.offset() != receiving.expectedOffset) {
-            send(from, new InstallSnapshotResponse(currentTerm, index, receiving.expectedOffset, false));
-            return;
-        }
-        if (m.last() && !receiving.configSaved) {
-            receiving.heldLastChunk = m;
-            return;
-        }
-        writeChunk(m);
+        InstallSnapshotResponse answer = snapshotReceiver.offer(m, currentTerm, this::saveBase);
+        if (answer != null) send(from, answer);
     }
 
     /**
@@ -1329,38 +1181,26 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 && a.sizeBytes() == b.sizeBytes() && a.crc32c() == b.crc32c();
     }
 
-    private void writeChunk(InstallSnapshot m) {
-        receiving.writeInFlight = true;
-        receiving.writeToken = nextToken++;
-        receiving.writeLength = m.data().length;
-        ctx.snapshots().writeChunk(m.snapshot(), m.offset(), m.data(), m.last(), receiving.writeToken);
-    }
-
     private void onSnapshotChunkWritten(StorageEvent.SnapshotChunkWritten s) {
-        if (receiving == null || s.token() != receiving.writeToken) return;
-        receiving.writeInFlight = false;
-        receiving.expectedOffset = s.offset() + receiving.writeLength;
-        if (s.last()) {
-            receiving.installing = true;
-        } else if (leaderId != null) {
-            send(leaderId, new InstallSnapshotResponse(currentTerm, receiving.meta.lastIncludedIndex(), receiving.expectedOffset, false));
-        }
+        InstallSnapshotResponse next = snapshotReceiver.chunkWritten(s, currentTerm);
+        if (next != null && leaderId != null) send(leaderId, next);
     }
 
     private void onSnapshotInstalled(StorageEvent.SnapshotInstalled s) {
-        if (receiving == null || !sameSnapshot(receiving.meta, s.snapshot())) return;
-        Receiving r = receiving;
-        receiving = null;
+        SnapshotReceiver.Receiving r = snapshotReceiver.installed(s);
+        if (r == null) return;
         long index = r.meta.lastIncludedIndex();
         if (index > commitIndex) {
             log.installSnapshot(index, r.meta.lastIncludedTerm(), r.configuration);
             refreshDurableIndex();
-            pendingAckIndex = Math.min(pendingAckIndex, log.lastIndex());
+            if (state instanceof FollowerState follower) follower.logCutBackTo(log.lastIndex());
             commitIndex = index;
             lastDelivered = Math.max(lastDelivered, index);
+            installView(index, r.configuration);
             appliedIndex = Math.max(appliedIndex, index);
             lastSnapshotIndex = Math.max(lastSnapshotIndex, index);
             commitGauge.set(commitIndex);
+            configurationMayHaveChanged();
         }
         if (leaderId != null) send(leaderId, new InstallSnapshotResponse(currentTerm, index, 0, true));
     }
@@ -1371,29 +1211,24 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             becomeFollower(m.term(), null);
             return;
         }
-        Peer p = peers.get(from);
-        if (role != Role.LEADER || m.term() < currentTerm || p == null) return;
+        if (!(state instanceof LeaderState leader) || m.term() < currentTerm) return;
+        Peer p = leader.peers.get(from);
+        if (p == null) return;
         long now = now();
         p.link.heard(now);
         if (m.done()) {
             if (m.lastIncludedIndex() > p.match) {
                 p.match = m.lastIncludedIndex();
-                handleCompleted(commits.ack(p.id, p.match, now));
+                handleCompleted(leader, leader.commits.ack(p.id, p.match, now));
             }
-            if (p.mode == Peer.Mode.SNAPSHOT && role == Role.LEADER) {
+            if (p.mode == Peer.Mode.SNAPSHOT && state == leader) {
                 p.becomeReplicate();
                 madeProgress(p, now);
-                replicate(p);
+                replicate(leader, p);
             }
             return;
         }
-        if (p.mode != Peer.Mode.SNAPSHOT || p.snapshot == null || m.lastIncludedIndex() != p.snapshot.lastIncludedIndex()) return;
-        if (m.nextOffset() == p.snapshotOffset && (p.chunkReadToken != 0 || p.chunkOutstanding)) return; // duplicate answer
-        if (p.chunkOutstanding) p.link.sampleRoundTrip(now - p.chunkSentAt);
-        madeProgress(p, now);
-        p.snapshotOffset = m.nextOffset();
-        p.chunkOutstanding = false;
-        readChunk(p);
+        leader.snapshots.chunkAnswered(p, m, now);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1407,7 +1242,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      */
     private void onLogSynced(StorageEvent.LogSynced s) {
         refreshDurableIndex();
-        if (role == Role.LEADER) handleCompleted(commits.ack(self, durableIndex, now()));
+        if (state instanceof LeaderState leader) handleCompleted(leader, leader.commits.ack(self, durableIndex, now()));
         else flushPendingAck();
         deliverCommitted(); // a configuration entry may have been waiting to become durable
     }
@@ -1424,7 +1259,10 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                     Held h = held.pollFirst();
                     transmit(h.to(), h.message());
                 }
-                if (role == Role.CANDIDATE && !selfVoteCounted && termDurableToken >= candidacyToken) countSelfVote();
+                if (state instanceof CandidateState candidacy && !candidacy.preVote && !candidacy.selfVoteCounted
+                        && termDurableToken >= candidacy.candidacyToken) {
+                    countSelfVote(candidacy);
+                }
             }
             case BASE_KEY -> onBaseSaved(s.token());
             default -> { }
@@ -1438,16 +1276,8 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      */
     private void onSnapshotFailed(long token) {
         if (token == snapshotToken) snapshotInProgress = false;
-        NodeId id = chunkReads.remove(token);
-        Peer p = id == null ? null : peers.get(id);
-        if (p != null && p.chunkReadToken == token) abandonTransfer(p);
-        if (receiving != null && token == receiving.writeToken) receiving = null;
-    }
-
-    private static void abandonTransfer(Peer p) {
-        p.chunkReadToken = 0;
-        p.chunkOutstanding = false;
-        p.snapshot = null; // the next attempt starts from the newest snapshot
+        if (state instanceof LeaderState leader) leader.snapshots.readFailed(token, leader.peers);
+        snapshotReceiver.writeFailed(token);
     }
 
     /**
@@ -1456,7 +1286,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      */
     private void onStorageFailed(StorageEvent.StorageFailed s) {
         storageFailed = true;
-        if (role == Role.LEADER) becomeFollower(currentTerm, null);
+        if (state instanceof LeaderState) becomeFollower(currentTerm, null);
         ctx.cancel(ELECTION);
         held.clear();
     }
@@ -1486,11 +1316,11 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     private void onDetectorTimer() {
-        if (role == Role.LEADER) {
+        if (state instanceof LeaderState leader) {
             Configuration c = log.configuration();
             long lastIndex = log.lastIndex();
             long maxBytes = (long) config.maxInflightBytes() + config.maxBatchBytes();
-            for (Peer p : peers.values()) {
+            for (Peer p : leader.peers.values()) {
                 detector.lag(p.id, lastIndex - p.match);
                 detector.sampleLink(p.link, config.maxInflightMessages(), maxBytes, ", lag " + (lastIndex - p.match) + " entries");
             }
@@ -1520,6 +1350,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     @Override
     public EngineStatus status() {
+        Role role = role();
         if (log == null) return new EngineStatus(EngineStatus.Role.FOLLOWER, null, currentTerm, List.of(), List.of(), commitIndex, appliedIndex, Map.of());
         Configuration c = log.configuration();
         EngineStatus.Role neutral = switch (role) {
@@ -1536,8 +1367,13 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         return self;
     }
 
+    /** The role, read off the role state this node holds. */
     public Role role() {
-        return role;
+        return switch (state) {
+            case FollowerState f -> Role.FOLLOWER;
+            case CandidateState c -> c.preVote ? Role.PRE_CANDIDATE : Role.CANDIDATE;
+            case LeaderState l -> Role.LEADER;
+        };
     }
 
     public long currentTerm() {
@@ -1587,20 +1423,24 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** The leader's view of each follower's match index (empty unless leader). */
     public Map<NodeId, Long> matchIndexes() {
         Map<NodeId, Long> m = new TreeMap<>();
-        for (Peer p : peers.values()) m.put(p.id, p.match);
+        if (state instanceof LeaderState leader) {
+            for (Peer p : leader.peers.values()) m.put(p.id, p.match);
+        }
         return Collections.unmodifiableMap(m);
     }
 
     /** The leader's view of each follower's in-flight messages (empty unless leader). */
     public Map<NodeId, Integer> inflightMessages() {
         Map<NodeId, Integer> m = new TreeMap<>();
-        for (Peer p : peers.values()) m.put(p.id, p.link.inflightMessages());
+        if (state instanceof LeaderState leader) {
+            for (Peer p : leader.peers.values()) m.put(p.id, p.link.inflightMessages());
+        }
         return Collections.unmodifiableMap(m);
     }
 
     /** True if this node still serves reads from its lease at this instant. */
     public boolean holdsLease() {
-        return role == Role.LEADER && leaseValid();
+        return state instanceof LeaderState leader && leaseValid(leader);
     }
 
     /** Slowness warnings this engine raised. */
@@ -1620,12 +1460,12 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** One line of state for failure reports. */
     @Override
     public String inspect() {
-        StringBuilder s = new StringBuilder().append(self).append(' ').append(role).append(" term=").append(currentTerm)
+        StringBuilder s = new StringBuilder().append(self).append(' ').append(role()).append(" term=").append(currentTerm)
                 .append(" leader=").append(leaderId).append(" commit=").append(commitIndex)
                 .append(" last=").append(lastIndex()).append('@').append(log == null ? 0 : log.lastTerm())
                 .append(" base=").append(baseIndex()).append(" applied=").append(appliedIndex).append(" durable=").append(durableIndex);
         if (log != null) s.append(' ').append(log.configuration());
-        if (role == Role.LEADER) s.append(" peers=").append(peers.values());
+        if (state instanceof LeaderState leader) s.append(" peers=").append(leader.peers.values());
         return s.toString();
     }
 

@@ -154,10 +154,12 @@ class MultiPaxosSimulationTest {
     @Test
     void phase2WithoutPhase1IsCaughtByLinearizabilityAlone() {
         MultiPaxosProtocol unsafe = (MultiPaxosProtocol) Protocols.byName("multipaxos-unsafe");
-        SimRunner.Summary s = SimRunner.run(unsafe, SimOptions.defaults().withInvariants(false), SimOptions.seeds(1, 200), 1, null);
-        assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
-        System.out.println("... by linearizability alone at seed " + s.failures().getFirst().seed() + ": " + s.failures().getFirst().failure().orElseThrow());
-        assertThat(s.failures().getFirst().failure()).hasValueSatisfying(f -> assertThat(f.kind()).isEqualTo(SimFailure.Kind.LINEARIZABILITY));
+        // Without its invariants the unsafe engine may first show as stuck (a liveness failure); the
+        // point is that the history alone convicts it, so look for the first history violation.
+        SimRunner.Summary s = SimRunner.run(unsafe, SimOptions.defaults().withInvariants(false), SimOptions.seeds(1, 200), 10, null);
+        SimResult caught = s.failures().stream().filter(r -> r.failure().orElseThrow().kind() == SimFailure.Kind.LINEARIZABILITY).findFirst()
+                .orElseThrow(() -> new AssertionError("no linearizability violation in " + s.seeds() + " seeds; failures: " + failures(s)));
+        System.out.println("... by linearizability alone at seed " + caught.seed() + ": " + caught.failure().orElseThrow());
     }
 
     @Test
@@ -172,7 +174,10 @@ class MultiPaxosSimulationTest {
     /** Only slow nodes and links, with enough load to fill windows: what the fail-slow rules are about. */
     private static SimOptions slowNodesUnderLoad() {
         SimOptions o = SimOptions.defaults().withFaults(EnumSet.of(FaultKind.SLOW)).withFaultRate(2.0, SimTime.millis(1500));
-        return o.withWorkload(3, 20, 1500);
+        // Linearizable reads only: with 20 clients on 3 keys, a mix with lease reads can exceed the
+        // checker's search budget (seed 11: "inconclusive" on 36 operations of one key). What these
+        // runs check is the detector; lease reads are checked by the default runs.
+        return o.withWorkload(3, 20, 1500).toBuilder().leaseReadShare(0).build();
     }
 
     private static MultiPaxosConfig detectorSettings() {

@@ -520,8 +520,35 @@ final class RaftCluster {
             this.id = id;
         }
 
+        /** Views the engine installed, over all incarnations (ids grow within one). */
+        final List<io.tandem.engine.GroupView> views = new ArrayList<>();
+        io.tandem.engine.GroupView view;
+
+        @Override
+        public void installView(io.tandem.engine.GroupView next) {
+            if (view != null && next.id() <= view.id()) return;
+            view = next;
+            views.add(next);
+        }
+
+        @Override
+        public io.tandem.engine.GroupView view() {
+            return view != null ? view : new io.tandem.engine.GroupView(1, ids);
+        }
+
+        @Override
+        public io.tandem.engine.Regions regions() {
+            throw new UnsupportedOperationException("the Raft test cluster has no memory regions (Raft uses none)");
+        }
+
+        @Override
+        public void requestPolling(boolean poll) {
+            throw new UnsupportedOperationException("the Raft test cluster does not poll (Raft never asks)");
+        }
+
         void boot() {
             rng = new SplittableRandom(seed * 31 + id.hashCode() * 17L + incarnation);
+            view = null; // a new process starts from its first view again
             engine = bug == null ? new RaftEngine(id, ids, config) : BrokenRaft.engine(bug, id, ids, config);
             whenRunning(() -> engine.start(this));
         }

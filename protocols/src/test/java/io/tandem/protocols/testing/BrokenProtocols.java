@@ -2,6 +2,8 @@ package io.tandem.protocols.testing;
 
 import io.tandem.engine.Protocol;
 import io.tandem.protocols.ProtocolProvider;
+import io.tandem.protocols.copilot.BrokenCopilot;
+import io.tandem.protocols.copilot.CopilotConfig;
 import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.multipaxos.BrokenMultiPaxos;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig;
@@ -45,6 +47,13 @@ public final class BrokenProtocols implements ProtocolProvider {
             });
         }
         BY_NAME.put(AckBeforeDurable.NAME, AckBeforeDurable::new);
+        for (BrokenCopilot.Bug bug : BrokenCopilot.Bug.values()) {
+            BY_NAME.put(bug.protocolName(), switch (bug) {
+                case EXECUTE_PAST_DEPENDENCIES, FAST_PATH_BELOW_FAST_QUORUM, TAKEOVER_WITHOUT_HIGHER_BALLOT -> () -> BrokenCopilot.protocol(bug, CopilotConfig.DEFAULTS);
+                case WAIT_FOR_EVERY_REPLICA -> () -> BrokenCopilot.protocol(bug, CopilotConfig.DEFAULTS.withDetector(Duration.ofMillis(500), 64))
+                        .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
+            });
+        }
     }
 
     /** For {@link java.util.ServiceLoader}. */

@@ -4,12 +4,23 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tandem.engine.NodeId;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import io.tandem.codec.CodecException;
 import io.tandem.codec.FrameFormat;
 import io.tandem.codec.FrameFormat.MalformedFrameException;
 import io.tandem.codec.FrameFormat.OversizedFrameException;
 import io.tandem.engine.ProtocolMessage;
+import io.tandem.transport.RegionTable;
 import io.tandem.transport.TransportListener;
 import io.tandem.transport.tcp.Handshake.InvalidHandshakeException;
 import io.tandem.transport.tcp.Handshake.Rejection;
@@ -35,6 +46,8 @@ final class Connection extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
     /** Message bodies up to this size are copied into a reused array; larger ones get their own. */
     private static final int SCRATCH_MAX_BYTES = 64 * 1024;
+    /** Set by the transport on accepted connections: stops counting this one as waiting for its handshake. */
+    static final AttributeKey<Runnable> RELEASE_PENDING = AttributeKey.valueOf(Connection.class, "releasePending");
 
     private enum State { AWAIT_HANDSHAKE, OPEN, CLOSED }
 
@@ -116,6 +129,8 @@ final class Connection extends ByteToMessageDecoder {
                     case FrameFormat.TYPE_HANDSHAKE -> onHandshake(ctx, in, h.length());
                     case FrameFormat.TYPE_MESSAGE -> onMessage(ctx, in, h.length());
                     case FrameFormat.TYPE_REGION_WRITE -> onRegionWrite(ctx, in, h.length());
+                    case FrameFormat.TYPE_REGION_FENCE -> onRegionFence(ctx, in, h.length());
+                    case FrameFormat.TYPE_REGION_ACK -> onRegionAck(ctx, in, h.length());
                     default -> closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "unknown frame type " + h.type());
                 }
             } finally {
@@ -141,6 +156,7 @@ final class Connection extends ByteToMessageDecoder {
             reject(ctx, Rejection.WRONG_TARGET, h.from() + " meant to reach " + h.to() + " but reached " + transport.self() + " (check the member endpoints)");
             return;
         }
+        if (!certificateNames(ctx, dialed == null ? h.from() : dialed.peer)) return;
         if (dialed == null) {
             PeerLink l = transport.link(h.from());
             if (l == null) {
@@ -163,14 +179,114 @@ final class Connection extends ByteToMessageDecoder {
         }
     }
 
+    /**
+     * With TLS on, the peer's certificate must name {@code member}: the id an acceptor's peer claims,
+     * or the one a dialer meant to reach. This binds the Raft-level identity (who votes, who appends)
+     * to a key only that member holds, so a peer cannot speak as another member or take over its link.
+     */
+    private boolean certificateNames(ChannelHandlerContext ctx, NodeId member) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (ssl == null) return true; // plaintext: nothing to check against
+        X509Certificate cert;
+        try {
+            Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+            cert = (X509Certificate) chain[0];
+        } catch (SSLPeerUnverifiedException | RuntimeException e) {
+            reject(ctx, Rejection.IDENTITY, "the peer presented no verified certificate");
+            return false;
+        }
+        CertificateIdentity id = CertificateIdentity.of(cert);
+        if (id.member().isPresent() && id.member().get().equals(member)) return true;
+        reject(ctx, Rejection.IDENTITY, dialed == null
+                ? "the peer claims to be member " + member + " but its certificate is for " + id.describe()
+                : "dialed " + member + " at " + dialed.endpoint + " but the certificate presented is for " + id.describe());
+        return false;
+    }
+
+    /** A failed TLS handshake: say why in one line (the usual causes are the peer's configuration, not a bug). */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+            reject(ctx, Rejection.TLS, "TLS handshake failed: " + describeTlsFailure(done.cause()), tlsKind(done.cause()));
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    private static String describeTlsFailure(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof NotSslRecordException) return "the peer does not speak TLS (plaintext to a TLS port: is TLS on at every member?)";
+            if (t instanceof java.nio.channels.ClosedChannelException) return "the peer closed the connection during the TLS handshake";
+        }
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String m = String.valueOf(root.getMessage());
+        String hint = "";
+        if (m.contains("Empty client certificate chain") || m.contains("certificate_required")) hint = " (the peer presented no certificate)";
+        else if (m.contains("PKIX") || m.contains("unable to find valid certification path") || m.contains("unknown_ca")) hint = " (a certificate not issued by this cluster's CA)";
+        else if (m.contains("expired") || m.contains("NotAfter") || m.contains("certificate_expired")) hint = " (an expired certificate)";
+        else if (cause instanceof io.netty.handler.ssl.SslHandshakeTimeoutException) hint = " (no TLS handshake within the handshake timeout)";
+        return root.getClass().getSimpleName() + ": " + m + hint;
+    }
+
+    private static String tlsKind(Throwable cause) {
+        for (Throwable t = cause; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof NotSslRecordException) return "-plaintext";
+            if (t instanceof io.netty.handler.ssl.SslHandshakeTimeoutException) return "-timeout";
+            if (t instanceof java.nio.channels.ClosedChannelException) return "-closed";
+            if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathValidatorException) return "-certificate";
+        }
+        return "-other";
+    }
+
+    private static boolean isTlsFailure(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof SSLException || t instanceof NotSslRecordException) return true;
+            if (t.getCause() == t) break;
+        }
+        return false;
+    }
+
     private void open(ChannelHandlerContext ctx, PeerLink l) {
+        Runnable release = ctx.channel().attr(RELEASE_PENDING).getAndSet(null);
+        if (release != null) release.run();
         state = State.OPEN;
         link = l;
         cancelHandshakeTimer();
         l.activate(ctx.channel(), dialed != null);
     }
 
+    /** A removed member's connection is closed by its removal; frames already read are refused here. */
+    private boolean removed(ChannelHandlerContext ctx) {
+        if (!link.isRetired()) return false;
+        state = State.CLOSED;
+        ctx.close();
+        return true;
+    }
+
+    /** The writer asks us to acknowledge every region write before this frame: they have all been handled, in order. */
+    private void onRegionFence(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (length != 8) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region fence of " + length + " bytes (expected 8)");
+            return;
+        }
+        if (removed(ctx)) return;
+        byte[] body = new byte[8];
+        in.readBytes(body);
+        link.offer(FrameFormat.TYPE_REGION_ACK, body);
+    }
+
+    private void onRegionAck(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (length != 8) {
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region acknowledgement of " + length + " bytes (expected 8)");
+            return;
+        }
+        if (removed(ctx)) return;
+        transport.pushAcknowledged(link.peer, in.readLong()); // an id we never sent is ignored
+    }
+
     private void onMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        if (removed(ctx)) return;
         byte[] array;
         int offset;
         if (in.hasArray()) {
@@ -186,6 +302,12 @@ final class Connection extends ByteToMessageDecoder {
             decoded = transport.codec().decode(array, offset, length);
         } catch (CodecException e) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "undecodable message body: " + e.getMessage());
+            return;
+        } catch (RuntimeException | StackOverflowError e) {
+            // Kryo may throw anything on hostile input (a collection nested 200,000 deep overflows the
+            // stack): that closes this connection only; the thread's stack has unwound by now.
+            closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "undecodable message body: " + e.getClass().getSimpleName()
+                    + (e instanceof StackOverflowError ? " (nested too deep)" : ": " + e.getMessage()));
             return;
         }
         if (!(decoded instanceof ProtocolMessage message)) {
@@ -207,6 +329,7 @@ final class Connection extends ByteToMessageDecoder {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write of " + length + " bytes is too short");
             return;
         }
+        if (removed(ctx)) return;
         int nameLength = in.readUnsignedShort();
         if (nameLength > length - RegionWriteBody.FIXED_BYTES) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write name claims " + nameLength + " bytes of a " + length + "-byte body");
@@ -220,7 +343,10 @@ final class Connection extends ByteToMessageDecoder {
         link.framesReceived.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
         // An unknown region is not a framing error: the peer may have registered it before we did.
-        if (!transport.regionTable().apply(link.peer, region, offset, data)) {
+        // A frozen writer's writes are dropped without a word (derecho.md §2.8).
+        RegionTable.Outcome outcome = transport.regionTable().apply(link.peer, region, offset, data);
+        if (outcome == RegionTable.Outcome.FROZEN) return;
+        if (outcome != RegionTable.Outcome.APPLIED) {
             transport.metrics().counter(TransportMetrics.REGION_WRITES_REJECTED, "peer", link.peer.value()).increment();
             if (!regionRejectionLogged) {
                 regionRejectionLogged = true;
@@ -239,6 +365,10 @@ final class Connection extends ByteToMessageDecoder {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (state == State.CLOSED) return;
+        if (isTlsFailure(cause)) {
+            reject(ctx, Rejection.TLS, "TLS failed: " + describeTlsFailure(cause), tlsKind(cause));
+            return;
+        }
         if (cause instanceof DecoderException) { // a bug in frame handling, never a normal event: count it and say so
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "frame handling failed: " + cause.getCause());
             log.warn("{}: frame handling failure", transport.self(), cause);
@@ -254,11 +384,16 @@ final class Connection extends ByteToMessageDecoder {
     }
 
     private void reject(ChannelHandlerContext ctx, Rejection reason, String detail) {
+        reject(ctx, reason, detail, "");
+    }
+
+    /** {@code kind} refines the reason for rate limiting, so that one kind of TLS failure flooding the log does not hide another. */
+    private void reject(ChannelHandlerContext ctx, Rejection reason, String detail, String kind) {
         if (state == State.CLOSED) return;
         state = State.CLOSED;
         cancelHandshakeTimer();
         transport.metrics().counter(TransportMetrics.HANDSHAKE_REJECTIONS, "reason", reason.tag).increment();
-        log.warn("{}: rejected connection {} {}: {} [handshake.rejections reason={}]; closing it",
+        transport.badInputLog().warn("rejected-" + reason.tag + kind, "{}: rejected connection {} {}: {} [handshake.rejections reason={}]; closing it",
                 transport.self(), dialed == null ? "from" : "to " + dialed.peer + " at", ctx.channel().remoteAddress(), detail, reason.tag);
         ctx.close();
     }
@@ -268,7 +403,8 @@ final class Connection extends ByteToMessageDecoder {
         state = State.CLOSED;
         cancelHandshakeTimer();
         transport.metrics().counter(counter, "peer", peerName()).increment();
-        log.warn("{}: closing connection {} {}: {} [{}]", transport.self(), link != null ? "with " + link.peer : "from", ctx.channel().remoteAddress(), detail, counter);
+        transport.badInputLog().warn(counter + "-" + peerName(), "{}: closing connection {} {}: {} [{}]", transport.self(),
+                link != null ? "with " + link.peer : "from", ctx.channel().remoteAddress(), detail, counter);
         ctx.close();
     }
 

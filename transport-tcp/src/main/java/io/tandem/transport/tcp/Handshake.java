@@ -34,7 +34,11 @@ record Handshake(String cluster, NodeId from, NodeId to) {
         WRONG_DIRECTION("wrong-direction"),
         UNEXPECTED_MEMBER("unexpected-member"),
         NOT_A_HANDSHAKE("not-a-handshake"),
-        TIMEOUT("timeout");
+        TIMEOUT("timeout"),
+        /** The TLS handshake failed: no certificate, one of another CA, expired, or plaintext to a TLS port. */
+        TLS("tls"),
+        /** The peer's certificate does not name the member it claims to be. */
+        IDENTITY("identity");
 
         final String tag;
 

@@ -64,6 +64,8 @@ final class PeerLink {
     private final AtomicReference<Channel> active = new AtomicReference<>();
 
     private volatile Bootstrap bootstrap;
+    /** Set when the member is removed: no more dials, drains or connections. */
+    private volatile boolean retired;
     private final AtomicLong dials = new AtomicLong();
     private volatile int consecutiveFailures;
 
@@ -147,6 +149,7 @@ final class PeerLink {
      * again). The drain clears the flag only when it ends and then re-checks, so no frame strands.
      */
     void requestDrain() {
+        if (retired) return;
         Channel ch = active.get();
         if (ch == null || !ch.isWritable()) return;
         if (!drainRequested.compareAndSet(false, true)) return;
@@ -241,10 +244,13 @@ final class PeerLink {
         }
         log.info("{}: connected to {} ({} {} -> {})", transport.self(), peer, dialed ? "dialed" : "accepted", ch.localAddress(), ch.remoteAddress());
         ch.closeFuture().addListener(f -> {
-            if (active.compareAndSet(ch, null) && !transport.isClosed()) {
+            if (active.compareAndSet(ch, null) && !transport.isClosed() && !retired) {
                 log.info("{}: lost connection to {}{}", transport.self(), peer, dialer ? "; redialing" : "; waiting for it to redial");
             }
+            // Region writes in flight on this connection may be lost: fences not answered yet never will be.
+            transport.failPendingPushes(peer);
         });
+        if (retired) ch.close(); // removed while the handshake completed
         requestDrain();
     }
 
@@ -254,8 +260,20 @@ final class PeerLink {
         dial();
     }
 
+    /** The member was removed: close its connection, stop redialing, drop what is queued for it. */
+    void retire() {
+        retired = true;
+        Channel ch = active.getAndSet(null);
+        if (ch != null) ch.close();
+        discardOutbox();
+    }
+
+    boolean isRetired() {
+        return retired;
+    }
+
     private void dial() {
-        if (transport.isClosed()) return;
+        if (transport.isClosed() || retired) return;
         if (dials.getAndIncrement() > 0) reconnects.increment();
         ChannelFuture connect;
         try {
@@ -282,7 +300,7 @@ final class PeerLink {
     }
 
     private void scheduleRedial() {
-        if (transport.isClosed()) return;
+        if (transport.isClosed() || retired) return;
         long delay = backoffNanos(consecutiveFailures);
         try {
             transport.eventLoops().schedule(this::dial, delay, TimeUnit.NANOSECONDS);

@@ -19,6 +19,17 @@ import io.tandem.transport.Transport;
 import io.tandem.transport.TransportFactory;
 import io.tandem.transport.TransportListener;
 import io.tandem.transport.TransportSetup;
+import io.tandem.transport.tcp.tls.CertificateIdentity;
+import io.tandem.transport.tcp.tls.TlsConfigException;
+import io.tandem.transport.tcp.tls.TlsMaterial;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -52,6 +63,12 @@ import org.slf4j.LoggerFactory;
  *       thread and queued per peer (FIFO); the peer's event loop writes everything queued in one
  *       flush. A bounded queue (messages and bytes, with hysteresis) drops and counts sends to a
  *       peer that stops reading; other peers are unaffected.
+ *   <li><b>Mutual TLS</b> (optional, {@link TcpTransportConfig#tls()}): TLS 1.3 on every connection,
+ *       both sides present a certificate of the cluster's CA, and the member id a peer claims in
+ *       its handshake must be the one its certificate names ({@link CertificateIdentity}).
+ *   <li><b>Admission</b>: accepted connections that have not completed their handshake are
+ *       bounded per source address and in all; more are closed at once (counted, logged at most
+ *       once per interval).
  *   <li><b>Memory regions</b> are emulated with {@code TYPE_REGION_WRITE} frames on the same
  *       per-peer queue, applied word-atomically on arrival ({@link RegionTable#apply}).
  * </ul>
@@ -73,9 +90,13 @@ public final class TcpTransport implements Transport {
     private final KryoCodec codec;
     private final NettyIo io;
     private final TransportMetrics metrics;
-    private final Map<NodeId, PeerLink> links;
-    private final Set<NodeId> peers;
+    /** The current peers; members are added and removed at run time ({@link #addMember}, {@link #removeMember}). */
+    private final Map<NodeId, PeerLink> links = new ConcurrentHashMap<>();
     private final RegionTable regionTable;
+    /** Region fences sent and not yet answered, by (push id, target): the push's region. */
+    private final Map<PendingPush, String> pendingPushes = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong nextPushId = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Bootstrap dialing;
     private final MemoryRegions regions = new Regions();
     private final Set<Class<?>> unsendableTypesLogged = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -86,6 +107,20 @@ public final class TcpTransport implements Transport {
     private volatile MultiThreadIoEventLoopGroup group;
     private final List<Thread> ioThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Channel server;
+
+    /** Key material and contexts when TLS is on, else null; replaced whole by {@link #reloadTls()}. */
+    private volatile TlsContexts tls;
+
+    /** The material and the contexts made from it, swapped together. */
+    private record TlsContexts(TlsMaterial material, SslContext server, SslContext client) {
+        static TlsContexts of(TlsMaterial m) {
+            return new TlsContexts(m, m.serverContext(ClientAuth.REQUIRE), m.clientContext());
+        }
+    }
+    /** Accepted connections without a completed handshake, per source address and in all. */
+    private final SourceCounts pendingBySource = new SourceCounts();
+    private final AtomicInteger pendingTotal = new AtomicInteger();
+    private final RateLimitedLog badInputLog = new RateLimitedLog(log, Duration.ofSeconds(10));
 
     /**
      * Builds the transport of {@code setup.self()}; nothing is bound or dialed until
@@ -104,14 +139,44 @@ public final class TcpTransport implements Transport {
         this.codec = setup.codec();
         this.io = NettyIo.resolve(config.ioMode());
         this.metrics = new TransportMetrics(setup.metrics(), self.value());
-        Map<NodeId, PeerLink> byPeer = new TreeMap<>();
         for (Map.Entry<NodeId, Endpoint> member : setup.members().entrySet()) {
-            if (!member.getKey().equals(self)) byPeer.put(member.getKey(), new PeerLink(this, member.getKey(), member.getValue(), metrics));
+            if (!member.getKey().equals(self)) links.put(member.getKey(), new PeerLink(this, member.getKey(), member.getValue(), metrics));
         }
-        this.links = Map.copyOf(byPeer);
-        this.peers = Set.copyOf(byPeer.keySet());
-        this.regionTable = new RegionTable(self, peers);
+        this.regionTable = new RegionTable(self, links.keySet());
         metrics.gauge(TransportMetrics.IO_MODE, io, x -> 1, "mode", io.toString());
+        this.tls = config.tls() == null ? null : TlsContexts.of(loadTls());
+    }
+
+    /**
+     * Reads the TLS files again (a renewed certificate, a CA bundle that trusts a new CA as well)
+     * and uses them for every connection made from now on; open connections keep theirs. If the
+     * new files do not pass the start-up checks, nothing changes and the exception says why.
+     *
+     * @throws TlsConfigException if the files cannot be used
+     * @throws IllegalStateException if this transport runs without TLS
+     */
+    public void reloadTls() {
+        if (tls == null) throw new IllegalStateException(self + " runs without TLS: nothing to reload");
+        TlsContexts fresh = TlsContexts.of(loadTls());
+        tls = fresh;
+        log.info("{}: reloaded TLS files: now {} (certificate valid until {}); new connections use them", self, fresh.material().identity().describe(),
+                fresh.material().certificate().getNotAfter().toInstant());
+    }
+
+    /** Loads and checks the key material; this node's certificate must name this node, or no peer would accept it. */
+    private TlsMaterial loadTls() {
+        TlsMaterial m = TlsMaterial.load(config.tls());
+        CertificateIdentity id = m.identity();
+        if (id.member().isEmpty() || !id.member().get().equals(self)) {
+            throw new TlsConfigException("TLS certificate " + config.tls().certificateChain() + " is for " + id.describe() + ", not for member " + self
+                    + ": its subject alternative names must include " + CertificateIdentity.memberUri(self));
+        }
+        return m;
+    }
+
+    /** Whether member connections use mutual TLS. */
+    public boolean tlsEnabled() {
+        return tls != null;
     }
 
     /** A factory with {@link TcpTransportConfig#defaults()}, for the node builder. */
@@ -131,9 +196,45 @@ public final class TcpTransport implements Transport {
 
     @Override
     public Set<NodeId> peers() {
-        return peers;
+        return Set.copyOf(links.keySet());
     }
 
+    /**
+     * Adds {@code member} at {@code endpoint}: if this node is the dialer of the pair (the lower id)
+     * and started, it dials at once; otherwise the member's dial is accepted from now on. A current
+     * member is left as it is.
+     *
+     * @throws IllegalArgumentException if {@code endpoint} is {@link Endpoint#UNADDRESSED}
+     */
+    @Override
+    public synchronized void addMember(NodeId member, Endpoint endpoint) {
+        Objects.requireNonNull(member, "member");
+        Objects.requireNonNull(endpoint, "endpoint");
+        if (member.equals(self) || links.containsKey(member) || closed.get()) return;
+        if (endpoint.equals(Endpoint.UNADDRESSED)) throw new IllegalArgumentException("the TCP transport needs the address of " + member);
+        PeerLink link = new PeerLink(this, member, endpoint, metrics);
+        regionTable.addPeer(member);
+        links.put(member, link);
+        log.info("{}: member {} at {} added", self, member, endpoint);
+        Bootstrap b = dialing;
+        if (link.dialer && b != null) link.startDialing(b.clone().handler(connectionInitializer(link)));
+    }
+
+    /**
+     * Removes {@code member}: its connection is closed and not redialed, what is queued for it is
+     * dropped, its dials are refused at the handshake (unknown member), and fences awaiting its
+     * answer complete as not applied.
+     */
+    @Override
+    public synchronized void removeMember(NodeId member) {
+        PeerLink link = links.remove(member);
+        if (link == null) return;
+        regionTable.removePeer(member);
+        link.retire();
+        metrics.removeGauges(member.value());
+        failPendingPushes(member);
+        log.info("{}: member {} removed", self, member);
+    }
     /** The I/O implementation in use (never {@link IoMode#AUTO}). */
     public IoMode ioMode() {
         return io.mode();
@@ -176,15 +277,29 @@ public final class TcpTransport implements Transport {
             close();
             throw new IllegalStateException(self + " cannot listen on " + endpoint + ": " + e, e);
         }
-        log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), peers {}",
-                self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s", links.keySet());
+        log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), {}, peers {}",
+                self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s",
+                tls == null ? "plaintext" : "mutual TLS 1.3 as " + tls.material().identity().describe(), links.keySet());
+        if (tls == null && !isLoopback(endpoint.host())) {
+            log.warn("{}: THE MEMBER PORT {} IS REACHABLE BEYOND THIS MACHINE WITHOUT TLS: anyone who can connect to it can claim to be a member, "
+                    + "forge votes and log entries, and read every replicated command. Turn on TLS (see transport-tcp/README.md, 'Security').", self, endpoint);
+        }
         Bootstrap dialing = new Bootstrap()
                 .group(g)
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+        this.dialing = dialing;
         for (PeerLink link : links.values()) {
             if (link.dialer) link.startDialing(dialing.clone().handler(connectionInitializer(link)));
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
         }
     }
 
@@ -192,11 +307,67 @@ public final class TcpTransport implements Transport {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (dialed == null && !admit(ch)) return;
                 channels.add(ch);
                 ch.closeFuture().addListener(f -> channels.remove(ch));
+                TlsContexts t = tls;
+                if (t != null) {
+                    SslHandler ssl = dialed == null ? t.server().newHandler(ch.alloc())
+                            : t.client().newHandler(ch.alloc(), dialed.endpoint.host(), dialed.endpoint.port());
+                    ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
+                    ch.pipeline().addLast("tls", ssl);
+                }
                 ch.pipeline().addLast("tandem-connection", new Connection(TcpTransport.this, dialed));
             }
         };
+    }
+
+    /**
+     * Counts an accepted connection as pending until its handshake completes or it closes; refuses
+     * it if its source or the node already has as many pending as allowed. A member's connection
+     * stops counting once it is handshaken, so a flood of idle sockets cannot hold members out for
+     * longer than the handshake timeout, and a flood from one address not at all from another.
+     */
+    private boolean admit(Channel ch) {
+        InetAddress source = ch.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        int fromSource = source == null ? 1 : pendingBySource.add(source);
+        String refused = null;
+        if (fromSource > config.maxPendingConnectionsPerSource()) {
+            refused = "per-source";
+        } else if (pendingTotal.incrementAndGet() > config.maxPendingConnections()) {
+            pendingTotal.decrementAndGet();
+            refused = "pending";
+        }
+        if (refused != null) {
+            if (source != null) pendingBySource.remove(source);
+            metrics.counter(TransportMetrics.CONNECTIONS_REFUSED, "reason", refused).increment();
+            badInputLog.warn("refused-" + refused, "{}: refused a connection from {}: {} connections {} have not completed their handshake yet "
+                    + "[connections.refused reason={}]", self, ch.remoteAddress(),
+                    refused.equals("per-source") ? config.maxPendingConnectionsPerSource() : config.maxPendingConnections(),
+                    refused.equals("per-source") ? "from " + source : "in all", refused);
+            ch.close();
+            return false;
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                pendingTotal.decrementAndGet();
+                if (source != null) pendingBySource.remove(source);
+            }
+        };
+        ch.attr(Connection.RELEASE_PENDING).set(release);
+        ch.closeFuture().addListener(f -> release.run());
+        return true;
+    }
+
+    /** Connections closed unserved because too many from their source, or in all, were waiting for a handshake. */
+    public long refusedConnections() {
+        return metrics.total(TransportMetrics.CONNECTIONS_REFUSED);
+    }
+
+    /** The log for bad input from the network: one line per kind per 10 s. */
+    RateLimitedLog badInputLog() {
+        return badInputLog;
     }
 
     /**
@@ -338,7 +509,7 @@ public final class TcpTransport implements Transport {
     }
 
     Set<NodeId> members() {
-        Set<NodeId> all = new TreeSet<>(peers);
+        Set<NodeId> all = new TreeSet<>(links.keySet());
         all.add(self);
         return all;
     }
@@ -361,6 +532,34 @@ public final class TcpTransport implements Transport {
 
     TransportMetrics metrics() {
         return metrics;
+    }
+
+    /** Who a push fence waits for. */
+    private record PendingPush(long pushId, NodeId target) {}
+
+    /** {@code peer} answered fence {@code pushId}: it applied every region write we sent before it. */
+    void pushAcknowledged(NodeId peer, long pushId) {
+        String region = pendingPushes.remove(new PendingPush(pushId, peer));
+        if (region != null) reportPush(pushId, region, peer, true);
+    }
+
+    /** The connection to {@code peer} ended (or it was removed): fences it has not answered may never be. */
+    void failPendingPushes(NodeId peer) {
+        for (PendingPush p : List.copyOf(pendingPushes.keySet())) {
+            if (!p.target().equals(peer)) continue;
+            String region = pendingPushes.remove(p);
+            if (region != null) reportPush(p.pushId(), region, peer, false);
+        }
+    }
+
+    private void reportPush(long pushId, String region, NodeId target, boolean applied) {
+        TransportListener l = listener;
+        if (l == null || closed.get()) return;
+        try {
+            l.onPushCompleted(pushId, region, target, applied);
+        } catch (RuntimeException e) {
+            log.error("{}: listener failed on a push completion", self, e);
+        }
     }
 
     /** Emulates one-sided writes: a push sends the byte range to every peer as region-write frames. */
@@ -391,6 +590,36 @@ public final class TcpTransport implements Transport {
          */
         @Override
         public void push(String name, int offset, int length) {
+            push(name, offset, length, links.keySet());
+        }
+
+        @Override
+        public void push(String name, int offset, int length, java.util.Collection<NodeId> targets) {
+            send(name, offset, length, targets, 0);
+        }
+
+        /**
+         * Sends the writes, then to each target a fence that it answers once it handled every write
+         * before it; a target that is not connected now completes as not applied at once.
+         */
+        @Override
+        public long pushWithCompletion(String name, int offset, int length, java.util.Collection<NodeId> targets) {
+            long id = nextPushId.incrementAndGet();
+            send(name, offset, length, targets, id);
+            return id;
+        }
+
+        @Override
+        public void freeze(NodeId peer) {
+            regionTable.freeze(peer);
+        }
+
+        @Override
+        public boolean isFrozen(NodeId peer) {
+            return regionTable.isFrozen(peer);
+        }
+
+        private void send(String name, int offset, int length, java.util.Collection<NodeId> targets, long pushId) {
             if (closed.get()) return;
             byte[] data;
             try {
@@ -399,12 +628,30 @@ public final class TcpTransport implements Transport {
                 if (closed.get()) return;
                 throw e;
             }
+            java.util.List<NodeId> to = regionTable.targets(targets);
             byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
             int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
             for (int at = 0; at < data.length; at += maxChunk) {
                 int chunk = Math.min(maxChunk, data.length - at);
-                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by all peers, never modified
-                for (PeerLink link : links.values()) link.offer(FrameFormat.TYPE_REGION_WRITE, body);
+                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by the targets, never modified
+                for (NodeId target : to) {
+                    PeerLink link = links.get(target);
+                    if (link != null) link.offer(FrameFormat.TYPE_REGION_WRITE, body);
+                }
+            }
+            if (pushId == 0) return;
+            byte[] fence = java.nio.ByteBuffer.allocate(8).putLong(pushId).array();
+            for (NodeId target : targets.stream().distinct().sorted().toList()) {
+                if (target.equals(self)) continue;
+                PeerLink link = links.get(target);
+                if (link == null || !link.isConnected()) {
+                    reportPush(pushId, name, target, false);
+                    continue;
+                }
+                pendingPushes.put(new PendingPush(pushId, target), name);
+                if (!link.offer(FrameFormat.TYPE_REGION_FENCE, fence) && pendingPushes.remove(new PendingPush(pushId, target)) != null) {
+                    reportPush(pushId, name, target, false); // its queue is full: the writes may be lost too
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.tandem.transport.tcp;
 
 import io.tandem.codec.FrameFormat;
+import io.tandem.transport.tcp.tls.TlsConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,6 +24,12 @@ import java.util.Objects;
  * @param handshakeTimeout          a connection that has not completed its handshake by then is closed
  * @param ioThreads                 event-loop threads for all connections of the transport
  * @param ioMode                    io_uring, epoll, NIO, or {@link IoMode#AUTO} for the best available
+ * @param tls                       mutual TLS on every member connection, the member id bound to the
+ *                                  certificate; null for plaintext (tests, loopback demos)
+ * @param maxPendingConnectionsPerSource accepted connections from one source address that have not
+ *                                  completed their handshake yet; more are closed at once (a flood from
+ *                                  one host cannot starve the others or the members)
+ * @param maxPendingConnections     the same bound over all sources
  */
 public record TcpTransportConfig(
         int maxFrameBytes,
@@ -35,7 +42,10 @@ public record TcpTransportConfig(
         Duration reconnectBackoffMax,
         Duration handshakeTimeout,
         int ioThreads,
-        IoMode ioMode) {
+        IoMode ioMode,
+        TlsConfig tls,
+        int maxPendingConnectionsPerSource,
+        int maxPendingConnections) {
 
     /** Frames smaller than this could not even carry a handshake. */
     public static final int MIN_FRAME_BYTES = 1024;
@@ -68,6 +78,10 @@ public record TcpTransportConfig(
             throw new IllegalArgumentException("reconnectBackoffMax (" + reconnectBackoffMax + ") must be >= reconnectBackoffMin (" + reconnectBackoffMin + ")");
         }
         if (ioThreads < 1) throw new IllegalArgumentException("ioThreads must be >= 1, was " + ioThreads);
+        if (maxPendingConnectionsPerSource < 1 || maxPendingConnections < maxPendingConnectionsPerSource) {
+            throw new IllegalArgumentException("pending connection limits need 1 <= per source <= total, were per source=" + maxPendingConnectionsPerSource
+                    + " total=" + maxPendingConnections);
+        }
     }
 
     private static void requirePositive(String name, Duration d) {
@@ -77,7 +91,8 @@ public record TcpTransportConfig(
     /**
      * 16 MiB frames; 65,536 messages or 64 MiB queued per peer (drops until back under half of
      * that); 2 s connect timeout; redial after 50 ms doubling up to 2 s; 5 s handshake timeout;
-     * half the cores (1 to 4) as I/O threads; the best available I/O mode.
+     * half the cores (1 to 4) as I/O threads; the best available I/O mode; plaintext; at most 16
+     * connections per source address and 256 in all waiting for their handshake.
      */
     public static TcpTransportConfig defaults() {
         int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
@@ -89,42 +104,56 @@ public record TcpTransportConfig(
                 Duration.ofMillis(50), Duration.ofSeconds(2),
                 Duration.ofSeconds(5),
                 threads,
-                IoMode.AUTO);
+                IoMode.AUTO,
+                null,
+                16, 256);
     }
 
     public TcpTransportConfig withMaxFrameBytes(int max) {
         return new TcpTransportConfig(max, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
-                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode);
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
     }
 
     /** Sets the per-peer outbound queue bounds (high) and the levels at which sends resume (low). */
     public TcpTransportConfig withOutboundWatermarks(int highMessages, int lowMessages, long highBytes, long lowBytes) {
         return new TcpTransportConfig(maxFrameBytes, highMessages, lowMessages, highBytes, lowBytes,
-                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode);
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
     }
 
     public TcpTransportConfig withConnectTimeout(Duration timeout) {
         return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
-                timeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode);
+                timeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
     }
 
     public TcpTransportConfig withReconnectBackoff(Duration min, Duration max) {
         return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
-                connectTimeout, min, max, handshakeTimeout, ioThreads, ioMode);
+                connectTimeout, min, max, handshakeTimeout, ioThreads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
     }
 
     public TcpTransportConfig withHandshakeTimeout(Duration timeout) {
         return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
-                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, timeout, ioThreads, ioMode);
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, timeout, ioThreads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
     }
 
     public TcpTransportConfig withIoThreads(int threads) {
         return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
-                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, threads, ioMode);
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, threads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
     }
 
     public TcpTransportConfig withIoMode(IoMode mode) {
         return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
-                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, mode);
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, mode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
+    }
+
+    /** Mutual TLS on every member connection ({@code null}: plaintext). */
+    public TcpTransportConfig withTls(TlsConfig tls) {
+        return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode, tls, maxPendingConnectionsPerSource, maxPendingConnections);
+    }
+
+    /** Bounds of accepted connections still waiting for their handshake, per source address and in all. */
+    public TcpTransportConfig withPendingConnectionLimits(int perSource, int total) {
+        return new TcpTransportConfig(maxFrameBytes, outboundHighWaterMessages, outboundLowWaterMessages, outboundHighWaterBytes, outboundLowWaterBytes,
+                connectTimeout, reconnectBackoffMin, reconnectBackoffMax, handshakeTimeout, ioThreads, ioMode, tls, perSource, total);
     }
 }

@@ -33,6 +33,7 @@ final class TransportMetrics {
     static final String SENDS_FAILED = "sends.failed";
     static final String RECONNECTS = "reconnects";
     static final String CONNECTIONS_OPENED = "connections.opened";
+    static final String CONNECTIONS_REFUSED = "connections.refused";
     static final String REGION_WRITES_REJECTED = "region.writes.rejected";
     static final String OUTBOX_MESSAGES = "outbox.messages";
     static final String OUTBOX_BYTES = "outbox.bytes";
@@ -64,6 +65,19 @@ final class TransportMetrics {
 
     <T> void gauge(String what, T target, ToDoubleFunction<T> value, String... tags) {
         registered.add(Gauge.builder(PREFIX + what, target, value).tags(allTags(tags)).register(registry));
+    }
+
+    /**
+     * Unregisters the gauges of a removed peer: they read its old link, and a peer added again
+     * registers fresh ones (its counters carry on, cumulative).
+     */
+    void removeGauges(String peer) {
+        for (Meter m : registered) {
+            if (m instanceof Gauge && peer.equals(m.getId().getTag("peer"))) {
+                registry.remove(m);
+                registered.remove(m);
+            }
+        }
     }
 
     /** The sum of counter {@code what} over all its tags. */

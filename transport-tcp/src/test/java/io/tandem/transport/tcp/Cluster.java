@@ -18,6 +18,8 @@ final class Cluster implements AutoCloseable {
     final Map<NodeId, Endpoint> members = new LinkedHashMap<>();
     final KryoCodec codec = TestSupport.codec();
     private final TcpTransportConfig config;
+    /** Per-member TLS settings, or null for plaintext. */
+    private java.util.function.Function<NodeId, io.tandem.transport.tcp.tls.TlsConfig> tls;
     private final Map<NodeId, TcpTransport> transports = new HashMap<>();
     private final Map<NodeId, Recorder> recorders = new HashMap<>();
     private final Map<NodeId, SimpleMeterRegistry> registries = new HashMap<>();
@@ -36,12 +38,18 @@ final class Cluster implements AutoCloseable {
     /** Builds and starts {@code id}'s transport (again, after {@link #stop}). */
     TcpTransport start(NodeId id) {
         SimpleMeterRegistry registry = registries.computeIfAbsent(id, k -> new SimpleMeterRegistry());
-        TcpTransport t = new TcpTransport(new TransportSetup(clusterName, id, members, codec, registry), config);
+        TcpTransportConfig c = tls == null ? config : config.withTls(tls.apply(id));
+        TcpTransport t = new TcpTransport(new TransportSetup(clusterName, id, members, codec, registry), c);
         Recorder r = new Recorder();
         t.start(r);
         transports.put(id, t);
         recorders.put(id, r);
         return t;
+    }
+
+    /** Members started from now on use mutual TLS with these settings. */
+    void tlsFor(java.util.function.Function<NodeId, io.tandem.transport.tcp.tls.TlsConfig> perMember) {
+        this.tls = perMember;
     }
 
     void startAll() {

@@ -15,9 +15,17 @@ import java.nio.ByteBuffer;
 
 /** A plain {@link Socket} speaking (or abusing) the wire protocol, to test a transport from outside. */
 final class RawPeer implements AutoCloseable {
-    private final Socket socket = new Socket();
+    private final Socket socket;
     private final OutputStream out;
     private final InputStream in;
+
+    /** Over a socket already connected (a TLS socket, or one bound to a chosen source address). */
+    RawPeer(Socket connected) throws IOException {
+        socket = connected;
+        socket.setSoTimeout(50);
+        out = socket.getOutputStream();
+        in = socket.getInputStream();
+    }
 
     RawPeer(Endpoint endpoint) throws IOException {
         this(endpoint, 0);
@@ -25,6 +33,7 @@ final class RawPeer implements AutoCloseable {
 
     /** @param receiveBufferBytes a small receive buffer makes a peer that stops reading fill up sooner; 0 keeps the default */
     RawPeer(Endpoint endpoint, int receiveBufferBytes) throws IOException {
+        socket = new Socket();
         if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
         socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), 5_000);
         socket.setSoTimeout(50);
@@ -92,6 +101,8 @@ final class RawPeer implements AutoCloseable {
             } catch (SocketTimeoutException e) {
                 // still open
             } catch (SocketException e) { // connection reset: closed too
+                return;
+            } catch (IOException e) { // a TLS alert (javax.net.ssl.SSLException): closed by the peer too
                 return;
             }
         }

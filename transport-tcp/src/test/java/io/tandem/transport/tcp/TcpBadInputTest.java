@@ -65,6 +65,45 @@ class TcpBadInputTest {
         return cluster.registry(N2).get(name).tags("node", "n2", tagKey, tagValue).functionCounter().count();
     }
 
+    /**
+     * Issue 14: a frame with a list nested 200,000 deep made Kryo overflow the stack (a
+     * StackOverflowError, which the codec's RuntimeException handler did not catch). Now it closes
+     * only that connection, counted as malformed, and the event loop keeps serving n2 - n3.
+     */
+    @Test
+    void aListNestedTooDeepClosesOnlyThatConnection() throws Exception {
+        byte[] body = nested(32_000); // 64 KB, the most this test's frame limit takes; deep enough to overflow an event-loop thread's stack
+        assertThat(body.length).isLessThan(MAX_FRAME);
+        try (RawPeer raw = new RawPeer(cluster.endpoint(N2))) {
+            raw.sendHandshake(CLUSTER, N1, N2);
+            raw.readHandshake();
+            raw.sendFrame(FrameFormat.TYPE_MESSAGE, body);
+            raw.awaitClosedByPeer();
+        }
+        assertOnlyCounted(1, 0, 0);
+        assertThat(cluster.recorder(N2).count(N1)).isZero();
+    }
+
+    /**
+     * The encoding of a Holder whose value is a list nested {@code depth} deep, built from the real
+     * encodings of depths 1 and 2 (encoding it directly would overflow our own stack): the bytes one
+     * more level adds are repeated.
+     */
+    private byte[] nested(int depth) {
+        byte[] one = cluster.codec.encode(new TestSupport.Holder(1, new java.util.ArrayList<>(java.util.List.of())));
+        byte[] two = cluster.codec.encode(new TestSupport.Holder(1, new java.util.ArrayList<>(java.util.List.of(new java.util.ArrayList<>()))));
+        int prefix = 0;
+        while (prefix < one.length && one[prefix] == two[prefix]) prefix++;
+        int suffix = 0;
+        while (suffix < one.length - prefix && one[one.length - 1 - suffix] == two[two.length - 1 - suffix]) suffix++;
+        byte[] level = Arrays.copyOfRange(two, prefix, two.length - suffix);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(one, 0, prefix);
+        for (int i = 0; i < depth; i++) out.write(level, 0, level.length);
+        out.write(one, prefix, one.length - prefix);
+        return out.toByteArray();
+    }
+
     @Test
     void garbageBytesCloseTheConnection() throws Exception {
         try (RawPeer raw = new RawPeer(cluster.endpoint(N2))) {

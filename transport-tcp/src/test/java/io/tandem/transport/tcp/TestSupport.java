@@ -29,6 +29,9 @@ final class TestSupport {
         }
     }
 
+    /** A message holding anything the codec can encode (a list of lists of ...), for hostile-input tests. */
+    record Holder(long requestId, Object value) implements ProtocolMessage {}
+
     /** Not registered with the codec: cannot be sent. */
     record Unregistered(long requestId) implements ProtocolMessage {}
 
@@ -37,6 +40,7 @@ final class TestSupport {
     static KryoCodec codec() {
         KryoCodec.Builder b = KryoCodec.builder();
         b.register(Seq.class, CodecIds.TEST_FIRST);
+        b.register(Holder.class, CodecIds.TEST_FIRST + 1);
         return b.build();
     }
 

@@ -32,7 +32,7 @@ import java.util.Set;
  * {@code election-timeout-min=300ms}), except the ones the layout decides; a client takes {@code request-timeout}
  * (default 10 s: a put not acknowledged by then fails).
  */
-public abstract sealed class TandemSystem implements PeerSystem permits TandemRaft, TandemMultiPaxos, TandemUnreplicated {
+public abstract sealed class TandemSystem implements PeerSystem permits TandemRaft, TandemRaftTls, TandemMultiPaxos, TandemUnreplicated {
     static final int PEER_PORT = 0;
     static final int CLIENT_PORT = 1;
     static final String CLUSTER = "peers";
@@ -58,6 +58,11 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
     /** The protocol registry name ({@code io.tandem.protocols.Protocols}) its servers run. */
     public final String protocol() {
         return protocol;
+    }
+
+    /** The directory of the cluster's TLS files ({@code tandem certs} layout), or null for plaintext. */
+    java.nio.file.Path tlsDir(ClusterLayout layout) {
+        return null;
     }
 
     /** Refuses a layout this system cannot run; every size is fine for the replicated engines. */
@@ -95,6 +100,8 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
         KvClientConfig client = KvClientConfig.of(members)
                 .withRequestTimeout(requestTimeout)
                 .withMaxInFlight(Math.max(1024, config.concurrency()));
+        java.nio.file.Path tls = tlsDir(config.layout());
+        if (tls != null) client = client.withSecurity(io.tandem.kv.client.KvClientSecurity.fromDirectory(tls, TandemRaftTls.CLIENT));
         return new TandemPeerClient(TandemKvClient.connect(client));
     }
 
@@ -113,6 +120,8 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
         flags.put(ServerConfig.Key.FSYNC.configName(), Boolean.toString(config.fsync()));
         flags.put(ServerConfig.Key.PROTOCOL.configName(), protocol);
         flags.putIfAbsent(ServerConfig.Key.CLUSTER.configName(), CLUSTER);
+        java.nio.file.Path tls = tlsDir(layout);
+        if (tls != null) flags.put(ServerConfig.Key.TLS_DIR.configName(), tls.toString());
         return ServerConfig.load(null, flags);
     }
 

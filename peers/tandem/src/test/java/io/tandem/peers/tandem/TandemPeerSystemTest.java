@@ -41,10 +41,15 @@ class TandemPeerSystemTest {
     @TempDir Path dir;
 
     @Test
-    void theJarFindsAllThreeSystemsByName() {
+    void theJarFindsAllFourSystemsByName() {
         List<String> names = new ArrayList<>();
         for (PeerSystem s : ServiceLoader.load(PeerSystem.class)) names.add(s.name());
-        assertThat(names).containsExactlyInAnyOrder("tandem-raft", "tandem-multipaxos", "tandem-unreplicated");
+        assertThat(names).containsExactlyInAnyOrder("tandem-raft", "tandem-raft-tls", "tandem-multipaxos", "tandem-unreplicated");
+    }
+
+    @Test
+    void raftClusterWithTlsAcknowledgesEveryPutAndHasOneLeader() throws Exception {
+        runCluster(new TandemRaftTls(), 3, Map.of("election-timeout-min", "300ms", "election-timeout-max", "600ms"));
     }
 
     @Test
@@ -115,7 +120,10 @@ class TandemPeerSystemTest {
             // Readable through the KV client (linearizable read at the leader), with the last value written.
             List<String> members = new ArrayList<>();
             for (int i = 0; i < replicas; i++) members.add(TandemSystem.clientAddress(layout, i).toString());
-            try (TandemKvClient kv = TandemKvClient.connect(members.toArray(String[]::new))) {
+            var kvConfig = io.tandem.kv.client.KvClientConfig.of(members.toArray(String[]::new));
+            Path tls = system.tlsDir(layout);
+            if (tls != null) kvConfig = kvConfig.withSecurity(io.tandem.kv.client.KvClientSecurity.fromDirectory(tls, TandemRaftTls.CLIENT));
+            try (TandemKvClient kv = TandemKvClient.connect(kvConfig)) {
                 for (int i = 0; i < PUTS; i += 37) {
                     Optional<byte[]> read = kv.get(key(i));
                     assertThat(read).as("key %d", i).isPresent();

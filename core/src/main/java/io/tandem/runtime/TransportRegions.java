@@ -1,0 +1,125 @@
+package io.tandem.runtime;
+
+import io.tandem.engine.NodeId;
+import io.tandem.engine.PushCompletion;
+import io.tandem.engine.Region;
+import io.tandem.engine.Regions;
+import io.tandem.transport.MemoryRegions;
+import java.lang.foreign.MemorySegment;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * The engine's {@link Regions} over a transport's {@link MemoryRegions}, as the runtime gives them
+ * to its engine (and tests to themselves): remembers how each region announces writes, and keeps
+ * push completions in a queue that transport threads fill ({@link #completed}, from
+ * {@link io.tandem.transport.TransportListener#onPushCompleted}) and one thread drains (a completion
+ * queue, as RDMA has). Used on one thread (the loop), except {@link #completed} and {@link #noticeOf}.
+ */
+public final class TransportRegions implements Regions {
+    private final NodeId self;
+    private final MemoryRegions transport;
+    private final Map<String, TransportRegion> regions = new ConcurrentHashMap<>();
+    private final MpscUnboundedXaddArrayQueue<PushCompletion> completions = new MpscUnboundedXaddArrayQueue<>(256);
+
+    public TransportRegions(NodeId self, MemoryRegions transport) {
+        this.self = self;
+        this.transport = transport;
+    }
+
+    @Override
+    public Region register(String name, int sizeBytes, Notice notice) {
+        Objects.requireNonNull(notice, "notice");
+        if (regions.containsKey(name)) throw new IllegalArgumentException("region '" + name + "' is already registered on " + self);
+        MemorySegment local = transport.register(name, sizeBytes);
+        TransportRegion r = new TransportRegion(name, sizeBytes, notice, local);
+        regions.put(name, r);
+        return r;
+    }
+
+    @Override
+    public Region region(String name) {
+        TransportRegion r = regions.get(name);
+        if (r == null) throw new IllegalArgumentException("no region '" + name + "' registered on " + self);
+        return r;
+    }
+
+    @Override
+    public void freeze(NodeId member) {
+        transport.freeze(member);
+    }
+
+    @Override
+    public boolean isFrozen(NodeId member) {
+        return transport.isFrozen(member);
+    }
+
+    @Override
+    public int pollCompletions(Consumer<PushCompletion> sink) {
+        return completions.drain(sink::accept);
+    }
+
+    /** A transport thread reports a completion; the caller wakes the loop. */
+    public void completed(PushCompletion completion) {
+        completions.offer(completion);
+    }
+
+    /** How region {@code name} announces writes; POLL for a region the engine did not register. */
+    public Notice noticeOf(String name) {
+        TransportRegion r = regions.get(name);
+        return r == null ? Notice.POLL : r.notice;
+    }
+
+    private final class TransportRegion implements Region {
+        private final String name;
+        private final int size;
+        private final Notice notice;
+        private final MemorySegment local;
+
+        TransportRegion(String name, int size, Notice notice, MemorySegment local) {
+            this.name = name;
+            this.size = size;
+            this.notice = notice;
+            this.local = local;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public int sizeBytes() {
+            return size;
+        }
+
+        @Override
+        public MemorySegment local() {
+            return local;
+        }
+
+        @Override
+        public MemorySegment of(NodeId member) {
+            return member.equals(self) ? local : transport.remote(member, name);
+        }
+
+        @Override
+        public void push(int offset, int length, Collection<NodeId> targets) {
+            transport.push(name, offset, length, targets);
+        }
+
+        @Override
+        public long pushWithCompletion(int offset, int length, Collection<NodeId> targets) {
+            return transport.pushWithCompletion(name, offset, length, targets);
+        }
+
+        @Override
+        public String toString() {
+            return "region '" + name + "' (" + size + " bytes, " + notice + ")";
+        }
+    }
+}

@@ -1,0 +1,526 @@
+package io.tandem.protocols.copilot;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.Committed;
+import io.tandem.engine.Engine;
+import io.tandem.engine.EngineContext;
+import io.tandem.engine.EngineStatus;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.engine.Rejection;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.copilot.CopilotMessage.Accept;
+import io.tandem.protocols.copilot.CopilotMessage.AcceptReply;
+import io.tandem.protocols.copilot.CopilotMessage.Commit;
+import io.tandem.protocols.copilot.CopilotMessage.CommitQuery;
+import io.tandem.protocols.copilot.CopilotMessage.FastAccept;
+import io.tandem.protocols.copilot.CopilotMessage.FastAcceptReply;
+import io.tandem.protocols.copilot.CopilotMessage.Prepare;
+import io.tandem.protocols.copilot.CopilotMessage.PrepareReply;
+import io.tandem.sim.Inspectable;
+import io.tandem.storage.DurableLog;
+import io.tandem.storage.LogEntry;
+import io.tandem.storage.StorageEvent;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One member of a Copilot group (Ngo, Sen, Lloyd, OSDI 2020; implementation notes in copilot.md). Every
+ * member is an acceptor and learner of both logs and executes their combined order; member 0 is also
+ * the pilot (orderer of log 0) and member 1 the copilot (orderer of log 1), each with a {@link Pilot}
+ * for its own log and {@link Takeovers} for the other pilot's blocking slots.
+ *
+ * <p>The pilots are fixed (views never change in this engine): a pilot that crashes restarts from its
+ * durable state and recovers its own unfinished slots by takeover, and while it is down the other
+ * pilot takes over whatever of its log blocks execution, so one pilot keeps the group available.
+ *
+ * <p>Durability: every change of a slot's promise or vote is appended to the durable log
+ * ({@link SlotRecord}) and nothing that depends on it leaves this member before it is durable; a
+ * pilot's own vote is durable before its FastAccept is sent, so a restarted pilot never reuses a slot.
+ * A restart replays the log and re-executes the combined order from the beginning.
+ */
+public final class CopilotEngine implements Engine, Inspectable {
+    // ---- timers ----
+    record CatchUpTick() implements TimerKey {}
+
+    record TakeoverCheck() implements TimerKey {}
+
+    record DetectorTick() implements TimerKey {}
+
+    /** Work that may run only once the durable log holds everything appended before it was queued. */
+    private record Deferred(long durableIndex, Runnable action) {}
+
+    final NodeId self;
+    final List<NodeId> members;
+    final int selfIndex;
+    final int n;
+    final CopilotConfig config;
+    final CopilotRules rules;
+    private final boolean observed;
+
+    EngineContext ctx;
+    @SuppressWarnings("unchecked")
+    private final Map<Long, Slot>[] slots = new Map[] {new HashMap<Long, Slot>(), new HashMap<Long, Slot>()};
+    /** The highest slot of each log this member knows exists, from any message (§3.3: the source of initial dependencies). */
+    final long[] highestSeen = {-1, -1};
+    /** The execution cursor (a, b): the next slot of each log to run. */
+    private final long[] cursor = {0, 0};
+    private long deliveredIndex;
+    private final ExecutedCommands executed = new ExecutedCommands();
+    private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
+    private boolean storageFailed;
+    private long corruptRecords;
+    /** Cursor at the last catch-up tick: a replica asks its peers only when it made no progress for a whole tick. */
+    private long lastTickA = -1, lastTickB = -1;
+
+    Pilot pilot;
+    Takeovers takeovers;
+
+    // Simulator observation (only when the protocol's invariants were asked for).
+    final List<CommitEvent> commitEvents = new ArrayList<>();
+    final List<Delivery> deliveries = new ArrayList<>();
+    final List<Command> proposals = new ArrayList<>();
+
+    record CommitEvent(int log, long slot, List<Command> cmds, long dep) {}
+
+    /** A command handed to execution from {@code log}; {@code retry}: a copy of one delivered before, which execution only answers. */
+    record Delivery(int log, Committed entry, boolean retry) {}
+
+    CopilotEngine(NodeId self, List<NodeId> members, CopilotConfig config, CopilotRules rules, boolean observed) {
+        if (members.size() < 3 || members.size() % 2 == 0) {
+            throw new IllegalArgumentException("Copilot needs an odd group of at least 3 members (2f+1), got " + members.size());
+        }
+        this.self = self;
+        this.members = List.copyOf(members);
+        this.selfIndex = members.indexOf(self);
+        if (selfIndex < 0) throw new IllegalArgumentException(self + " is not among the members " + members);
+        this.n = members.size();
+        this.config = config;
+        this.rules = rules;
+        this.observed = observed;
+    }
+
+    // ---- Engine ----
+
+    @Override
+    public void start(EngineContext ctx) {
+        this.ctx = ctx;
+        replayDurableLog();
+        if (selfIndex < 2) {
+            pilot = new Pilot(this, selfIndex);
+            takeovers = new Takeovers(this);
+            pilot.start();
+            ctx.schedule(config.detectorInterval().toNanos(), new DetectorTick());
+        }
+        ctx.schedule(config.catchUpInterval().toNanos(), new CatchUpTick());
+        execute();
+    }
+
+    /** Rebuilds every slot from the durable log, the last record of a slot winning. */
+    private void replayDurableLog() {
+        DurableLog log = ctx.log();
+        for (long i = log.firstIndex(); i <= log.lastIndex(); i++) {
+            Slot s;
+            try {
+                s = SlotRecord.decode(log.entry(i).payload());
+            } catch (IllegalArgumentException e) {
+                corruptRecords++;
+                continue;
+            }
+            slots[s.log].put(s.index, s);
+            seen(s.log, s.index);
+            if (s.cmds != null) seen(1 - s.log, s.dep);
+        }
+    }
+
+    @Override
+    public void onClientRequest(ClientRequest request) {
+        if (pilot == null) {
+            // Only the two pilots order commands; the runtime forwards the request to both (§3.2).
+            ctx.reject(request.requestId(), new Rejection.Redirect(List.of(members.get(0), members.get(1))));
+            return;
+        }
+        if (storageFailed) {
+            ctx.reject(request.requestId(), new Rejection.Unavailable("storage failed on " + self));
+            return;
+        }
+        pilot.onClientRequest(request);
+    }
+
+    @Override
+    public void onMessage(NodeId from, ProtocolMessage message) {
+        if (!(message instanceof CopilotMessage m) || !members.contains(from)) return;
+        if (m.log() != 0 && m.log() != 1 || m.slot() < 0) return; // malformed: a value, not an exception
+        switch (m) {
+            case FastAccept fa -> onFastAccept(from, fa);
+            case FastAcceptReply r -> {
+                if (pilot != null) pilot.onFastAcceptReply(from, r);
+            }
+            case Accept acc -> onAccept(from, acc);
+            case AcceptReply r -> {
+                if (pilot != null && r.log() == selfIndex && r.ballot().equals(pilot.initial)) pilot.onAcceptReply(from, r);
+                else if (takeovers != null) takeovers.onAcceptReply(from, r);
+            }
+            case Commit c -> onCommit(c);
+            case Prepare p -> onPrepare(from, p);
+            case PrepareReply r -> {
+                if (takeovers != null) takeovers.onPrepareReply(from, r);
+            }
+            case CommitQuery q -> onCommitQuery(from, q);
+        }
+    }
+
+    @Override
+    public void onTimer(TimerKey key) {
+        switch (key) {
+            case CatchUpTick t -> onCatchUpTick();
+            case TakeoverCheck t -> {
+                if (takeovers != null) takeovers.startBlocking(blockers());
+            }
+            case DetectorTick t -> {
+                if (pilot != null) pilot.sampleDetector();
+                ctx.schedule(config.detectorInterval().toNanos(), t);
+            }
+            case Pilot.PingPongWait t -> pilot.onPingPongWait();
+            case Pilot.FastPathWait t -> pilot.onFastPathWait(t.slot());
+            case Pilot.Resend t -> pilot.onResend(t.slot());
+            case Takeovers.Retry t -> takeovers.onRetry(t.log(), t.slot());
+            default -> {}
+        }
+    }
+
+    @Override
+    public void onStorageEvent(StorageEvent event) {
+        switch (event) {
+            case StorageEvent.LogSynced s -> runDurable();
+            case StorageEvent.StorageFailed f -> {
+                // Nothing appended from now on becomes durable: acknowledge nothing more.
+                storageFailed = true;
+                deferred.clear();
+            }
+            default -> {}
+        }
+    }
+
+    /**
+     * Both pilots order commands, so both report LEADER and name themselves; the other members follow
+     * the pilot of log 0. The epoch is 0 (pilots are fixed); the commit index is the combined order's
+     * delivered position.
+     */
+    @Override
+    public EngineStatus status() {
+        EngineStatus.Role role = pilot != null ? EngineStatus.Role.LEADER : EngineStatus.Role.FOLLOWER;
+        return new EngineStatus(role, pilot != null ? self : members.get(0), 0, members, List.of(), deliveredIndex, -1, Map.of());
+    }
+
+    @Override
+    public String inspect() {
+        return (pilot != null ? (selfIndex == 0 ? "pilot " : "copilot ") : "replica ") + "cursor=" + cursor[0] + "/" + cursor[1] + " seen="
+                + highestSeen[0] + "/" + highestSeen[1] + " delivered=" + deliveredIndex + " heads=" + slotOrNull(0, cursor[0]) + " "
+                + slotOrNull(1, cursor[1]) + (pilot != null ? " " + pilot.describe() + " " + takeovers.describe() : "")
+                + (corruptRecords > 0 ? " corrupt=" + corruptRecords : "");
+    }
+
+    // ---- shared helpers of the roles ----
+
+    long now() {
+        return ctx.nowNanos();
+    }
+
+    Slot slotOrNull(int log, long index) {
+        return slots[log].get(index);
+    }
+
+    Slot slot(int log, long index) {
+        return slots[log].computeIfAbsent(index, i -> new Slot(log, i));
+    }
+
+    /** Slot {@code index} of {@code log} exists somewhere (§3.3: highestSeen comes from every message). */
+    void seen(int log, long index) {
+        if (index > highestSeen[log]) highestSeen[log] = index;
+    }
+
+    int indexOf(NodeId node) {
+        return members.indexOf(node);
+    }
+
+    /** Appends the slot's state to the durable log; what depends on it waits with {@link #whenDurable}. */
+    void persist(Slot s) {
+        if (storageFailed) return;
+        DurableLog log = ctx.log();
+        log.append(new LogEntry(log.lastIndex() + 1, 0, SlotRecord.encode(s)));
+    }
+
+    /** Runs {@code action} once everything appended so far is durable (now, if it already is). */
+    void whenDurable(Runnable action) {
+        if (storageFailed) return;
+        long needed = ctx.log().lastIndex();
+        if (ctx.log().durableIndex() >= needed && deferred.isEmpty()) action.run();
+        else deferred.addLast(new Deferred(needed, action));
+    }
+
+    private void runDurable() {
+        long durable = ctx.log().durableIndex();
+        while (!deferred.isEmpty() && deferred.peekFirst().durableIndex() <= durable) deferred.pollFirst().action().run();
+    }
+
+    /** Sends to a member; a message to itself is handled at once, on this loop. */
+    void send(NodeId to, CopilotMessage m) {
+        if (to.equals(self)) onMessage(self, m);
+        else ctx.send(to, m);
+    }
+
+    void sendToPeers(CopilotMessage m) {
+        for (NodeId p : members) if (!p.equals(self)) ctx.send(p, m);
+    }
+
+    // ---- acceptor (§3.4, §3.5, §3.9) ----
+
+    /** §3.4: a replica's answer to the pilot's FastAccept, after the compatibility check. */
+    void onFastAccept(NodeId from, FastAccept m) {
+        int other = 1 - m.log();
+        seen(m.log(), m.slot());
+        seen(other, m.dep());
+        Slot s = slot(m.log(), m.slot());
+        if (s.promised.greaterThan(m.ballot())) {
+            send(from, new FastAcceptReply(m.log(), m.slot(), m.ballot(), false, Slot.NO_DEP, s.promised));
+            return;
+        }
+        if (s.committed()) {
+            send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            return;
+        }
+        if (s.status.atLeast(Status.ACCEPTED)) return; // the Accept phase overtook it: never downgrade (§5.1 item 10)
+        if (!(s.vouched() && s.accepted.equals(m.ballot()))) {
+            s.cmds = m.cmds();
+            s.accepted = m.ballot();
+            s.promised = m.ballot();
+            if (rules.compatible(m.log(), m.slot(), m.dep(), this::slotOrNull, highestSeen[other])) {
+                s.status = Status.FAST_ACCEPTED;
+                s.dep = s.vouchedDep = m.dep();
+            } else {
+                // The paper's suggestion: this replica's latest entry of the other log. It is above the
+                // proposed dependency, since the conflicting entry is.
+                s.status = Status.PRE_ACCEPTED;
+                s.dep = s.vouchedDep = highestSeen[other];
+            }
+            persist(s);
+        } // else a duplicate: answer it the same way again
+        long vouched = s.vouchedDep;
+        Ballot promised = s.promised;
+        whenDurable(() -> send(from, new FastAcceptReply(m.log(), m.slot(), m.ballot(), true, vouched, promised)));
+        // §4.1: the other pilot's FastAccept for its own log is the ball.
+        if (pilot != null && m.log() == other(selfIndex) && indexOf(from) == m.log() && m.ballot().isInitial()) pilot.onBall();
+    }
+
+    private static int other(int log) {
+        return 1 - log;
+    }
+
+    /** §3.5: Accept checks only the ballot, never compatibility (cycles are allowed). */
+    void onAccept(NodeId from, Accept m) {
+        seen(m.log(), m.slot());
+        seen(other(m.log()), m.dep());
+        Slot s = slot(m.log(), m.slot());
+        if (s.committed()) {
+            send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            return;
+        }
+        if (s.promised.greaterThan(m.ballot())) {
+            send(from, new AcceptReply(m.log(), m.slot(), m.ballot(), false, s.promised));
+            return;
+        }
+        if (!(s.status == Status.ACCEPTED && s.accepted.equals(m.ballot()))) {
+            s.vouchedDep = s.vouched() ? Math.min(s.vouchedDep, m.dep()) : m.dep();
+            s.promised = m.ballot();
+            s.accepted = m.ballot();
+            s.cmds = m.cmds();
+            s.dep = m.dep();
+            s.status = Status.ACCEPTED;
+            persist(s);
+        }
+        Ballot promised = s.promised;
+        whenDurable(() -> send(from, new AcceptReply(m.log(), m.slot(), m.ballot(), true, promised)));
+    }
+
+    /** §3.5 Commit handling: fill in the batch, set the final dependency, never downgrade. */
+    void onCommit(Commit m) {
+        seen(m.log(), m.slot());
+        seen(other(m.log()), m.dep());
+        Slot s = slot(m.log(), m.slot());
+        if (s.committed()) return;
+        s.vouchedDep = s.vouched() ? Math.min(s.vouchedDep, m.dep()) : m.dep();
+        s.cmds = m.cmds();
+        s.dep = m.dep();
+        s.status = Status.COMMITTED;
+        // Not waited for: a lost commit is learned again from a peer (catch-up, or a takeover's Prepare).
+        persist(s);
+        if (observed) commitEvents.add(new CommitEvent(m.log(), m.slot(), m.cmds(), m.dep()));
+        if (takeovers != null) takeovers.committed(m.log(), m.slot());
+        if (pilot != null) pilot.committed(s);
+        execute();
+    }
+
+    /** Decides a slot here and tells every peer (the proposer of a fast, slow or takeover path). */
+    void decide(int log, long slot, List<Command> cmds, long dep) {
+        Commit c = new Commit(log, slot, cmds, dep);
+        sendToPeers(c);
+        onCommit(c);
+    }
+
+    /** §3.9: promise a higher ballot and report this replica's progress on the slot. */
+    void onPrepare(NodeId from, Prepare m) {
+        seen(m.log(), m.slot());
+        Slot s = slot(m.log(), m.slot());
+        if (s.committed()) {
+            send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            return;
+        }
+        if (!m.ballot().greaterThan(s.promised)) {
+            if (!m.ballot().equals(s.promised)) {
+                send(from, new PrepareReply(m.log(), m.slot(), m.ballot(), false, s.promised, Status.NONE, Ballot.NONE, null, Slot.NO_DEP));
+                return;
+            }
+        } else {
+            s.promised = m.ballot();
+            persist(s);
+        }
+        PrepareReply reply = new PrepareReply(m.log(), m.slot(), m.ballot(), true, s.promised, s.status, s.accepted, s.cmds, s.dep);
+        whenDurable(() -> send(from, reply));
+    }
+
+    /** Learner catch-up: send the commits asked for that this replica has. */
+    private void onCommitQuery(NodeId from, CommitQuery q) {
+        long last = Math.min(q.last(), q.slot() + 64);
+        for (long k = q.slot(); k <= last; k++) {
+            Slot s = slotOrNull(q.log(), k);
+            if (s != null && s.committed()) ctx.send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+        }
+    }
+
+    // ---- execution (§3.7, §3.8, §4.2) ----
+
+    /** Runs HEAD-MERGE as far as it goes; if it stops on an uncommitted slot, a pilot may take it over later. */
+    void execute() {
+        while (true) {
+            CopilotRules.Step step = rules.next(cursor[0], cursor[1], this::slotOrNull, config.nullDepElimination(), this::allNull);
+            if (step == CopilotRules.Step.BLOCKED) break;
+            int log = step == CopilotRules.Step.RUN_PILOT ? 0 : 1;
+            run(slotOrNull(log, cursor[log]));
+            cursor[log]++;
+        }
+        if (takeovers != null && !blockers().isEmpty()) takeovers.armCheck();
+    }
+
+    /**
+     * §3.8: a batch runs its commands in order; a command runs at its first position only: the other
+     * pilot's copy of a command that already ran is not delivered at all (a retry within the same log
+     * is, and execution answers it from its session cache; see {@link ExecutedCommands}). So the
+     * delivered sequence is the same at every replica even where null-dependency elimination let one
+     * replica run an entry ahead of such copies.
+     */
+    private void run(Slot s) {
+        for (Command c : s.cmds) {
+            if (c.read()) {
+                if (c.origin().equals(self)) ctx.serveRead(c.requestId(), deliveredIndex);
+                continue;
+            }
+            boolean retry = executed.executed(c.session());
+            if (!executed.deliver(s.log, c.session())) continue;
+            Committed entry = new Committed(++deliveredIndex, c.origin(), c.requestId(), c.session(), c.payload());
+            if (observed) deliveries.add(new Delivery(s.log, entry, retry));
+            ctx.deliver(entry);
+        }
+    }
+
+    /**
+     * §4.2: slots {@code from..to} of {@code log} deliver nothing, wherever they end up in the order:
+     * each is known here with the only batch it can ever commit with (a committed value, or the
+     * pilot's own batch: takeovers re-propose a batch they found or a no-op, never fresh commands,
+     * and pilots are fixed), and every write in it already ran and is no retry within its log.
+     */
+    boolean allNull(int log, long from, long to) {
+        if (to < from) return true;
+        java.util.Set<ExecutedCommands.SessionKey> inRange = new java.util.HashSet<>();
+        for (long k = from; k <= to; k++) {
+            Slot s = slotOrNull(log, k);
+            if (s == null || s.cmds == null) return false;
+            if (!s.committed() && s.cmds.isEmpty()) return false; // an accepted no-op may still lose to the pilot's batch
+            for (Command c : s.cmds) {
+                if (c.read()) continue;
+                if (c.session().isNone() || !executed.executed(c.session()) || executed.orderedIn(log, c.session())) return false;
+                if (!inRange.add(ExecutedCommands.SessionKey.of(c.session()))) return false;
+            }
+        }
+        return true;
+    }
+
+    long cursor(int log) {
+        return cursor[log];
+    }
+
+    /**
+     * The slots a pilot takes over when its execution is stuck (§3.9): the uncommitted other-log slots
+     * in {@code [cursor, dep(x)]} of its committed own head x, and its own slots that no proposal of
+     * this incarnation drives (left over from before a restart) which block either head.
+     */
+    List<long[]> blockers() {
+        List<long[]> out = new ArrayList<>();
+        if (pilot == null) return out;
+        int own = selfIndex, other = other(own);
+        Slot x = slotOrNull(own, cursor[own]);
+        if (x != null && x.committed()) {
+            if (config.nullDepElimination() && allNull(other, cursor[other], x.dep)) return out;
+            for (long k = cursor[other]; k <= x.dep && out.size() < 64; k++) {
+                Slot s = slotOrNull(other, k);
+                if (s == null || !s.committed()) out.add(new long[] {other, k});
+            }
+            return out;
+        }
+        long ownTo = cursor[own];
+        Slot y = slotOrNull(other, cursor[other]);
+        if (y != null && y.committed()) ownTo = Math.max(ownTo, y.dep);
+        for (long k = cursor[own]; k <= ownTo && out.size() < 64; k++) {
+            Slot s = slotOrNull(own, k);
+            if ((s == null || !s.committed()) && k <= highestSeen[own] && !pilot.drives(k)) out.add(new long[] {own, k});
+        }
+        return out;
+    }
+
+    /** A replica whose execution made no progress for a whole tick asks its peers for the commits it lacks. */
+    private void onCatchUpTick() {
+        long a = cursor[0], b = cursor[1];
+        boolean stuck = a == lastTickA && b == lastTickB;
+        lastTickA = a;
+        lastTickB = b;
+        if (stuck) {
+            for (int log = 0; log < 2; log++) {
+                long head = cursor[log];
+                Slot s = slotOrNull(log, head);
+                if (head <= highestSeen[log] && (s == null || !s.committed())) {
+                    sendToPeers(new CommitQuery(log, head, Math.min(highestSeen[log], head + 63)));
+                }
+            }
+        }
+        ctx.schedule(config.catchUpInterval().toNanos(), new CatchUpTick());
+    }
+
+    void noteProposal(List<Command> batch) {
+        if (observed) proposals.addAll(batch);
+    }
+
+    long deliveredIndex() {
+        return deliveredIndex;
+    }
+
+    boolean isPilot() {
+        return pilot != null;
+    }
+
+    Map<String, Long> slownessWarningsByKind() {
+        return pilot == null ? Map.of() : pilot.warningsByKind();
+    }
+}

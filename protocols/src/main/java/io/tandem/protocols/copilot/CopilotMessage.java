@@ -1,0 +1,77 @@
+package io.tandem.protocols.copilot;
+
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.engine.RequestIds;
+import java.util.List;
+
+/**
+ * Copilot's wire messages (copilot.md §3.1), one record per row of the catalogue. {@code log} is 0 for
+ * the pilot's log and 1 for the copilot's; {@code slot} indexes it from 0; a dependency of -1 is ⊥.
+ * Replies echo the ballot they answer so that stale replies are recognised and ignored (§5.1 item 8).
+ */
+public sealed interface CopilotMessage extends ProtocolMessage {
+    int log();
+
+    long slot();
+
+    /**
+     * DESIGN §3 rule 4: the client request behind the message. A batch names its first command's
+     * request; replies, takeovers and catch-up are counted as background.
+     */
+    @Override
+    default long requestId() {
+        return RequestIds.BACKGROUND;
+    }
+
+    private static long firstRequest(List<Command> cmds) {
+        return cmds == null || cmds.isEmpty() ? RequestIds.BACKGROUND : cmds.get(0).requestId();
+    }
+
+    /** Phase 1 of the pilot of {@code log} for {@code slot} at the slot's initial ballot; also the ping-pong ball (§3.3, §4.1). */
+    record FastAccept(int log, long slot, Ballot ballot, List<Command> cmds, long dep) implements CopilotMessage {
+        @Override
+        public long requestId() {
+            return firstRequest(cmds);
+        }
+    }
+
+    /**
+     * Answer to a FastAccept. {@code ok} false: the ballot was refused, {@code promised} is the higher
+     * promise. Otherwise {@code dep} is the initial dependency (agreement) or a higher suggestion (§3.4).
+     */
+    record FastAcceptReply(int log, long slot, Ballot ballot, boolean ok, long dep, Ballot promised) implements CopilotMessage {}
+
+    /** Phase 2 (slow path, takeover, recovery): accept {@code cmds} with final dependency {@code dep} at {@code ballot} (§3.5). */
+    record Accept(int log, long slot, Ballot ballot, List<Command> cmds, long dep) implements CopilotMessage {
+        @Override
+        public long requestId() {
+            return firstRequest(cmds);
+        }
+    }
+
+    record AcceptReply(int log, long slot, Ballot ballot, boolean ok, Ballot promised) implements CopilotMessage {}
+
+    /** The decision; one-way, may arrive before anything else about the slot (§3.5, §5.1 item 10). */
+    record Commit(int log, long slot, List<Command> cmds, long dep) implements CopilotMessage {
+        @Override
+        public long requestId() {
+            return firstRequest(cmds);
+        }
+    }
+
+    /** Phase 1 of a fast takeover or recovery at a ballot above the slot's initial one (§3.9). */
+    record Prepare(int log, long slot, Ballot ballot) implements CopilotMessage {}
+
+    /**
+     * Answer to a Prepare: on {@code ok}, the replica's progress on the slot ({@code status},
+     * {@code accepted} ballot, {@code cmds}, {@code dep}); otherwise the higher {@code promised} ballot.
+     */
+    record PrepareReply(int log, long slot, Ballot ballot, boolean ok, Ballot promised, Status status, Ballot accepted, List<Command> cmds, long dep)
+            implements CopilotMessage {}
+
+    /**
+     * Learner catch-up (§3.11 [rec]): "send me the commits of slots {@code slot..last} of {@code log}
+     * you have". Answered with {@link Commit}s; slots the peer has not committed are skipped.
+     */
+    record CommitQuery(int log, long slot, long last) implements CopilotMessage {}
+}

@@ -1,0 +1,101 @@
+package io.tandem.protocols.copilot;
+
+import io.tandem.codec.CodecIds;
+import io.tandem.codec.MessageRegistry;
+import io.tandem.engine.Engine;
+import io.tandem.engine.NodeId;
+import io.tandem.routing.RoutingPolicy;
+import io.tandem.sim.SimInvariant;
+import io.tandem.sim.SimulatedProtocol;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Copilot replication (1-slowdown-tolerant, copilot.md) as a Tandem {@link io.tandem.engine.Protocol}:
+ * members 0 and 1 are the pilot and the copilot, clients send every command to both and take the
+ * first reply ({@link RoutingPolicy#firstReply firstReply(2)}). Under the simulator it adds the
+ * Copilot invariants ({@link #invariants()}).
+ */
+public final class CopilotProtocol implements SimulatedProtocol {
+    public static final String NAME = "copilot";
+
+    private final String name;
+    private final CopilotConfig config;
+    private final CopilotRules rules;
+    private final Set<String> toleratedWarnings;
+    private volatile boolean observed;
+
+    public CopilotProtocol() {
+        this(CopilotConfig.DEFAULTS);
+    }
+
+    public CopilotProtocol(CopilotConfig config) {
+        this(NAME, config, CopilotRules.STANDARD, null);
+    }
+
+    /** A protocol whose engines decide with {@code rules} (tests plant broken rules so, under their own name). */
+    CopilotProtocol(String name, CopilotConfig config, CopilotRules rules, Set<String> toleratedWarnings) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.config = Objects.requireNonNull(config, "config");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.toleratedWarnings = toleratedWarnings;
+    }
+
+    /** The same protocol whose simulator invariants also require quiet slowness detectors, except for {@code toleratedKinds}. */
+    public CopilotProtocol checkingSlowness(String... toleratedKinds) {
+        return new CopilotProtocol(name, config, rules, Set.of(toleratedKinds));
+    }
+
+    public CopilotConfig config() {
+        return config;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Engine createEngine(NodeId self, List<NodeId> members) {
+        return new CopilotEngine(self, members, config, rules, observed);
+    }
+
+    /** Both pilots order every command; the first answer wins (§3.2). */
+    @Override
+    public RoutingPolicy routing() {
+        return RoutingPolicy.firstReply(2);
+    }
+
+    /** Ids {@link CodecIds#COPILOT_FIRST} and up, in a fixed order: append new types at the end, never reorder. */
+    @Override
+    public void registerMessages(MessageRegistry registry) {
+        int id = CodecIds.COPILOT_FIRST;
+        registry.register(Ballot.class, id++);
+        registry.register(Command.class, id++);
+        registry.register(Status.class, id++);
+        registry.register(CopilotMessage.FastAccept.class, id++);
+        registry.register(CopilotMessage.FastAcceptReply.class, id++);
+        registry.register(CopilotMessage.Accept.class, id++);
+        registry.register(CopilotMessage.AcceptReply.class, id++);
+        registry.register(CopilotMessage.Commit.class, id++);
+        registry.register(CopilotMessage.Prepare.class, id++);
+        registry.register(CopilotMessage.PrepareReply.class, id++);
+        registry.register(CopilotMessage.CommitQuery.class, id++);
+        if (id > CodecIds.DERECHO_FIRST) throw new IllegalStateException("Copilot registrations overflow their id range");
+    }
+
+    @Override
+    public List<SimInvariant> invariants() {
+        observed = true;
+        List<SimInvariant> all = new ArrayList<>(CopilotInvariants.create());
+        if (toleratedWarnings != null) all.add(CopilotInvariants.noSlownessWarnings(toleratedWarnings));
+        return all;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,168 @@
+package io.tandem.protocols.copilot;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The pure decisions of Copilot, apart from the engine so that they can be tested on their own and so
+ * that tests can plant a deliberately wrong one (a broken twin) without touching the engine: quorum
+ * sizes, the compatibility check, the slow-path dependency, recovery value picking and the combined
+ * execution order. Stateless; {@link #STANDARD} is the correct set.
+ */
+class CopilotRules {
+    static final CopilotRules STANDARD = new CopilotRules();
+
+    /** Read access to one replica's slots, for the checks that look across a log. */
+    interface Slots {
+        /** The slot, or null if this replica knows nothing of it. */
+        Slot get(int log, long index);
+    }
+
+    /** f of a group of {@code n = 2f + 1}. */
+    static int faults(int n) {
+        return (n - 1) / 2;
+    }
+
+    /** FQ = f + ⌊(f+1)/2⌋, counting the proposing pilot (§1, table). */
+    int fastQuorum(int n) {
+        int f = faults(n);
+        return f + (f + 1) / 2;
+    }
+
+    /** SQ = f + 1, a majority. */
+    int slowQuorum(int n) {
+        return faults(n) + 1;
+    }
+
+    /**
+     * The compatibility check of §3.4 for a FastAccept of {@code log.slot} with dependency {@code dep}:
+     * it fails iff this replica already processed a later entry {@code O.k} of the other log
+     * ({@code k > dep}) whose vouched dependency is below {@code slot} (⊥ included). Such an entry is
+     * ordered neither before nor after the proposal, so replicas holding different subsets of the two
+     * logs could run the pair in different orders. Earlier O entries are before the proposal by its
+     * dependency, and a later O entry that arrives afterwards is checked against this one when it does.
+     */
+    boolean compatible(int log, long slot, long dep, Slots slots, long otherHighest) {
+        int other = 1 - log;
+        for (long k = Math.max(0, dep + 1); k <= otherHighest; k++) {
+            Slot s = slots.get(other, k);
+            if (s != null && s.vouched() && s.vouchedDep < slot) return false;
+        }
+        return true;
+    }
+
+    /**
+     * The final dependency of the slow path (§3.5): the (f+1)-th smallest of the dependencies in the
+     * replies (agreements count as the initial one, the pilot's own included). Large enough that by
+     * quorum intersection the entry follows every other-log entry that may already have executed,
+     * small enough not to make needless cycles.
+     */
+    long slowPathDependency(long[] replyDeps, int n) {
+        long[] sorted = replyDeps.clone();
+        Arrays.sort(sorted);
+        return sorted[faults(n)];
+    }
+
+    /**
+     * The ballot of a takeover of a slot of {@code log} whose highest known ballot is {@code above}:
+     * strictly higher (a Prepare at a ballot already promised would let two proposers share it) and
+     * above round 0, which belongs to the slot's pilot and its fast path.
+     */
+    Ballot takeoverBallot(Ballot above, int log, int self) {
+        return new Ballot(Math.max(1, above.round() + 1), self);
+    }
+
+    /** One replica's answer to a Prepare, as recovery needs it. */
+    record Vote(int node, Status status, Ballot accepted, List<Command> cmds, long dep) {}
+
+    /** What a takeover does with the Prepare answers it has. */
+    sealed interface Pick {
+        /** Someone saw the decision: re-broadcast it. */
+        record Decided(List<Command> cmds, long dep) implements Pick {}
+
+        /** Accept this value at the takeover's ballot. */
+        record Propose(List<Command> cmds, long dep) implements Pick {}
+
+        /** Not enough is known yet: wait for more answers (or retry at a higher ballot). */
+        record Wait(String why) implements Pick {}
+    }
+
+    /**
+     * Recovery value picking (§3.9) for a slot whose initial ballot belongs to member {@code pilot},
+     * from the answers of at least a majority ({@code votes}) out of {@code n} members.
+     *
+     * <ol>
+     *   <li>A committed answer is the decision.</li>
+     *   <li>An accepted answer (highest accepted ballot first) may have been chosen at that ballot:
+     *       keep it. Fast-accepts happen only at the initial ballot, the lowest of all, so they never
+     *       outrank an accepted value.</li>
+     *   <li>Otherwise nothing was chosen by an Accept (any accept quorum meets this majority). Count the
+     *       members that certainly fast-accepted the initial value: the fast-accepted answers, plus the
+     *       pilot itself when it did not answer (it makes its own vote durable before it sends the
+     *       FastAccept, so anyone holding the value proves the pilot's vote). If f+1 of them did, keeping
+     *       the value with its initial dependency is safe (a majority passed the compatibility check, so
+     *       no conflicting other-log entry can have committed with a dependency below it) and required
+     *       if it was fast-committed.</li>
+     *   <li>Else, if even counting every member that did not answer as a fast-accept the fast quorum
+     *       cannot be reached, nothing was chosen: commit a no-op with dependency ⊥.</li>
+     *   <li>Else the answers cannot tell (the paper's case 4): wait for more of them.</li>
+     * </ol>
+     */
+    Pick pickRecovery(List<Vote> votes, int pilot, int n) {
+        Vote best = null;
+        for (Vote v : votes) {
+            if (v.status() == Status.COMMITTED) return new Pick.Decided(v.cmds(), v.dep());
+            if (v.status() == Status.ACCEPTED && (best == null || v.accepted().greaterThan(best.accepted()))) best = v;
+        }
+        if (best != null) return new Pick.Propose(best.cmds(), best.dep());
+        boolean pilotAnswered = false;
+        int fast = 0;
+        Vote value = null;
+        for (Vote v : votes) {
+            if (v.node() == pilot) pilotAnswered = true;
+            if (v.status() == Status.FAST_ACCEPTED && v.accepted().equals(Ballot.initial(pilot))) {
+                fast++;
+                value = v;
+            }
+        }
+        int certain = fast + (!pilotAnswered && value != null ? 1 : 0);
+        if (certain >= slowQuorum(n)) return new Pick.Propose(value.cmds(), value.dep());
+        int unanswered = n - votes.size();
+        if (fast + unanswered < fastQuorum(n)) return new Pick.Propose(List.of(), Slot.NO_DEP);
+        return new Pick.Wait(fast + " fast-accepts among " + votes.size() + " answers: the slot may have been fast-committed");
+    }
+
+    /** What the combined order does next (§3.7 HEAD-MERGE). */
+    enum Step { RUN_PILOT, RUN_COPILOT, BLOCKED }
+
+    /**
+     * One step of HEAD-MERGE at cursor {@code (a, b)}: {@code x = 0.a}, {@code y = 1.b}. An entry is
+     * ready when it is committed and everything it needs from the other log has run. With both heads
+     * committed and neither ready they depend on each other (a cycle): the pilot's entry goes first.
+     * With null-dependency elimination (§4.2) a committed head may also run ahead of uncommitted
+     * other-log entries up to its dependency when none of them can change the state.
+     *
+     * <p>Only the two heads and the entries between the other cursor and a head's dependency are
+     * looked at, never anything further, which is what makes every replica compute the same order
+     * whatever subset of commits it has seen (the "any cycle" reading of the paper diverges, §3.7).
+     */
+    Step next(long a, long b, Slots slots, boolean nullDepElimination, NullCheck isNull) {
+        Slot x = slots.get(0, a);
+        Slot y = slots.get(1, b);
+        boolean xc = x != null && x.committed();
+        boolean yc = y != null && y.committed();
+        if (xc && x.dep < b) return Step.RUN_PILOT;
+        if (yc && y.dep < a) return Step.RUN_COPILOT;
+        if (xc && yc) return Step.RUN_PILOT;
+        if (nullDepElimination) {
+            if (xc && isNull.allNull(1, b, x.dep)) return Step.RUN_PILOT;
+            if (yc && isNull.allNull(0, a, y.dep)) return Step.RUN_COPILOT;
+        }
+        return Step.BLOCKED;
+    }
+
+    /** Whether slots {@code from..to} of {@code log} can change nothing when they run (§4.2). */
+    interface NullCheck {
+        boolean allNull(int log, long from, long to);
+    }
+}

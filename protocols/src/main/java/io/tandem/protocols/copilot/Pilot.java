@@ -1,0 +1,345 @@
+package io.tandem.protocols.copilot;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.Rejection;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.copilot.CopilotMessage.Accept;
+import io.tandem.protocols.copilot.CopilotMessage.AcceptReply;
+import io.tandem.protocols.copilot.CopilotMessage.FastAccept;
+import io.tandem.protocols.copilot.CopilotMessage.FastAcceptReply;
+import io.tandem.protocols.failslow.PeerLink;
+import io.tandem.protocols.failslow.QuorumRule;
+import io.tandem.protocols.failslow.QuorumTracker;
+import io.tandem.protocols.failslow.SlownessDetector;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The ordering role of a pilot for its own log (§3.3, §3.5, §4.1): it batches client commands, closes a
+ * batch when it holds the ping-pong ball or its wait expired, proposes it with FastAccept at the slot's
+ * initial ballot with the latest other-log slot it has seen as dependency, commits on the fast path at
+ * a fast quorum of agreements, and otherwise runs the Accept phase with the (f+1)-th smallest
+ * suggested dependency. Waits are quorums of the shared fail-slow toolkit, never one peer.
+ */
+final class Pilot {
+    record PingPongWait() implements TimerKey {}
+
+    record FastPathWait(long slot) implements TimerKey {}
+
+    record Resend(long slot) implements TimerKey {}
+
+    private enum Phase { FAST, ACCEPT }
+
+    /** Leader bookkeeping of one own slot in flight (§2.2). */
+    private final class Proposal {
+        final long slot;
+        final List<Command> cmds;
+        final long initialDep;
+        final long proposedAt;
+        Phase phase = Phase.FAST;
+        /** The dependency each member answered with (agreement = the initial one), the pilot's own included. */
+        final Map<NodeId, Long> answers = new LinkedHashMap<>();
+        final QuorumTracker agreements;
+        QuorumTracker accepts;
+        long finalDep;
+        boolean fastWaitOver;
+
+        Proposal(long slot, List<Command> cmds, long initialDep, long now) {
+            this.slot = slot;
+            this.cmds = cmds;
+            this.initialDep = initialDep;
+            this.proposedAt = now;
+            this.agreements = QuorumTracker.kOfN(engine.members, engine.rules.fastQuorum(engine.n), now, QuorumTracker.NO_DEADLINE);
+        }
+    }
+
+    private final CopilotEngine engine;
+    final int log;
+    final Ballot initial;
+    private final ArrayDeque<Command> queue = new ArrayDeque<>();
+    private final Map<Long, Proposal> inflight = new HashMap<>();
+    private final Map<NodeId, PeerLink> links = new LinkedHashMap<>();
+    private final SlownessDetector detector;
+    private long nextSlot;
+    private boolean ball;
+    private long lastBatchAt;
+    /** When the oldest command now queued arrived (or was queued again). */
+    private long queuedSince;
+    private boolean pingPongArmed;
+    private long fastCommits, slowCommits;
+
+    static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
+            "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
+
+    Pilot(CopilotEngine engine, int log) {
+        this.engine = engine;
+        this.log = log;
+        this.initial = Ballot.initial(log);
+        this.detector = new SlownessDetector(engine.ctx.meters(), VOCABULARY, engine.config.quorumHistoryWindow(), engine.config.detectorInterval().toNanos());
+    }
+
+    void start() {
+        long now = engine.now();
+        for (NodeId p : engine.members) if (!p.equals(engine.self)) links.put(p, new PeerLink(p, now));
+        // Every slot anyone knows of in this log was made durable here before it was proposed, so a
+        // restarted pilot resumes after the highest one it holds and never reuses a slot.
+        nextSlot = engine.highestSeen[log] + 1;
+        ball = log == 0; // pilot 0 starts with the ball (§4.1)
+        lastBatchAt = now;
+    }
+
+    // ---- client commands (§3.2, §3.3) ----
+
+    void onClientRequest(ClientRequest request) {
+        if (queue.size() >= engine.config.maxQueuedCommands()) {
+            engine.ctx.reject(request.requestId(), new Rejection.Overloaded(queue.size() + " commands wait for a batch at " + engine.self));
+            return;
+        }
+        boolean read = request.kind() == ClientRequest.Kind.READ;
+        if (queue.isEmpty()) queuedSince = engine.now();
+        queue.addLast(new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read));
+        maybePropose();
+    }
+
+    /** §4.1: the other pilot's FastAccept arrived; this pilot may close its batch now. */
+    void onBall() {
+        ball = true;
+        maybePropose();
+    }
+
+    void onPingPongWait() {
+        pingPongArmed = false;
+        maybePropose();
+    }
+
+    private void maybePropose() {
+        while (!queue.isEmpty() && inflight.size() < engine.config.maxInflightSlots()) {
+            // The wait runs from the later of the last batch and the oldest queued command: a pilot that
+            // was idle still waits (at most pingPongWait) for the other pilot's FastAccept, so two idle
+            // pilots that receive the same command do not propose it at the same moment and conflict.
+            long waited = engine.now() - Math.max(lastBatchAt, queuedSince);
+            if (engine.config.pingPong() && !ball && waited < engine.config.pingPongWait().toNanos()) {
+                if (!pingPongArmed) {
+                    pingPongArmed = true;
+                    engine.ctx.schedule(engine.config.pingPongWait().toNanos() - waited, new PingPongWait());
+                }
+                return;
+            }
+            propose();
+        }
+    }
+
+    /** §3.3: the next slot, with the most recent other-log slot seen as initial dependency. */
+    private void propose() {
+        List<Command> batch = new ArrayList<>(Math.min(queue.size(), engine.config.maxBatch()));
+        while (!queue.isEmpty() && batch.size() < engine.config.maxBatch()) batch.add(queue.pollFirst());
+        batch = List.copyOf(batch);
+        long slot = Math.max(nextSlot, engine.highestSeen[log] + 1);
+        nextSlot = slot + 1;
+        long dep = engine.highestSeen[1 - log];
+        long now = engine.now();
+        Proposal p = new Proposal(slot, batch, dep, now);
+        inflight.put(slot, p);
+        ball = false;
+        lastBatchAt = now;
+        engine.noteProposal(batch);
+        FastAccept fa = new FastAccept(log, slot, initial, batch, dep);
+        // The pilot's own vote goes through the acceptor like anyone's and is durable before the
+        // FastAccept leaves: a restarted pilot then knows every slot it ever proposed.
+        engine.onFastAccept(engine.self, fa);
+        if (!holds(slot, Status.FAST_ACCEPTED, batch)) return; // refused here (a takeover promised the slot away): its NACK abandons it
+        engine.whenDurable(() -> sendToPeers(fa, slot, Command.bytes(fa.cmds())));
+        engine.ctx.schedule(engine.config.resendInterval().toNanos(), new Resend(slot));
+    }
+
+    /** Sends a phase message of {@code slot} to every peer whose window has room (DESIGN §3 rule 2). */
+    private void sendToPeers(CopilotMessage m, long slot, int bytes) {
+        long now = engine.now();
+        for (PeerLink link : links.values()) {
+            if (link.windowFull(engine.config.maxInflightMessages(), Long.MAX_VALUE)) continue; // it catches up from the Commits
+            link.sent(slot, slot, bytes, now);
+            engine.ctx.send(link.peer(), m);
+        }
+    }
+
+    // ---- fast path and slow path (§3.5) ----
+
+    void onFastAcceptReply(NodeId from, FastAcceptReply r) {
+        heard(from, r.slot());
+        Proposal p = inflight.get(r.slot());
+        if (r.log() != log || p == null || p.phase != Phase.FAST || !r.ballot().equals(initial)) return; // stale
+        if (!r.ok()) {
+            abandon(p); // a takeover holds the slot at a higher ballot; it finishes it
+            return;
+        }
+        if (p.answers.putIfAbsent(from, r.dep()) != null) return;
+        if (r.dep() == p.initialDep) p.agreements.ack(from, engine.now());
+        decide(p);
+    }
+
+    void onFastPathWait(long slot) {
+        Proposal p = inflight.get(slot);
+        if (p == null || p.phase != Phase.FAST) return;
+        p.fastWaitOver = true;
+        decide(p);
+    }
+
+    private void decide(Proposal p) {
+        int n = engine.n;
+        int agreed = p.agreements.ackCount();
+        if (agreed >= engine.rules.fastQuorum(n)) {
+            fastCommits++;
+            detector.quorumFormed(p.agreements.responders(), p.agreements.decidedBy(), n, engine.now() - p.proposedAt, engine.now());
+            commit(p, p.initialDep);
+            return;
+        }
+        int answered = p.answers.size();
+        if (answered < engine.rules.slowQuorum(n)) return;
+        boolean fastImpossible = agreed + (n - answered) < engine.rules.fastQuorum(n);
+        if (fastImpossible || answered == n || p.fastWaitOver) {
+            goSlow(p);
+        } else {
+            engine.ctx.schedule(engine.config.fastPathWait().toNanos(), new FastPathWait(p.slot));
+        }
+    }
+
+    private void goSlow(Proposal p) {
+        long[] deps = p.answers.values().stream().mapToLong(Long::longValue).toArray();
+        p.finalDep = engine.rules.slowPathDependency(deps, engine.n);
+        p.phase = Phase.ACCEPT;
+        p.accepts = QuorumTracker.kOfN(engine.members, engine.rules.slowQuorum(engine.n), engine.now(), QuorumTracker.NO_DEADLINE);
+        Accept a = new Accept(log, p.slot, initial, p.cmds, p.finalDep);
+        engine.onAccept(engine.self, a);
+        if (!holds(p.slot, Status.ACCEPTED, p.cmds)) return;
+        engine.whenDurable(() -> sendToPeers(a, p.slot, Command.bytes(a.cmds())));
+    }
+
+    /**
+     * Whether this member's own acceptor took the proposal (and its record is on its way to disk).
+     * Nothing is sent that the pilot itself did not vote for: a peer holding a batch the pilot has
+     * no durable record of would let a restarted pilot reuse the slot for another batch.
+     */
+    private boolean holds(long slot, Status status, List<Command> batch) {
+        Slot s = engine.slotOrNull(log, slot);
+        return s != null && s.status == status && s.accepted.equals(initial) && batch.equals(s.cmds);
+    }
+
+    void onAcceptReply(NodeId from, AcceptReply r) {
+        heard(from, r.slot());
+        Proposal p = inflight.get(r.slot());
+        if (p == null || p.phase != Phase.ACCEPT) return;
+        if (!r.ok()) {
+            abandon(p);
+            return;
+        }
+        if (p.accepts.ack(from, engine.now())) {
+            slowCommits++;
+            detector.quorumFormed(p.accepts.responders(), p.accepts.decidedBy(), engine.n, engine.now() - p.proposedAt, engine.now());
+            commit(p, p.finalDep);
+        }
+    }
+
+    private void commit(Proposal p, long dep) {
+        inflight.remove(p.slot);
+        engine.ctx.cancel(new Resend(p.slot));
+        engine.ctx.cancel(new FastPathWait(p.slot));
+        engine.decide(log, p.slot, p.cmds, dep);
+        maybePropose();
+    }
+
+    /** Someone else holds the slot now; its commands go into a later batch (the dedup keeps them to one execution). */
+    private void abandon(Proposal p) {
+        inflight.remove(p.slot);
+        engine.ctx.cancel(new Resend(p.slot));
+        engine.ctx.cancel(new FastPathWait(p.slot));
+        List<Command> cmds = p.cmds;
+        if (queue.isEmpty()) queuedSince = engine.now();
+        for (int i = cmds.size() - 1; i >= 0; i--) queue.addFirst(cmds.get(i));
+        maybePropose();
+    }
+
+    /** A slot of either log committed here (from anyone): an own proposal overtaken by a takeover ends. */
+    void committed(Slot s) {
+        if (s.log != log) return;
+        Proposal p = inflight.get(s.index);
+        if (p == null) return;
+        if (s.cmds.equals(p.cmds)) {
+            inflight.remove(p.slot);
+            engine.ctx.cancel(new Resend(p.slot));
+            engine.ctx.cancel(new FastPathWait(p.slot));
+            maybePropose();
+        } else {
+            abandon(p); // committed as a no-op by a takeover: order the commands again
+        }
+        for (PeerLink link : links.values()) link.acknowledgedThrough(lowestInflight() - 1, engine.now());
+    }
+
+    private long lowestInflight() {
+        long low = nextSlot;
+        for (long s : inflight.keySet()) low = Math.min(low, s);
+        return low;
+    }
+
+    /** Whether a proposal of this incarnation drives own slot {@code slot}. */
+    boolean drives(long slot) {
+        return inflight.containsKey(slot);
+    }
+
+    /** An unanswered phase message is sent again, at most once per interval, to the members that did not answer. */
+    void onResend(long slot) {
+        Proposal p = inflight.get(slot);
+        if (p == null) return;
+        Slot s = engine.slotOrNull(log, slot);
+        CopilotMessage m = p.phase == Phase.FAST ? new FastAccept(log, slot, initial, p.cmds, p.initialDep) : new Accept(log, slot, initial, p.cmds, p.finalDep);
+        List<NodeId> silent = new ArrayList<>();
+        for (PeerLink link : links.values()) {
+            boolean answered = p.phase == Phase.FAST ? p.answers.containsKey(link.peer()) : p.accepts.hasAcked(link.peer());
+            if (!answered) silent.add(link.peer());
+        }
+        // Like the first send, a resend waits until the pilot's own vote is durable: on a slow disk the
+        // timer can fire first, and a peer must never hold a batch a restarted pilot does not know.
+        engine.whenDurable(() -> {
+            if (inflight.get(slot) != p) return;
+            for (NodeId peer : silent) {
+                detector.resent(peer, slot, links.get(peer).resentFrom(slot));
+                engine.ctx.send(peer, m);
+            }
+        });
+        if (s != null && !s.committed()) engine.ctx.schedule(engine.config.resendInterval().toNanos(), new Resend(slot));
+    }
+
+    private void heard(NodeId from, long slot) {
+        PeerLink link = links.get(from);
+        if (link == null) return;
+        long now = engine.now();
+        link.heard(now);
+        link.acknowledged(slot, now);
+        link.progressed(now);
+    }
+
+    void sampleDetector() {
+        for (PeerLink link : links.values()) detector.sampleLink(link, engine.config.maxInflightMessages(), Long.MAX_VALUE, "");
+        detector.sampleQuorums(engine.members, QuorumRule.atLeast(engine.rules.slowQuorum(engine.n)), engine.now());
+    }
+
+    Map<String, Long> warningsByKind() {
+        return detector.warningsByKind();
+    }
+
+    String describe() {
+        return "next=" + nextSlot + " inflight=" + inflight.size() + " queued=" + queue.size() + " ball=" + ball + " fast=" + fastCommits + " slow=" + slowCommits;
+    }
+
+    long fastCommits() {
+        return fastCommits;
+    }
+
+    long slowCommits() {
+        return slowCommits;
+    }
+}

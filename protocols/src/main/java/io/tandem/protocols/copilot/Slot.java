@@ -1,0 +1,46 @@
+package io.tandem.protocols.copilot;
+
+import java.util.List;
+
+/**
+ * One slot of one log as this replica holds it (copilot.md §2.2). Mutable, owned by the engine's loop.
+ * {@code dep} is the dependency into the other log: the entry is ordered after every entry up to and
+ * including {@code dep} there; -1 is ⊥ (no constraint).
+ */
+final class Slot {
+    static final long NO_DEP = -1;
+
+    final int log;
+    final long index;
+    Status status = Status.NONE;
+    /** The batch, once known from any message; null while unknown. Empty is a no-op. */
+    List<Command> cmds;
+    long dep = NO_DEP;
+    /**
+     * The dependency this replica agreed to when it processed the FastAccept (the initial one, or its own
+     * suggestion), lowered to the final one once known: the compatibility check reads it (§3.4).
+     */
+    long vouchedDep = NO_DEP;
+    Ballot promised = Ballot.NONE;
+    Ballot accepted = Ballot.NONE;
+
+    Slot(int log, long index) {
+        this.log = log;
+        this.index = index;
+    }
+
+    boolean committed() {
+        return status == Status.COMMITTED;
+    }
+
+    /** Known to have been processed here with a dependency the replica vouched for (§3.4 "already processed"). */
+    boolean vouched() {
+        return status.atLeast(Status.PRE_ACCEPTED);
+    }
+
+    @Override
+    public String toString() {
+        return log + "." + index + "[" + status + " dep=" + dep + " vouched=" + vouchedDep + " p=" + promised + " a=" + accepted
+                + (cmds == null ? " ?" : " " + cmds.size() + " cmds") + "]";
+    }
+}

@@ -1,0 +1,163 @@
+package io.tandem.protocols.copilot;
+
+import io.tandem.engine.NodeId;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.copilot.CopilotMessage.Accept;
+import io.tandem.protocols.copilot.CopilotMessage.AcceptReply;
+import io.tandem.protocols.copilot.CopilotMessage.Prepare;
+import io.tandem.protocols.copilot.CopilotMessage.PrepareReply;
+import io.tandem.protocols.failslow.QuorumTracker;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fast takeover (§3.9): a pilot whose committed entry is blocked on slots nobody finishes (the other
+ * pilot is slow or down, or its own slots were left unfinished by a crash) runs classic Paxos on them
+ * at a ballot above any it has seen: Prepare to everyone, recovery value picking from a majority of
+ * answers ({@link CopilotRules#pickRecovery}), Accept, Commit. All blocking slots go in parallel;
+ * a failed attempt retries at a higher ballot after a randomized exponential backoff; a Commit from
+ * anyone ends it.
+ */
+final class Takeovers {
+    record Retry(int log, long slot) implements TimerKey {}
+
+    private record Key(int log, long slot) {}
+
+    private enum Phase { PREPARE, ACCEPT }
+
+    private final class Attempt {
+        final int log;
+        final long slot;
+        Ballot ballot;
+        Phase phase = Phase.PREPARE;
+        final Map<NodeId, CopilotRules.Vote> votes = new LinkedHashMap<>();
+        QuorumTracker accepts;
+        List<Command> cmds;
+        long dep;
+        int tries;
+        /** The highest ballot a refusal reported: the next try goes above it. */
+        Ballot refusedBy = Ballot.NONE;
+
+        Attempt(int log, long slot) {
+            this.log = log;
+            this.slot = slot;
+        }
+    }
+
+    private final CopilotEngine engine;
+    private final Map<Key, Attempt> active = new LinkedHashMap<>();
+    private boolean checkArmed;
+    private long started, finished;
+
+    Takeovers(CopilotEngine engine) {
+        this.engine = engine;
+    }
+
+    /** Execution is blocked on slots a takeover could finish: look again after the takeover timeout (§3.9, paper: 10 ms). */
+    void armCheck() {
+        if (checkArmed) return;
+        checkArmed = true;
+        engine.ctx.schedule(engine.config.takeoverTimeout().toNanos(), new CopilotEngine.TakeoverCheck());
+    }
+
+    /** The takeover timer fired: take over every slot that still blocks. */
+    void startBlocking(List<long[]> blockers) {
+        checkArmed = false;
+        for (long[] b : blockers) start((int) b[0], b[1]);
+        if (!blockers.isEmpty()) armCheck();
+    }
+
+    private void start(int log, long slot) {
+        Key key = new Key(log, slot);
+        if (active.containsKey(key)) return;
+        Slot s = engine.slotOrNull(log, slot);
+        if (s != null && s.committed()) return;
+        Attempt t = new Attempt(log, slot);
+        active.put(key, t);
+        started++;
+        prepare(t);
+    }
+
+    private void prepare(Attempt t) {
+        Slot s = engine.slot(t.log, t.slot);
+        Ballot above = Ballot.max(Ballot.max(s.promised, t.refusedBy), t.ballot == null ? Ballot.NONE : t.ballot);
+        t.ballot = engine.rules.takeoverBallot(above, t.log, engine.selfIndex);
+        t.phase = Phase.PREPARE;
+        t.votes.clear();
+        t.accepts = null;
+        Prepare p = new Prepare(t.log, t.slot, t.ballot);
+        engine.onPrepare(engine.self, p); // our own promise, durable before anyone else sees the ballot
+        Slot own = engine.slotOrNull(t.log, t.slot);
+        if (own != null && own.promised.equals(t.ballot) && !own.committed()) engine.whenDurable(() -> engine.sendToPeers(p));
+        long base = engine.config.takeoverTimeout().toNanos();
+        long backoff = base << Math.min(t.tries, 6);
+        engine.ctx.schedule(backoff + engine.ctx.random().nextLong(base), new Retry(t.log, t.slot));
+    }
+
+    void onPrepareReply(NodeId from, PrepareReply r) {
+        Attempt t = active.get(new Key(r.log(), r.slot()));
+        if (t == null || t.phase != Phase.PREPARE || !r.ballot().equals(t.ballot)) return;
+        if (!r.ok()) {
+            t.refusedBy = Ballot.max(t.refusedBy, r.promised()); // retried above it when the backoff expires
+            return;
+        }
+        t.votes.putIfAbsent(from, new CopilotRules.Vote(engine.indexOf(from), r.status(), r.accepted(), r.cmds(), r.dep()));
+        if (t.votes.size() < engine.rules.slowQuorum(engine.n)) return;
+        switch (engine.rules.pickRecovery(List.copyOf(t.votes.values()), t.log, engine.n)) {
+            case CopilotRules.Pick.Decided d -> engine.decide(t.log, t.slot, d.cmds(), d.dep());
+            case CopilotRules.Pick.Propose p -> accept(t, p.cmds(), p.dep());
+            case CopilotRules.Pick.Wait w -> {} // more answers may settle it; else the retry does
+        }
+    }
+
+    private void accept(Attempt t, List<Command> cmds, long dep) {
+        t.phase = Phase.ACCEPT;
+        t.cmds = cmds;
+        t.dep = dep;
+        t.accepts = QuorumTracker.kOfN(engine.members, engine.rules.slowQuorum(engine.n), engine.now(), QuorumTracker.NO_DEADLINE);
+        Accept a = new Accept(t.log, t.slot, t.ballot, cmds, dep);
+        engine.onAccept(engine.self, a);
+        Slot own = engine.slotOrNull(t.log, t.slot);
+        if (own != null && own.status == Status.ACCEPTED && own.accepted.equals(t.ballot)) engine.whenDurable(() -> engine.sendToPeers(a));
+    }
+
+    void onAcceptReply(NodeId from, AcceptReply r) {
+        Attempt t = active.get(new Key(r.log(), r.slot()));
+        if (t == null || t.phase != Phase.ACCEPT || !r.ballot().equals(t.ballot)) return;
+        if (!r.ok()) {
+            t.refusedBy = Ballot.max(t.refusedBy, r.promised());
+            return;
+        }
+        if (t.accepts.ack(from, engine.now())) engine.decide(t.log, t.slot, t.cmds, t.dep);
+    }
+
+    /** A Commit arrived (from anyone): the takeover of that slot is over. */
+    void committed(int log, long slot) {
+        if (active.remove(new Key(log, slot)) != null) {
+            finished++;
+            engine.ctx.cancel(new Retry(log, slot));
+        }
+    }
+
+    void onRetry(int log, long slot) {
+        Attempt t = active.get(new Key(log, slot));
+        if (t == null) return;
+        Slot s = engine.slotOrNull(log, slot);
+        if (s != null && s.committed()) {
+            committed(log, slot);
+            return;
+        }
+        t.tries++;
+        prepare(t);
+    }
+
+    String describe() {
+        return "takeovers=" + started + "/" + finished + (active.isEmpty() ? "" : " active=" + new ArrayList<>(active.keySet()));
+    }
+
+    long started() {
+        return started;
+    }
+}

@@ -1,0 +1,47 @@
+package io.tandem.protocols.raft;
+
+import io.tandem.engine.NodeId;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A leader's state for one term, created when the node becomes leader and dropped when it steps
+ * down, so nothing of it can outlive the leadership or be reached by follower code:
+ * <ul>
+ *   <li>{@link #peers}: per follower and learner replication progress, each with its bounded
+ *       in-flight window (§5.3; DESIGN §3 rule 2);</li>
+ *   <li>{@link #commits}: the commit path as quorum rounds (§5.3, §5.4.2; DESIGN §3 rule 1);</li>
+ *   <li>{@link #termStartIndex}: the index of the no-op this leader appended (§8): until it commits,
+ *       the leader knows neither the commit index nor a read index, and changes no membership;</li>
+ *   <li>{@link #uncommittedBytes}: admission control over what waits for a quorum;</li>
+ *   <li>{@link #reads}: ReadIndex and lease bookkeeping (thesis §6.4);</li>
+ *   <li>{@link #snapshots}: snapshot transfers to followers (§7);</li>
+ *   <li>{@link #transfer}: a leadership transfer in progress (thesis §3.10), or null.</li>
+ * </ul>
+ */
+final class LeaderState implements RoleState {
+    final Map<NodeId, Peer> peers = new TreeMap<>();
+    final CommitTracker commits;
+    final long termStartIndex;
+    long uncommittedBytes;
+    final LeaderReads reads;
+    final SnapshotSender snapshots;
+    LeadershipTransfer transfer;
+
+    LeaderState(CommitTracker commits, long termStartIndex, LeaderReads reads, SnapshotSender snapshots) {
+        this.commits = commits;
+        this.termStartIndex = termStartIndex;
+        this.reads = reads;
+        this.snapshots = snapshots;
+    }
+
+    /** True once an entry of this leader's term committed (§5.4.2, thesis §6.4). */
+    boolean termCommitted(long commitIndex) {
+        return commitIndex >= termStartIndex;
+    }
+
+    @Override
+    public String toString() {
+        return "leader{termStart=" + termStartIndex + " peers=" + peers.values() + "}";
+    }
+}

@@ -1,0 +1,68 @@
+package io.tandem.protocols.copilot;
+
+import java.util.Locale;
+
+/**
+ * Deliberately broken Copilot variants (test code only, never shipped): each plants one wrong rule
+ * into an otherwise correct engine, so the simulation tests prove they can fail.
+ */
+public final class BrokenCopilot {
+    private BrokenCopilot() {}
+
+    public enum Bug {
+        /**
+         * The execution rule runs whichever head is committed, looking past the dependency of each entry
+         * into the other log (executing before the dependencies committed and ran).
+         */
+        EXECUTE_PAST_DEPENDENCIES,
+        /** The fast path commits one agreement short of the fast quorum. */
+        FAST_PATH_BELOW_FAST_QUORUM,
+        /** A takeover prepares at the slot pilot's own ballot instead of a higher one. */
+        TAKEOVER_WITHOUT_HIGHER_BALLOT,
+        /** Not a safety bug: every quorum waits for every replica, so one slow replica sets everyone's latency (fail-slow rule 1). */
+        WAIT_FOR_EVERY_REPLICA;
+
+        public String protocolName() {
+            return "copilot-broken-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    public static CopilotProtocol protocol(Bug bug, CopilotConfig config) {
+        CopilotRules rules = switch (bug) {
+            case EXECUTE_PAST_DEPENDENCIES -> new CopilotRules() {
+                @Override
+                Step next(long a, long b, Slots slots, boolean nullDepElimination, NullCheck isNull) {
+                    Slot x = slots.get(0, a), y = slots.get(1, b);
+                    if (x != null && x.committed()) return Step.RUN_PILOT;
+                    if (y != null && y.committed()) return Step.RUN_COPILOT;
+                    return Step.BLOCKED;
+                }
+            };
+            case FAST_PATH_BELOW_FAST_QUORUM -> new CopilotRules() {
+                @Override
+                int fastQuorum(int n) {
+                    return super.fastQuorum(n) - 1;
+                }
+            };
+            case TAKEOVER_WITHOUT_HIGHER_BALLOT -> new CopilotRules() {
+                @Override
+                Ballot takeoverBallot(Ballot above, int log, int self) {
+                    return Ballot.initial(log);
+                }
+            };
+            case WAIT_FOR_EVERY_REPLICA -> new CopilotRules() {
+                @Override
+                int fastQuorum(int n) {
+                    return n;
+                }
+
+                @Override
+                int slowQuorum(int n) {
+                    return n;
+                }
+            };
+        };
+        return new CopilotProtocol(bug.protocolName(), config, rules, null);
+    }
+
+}

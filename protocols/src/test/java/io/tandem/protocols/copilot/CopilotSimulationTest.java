@@ -1,0 +1,160 @@
+package io.tandem.protocols.copilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.protocols.Protocols;
+import io.tandem.protocols.failslow.SlownessDetector;
+import io.tandem.sim.FaultKind;
+import io.tandem.sim.Latency;
+import io.tandem.sim.SimFailure;
+import io.tandem.sim.SimOptions;
+import io.tandem.sim.SimResult;
+import io.tandem.sim.SimRunner;
+import io.tandem.sim.SimTime;
+import io.tandem.sim.Simulation;
+import java.time.Duration;
+import java.util.EnumSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Copilot in the deterministic simulator: every fault kind (partitions, crashes with lost unsynced
+ * writes and torn records, pauses, clock jumps, slow nodes and links, loss bursts, duplication,
+ * reordering), the Copilot invariants after every step ({@link CopilotInvariants} and the built-in
+ * agreement of every replica on the combined order) and linearizability of every history.
+ * {@code -Dcopilot.sim.seeds=N} runs more seeds per test; replay one seed with {@code -Dtandem.sim.seed=N}.
+ */
+class CopilotSimulationTest {
+    private static final int SEEDS = Integer.getInteger("copilot.sim.seeds", 200);
+    private static final int SMALL = Math.max(30, SEEDS / 4);
+
+    private static String failures(SimRunner.Summary s) {
+        StringBuilder b = new StringBuilder();
+        for (SimResult r : s.failures()) b.append(SimRunner.describeFailure(r)).append('\n');
+        return b.toString();
+    }
+
+    private static SimRunner.Summary run(CopilotProtocol p, SimOptions o, int seeds, String label) {
+        SimRunner.Summary s = SimRunner.run(p, o, SimOptions.seeds(1, seeds), 3, null);
+        System.out.println(label + ": " + s.line());
+        return s;
+    }
+
+    /** Short timers, tiny batches and windows, so a five-second run goes through many takeovers and resends. */
+    static CopilotConfig stress() {
+        return CopilotConfig.DEFAULTS
+                .withTimers(Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(1), Duration.ofMillis(20), Duration.ofMillis(20))
+                .withLimits(4, 4, 8, 10_000);
+    }
+
+    @Test
+    void defaultSettingsPassEverySeedWithAllFaults() {
+        SimRunner.Summary s = SimRunner.run(Protocols.byName("copilot"), SimOptions.defaults(), SimOptions.seeds(1, SEEDS), 3, null);
+        System.out.println("copilot: " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+        assertThat(s.ops()).isGreaterThan((long) s.seeds() * SimOptions.defaults().ops() * 9 / 10);
+    }
+
+    @Test
+    void fiveNodesThroughTheCodecPass() {
+        SimOptions o = SimOptions.defaults();
+        o = o.withWorkload(5, o.clients(), o.ops()).withNetwork(o.networkLatency(), o.lossRate(), o.duplicateRate(), o.reorderRate(), true);
+        SimRunner.Summary s = run(new CopilotProtocol(), o, SMALL, "copilot (5 nodes, codec)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    @Test
+    void stressSettingsPassWithFiveNodes() {
+        SimOptions o = SimOptions.defaults();
+        SimRunner.Summary s = run(new CopilotProtocol(stress()), o.withWorkload(5, o.clients(), o.ops()), SMALL, "copilot (5 nodes, stress settings)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    @Test
+    void withoutPingPongAndNullDependencyEliminationItStillPasses() {
+        CopilotProtocol plain = new CopilotProtocol(CopilotConfig.DEFAULTS.withPingPong(false).withNullDepElimination(false));
+        SimRunner.Summary s = run(plain, SimOptions.defaults(), SMALL, "copilot (no ping-pong, no null-dep elimination)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    @Test
+    void aPipelinedClientsCommandsRunExactlyOnce() {
+        SimRunner.Summary s = run(new CopilotProtocol(), SimOptions.defaults().withPipelinedCommands(6), SMALL, "copilot (pipelined client)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    /** Many crashes between a vote and its flush: slow disks, some unsynced writes surviving. */
+    @Test
+    void crashHeavyRunsPass() {
+        SimOptions o = SimOptions.defaults().withFaults(EnumSet.of(FaultKind.CRASH, FaultKind.PARTITION)).withFaultRate(6.0, SimTime.millis(300));
+        o = o.withDisk(new Latency.Uniform(SimTime.millis(5), SimTime.millis(20)), o.tornWrites(), 0.3);
+        SimRunner.Summary s = run(new CopilotProtocol(stress()), o, SMALL, "copilot (crash heavy, slow disks)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    @Test
+    void harshNetworksPass() {
+        SimOptions o = SimOptions.defaults().withFaultRate(3.0, SimTime.millis(800));
+        o = o.withNetwork(new Latency.Exponential(SimTime.micros(100), SimTime.millis(1)), 0.05, 0.02, 0.2, false);
+        SimRunner.Summary s = run(new CopilotProtocol(stress()), o, SMALL, "copilot (exp latency, 5% loss, 3 faults/s)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    /** Only slow nodes and links, with enough load to keep the pilots busy: what the fail-slow rules are about. */
+    private static SimOptions slowNodesUnderLoad() {
+        SimOptions o = SimOptions.defaults().withFaults(EnumSet.of(FaultKind.SLOW)).withFaultRate(2.0, SimTime.millis(1500));
+        return o.withWorkload(5, 20, 1500);
+    }
+
+    private static final CopilotConfig DETECTOR = CopilotConfig.DEFAULTS.withDetector(Duration.ofMillis(500), 64);
+
+    @Test
+    void theSlownessDetectorIsSilentInHealthyRunsAndReportsNoBacklogOrSinglePeerWaitWithSlowNodes() {
+        SimOptions healthy = SimOptions.defaults().withFaults(EnumSet.noneOf(FaultKind.class)).withWorkload(5, 20, 1500);
+        int seeds = Math.max(10, SEEDS / 10);
+        SimRunner.Summary calm = run(new CopilotProtocol(DETECTOR).checkingSlowness(), healthy, seeds, "copilot, healthy under load, no warning of any kind allowed");
+        assertThat(calm.failures()).as(failures(calm)).isEmpty();
+        SimRunner.Summary slow = run(new CopilotProtocol(DETECTOR).checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM),
+                slowNodesUnderLoad(), seeds, "copilot, slow nodes under load, no backlog or single-peer wait allowed");
+        assertThat(slow.failures()).as(failures(slow)).isEmpty();
+    }
+
+    @Test
+    void theSlownessDetectorCatchesAnEngineThatWaitsForEveryReplica() {
+        CopilotProtocol broken = (CopilotProtocol) Protocols.byName(BrokenCopilot.Bug.WAIT_FOR_EVERY_REPLICA.protocolName());
+        SimRunner.Summary s = SimRunner.run(broken, slowNodesUnderLoad(), SimOptions.seeds(1, 20), 1, null);
+        assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
+        SimFailure f = s.failures().getFirst().failure().orElseThrow();
+        System.out.println("copilot-broken-wait-for-every-replica caught at seed " + s.failures().getFirst().seed() + ": " + f.check() + ": " + f.message());
+        assertThat(f.check()).isEqualTo("copilot-no-slowness-warning");
+        assertThat(f.message()).contains(SlownessDetector.SINGLE_PEER_WAIT);
+    }
+
+    private static SimResult caught(BrokenCopilot.Bug bug, SimOptions o, int seeds) {
+        CopilotProtocol broken = (CopilotProtocol) Protocols.byName(bug.protocolName());
+        SimRunner.Summary s = SimRunner.run(broken, o, SimOptions.seeds(1, seeds), 1, null);
+        assertThat(s.failures()).as("%s survived %d seeds", bug, s.seeds()).isNotEmpty();
+        SimResult r = s.failures().getFirst();
+        System.out.println(bug.protocolName() + " caught at seed " + r.seed() + ": " + r.failure().orElseThrow());
+        assertThat(Simulation.run(broken, r.options()).failure()).isEqualTo(r.failure()); // it replays exactly
+        return r;
+    }
+
+    @Test
+    void anExecutionRuleThatLooksPastTheDependenciesIsCaught() {
+        SimResult r = caught(BrokenCopilot.Bug.EXECUTE_PAST_DEPENDENCIES, SimOptions.defaults(), 50);
+        assertThat(r.failure().orElseThrow().kind()).isNotEqualTo(SimFailure.Kind.LIVENESS);
+    }
+
+    @Test
+    void aFastPathBelowTheFastQuorumIsCaught() {
+        SimOptions o = SimOptions.defaults();
+        SimResult r = caught(BrokenCopilot.Bug.FAST_PATH_BELOW_FAST_QUORUM, o.withWorkload(5, o.clients(), o.ops()), 100);
+        assertThat(r.failure().orElseThrow().kind()).isNotEqualTo(SimFailure.Kind.LIVENESS);
+    }
+
+    @Test
+    void aTakeoverWithoutAHigherBallotIsCaught() {
+        SimResult r = caught(BrokenCopilot.Bug.TAKEOVER_WITHOUT_HIGHER_BALLOT, SimOptions.defaults(), 200);
+        assertThat(r.failure().orElseThrow().kind()).isNotEqualTo(SimFailure.Kind.LIVENESS);
+    }
+}

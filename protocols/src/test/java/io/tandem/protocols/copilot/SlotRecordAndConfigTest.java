@@ -1,0 +1,69 @@
+package io.tandem.protocols.copilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.protocols.Protocols;
+import io.tandem.routing.RoutingPolicy;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The durable slot record, the config's validation and the registry entry. */
+class SlotRecordAndConfigTest {
+    @Test
+    void aSlotRecordRoundTripsAndAMalformedOneIsRefusedWithAValue() {
+        Slot s = new Slot(1, 42);
+        s.status = Status.ACCEPTED;
+        s.promised = new Ballot(3, 0);
+        s.accepted = new Ballot(2, 1);
+        s.dep = 17;
+        s.vouchedDep = 15;
+        s.cmds = List.of(new Command(NodeId.of("n2"), 9, new ClientRequest.Session(5, 8, 6), new byte[] {1, 2, 3}, false),
+                new Command(NodeId.of("n2"), 10, ClientRequest.Session.NONE, new byte[0], true));
+        Slot back = SlotRecord.decode(SlotRecord.encode(s));
+        assertThat(back).usingRecursiveComparison().isEqualTo(s);
+
+        Slot unknown = new Slot(0, 0);
+        assertThat(SlotRecord.decode(SlotRecord.encode(unknown)).cmds).isNull();
+
+        byte[] bytes = SlotRecord.encode(s);
+        assertThatThrownBy(() -> SlotRecord.decode(Arrays.copyOf(bytes, bytes.length - 2))).isInstanceOf(IllegalArgumentException.class);
+        byte[] wrongLog = bytes.clone();
+        wrongLog[1] = 7;
+        assertThatThrownBy(() -> SlotRecord.decode(wrongLog)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("log 7");
+        assertThat(SlotRecord.digest(s.cmds, 17)).isNotEqualTo(SlotRecord.digest(s.cmds, 16)).isEqualTo(SlotRecord.digest(List.copyOf(s.cmds), 17));
+    }
+
+    @Test
+    void theConfigIsValidated() {
+        assertThatThrownBy(() -> CopilotConfig.DEFAULTS.withTimers(Duration.ZERO, Duration.ofMillis(10), Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)))
+                .hasMessageContaining("pingPongWait");
+        assertThatThrownBy(() -> CopilotConfig.DEFAULTS.withLimits(0, 1, 1, 1)).hasMessageContaining("maxBatch");
+        assertThat(CopilotConfig.DEFAULTS.pingPongWait()).isEqualTo(Duration.ofMillis(1));
+        assertThat(CopilotConfig.DEFAULTS.takeoverTimeout()).isEqualTo(Duration.ofMillis(10));
+        assertThat(CopilotConfig.DEFAULTS.withPingPong(false).pingPong()).isFalse();
+    }
+
+    @Test
+    void theRegistryKnowsItAndClientsReachBothPilots() {
+        assertThat(Protocols.byName("copilot")).isInstanceOf(CopilotProtocol.class);
+        assertThat(Protocols.copilot().routing()).isEqualTo(RoutingPolicy.firstReply(2));
+        assertThat(((CopilotProtocol) Protocols.copilot(CopilotConfig.DEFAULTS.withNullDepElimination(false))).config().nullDepElimination()).isFalse();
+        List<NodeId> four = List.of(NodeId.of("a"), NodeId.of("b"), NodeId.of("c"), NodeId.of("d"));
+        assertThatThrownBy(() -> Protocols.copilot().createEngine(NodeId.of("a"), four)).hasMessageContaining("odd group of at least 3");
+        assertThatThrownBy(() -> Protocols.copilot().createEngine(NodeId.of("z"), four.subList(0, 3))).hasMessageContaining("not among the members");
+    }
+
+    @Test
+    void ballotsOrderByRoundThenNode() {
+        assertThat(new Ballot(1, 0).greaterThan(new Ballot(0, 4))).isTrue();
+        assertThat(new Ballot(1, 2).greaterThan(new Ballot(1, 1))).isTrue();
+        assertThat(Ballot.initial(1).isInitial()).isTrue();
+        assertThat(Ballot.NONE.compareTo(Ballot.initial(0))).isNegative();
+        assertThatThrownBy(() -> new Ballot(-2, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
