@@ -26,6 +26,17 @@ public interface ExecutionListener {
      */
     void executed(Committed entry, Outcome outcome);
 
+    /**
+     * Optimistic P-SMR only (opt-psmr.md §3.3, the algorithm's variant): a command failed its safety
+     * check on this replica and was not executed; order {@code taggedCommand}, its conservative copy,
+     * through the engine like any command (no session, no reply expected). Every replica re-sends;
+     * the executor runs the first copy ordered and drops the others, and reports the original
+     * command's outcome when that copy executes.
+     */
+    default void resubmit(byte[] taggedCommand) {
+        throw new UnsupportedOperationException("this host cannot order a re-sent command; optimistic P-SMR needs a host that implements ExecutionListener.resubmit");
+    }
+
     /** Read {@code requestId} was answered; {@code error} is non-null if the state machine's query threw. */
     void readAnswered(long requestId, byte[] result, RuntimeException error);
 }

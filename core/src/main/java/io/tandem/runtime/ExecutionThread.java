@@ -106,5 +106,13 @@ final class ExecutionThread implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // A parallel executor owns worker threads of its own.
+        if (executor instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.warn("closing the executor of {} failed", node, e);
+            }
+        }
     }
 }

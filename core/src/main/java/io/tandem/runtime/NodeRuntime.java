@@ -805,6 +805,16 @@ public final class NodeRuntime implements AutoCloseable {
             }
         }
 
+        /**
+         * Optimistic P-SMR: the conservative copy of a command that failed its check here is ordered
+         * like a command of this node (forwarded to a member that can order it). Nobody waits for the
+         * copy's own answer; if it is lost, another replica's copy or the client's retry runs it.
+         */
+        @Override
+        public void resubmit(byte[] taggedCommand) {
+            if (running) submit(taggedCommand, ClientRequest.Session.NONE, true);
+        }
+
         @Override
         public void readAnswered(long requestId, byte[] result, RuntimeException error) {
             PendingRequests.Pending p = pending.take(requestId);

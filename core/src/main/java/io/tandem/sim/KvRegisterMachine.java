@@ -1,6 +1,6 @@
 package io.tandem.sim;
 
-import io.tandem.statemachine.StateMachine;
+import io.tandem.execution.ParallelStateMachine;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -8,21 +8,47 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The deterministic state machine of the simulated workload: independent registers over long keys
  * and values, with write, compare-and-set, add (a counter, whose total shows whether a command was
  * applied more than once) and read. Commands and results are small binary records
  * built by the static helpers; an absent register reads as nil.
+ *
+ * <p>It declares its conflicts, so the simulator can drive the parallel executors with it: a
+ * register belongs to worker {@code floorMod(key, K)}; write, cas and read touch one register
+ * (one worker both ways). {@code add} stands in for a command with a dynamic dependency: it goes
+ * optimistically to its register's worker and conservatively to every worker, and its check fails
+ * when the register's current value is a multiple of 3 (state only that worker changes), so runs
+ * exercise checks, fails, re-sends and lock-step execution. The registers are a concurrent sorted
+ * map, safe for workers that write different keys.
  */
-public final class KvRegisterMachine implements StateMachine {
+public final class KvRegisterMachine implements ParallelStateMachine {
     static final byte WRITE = 1;
     static final byte CAS = 2;
     static final byte READ = 3;
     static final byte ADD = 4;
 
-    private final TreeMap<Long, Long> values = new TreeMap<>();
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Long> values = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    @Override
+    public Route route(byte[] command, int threads) {
+        ByteBuffer in = ByteBuffer.wrap(command);
+        byte op = in.get();
+        int worker = Math.floorMod(in.getLong(), threads);
+        return op == ADD ? Route.everywhere(threads, worker) : Route.only(worker);
+    }
+
+    @Override
+    public boolean safe(byte[] command, int worker, int threads) {
+        long key = ByteBuffer.wrap(command, 1, 8).getLong();
+        return values.getOrDefault(key, 0L) % 3 != 0;
+    }
+
+    @Override
+    public byte[] applyConcurrent(int worker, long index, byte[] command) {
+        return apply(index, command);
+    }
 
     public static byte[] write(long key, long value) {
         return ByteBuffer.allocate(17).put(WRITE).putLong(key).putLong(value).array();

@@ -311,6 +311,17 @@ final class SimNode implements SimDisk.Host {
             if (error != null) throw error; // the simulator's state machine never fails a query: a bug
             answer(requestId, new SimClient.Outcome.Result(result));
         }
+
+        /**
+         * Optimistic P-SMR re-sends a command that failed its check: ordered like a client's command
+         * of this node, as its own event (never inside the engine's delivery that reported it). Nobody
+         * waits for its own answer; a redirect drops it (another member's copy gets ordered).
+         */
+        @Override
+        public void resubmit(byte[] taggedCommand) {
+            sim.countResubmit();
+            post(0, "resubmit", null, () -> engine.onClientRequest(ClientRequest.command(sim.nextRequestId(), ClientRequest.Session.NONE, taggedCommand)));
+        }
     }
 
     /** The command of this node waiting for {@code session}: it completes the first time that command executes here. */

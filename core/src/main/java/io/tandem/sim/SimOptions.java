@@ -43,6 +43,10 @@ import java.util.Set;
  * @param leaseReadShare      share of the clients' reads asked with {@code ReadPolicy.LEASE} (the rest linearizable)
  * @param pipelinedCommands   0, or the number of commands one extra client keeps in flight at once on one session,
  *                            retrying each across failures until answered; every replica must apply each exactly once
+ * @param execution           how each node executes the ordered commands: the sequential executor, or the same
+ *                            parallel executor the runtime ships (P-SMR, opt-P-SMR) with its workers' steps
+ *                            interleaved deterministically from the seed
+ * @param executionThreads    workers of a parallel executor (1 for the sequential one)
  */
 public record SimOptions(
         long seed,
@@ -71,7 +75,9 @@ public record SimOptions(
         FaultSchedule schedule,
         int pipelinedCommands,
         int clockDriftPpm,
-        double leaseReadShare) {
+        double leaseReadShare,
+        io.tandem.execution.ExecutionMode execution,
+        int executionThreads) {
 
     public SimOptions {
         // An EnumSet keeps a fixed iteration order (Set.copyOf would not, between JVM runs).
@@ -90,6 +96,11 @@ public record SimOptions(
         if (faultsPerSecond < 0) throw new IllegalArgumentException("faultsPerSecond must be >= 0");
         positive("meanFaultNanos", meanFaultNanos);
         if (pipelinedCommands < 0) throw new IllegalArgumentException("pipelinedCommands must be >= 0");
+        java.util.Objects.requireNonNull(execution, "execution");
+        if (executionThreads < 1 || executionThreads > 64) throw new IllegalArgumentException("executionThreads must be in [1, 64], was " + executionThreads);
+        if (execution == io.tandem.execution.ExecutionMode.SEQUENTIAL && executionThreads != 1) {
+            throw new IllegalArgumentException("the sequential execution runs one thread; executionThreads must be 1");
+        }
         rate("lossRate", lossRate);
         rate("duplicateRate", duplicateRate);
         rate("reorderRate", reorderRate);
@@ -116,7 +127,7 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, true, null, 0, 1000, 0.3);
+                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1);
     }
 
     public SimOptions withSeed(long seed) {
@@ -165,6 +176,11 @@ public record SimOptions(
     }
 
     /** Adds a client with {@code commands} commands in flight at once on one session (0: none). */
+    /** Nodes execute with {@code mode} on {@code threads} workers (stepped deterministically from the seed). */
+    public SimOptions withExecution(io.tandem.execution.ExecutionMode mode, int threads) {
+        return toBuilder().execution(mode, threads).build();
+    }
+
     public SimOptions withPipelinedCommands(int commands) {
         return toBuilder().pipelinedCommands(commands).build();
     }
@@ -202,6 +218,8 @@ public record SimOptions(
         private int pipelinedCommands;
         private int clockDriftPpm;
         private double leaseReadShare;
+        private io.tandem.execution.ExecutionMode execution = io.tandem.execution.ExecutionMode.SEQUENTIAL;
+        private int executionThreads = 1;
 
         private Builder(SimOptions o) {
             seed = o.seed;
@@ -231,6 +249,8 @@ public record SimOptions(
             pipelinedCommands = o.pipelinedCommands;
             clockDriftPpm = o.clockDriftPpm;
             leaseReadShare = o.leaseReadShare;
+            execution = o.execution;
+            executionThreads = o.executionThreads;
         }
 
         public Builder seed(long v) { seed = v; return this; }
@@ -260,11 +280,12 @@ public record SimOptions(
         public Builder pipelinedCommands(int v) { pipelinedCommands = v; return this; }
         public Builder clockDriftPpm(int v) { clockDriftPpm = v; return this; }
         public Builder leaseReadShare(double v) { leaseReadShare = v; return this; }
+        public Builder execution(io.tandem.execution.ExecutionMode mode, int threads) { execution = mode; executionThreads = threads; return this; }
 
         public SimOptions build() {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
                     faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare);
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads);
         }
     }
 
@@ -306,6 +327,10 @@ public record SimOptions(
         add(out, cli, "clock-drift-ppm", Integer.toString(clockDriftPpm));
         add(out, cli, "lease-reads", number(leaseReadShare));
         if (pipelinedCommands > 0) add(out, cli, "pipelined", Integer.toString(pipelinedCommands));
+        if (execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) {
+            add(out, cli, "execution", execution.text());
+            add(out, cli, "threads", Integer.toString(executionThreads));
+        }
         if (schedule != null) add(out, cli, "schedule", schedule.format());
         return out;
     }

@@ -91,6 +91,7 @@ public final class Simulation implements SimCluster {
     private final HashMap<Long, io.tandem.engine.GroupView> viewsById = new HashMap<>(); // keyed lookups only
 
     private long nextRequestId;
+    private final SplittableRandom executionRandom;
     private long nextOpId;
     private int issued;
     private int clientsDone;
@@ -146,6 +147,7 @@ public final class Simulation implements SimCluster {
         this.diskRandom = root.split();
         this.clientRandom = root.split();
         SplittableRandom workloadRandom = root.split();
+        this.executionRandom = new SplittableRandom(options.seed() ^ 0x5DEECE66DL); // not split from root: existing streams stay as they were
         this.network = new SimNetwork(options, networkRandom);
         this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey(), options.leaseReadShare());
         for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
@@ -347,6 +349,11 @@ public final class Simulation implements SimCluster {
         stats.merge(name, 1L, Long::sum);
     }
 
+    /** A node's parallel executor re-sent a command that failed its safety check (optimistic P-SMR). */
+    void countResubmit() {
+        count("execution-resubmits");
+    }
+
     Protocol protocol() {
         return protocol;
     }
@@ -543,8 +550,16 @@ public final class Simulation implements SimCluster {
 
     // ---- execution: the shipped executor, driven on this thread ----
 
+    /**
+     * The executor every node runs: the sequential one, or the runtime's parallel executor with its
+     * workers' steps interleaved in an order drawn from the seed (each node and incarnation its own
+     * stream, so runs replay bit for bit while schedules vary across nodes and seeds).
+     */
     ExecutorFactory executors() {
-        return ExecutorFactory.sequential();
+        if (options.execution() == io.tandem.execution.ExecutionMode.SEQUENTIAL) return ExecutorFactory.sequential();
+        long stepSeed = executionRandom.nextLong();
+        return io.tandem.execution.ParallelExecutors.of(
+                io.tandem.execution.ParallelOptions.of(options.execution(), options.executionThreads()).stepped(stepSeed), null);
     }
 
     ExecutorFactory.Limits executorLimits() {

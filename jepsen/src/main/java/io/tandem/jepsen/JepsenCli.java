@@ -78,6 +78,12 @@ public final class JepsenCli implements Callable<Integer> {
     @Option(names = "--no-loop-disks", description = "Keep node data in plain directories (no slow-disk fault).")
     boolean noLoopDisks;
 
+    @Option(names = "--execution", paramLabel = "MODE", description = "How the servers execute commands: sequential (default), psmr or opt-psmr.")
+    String execution;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution (default 2).")
+    Integer threads;
+
     @Option(names = "--server-classpath", paramLabel = "CP", description = "Class path of the servers (default: this runner's).")
     String serverClassPath;
 
@@ -148,6 +154,12 @@ public final class JepsenCli implements Callable<Integer> {
         RunConfig c = RunConfig.defaults(spec, protocol).withNodes(nodes).withStoreRoot(store)
                 .withLoopDisks(!noLoopDisks).withSeed(seed != null ? seed : new java.security.SecureRandom().nextLong());
         if (serverClassPath != null) c = c.withClassPath(serverClassPath);
+        if (execution != null || threads != null) {
+            List<String> args = new java.util.ArrayList<>(c.extraServerArgs());
+            if (execution != null) args.addAll(List.of("--execution", execution));
+            if (threads != null) args.addAll(List.of("--threads", Integer.toString(threads)));
+            c = c.withExtraServerArgs(args);
+        }
         return c;
     }
 

@@ -53,6 +53,12 @@ final class ClusterCommand implements Callable<Integer> {
     @Option(names = "--tls", description = "Mutual TLS between the members and TLS for clients, with a development CA made in DIR/certs (commands find it; see kvstore/README.md, Security).")
     boolean tls;
 
+    @Option(names = "--execution", paramLabel = "MODE", description = "How the KV state machine executes commands: sequential, psmr or opt-psmr (default ${DEFAULT-VALUE}).")
+    String execution = "sequential";
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution (default: 2 with psmr/opt-psmr, else 1).")
+    Integer threads;
+
     @Option(names = "--fresh", description = "Delete the data of a previous cluster in --dir first.")
     boolean fresh;
 
@@ -82,7 +88,11 @@ final class ClusterCommand implements Callable<Integer> {
         }
         LocalCluster cluster;
         try {
-            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync).withTls(tls);
+            io.tandem.execution.ExecutionMode mode = io.tandem.execution.ExecutionMode.parse(execution);
+            int workers = threads != null ? threads : mode == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2;
+            if (mode == io.tandem.execution.ExecutionMode.SEQUENTIAL && workers != 1) throw new IllegalArgumentException("--threads needs --execution psmr or opt-psmr");
+            if (workers < 1 || workers > io.tandem.execution.ParallelStateMachine.MAX_THREADS) throw new IllegalArgumentException("--threads must be in [1, 64]");
+            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers).withTls(tls);
         } catch (IllegalArgumentException e) {
             err.println("tandem cluster: " + e.getMessage());
             return 2;
@@ -117,8 +127,9 @@ final class ClusterCommand implements Callable<Integer> {
                 }
             }
         }
-        out.printf("Starting a %d-node %s cluster in %s (%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
-                tls ? ", TLS on, certificates in " + cluster.certsDir() : "");
+        out.printf("Starting a %d-node %s cluster in %s (%s%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+                tls ? ", TLS on, certificates in " + cluster.certsDir() : "",
+                cluster.execution().equals("sequential") ? "" : ", " + cluster.execution() + " execution");
         long start = System.nanoTime();
         Optional<NodeStatus> leader;
         try {

@@ -46,18 +46,23 @@ final class LocalCluster {
     private final boolean fsync;
     /** Mutual TLS between the members and TLS for clients, with certificates in {@link #certsDir()}. */
     private final boolean tls;
+    /** The execution mode's name (sequential, psmr, opt-psmr) and its worker threads. */
+    private final String execution;
+    private final int threads;
 
-    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls) {
+    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads) {
         this.dir = dir.toAbsolutePath().normalize();
         this.nodes = List.copyOf(nodes);
         this.protocol = protocol;
         this.fsync = fsync;
         this.tls = tls;
+        this.execution = execution;
+        this.threads = threads;
     }
 
     /** The same layout with TLS on or off. */
     LocalCluster withTls(boolean on) {
-        return new LocalCluster(dir, nodes, protocol, fsync, on);
+        return new LocalCluster(dir, nodes, protocol, fsync, on, execution, threads);
     }
 
     boolean tls() {
@@ -83,6 +88,11 @@ final class LocalCluster {
 
     /** The layout of a new cluster of {@code count} nodes on loopback. */
     static LocalCluster layout(Path dir, int count, int basePort, String protocol, boolean fsync) {
+        return layout(dir, count, basePort, protocol, fsync, "sequential", 1);
+    }
+
+    /** The same, with the KV state machine executed by {@code execution} on {@code threads} workers. */
+    static LocalCluster layout(Path dir, int count, int basePort, String protocol, boolean fsync, String execution, int threads) {
         if (count < 1 || count > 9) throw new IllegalArgumentException("a local cluster has 1 to 9 nodes, not " + count);
         if (basePort < 1024 || basePort + count - 1 + 2000 > 65535) throw new IllegalArgumentException("base port " + basePort + " leaves no room for the client and metrics ports (+1000, +2000)");
         List<Node> nodes = new ArrayList<>();
@@ -90,7 +100,7 @@ final class LocalCluster {
             int port = basePort + i;
             nodes.add(new Node("n" + (i + 1), new Endpoint("127.0.0.1", port), new Endpoint("127.0.0.1", port + 1000), port + 2000));
         }
-        return new LocalCluster(dir, nodes, protocol, fsync, false);
+        return new LocalCluster(dir, nodes, protocol, fsync, false, execution, threads);
     }
 
     /** The cluster described by {@code dir/cluster.conf}, if there is one. */
@@ -106,7 +116,8 @@ final class LocalCluster {
                 nodes.add(new Node(id, Endpoint.parse(e.getValue()), Endpoint.parse(clients.get(id)), Integer.parseInt(metrics.getOrDefault(id, "0"))));
             }
             return Optional.of(new LocalCluster(dir, nodes, kv.getOrDefault("protocol", "raft"), Boolean.parseBoolean(kv.getOrDefault("fsync", "true")),
-                    Boolean.parseBoolean(kv.getOrDefault("tls", "false"))));
+                    Boolean.parseBoolean(kv.getOrDefault("tls", "false")),
+                    kv.getOrDefault("execution", "sequential"), Integer.parseInt(kv.getOrDefault("threads", "1"))));
         } catch (RuntimeException e) {
             throw new IllegalStateException(file + " is damaged (" + e.getMessage() + "); delete " + dir + " or use another --dir", e);
         }
@@ -133,6 +144,10 @@ final class LocalCluster {
         return fsync;
     }
 
+    String execution() {
+        return execution;
+    }
+
     List<Endpoint> clientAddresses() {
         return nodes.stream().map(Node::client).toList();
     }
@@ -155,7 +170,8 @@ final class LocalCluster {
 
     /** True if this layout matches {@code other} in everything that must not change under existing data. */
     boolean sameShape(LocalCluster other) {
-        return nodes.equals(other.nodes) && protocol.equals(other.protocol);
+        // A parallel executor's snapshots (per-worker sessions) are not a sequential one's: the execution is part of the shape.
+        return nodes.equals(other.nodes) && protocol.equals(other.protocol) && execution.equals(other.execution) && threads == other.threads;
     }
 
     /** Writes cluster.conf and every node's server.conf. */
@@ -174,7 +190,9 @@ final class LocalCluster {
                     members = %s
                     client-members = %s
                     metrics-ports = %s
-                    """.formatted(protocol, fsync, tls, members, clients, metrics));
+                    execution = %s
+                    threads = %d
+                    """.formatted(protocol, fsync, tls, members, clients, metrics, execution, threads));
             for (Node n : nodes) {
                 Files.createDirectories(dir.resolve(n.id()));
                 write(configFile(n), """
@@ -189,8 +207,10 @@ final class LocalCluster {
                         fsync = %s
                         metrics-port = %d
                         pid-file = %s
+                        execution = %s
+                        threads = %d
                         %s""".formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
-                        dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n),
+                        dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n), execution, threads,
                         tls ? "tls-dir = " + certsDir() + "\n" : ""));
             }
         } catch (IOException e) {

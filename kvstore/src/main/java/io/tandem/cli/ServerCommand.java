@@ -119,6 +119,15 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--client-idle-timeout", paramLabel = "DURATION", description = "Close client connections that send nothing for this long (default 5m).")
     String clientIdleTimeout;
 
+    @Option(names = "--execution", paramLabel = "MODE", description = "How commands execute: sequential, psmr or opt-psmr, the same on every node (default: sequential).")
+    String execution;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution, the same on every node (default: 2 with psmr/opt-psmr).")
+    String threads;
+
+    @Option(names = "--partition", paramLabel = "SCHEME", description = "Key split among workers: uniform or longs:<max> (default: uniform).")
+    String partition;
+
     /** The key table for --help, generated from the keys the config actually knows (set by {@link TandemCli#commandLine()}). */
     static String keyTable() {
         StringBuilder s = new StringBuilder();
@@ -190,6 +199,9 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.ANONYMOUS_ROLES, anonymousRoles);
         put(f, ServerConfig.Key.MAX_CLIENT_CONNECTIONS_PER_SOURCE, maxClientConnectionsPerSource);
         put(f, ServerConfig.Key.CLIENT_IDLE_TIMEOUT, clientIdleTimeout);
+        put(f, ServerConfig.Key.EXECUTION, execution);
+        put(f, ServerConfig.Key.THREADS, threads);
+        put(f, ServerConfig.Key.PARTITION, partition);
         return f;
     }
 

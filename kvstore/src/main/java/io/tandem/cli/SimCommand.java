@@ -144,6 +144,12 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--no-minimize", description = "Do not minimize the fault schedule of the first failure.")
     boolean noMinimize;
 
+    @Option(names = "--execution", paramLabel = "MODE", description = "How nodes execute: sequential, psmr or opt-psmr (the runtime's parallel executor, its workers stepped deterministically from the seed).")
+    String execution = DEFAULTS.execution().text();
+
+    @Option(names = "--threads", paramLabel = "N", description = "Workers of a parallel execution mode (default: 2 with psmr/opt-psmr, else 1).")
+    Integer threads;
+
     @Option(names = "--trace", description = "Write one line per event of the first seed to this file.")
     Path trace;
 
@@ -154,7 +160,9 @@ final class SimCommand implements Callable<Integer> {
         try {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
-                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads);
+                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads,
+                    io.tandem.execution.ExecutionMode.parse(execution),
+                    threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -9,6 +9,7 @@ import io.tandem.kv.btree.BPlusTree;
 import io.tandem.kv.btree.CasOutcome;
 import io.tandem.kv.btree.Entry;
 import io.tandem.kv.btree.TreeSnapshot;
+import io.tandem.execution.ParallelStateMachine;
 import io.tandem.statemachine.StateMachine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,18 +30,128 @@ import java.util.Objects;
  * {@link StateMachine} contract). {@link #query}, {@link #read} and {@link #snapshot} only read the
  * tree's latest published version, so they may also run on other threads, concurrently with
  * apply, and each sees the state after some whole command.
+ *
+ * <p><b>Parallel execution</b> (P-SMR, opt-psmr.md §4). Keys are range-partitioned among the
+ * workers ({@link KeyPartitioning}). A put, delete or compare-and-set may insert or remove a key,
+ * which may split or merge nodes: conservatively (CC-G) it goes to every worker, optimistically
+ * (OC-G) to its key's worker only. A compare-and-set that can only change an existing value or
+ * nothing ({@code expected} and {@code update} both set, or both null) never changes the shape, so
+ * it goes to its key's worker both ways and is never checked. The safety check passes when the
+ * command changes no shape: it updates an existing key or changes nothing, or it inserts into a
+ * leaf with room, or deletes from a leaf that stays at or above its minimum, and that leaf's whole
+ * key range (bounds along the root-to-leaf path) lies in the worker's partition. It reads only the
+ * worker's key and leaves no other worker changes, so every replica reaches the same verdict; it
+ * never changes state, so nothing is rolled back. Concurrent execution writes through the tree's
+ * parallel segment, which refuses any structural change.
  */
-public final class KvStateMachine implements StateMachine {
+public final class KvStateMachine implements ParallelStateMachine {
     private final BPlusTree tree;
     private final KvCodec codec;
+    private final KeyPartitioning partitioning;
 
     public KvStateMachine() {
         this(KvLimits.DEFAULTS, BPlusTree.DEFAULT_ORDER);
     }
 
     public KvStateMachine(KvLimits limits, int treeOrder) {
+        this(limits, treeOrder, KeyPartitioning.uniformPrefix());
+    }
+
+    public KvStateMachine(KvLimits limits, int treeOrder, KeyPartitioning partitioning) {
         this.tree = new BPlusTree(treeOrder);
         this.codec = new KvCodec(limits);
+        this.partitioning = java.util.Objects.requireNonNull(partitioning, "partitioning");
+    }
+
+    public KeyPartitioning partitioning() {
+        return partitioning;
+    }
+
+    // ---------------------------------------------------------------- ParallelStateMachine
+
+    @Override
+    public Route route(byte[] command, int threads) {
+        KvCommand c;
+        try {
+            c = codec.decodeCommand(command);
+        } catch (KvException e) {
+            return new Route(1L, ParallelStateMachine.all(threads)); // answered with an error, alone
+        }
+        int worker = partitioning.workerOf(c.key(), threads);
+        if (c instanceof CompareAndSet(byte[] k, byte[] expected, byte[] update) && (expected == null) == (update == null)) {
+            return Route.only(worker); // changes an existing value or nothing: never a structural change
+        }
+        return Route.everywhere(threads, worker);
+    }
+
+    @Override
+    public boolean safe(byte[] command, int worker, int threads) {
+        KvCommand c;
+        try {
+            c = codec.decodeCommand(command);
+            codec.validate(c);
+        } catch (KvException e) {
+            return true; // changes nothing: answered with an error
+        }
+        BPlusTree.LeafView leaf = tree.leafOf(c.key());
+        boolean inserts;
+        switch (c) {
+            case Put p -> {
+                if (leaf.contains()) return true; // an update in place
+                inserts = true;
+            }
+            case Delete d -> {
+                if (!leaf.contains()) return true; // a no-op
+                inserts = false;
+            }
+            case CompareAndSet(byte[] k, byte[] expected, byte[] update) -> {
+                boolean matches = leaf.contains() ? expected != null && java.util.Arrays.equals(tree.getConcurrent(k), expected) : expected == null;
+                if (!matches) return true; // fails, changes nothing
+                if (update != null && leaf.contains()) return true; // an update in place
+                if (update == null && !leaf.contains()) return true; // deletes nothing
+                inserts = update != null;
+            }
+        }
+        // (a) no structural change
+        boolean fits = inserts ? leaf.entries() < tree.maxLeafEntries() : leaf.root() || leaf.entries() - 1 >= tree.minLeafEntries();
+        // (b), (c): the leaf's whole range is this worker's, by the static partition bounds
+        return fits && partitioning.covers(worker, threads, leaf.low(), leaf.high());
+    }
+
+    @Override
+    public byte[] applyConcurrent(int worker, long index, byte[] command) {
+        KvResult result;
+        try {
+            KvCommand c = codec.decodeCommand(command);
+            codec.validate(c);
+            result = switch (c) {
+                case Put(byte[] key, byte[] value) -> previous(tree.putConcurrent(worker, key, value));
+                case Delete(byte[] key) -> previous(tree.removeConcurrent(worker, key));
+                case CompareAndSet(byte[] key, byte[] expected, byte[] update) -> {
+                    byte[] current = tree.getConcurrent(key);
+                    if (!java.util.Arrays.equals(current, expected)) yield new KvResult.CasFailed(current);
+                    if (update != null) tree.putConcurrent(worker, key, update);
+                    else if (current != null) tree.removeConcurrent(worker, key);
+                    yield new KvResult.CasSucceeded();
+                }
+            };
+        } catch (KvException e) {
+            result = new KvResult.Failed(e.reason(), e.getMessage());
+        }
+        return codec.encode(result);
+    }
+
+    @Override
+    public void quiesced() {
+        tree.publishSegment();
+    }
+
+    /** Snapshots keep the tree's shape once a parallel executor runs this machine (see {@link BPlusTree#writeShapedSnapshot}). */
+    private volatile boolean shapedSnapshots;
+
+    @Override
+    public void runsInParallel(int threads) {
+        shapedSnapshots = true;
     }
 
     public KvCodec codec() {
@@ -138,7 +249,8 @@ public final class KvStateMachine implements StateMachine {
 
     @Override
     public void snapshot(OutputStream out) throws IOException {
-        tree.writeSnapshot(out);
+        if (shapedSnapshots) tree.writeShapedSnapshot(out);
+        else tree.writeSnapshot(out);
     }
 
     @Override

@@ -39,6 +39,9 @@ public final class BPlusTree {
     private final Mutator mutator;
     private final AtomicBoolean writing = new AtomicBoolean();
     private volatile TreeSnapshot current;
+    /** The open parallel segment (P-SMR parallel mode), or null. */
+    private final java.util.concurrent.atomic.AtomicReference<Segment> segment = new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicLong epochs = new java.util.concurrent.atomic.AtomicLong();
 
     public BPlusTree() {
         this(DEFAULT_ORDER);
@@ -144,6 +147,15 @@ public final class BPlusTree {
     }
 
     /**
+     * Streams the latest version with its shape (snapshot format version 2): restored into a tree of
+     * the same order, it gives exactly these nodes, which optimistic P-SMR's safety check needs (its
+     * verdicts depend on leaf fill and leaf bounds). Any thread.
+     */
+    public void writeShapedSnapshot(OutputStream out) throws IOException {
+        SnapshotFormat.write(current, out, true);
+    }
+
+    /**
      * Replaces the whole content with a stream written by {@link TreeSnapshot#writeTo} (with any
      * order), bulk-loading the nodes bottom-up. The stream is read to its end. The new content is
      * published only after the checksum has been verified; on any error the tree is unchanged.
@@ -160,6 +172,92 @@ public final class BPlusTree {
         }
     }
 
+    // ---------------------------------------------------------------- parallel mode (P-SMR)
+
+    /**
+     * Where a key's leaf lies, as the safety check of optimistic P-SMR needs it (opt-psmr.md §4.4):
+     * the leaf's fill and the tightest bounds along the whole root-to-leaf path (pitfall 14), keys in
+     * {@code [low, high)}, null for an open end.
+     *
+     * @param entries  entries in the leaf
+     * @param low      smallest key the leaf may hold, or null (no lower bound)
+     * @param high     keys below it, or null (no upper bound)
+     * @param root     the leaf is the root (no fill minimum)
+     * @param contains the key is in the leaf
+     */
+    public record LeafView(int entries, byte[] low, byte[] high, boolean root, boolean contains) {}
+
+    /**
+     * The leaf of {@code key} in the current parallel segment. Any worker; deterministic when the
+     * leaf lies in the caller's partition or the key is the caller's (only it changes them now).
+     */
+    public LeafView leafOf(byte[] key) {
+        Segment s = segment.get();
+        Node n = s != null ? s.root() : current.root();
+        byte[] low = null;
+        byte[] high = null;
+        boolean root = true;
+        while (n instanceof Node.Internal in) {
+            int i = Node.childIndex(in, key);
+            if (i > 0) low = in.keys[i - 1];
+            if (i < in.keys.length) high = in.keys[i];
+            n = Segment.child(in, i);
+            root = false;
+        }
+        Node.Leaf leaf = (Node.Leaf) n;
+        return new LeafView(leaf.keys.length, low, high, root, Node.search(leaf.keys, key) >= 0);
+    }
+
+    /** Most entries a leaf holds; an insert into a full leaf splits it. */
+    public int maxLeafEntries() {
+        return mutator.maxLeafEntries;
+    }
+
+    /** Fewest entries a non-root leaf holds; a delete below it rebalances. */
+    public int minLeafEntries() {
+        return mutator.minLeafEntries;
+    }
+
+    /** The value of {@code key} as parallel workers see it (the open segment, or the published version). */
+    public byte[] getConcurrent(byte[] key) {
+        Segment s = segment.get();
+        return s != null ? s.get(key) : current.get(key);
+    }
+
+    /**
+     * Parallel mode: sets {@code key} from worker {@code worker} (0..63) while other workers write
+     * elsewhere. The key must be the worker's and, if absent, its leaf must lie in the worker's
+     * partition with room (the caller's safety check); otherwise {@link IllegalStateException}.
+     */
+    public byte[] putConcurrent(int worker, byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        return openSegment().put(worker, key, value);
+    }
+
+    /** Parallel mode: deletes {@code key}; see {@link #putConcurrent}: the leaf must not underflow. */
+    public byte[] removeConcurrent(int worker, byte[] key) {
+        Objects.requireNonNull(key, "key");
+        return openSegment().remove(worker, key);
+    }
+
+    /**
+     * Every worker is paused: publishes what the parallel segment wrote as the latest version and
+     * closes it (the next parallel write opens a new one). Any exclusive write does this first.
+     */
+    public void publishSegment() {
+        Segment s = segment.getAndSet(null);
+        if (s != null) current = s.finish();
+    }
+
+    private Segment openSegment() {
+        Segment s = segment.get();
+        if (s != null) return s;
+        Segment fresh = new Segment(epochs.incrementAndGet(), current, mutator);
+        Segment witness = segment.compareAndExchange(null, fresh);
+        return witness == null ? fresh : witness;
+    }
+
     /** Structural change counts, for tests. Read it only from the writer thread. */
     StructureCounters structureCounters() {
         return mutator.counters;
@@ -171,6 +269,7 @@ public final class BPlusTree {
                     "another write is in progress: a BPlusTree takes writes from one thread at a time, "
                             + "and a write must not be nested inside atomically()");
         }
+        publishSegment(); // an exclusive write runs with every parallel worker paused
         mutator.begin(current);
     }
 

@@ -15,9 +15,15 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
     static final byte[][] NO_KEYS = new byte[0][];
 
     final byte[][] keys;
+    /**
+     * 0 for a node of a published version (immutable); otherwise the parallel segment that made it,
+     * whose workers may still change it in place until the segment is published ({@link Segment}).
+     */
+    final long epoch;
 
-    private Node(byte[][] keys) {
+    private Node(byte[][] keys, long epoch) {
         this.keys = keys;
+        this.epoch = epoch;
     }
 
     static final class Leaf extends Node {
@@ -26,7 +32,11 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
         final byte[][] values;
 
         Leaf(byte[][] keys, byte[][] values) {
-            super(keys);
+            this(keys, values, 0);
+        }
+
+        Leaf(byte[][] keys, byte[][] values, long epoch) {
+            super(keys, epoch);
             this.values = values;
         }
     }
@@ -35,7 +45,11 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
         final Node[] children;
 
         Internal(byte[][] keys, Node[] children) {
-            super(keys);
+            this(keys, children, 0);
+        }
+
+        Internal(byte[][] keys, Node[] children, long epoch) {
+            super(keys, epoch);
             this.children = children;
         }
     }

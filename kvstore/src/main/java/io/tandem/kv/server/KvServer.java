@@ -171,9 +171,13 @@ public final class KvServer implements AutoCloseable {
         // order a request says so instead of forwarding it: the client learns the leader and saves a hop next time.
         RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS.withRequestTimeout(config.requestTimeout()).withMaxPendingRequests(config.maxPendingRequests())
                 .withForwardRequests(false);
+        if (config.execution() != io.tandem.execution.ExecutionMode.SEQUENTIAL) {
+            runtimeConfig = runtimeConfig.withExecutors(io.tandem.execution.ParallelExecutors.of(
+                    io.tandem.execution.ParallelOptions.of(config.execution(), config.executionThreads()), registry));
+        }
         NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
-                new KvStateMachine(), registry, runtimeConfig);
+                new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
         try {
             rt.start();
         } catch (DataDirectoryMismatchException e) {

@@ -41,6 +41,10 @@ import java.util.function.Function;
  *                         from the {@code deployment} file and checked against the members; null for
  *                         the protocol's default
  * @param security         TLS, client authentication and client connection limits
+ * @param execution        how the KV state machine executes ordered commands: sequential, psmr or
+ *                         opt-psmr (the same on every node)
+ * @param executionThreads workers of a parallel mode (1 for sequential), the same on every node
+ * @param partitioning     how keys are split among the workers (the same on every node)
  */
 public record ServerConfig(
         NodeId id,
@@ -61,7 +65,11 @@ public record ServerConfig(
         boolean faultInjection,
         Path pidFile,
         Deployment deployment,
-        SecurityConfig security) {
+        SecurityConfig security,
+
+        io.tandem.execution.ExecutionMode execution,
+        int executionThreads,
+        io.tandem.kv.KeyPartitioning partitioning) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
     public enum Key {
@@ -93,7 +101,10 @@ public record ServerConfig(
         CLIENT_TOKENS("client-tokens", "none", "file of accepted client tokens, 'name roles sha256:<hex>' per line (tandem certs writes one)"),
         ANONYMOUS_ROLES("anonymous-roles", "all without tls and tokens, else none", "roles of a client with neither certificate nor token: read, write, admin, all or none"),
         MAX_CLIENT_CONNECTIONS_PER_SOURCE("max-client-connections-per-source", "256", "open client connections from one address; more are closed at once"),
-        CLIENT_IDLE_TIMEOUT("client-idle-timeout", "5m", "a client connection that sends nothing for this long is closed");
+        CLIENT_IDLE_TIMEOUT("client-idle-timeout", "5m", "a client connection that sends nothing for this long is closed"),
+        EXECUTION("execution", "sequential", "how commands execute: sequential, psmr (P-SMR) or opt-psmr (optimistic P-SMR), the same on every node"),
+        THREADS("threads", "1, or 2 with a parallel execution", "worker threads of a parallel execution, the same on every node"),
+        PARTITION("partition", "uniform", "how keys are split among workers: uniform (first 8 key bytes) or longs:<max> (8-byte big-endian keys in [0, max])");
 
         private final String name;
         private final String defaultText;
@@ -244,6 +255,10 @@ public record ServerConfig(
                     "must be at least two heartbeat intervals (" + DurationText.format(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) + ")");
             Deployment deployment = optional(Key.DEPLOYMENT, file -> deployment(file, protocol, List.copyOf(members.keySet())), null);
             int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
+            io.tandem.execution.ExecutionMode execution = optional(Key.EXECUTION, Resolver::executionMode, io.tandem.execution.ExecutionMode.SEQUENTIAL);
+            int threads = optional(Key.THREADS, Resolver::positiveInt, execution == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2);
+            if (execution == io.tandem.execution.ExecutionMode.SEQUENTIAL && threads != 1) fail(Key.THREADS, "must be 1 with the sequential execution (set execution = psmr or opt-psmr)");
+            if (threads > io.tandem.execution.ParallelStateMachine.MAX_THREADS) fail(Key.THREADS, "must be at most " + io.tandem.execution.ParallelStateMachine.MAX_THREADS);
             if (metricsPort != 0 && metricsPort == clients.get(id).port()) fail(Key.METRICS_PORT, "is the client port " + metricsPort);
             return new ServerConfig(
                     id, members, clients,
@@ -262,7 +277,10 @@ public record ServerConfig(
                     optional(Key.FAULT_INJECTION, Resolver::bool, false),
                     optional(Key.PID_FILE, Path::of, null),
                     deployment,
-                    security(id));
+                    security(id),
+                    execution,
+                    threads,
+                    optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()));
         }
 
         /** The TLS files (tls-dir, or tls-cert with tls-key and tls-ca), tokens and client limits; files are checked when the server starts. */
@@ -374,6 +392,14 @@ public record ServerConfig(
         static String clusterName(String name) {
             if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) throw new IllegalArgumentException("'" + name + "' is not a cluster name (letters, digits, . _ -; at most 64)");
             return name;
+        }
+
+        static io.tandem.execution.ExecutionMode executionMode(String text) {
+            return io.tandem.execution.ExecutionMode.parse(text);
+        }
+
+        static io.tandem.kv.KeyPartitioning partitioning(String text) {
+            return io.tandem.kv.KeyPartitioning.parse(text);
         }
 
         static boolean bool(String text) {

@@ -124,8 +124,8 @@ class SnapshotRestoreTest {
         assertThatThrownBy(() -> target.restore(new ByteArrayInputStream(trailing))).hasMessageContaining("after the checksum");
 
         byte[] nextVersion = bytes.clone();
-        nextVersion[4] = 2;
-        assertThatThrownBy(() -> target.restore(new ByteArrayInputStream(nextVersion))).hasMessageContaining("format version 2");
+        nextVersion[4] = 3;
+        assertThatThrownBy(() -> target.restore(new ByteArrayInputStream(nextVersion))).hasMessageContaining("format version 3");
 
         assertThatThrownBy(() -> target.restore(new ByteArrayInputStream(new byte[] {1, 2, 3, 4, 5}))).hasMessageContaining("magic");
 
@@ -176,7 +176,7 @@ class SnapshotRestoreTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeInt(SnapshotFormat.MAGIC);
-        out.writeByte(SnapshotFormat.VERSION);
+        out.writeByte(SnapshotFormat.ENTRIES_ONLY);
         out.writeLong(keys.length);
         for (byte[] key : keys) {
             out.writeByte(key.length);

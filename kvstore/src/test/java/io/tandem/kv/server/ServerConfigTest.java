@@ -196,4 +196,22 @@ class ServerConfigTest {
         m.put(key, value);
         return ServerConfig.load(null, m);
     }
+
+    @Test
+    void executionModeThreadsAndPartitioningAreCheckedAtLoad() {
+        ServerConfig seq = ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d"));
+        assertThat(seq.execution()).isEqualTo(io.tandem.execution.ExecutionMode.SEQUENTIAL);
+        assertThat(seq.executionThreads()).isEqualTo(1);
+        ServerConfig opt = ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "execution", "opt-psmr", "partition", "longs:999"));
+        assertThat(opt.execution()).isEqualTo(io.tandem.execution.ExecutionMode.OPT_PSMR);
+        assertThat(opt.executionThreads()).isEqualTo(2);
+        assertThat(opt.partitioning().workerOf(java.nio.ByteBuffer.allocate(8).putLong(999).array(), 2)).isEqualTo(1);
+        assertThat(ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "execution", "psmr", "threads", "4")).executionThreads()).isEqualTo(4);
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "execution", "fast")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sequential, psmr or opt-psmr");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "threads", "2")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("threads");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "execution", "psmr", "partition", "hash")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("uniform or longs");
+    }
 }
