@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 
 /** A membership change: n3 starts outside the voters, catches up as a learner, then votes. */
 public final class Membership {
@@ -27,8 +28,12 @@ public final class Membership {
             ReplicatedNode leader = group.leader(Duration.ofSeconds(10));
             // README-BEGIN membership
             leader.submit(Counter.add(1)).join();  // a new leader changes membership once it has committed in its term
-            leader.admin(new AdminRequest.AddLearner(NodeId.of("n3"))).join();   // receives the log, does not vote
-            leader.admin(new AdminRequest.Promote(NodeId.of("n3"))).join();      // now a voter
+            NodeId n3 = NodeId.of("n3");
+            leader.admin(new AdminRequest.AddLearner(n3)).join();                // receives the log, does not vote
+            for (int i = 0; i < 10_000 && leader.status().join().lag().getOrDefault(n3, 1L) > 0; i++) {
+                LockSupport.parkNanos(1_000_000);                                // a learner is promoted once it has caught up
+            }
+            leader.admin(new AdminRequest.Promote(n3)).join();                   // now a voter
             EngineStatus status = leader.status().join();                        // role, leader, voters, learners, lag
             // README-END membership
             out.println("voters " + status.voters() + ", learners " + status.learners());
