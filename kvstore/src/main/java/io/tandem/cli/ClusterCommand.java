@@ -59,6 +59,9 @@ final class ClusterCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution (default: 2 with psmr/opt-psmr, else 1).")
     Integer threads;
 
+    @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines; multipaxos); copied into --dir, which keeps it.")
+    Path deployment;
+
     @Option(names = "--fresh", description = "Delete the data of a previous cluster in --dir first.")
     boolean fresh;
 
@@ -111,6 +114,32 @@ final class ClusterCommand implements Callable<Integer> {
             return 1;
         }
         if (fresh && !deleteOldCluster(cluster.dir(), err)) return 1;
+        if (deployment != null) {
+            // Checked against the protocol and the members before anything starts; the cluster keeps a copy,
+            // so a restart in the same directory runs the same roles where they were.
+            String text;
+            try {
+                var roles = io.tandem.protocols.Protocols.byName(protocol).roles()
+                        .orElseThrow(() -> new io.tandem.roles.DeploymentException(protocol + " runs one engine per member and takes no deployment file"));
+                io.tandem.roles.Deployment.read(deployment, roles).resolve(cluster.nodes().stream().map(n -> io.tandem.engine.NodeId.of(n.id())).toList());
+                text = Files.readString(deployment);
+            } catch (IllegalArgumentException | IOException e) {
+                err.println("tandem cluster: --deployment: " + e.getMessage());
+                return 2;
+            }
+            Path copy = cluster.deploymentFile();
+            try {
+                if (Files.isRegularFile(copy) && !Files.readString(copy).equals(text)) {
+                    err.println("tandem cluster: " + cluster.dir() + " holds a cluster started with another deployment (" + copy + "); pass --fresh to delete it, or use another --dir.");
+                    return 1;
+                }
+                Files.createDirectories(cluster.dir());
+                Files.writeString(copy, text);
+            } catch (IOException e) {
+                err.println("tandem cluster: cannot write the cluster's files in " + cluster.dir() + ": " + io.tandem.storage.StorageException.describe(e));
+                return 1;
+            }
+        }
         try {
             cluster.writeFiles();
             Files.deleteIfExists(cluster.dir().resolve(STOP_MARKER));

@@ -160,6 +160,11 @@ final class LocalCluster {
         return dir.resolve(n.id()).resolve("server.log");
     }
 
+    /** The cluster's copy of the deployment file it was started with, if any (every node reads it). */
+    Path deploymentFile() {
+        return dir.resolve("deployment.conf");
+    }
+
     Path pidFile(Node n) {
         return dir.resolve(n.id()).resolve("server.pid");
     }
@@ -209,9 +214,10 @@ final class LocalCluster {
                         pid-file = %s
                         execution = %s
                         threads = %d
-                        %s""".formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
+                        %s%s""".formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
                         dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n), execution, threads,
-                        tls ? "tls-dir = " + certsDir() + "\n" : ""));
+                        tls ? "tls-dir = " + certsDir() + "\n" : "",
+                        Files.isRegularFile(deploymentFile()) ? "deployment = " + deploymentFile() + "\n" : ""));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the cluster files in " + dir + ": " + e.getMessage(), e);
