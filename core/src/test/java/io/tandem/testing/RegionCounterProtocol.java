@@ -56,6 +56,7 @@ public final class RegionCounterProtocol implements Protocol {
         private volatile boolean done;
         private volatile long polls;
         private volatile long pollsAfterStop;
+        private long blockedPolls;
 
         Counter(NodeId self, List<NodeId> members, long target) {
             this.self = self;
@@ -85,7 +86,13 @@ public final class RegionCounterProtocol implements Protocol {
                 ctx.requestPolling(false);
                 return 1;
             }
-            if (count >= target || count > slowest) return 0;
+            if (count >= target || count > slowest) {
+                // A push to a member that had not registered the region yet (it started later) is
+                // lost, as the region contract allows; a blocked member re-pushes its word now and
+                // then so that nobody waits forever on a value it never received.
+                if (++blockedPolls % 256 == 0) region.push(0, 8, members);
+                return 0;
+            }
             count++;
             region.setLong(0, count);
             region.push(0, 8, members);
