@@ -84,6 +84,9 @@ public final class JepsenCli implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution (default 2).")
     Integer threads;
 
+    @Option(names = "--tls", description = "Mutual TLS between the servers and client certificates for the clients (a development CA made in the run's store directory).")
+    boolean tls;
+
     @Option(names = "--server-classpath", paramLabel = "CP", description = "Class path of the servers (default: this runner's).")
     String serverClassPath;
 
@@ -154,6 +157,7 @@ public final class JepsenCli implements Callable<Integer> {
         RunConfig c = RunConfig.defaults(spec, protocol).withNodes(nodes).withStoreRoot(store)
                 .withLoopDisks(!noLoopDisks).withSeed(seed != null ? seed : new java.security.SecureRandom().nextLong());
         if (serverClassPath != null) c = c.withClassPath(serverClassPath);
+        if (tls) c = c.withTls(true);
         if (execution != null || threads != null) {
             List<String> args = new java.util.ArrayList<>(c.extraServerArgs());
             if (execution != null) args.addAll(List.of("--execution", execution));

@@ -28,6 +28,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -108,8 +109,16 @@ public final class JepsenRun {
         Cleanup cleanup = new Cleanup(config.layout(), shell);
         WorkloadSpec spec = config.workload();
         boolean loopDisks = config.loopDisks() && host.loopDisks();
+        Path tlsDir = config.tls() ? store.dir().resolve("certs") : null;
+        if (tlsDir != null) {
+            List<io.tandem.engine.NodeId> members = new ArrayList<>();
+            for (int i = 1; i <= config.nodes(); i++) members.add(io.tandem.engine.NodeId.of(io.tandem.jepsen.host.HostLayout.nodeName(i)));
+            io.tandem.cli.CertsCommand.write(tlsDir, members, java.util.Map.of("admin", java.util.EnumSet.allOf(io.tandem.kv.server.Role.class)),
+                    Duration.ofDays(1));
+            say.accept("TLS on: members and clients authenticate with certificates of a development CA in " + tlsDir);
+        }
         ClusterSpec clusterSpec = new ClusterSpec(config.nodes(), config.protocol(), config.javaBin(), config.classPath(), config.jvmOptions(),
-                config.extraServerArgs(), loopDisks, RunConfig.DISK_BYTES, store.dir());
+                config.extraServerArgs(), loopDisks, RunConfig.DISK_BYTES, store.dir(), tlsDir);
         NetnsCluster cluster = new NetnsCluster(clusterSpec, config.layout(), shell, say);
         Workload workload = Workload.of(spec, config.nodes());
         int concurrency = spec.concurrency(config.nodes());
@@ -117,7 +126,7 @@ public final class JepsenRun {
         List<Endpoint> clientAddresses = new ArrayList<>();
         for (int i = 1; i <= config.nodes(); i++) clientAddresses.add(new Endpoint(config.layout().nodeIp(i), ClusterSpec.CLIENT_PORT));
         Interpreter clients = new Interpreter(concurrency, config.nodes(),
-                KvJepsenClient.factory(clientAddresses, workload, spec.opTimeout(), KvJepsenClient.routingOf(config.protocol())), recorder, spec.opTimeout(), config.seed());
+                KvJepsenClient.factory(clientAddresses, workload, spec.opTimeout(), KvJepsenClient.routingOf(config.protocol()), clusterSpec.clientSecurity()), recorder, spec.opTimeout(), config.seed());
         AtomicBoolean torndown = new AtomicBoolean();
         List<Nemesis> nemesisRef = new ArrayList<>(1);
         Runnable teardown = () -> {
@@ -250,6 +259,7 @@ public final class JepsenRun {
         m.put(Keyword.of("workload"), spec.kind());
         m.put(Keyword.of("protocol"), config.protocol());
         m.put(Keyword.of("nodes"), config.nodes());
+        m.put(Keyword.of("tls"), config.tls());
         m.put(Keyword.of("seed"), config.seed());
         m.put(Keyword.of("concurrency"), concurrency);
         m.put(Keyword.of("rate"), spec.rate());

@@ -136,6 +136,26 @@ class LocalRunnerTest {
         assertThat((Long) r.check().results().get(Keyword.of("lost-count"))).isZero();
     }
 
+    /**
+     * The same cluster with mutual TLS between the members and client certificates for the clients (the
+     * runner's admin client, which the membership fault needs): the faults that cut, restart and stop
+     * connections mid-handshake must leave the history linearizable, and the servers really ran TLS.
+     */
+    @Test
+    void raftWithMutualTlsStaysLinearizableUnderPartitionsKillsAndMembershipChanges() throws Exception {
+        RunConfig config = RunConfig.defaults(workload("register", 15, 3, EnumSet.of(FaultKind.PARTITION, FaultKind.KILL, FaultKind.MEMBER)), "raft")
+                .withSeed(17).withStoreRoot(STORE).withTls(true);
+        RunResult r = run(config);
+
+        assertThat(r.verdict()).as(r.check().summary()).isEqualTo(Verdict.VALID);
+        assertThat(r.counts().nemesisOps()).as("nemesis ops").isPositive();
+        assertThat(Files.readString(r.storeDir().resolve("n1/server.log"))).contains("mutual TLS 1.3 as member n1");
+        Map<?, ?> test = (Map<?, ?>) EdnReader.parse(Files.readString(r.storeDir().resolve("test.edn")));
+        assertThat(test.get(Keyword.of("tls"))).isEqualTo(true);
+        History h = History.read(r.storeDir().resolve("history.edn"));
+        assertThat(keysReadAfterHealing(h)).as("keys read after healing").isEqualTo(keysTouched(h)).isNotEmpty();
+    }
+
     @Test
     void aRaftThatServesReadsWithoutAReadIndexIsReportedAsAnAnomaly() throws Exception {
         // The servers run with this JVM's class path, so they find the test-jar's broken engines by name too.

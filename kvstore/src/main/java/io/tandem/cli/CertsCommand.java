@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
         "Writes into --dir: ca.pem (and ca-key.pem, keep it private), <member>.pem + <member>-key.pem, <client>.pem + <client>-key.pem,",
         "tokens (hashes the servers accept) and <client>.token (the secrets). Start each server with --tls-dir DIR (and --client-tokens DIR/tokens);",
         "clients use --tls-dir DIR --as <client>, or --token-file DIR/<client>.token."})
-final class CertsCommand implements Callable<Integer> {
+public final class CertsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -98,8 +98,16 @@ final class CertsCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Writes the CA, member and client files into {@code dir}. */
-    static void write(Path dir, List<NodeId> members, Map<String, Set<Role>> clients, Duration validity) {
+    /**
+     * Writes the CA, member and client files into {@code dir}, as the command does: what a local
+     * cluster, the demo and the Jepsen runner use to run with TLS.
+     *
+     * @param dir      where the files go (created if missing)
+     * @param members  one member certificate each
+     * @param clients  one client certificate and token each, with these roles
+     * @param validity how long every certificate is valid
+     */
+    public static void write(Path dir, List<NodeId> members, Map<String, Set<Role>> clients, Duration validity) {
         Issued ca = DevCertificates.newCa("Tandem development CA", validity);
         DevCertificates.writeCertificates(dir.resolve("ca.pem"), ca.certificate());
         DevCertificates.writeKey(dir.resolve("ca-key.pem"), ca.key());

@@ -46,11 +46,17 @@ public final class KvJepsenClient implements JepsenClient {
      * times out.
      */
     public static JepsenClient.Factory factory(List<Endpoint> nodes, Workload workload, Duration opTimeout, RoutingPolicy routing) {
+        return factory(nodes, workload, opTimeout, routing, io.tandem.kv.client.KvClientSecurity.NONE);
+    }
+
+    /** The same, authenticating as {@code security} says (TLS, client certificate, token). */
+    public static JepsenClient.Factory factory(List<Endpoint> nodes, Workload workload, Duration opTimeout, RoutingPolicy routing,
+                                               io.tandem.kv.client.KvClientSecurity security) {
         Duration request = opTimeout.minusMillis(Math.min(1000, opTimeout.toMillis() / 5));
         Duration attempt = Duration.ofMillis(Math.max(200, Math.min(1500, request.toMillis() / 3)));
         return (process, node) -> new KvJepsenClient(TandemKvClient.connect(KvClientConfig.of(List.of(nodes.get(node - 1)))
                 .withRequestTimeout(request).withAttemptTimeout(attempt).withConnectTimeout(Duration.ofMillis(500))
-                .withMaxInFlight(4).withRouting(routing)), workload);
+                .withMaxInFlight(4).withRouting(routing).withSecurity(security)), workload);
     }
 
     /** The routing policy of the protocol the servers run, or leader-following for a name this build does not know. */

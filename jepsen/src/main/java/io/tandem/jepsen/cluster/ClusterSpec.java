@@ -16,9 +16,11 @@ import java.util.Objects;
  * @param loopDisks        give each node its own loop-device disk (needed for the slow-disk fault)
  * @param diskBytes        size of each node's sparse disk image
  * @param logDir           where each node's log goes ({@code <logDir>/<node>/server.log})
+ * @param tlsDir           the development CA and certificates of a TLS cluster (as {@code tandem certs}
+ *                         writes them), or null for plaintext
  */
 public record ClusterSpec(int nodes, String protocol, Path javaBin, String classPath, List<String> jvmOptions,
-                          List<String> extraServerArgs, boolean loopDisks, long diskBytes, Path logDir) {
+                          List<String> extraServerArgs, boolean loopDisks, long diskBytes, Path logDir, Path tlsDir) {
     public static final int PEER_PORT = 7000;
     public static final int CLIENT_PORT = 8000;
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC",
@@ -34,6 +36,11 @@ public record ClusterSpec(int nodes, String protocol, Path javaBin, String class
         extraServerArgs = List.copyOf(extraServerArgs);
         Objects.requireNonNull(logDir, "logDir");
         if (diskBytes < 32L << 20) throw new IllegalArgumentException("diskBytes must be at least 32 MiB");
+    }
+
+    /** How the runner's clients authenticate: as the development CA's admin client on a TLS cluster (the membership fault needs the admin role). */
+    public io.tandem.kv.client.KvClientSecurity clientSecurity() {
+        return tlsDir == null ? io.tandem.kv.client.KvClientSecurity.NONE : io.tandem.kv.client.KvClientSecurity.fromDirectory(tlsDir, "admin");
     }
 
     /** The java launcher of this JVM and its class path (which holds the server when the runner does). */

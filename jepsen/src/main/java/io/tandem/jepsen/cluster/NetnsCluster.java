@@ -124,13 +124,14 @@ public final class NetnsCluster implements AutoCloseable {
                     "--pid-file", layout.pidFile(i).toString(),
                     "--fault-injection"));
             cmd.addAll(spec.extraServerArgs());
+            if (spec.tlsDir() != null) cmd.addAll(List.of("--tls-dir", spec.tlsDir().toString()));
             Endpoint peer = new Endpoint(layout.nodeIp(i), ClusterSpec.PEER_PORT);
             Endpoint client = new Endpoint(layout.nodeIp(i), ClusterSpec.CLIENT_PORT);
             nodes.add(new ServerNode(i, name, peer, client, cmd, spec.logDir().resolve(name).resolve("server.log"), shell));
         }
         progress.accept("starting " + spec.nodes() + " servers (protocol " + spec.protocol() + ")");
         for (ServerNode n : nodes) n.start();
-        admin = TandemKvClient.connect(KvClientConfig.of(clientAddresses())
+        admin = TandemKvClient.connect(KvClientConfig.of(clientAddresses()).withSecurity(spec.clientSecurity())
                 .withRequestTimeout(Duration.ofSeconds(5)).withAttemptTimeout(Duration.ofSeconds(2)).withConnectTimeout(Duration.ofSeconds(1)));
     }
 
