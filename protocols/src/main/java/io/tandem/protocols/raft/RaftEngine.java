@@ -1438,6 +1438,26 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         return Collections.unmodifiableMap(m);
     }
 
+    /**
+     * What this node holds in memory for replication, by its own accounting, with the bounds the
+     * configuration puts on each part (see {@link RetainedMemory}). A scan of the retained log: meant
+     * for status, metrics and tests, not for every event.
+     */
+    public RetainedMemory retainedMemory() {
+        int inflightMessages = 0;
+        long inflightBytes = 0;
+        int pendingReads = 0;
+        if (state instanceof LeaderState leader) {
+            for (Peer p : leader.peers.values()) {
+                inflightMessages += p.link.inflightMessages();
+                inflightBytes += p.link.inflightBytes();
+            }
+            pendingReads = leader.reads.pending();
+        }
+        return log == null ? new RetainedMemory(0, 0, inflightMessages, inflightBytes, held.size(), pendingReads)
+                : new RetainedMemory(log.retainedEntries(), log.retainedBytes(), inflightMessages, inflightBytes, held.size(), pendingReads);
+    }
+
     /** True if this node still serves reads from its lease at this instant. */
     public boolean holdsLease() {
         return state instanceof LeaderState leader && leaseValid(leader);

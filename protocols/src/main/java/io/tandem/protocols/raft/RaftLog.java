@@ -77,6 +77,22 @@ final class RaftLog {
         return log.entry(index);
     }
 
+    /**
+     * The payload bytes of the entries the durable log holds in memory, including any below the base
+     * that a restart brought back (space is reclaimed in whole segments). A scan: for status and
+     * tests, not the hot path.
+     */
+    long retainedBytes() {
+        long bytes = 0;
+        for (long i = log.firstIndex(); i <= log.lastIndex(); i++) bytes += log.entry(i).payload().length;
+        return bytes;
+    }
+
+    /** How many entries the durable log holds in memory. */
+    long retainedEntries() {
+        return Math.max(0, log.lastIndex() - log.firstIndex() + 1);
+    }
+
     /** Raft §5.4.1: a candidate's log is at least as up-to-date as ours. */
     boolean isUpToDate(long candidateLastIndex, long candidateLastTerm) {
         long myTerm = lastTerm();

@@ -122,6 +122,9 @@ final class RaftCluster {
     /** Prints every message and storage event to stdout (debugging a seed). */
     boolean trace = Boolean.getBoolean("raft.trace");
 
+    /** Pads each write's payload to this many bytes (for tests that measure memory); 0 keeps them short. */
+    int payloadBytes;
+
     /** The deliberately broken engine the nodes run, or null for the correct one. */
     final BrokenRaft.Bug bug;
 
@@ -284,7 +287,9 @@ final class RaftCluster {
     Op write(NodeId node) {
         Op op = new Op(nextOpId++, node, true, null, now);
         history.add(op);
-        byte[] payload = ("w" + op.id).getBytes(StandardCharsets.US_ASCII);
+        String text = "w" + op.id;
+        if (payloadBytes > text.length() + 1) text = text + " " + ".".repeat(payloadBytes - text.length() - 1);
+        byte[] payload = text.getBytes(StandardCharsets.US_ASCII);
         submit(node, op, ClientRequest.command(op.id, new ClientRequest.Session(op.id, 1), payload));
         return op;
     }
@@ -400,7 +405,7 @@ final class RaftCluster {
             if (payload == null) continue;
             r++;
             String s = new String(payload, StandardCharsets.US_ASCII);
-            if (s.startsWith("w")) rank.put(Long.parseLong(s.substring(1)), r);
+            if (s.startsWith("w")) rank.put(Long.parseLong(s.substring(1).split(" ", 2)[0]), r);
         }
         Map<Long, Op> writeByRank = new HashMap<>();
         for (Op op : history) {
