@@ -279,7 +279,7 @@ public final class TcpTransport implements Transport {
         }
         log.info("{}: TCP transport of cluster '{}' listening on {} with {} ({} I/O thread{}), {}, peers {}",
                 self, clusterName, endpoint, io, config.ioThreads(), config.ioThreads() == 1 ? "" : "s",
-                tls == null ? "plaintext" : "mutual TLS 1.3 as " + tls.material().identity().describe(), links.keySet());
+                tls == null ? "plaintext" : "mutual TLS 1.3 as " + tls.material().identity().describe() + " (" + TlsMaterial.providerName() + ")", links.keySet());
         if (tls == null && !isLoopback(endpoint.host())) {
             log.warn("{}: THE MEMBER PORT {} IS REACHABLE BEYOND THIS MACHINE WITHOUT TLS: anyone who can connect to it can claim to be a member, "
                     + "forge votes and log entries, and read every replicated command. Turn on TLS (see transport-tcp/README.md, 'Security').", self, endpoint);

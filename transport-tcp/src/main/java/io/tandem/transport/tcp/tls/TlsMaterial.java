@@ -100,6 +100,33 @@ public final class TlsMaterial {
         return new TlsMaterial(config, key, chain, trusted);
     }
 
+    /**
+     * The TLS implementation: OpenSSL (BoringSSL through {@code netty-tcnative}) where its native library
+     * loads on this platform and supports TLS 1.3, since it costs less CPU per record than the JDK's; the
+     * JDK's provider otherwise, or when the system property {@code tandem.tls.provider} is {@code jdk}.
+     * Both give the same handshake, checks and identities.
+     */
+    public static final SslProvider PROVIDER = chooseProvider(System.getProperty("tandem.tls.provider", "auto"));
+
+    static SslProvider chooseProvider(String wanted) {
+        return switch (wanted.toLowerCase(java.util.Locale.ROOT)) {
+            case "jdk" -> SslProvider.JDK;
+            case "openssl" -> {
+                if (!io.netty.handler.ssl.OpenSsl.isAvailable()) {
+                    throw new TlsConfigException("tandem.tls.provider=openssl, but OpenSSL does not load here: " + io.netty.handler.ssl.OpenSsl.unavailabilityCause());
+                }
+                yield SslProvider.OPENSSL;
+            }
+            case "auto" -> io.netty.handler.ssl.OpenSsl.isAvailable() && SslProvider.isTlsv13Supported(SslProvider.OPENSSL) ? SslProvider.OPENSSL : SslProvider.JDK;
+            default -> throw new TlsConfigException("tandem.tls.provider must be auto, openssl or jdk, not '" + wanted + "'");
+        };
+    }
+
+    /** "OpenSSL" or "JDK TLS": which implementation {@link #PROVIDER} is, for log lines. */
+    public static String providerName() {
+        return PROVIDER == SslProvider.OPENSSL ? "OpenSSL" : "JDK TLS";
+    }
+
     public TlsConfig config() {
         return config;
     }
@@ -117,7 +144,7 @@ public final class TlsMaterial {
     public SslContext serverContext(ClientAuth clientAuth) {
         try {
             return SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
-                    .sslProvider(SslProvider.JDK)
+                    .sslProvider(PROVIDER)
                     .protocols(PROTOCOLS)
                     .trustManager(trusted.toArray(X509Certificate[]::new))
                     .clientAuth(clientAuth)
@@ -140,7 +167,7 @@ public final class TlsMaterial {
     private static SslContext clientContext(PrivateKey key, List<X509Certificate> chain, List<X509Certificate> trusted) {
         try {
             SslContextBuilder b = SslContextBuilder.forClient()
-                    .sslProvider(SslProvider.JDK)
+                    .sslProvider(PROVIDER)
                     .protocols(PROTOCOLS)
                     .trustManager(trusted.toArray(X509Certificate[]::new))
                     // Peers are identified by the Tandem identity in their certificate (checked after the
