@@ -103,6 +103,8 @@ public final class KvServer implements AutoCloseable {
     private ClientEndpoint clients;
     private TcpTransport tcpTransport;
     private volatile Map<Path, Long> securityFilesSeen = Map.of();
+    /** The client security in force (replaced by {@link #reloadSecurity()}), which the metrics endpoint checks too. */
+    private volatile ClientSecurity currentSecurity;
     private MetricsEndpoint metrics;
     private Thread watchdog;
 
@@ -141,8 +143,10 @@ public final class KvServer implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
         ClientSecurity security;
+        TlsMaterial tls;
         try {
-            security = clientSecurity(loadTls());
+            tls = loadTls();
+            security = clientSecurity(tls);
         } catch (TlsConfigException | ConfigException e) {
             throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
         }
@@ -157,7 +161,11 @@ public final class KvServer implements AutoCloseable {
             }
             throw e;
         }
-        if (config.metricsPort() != 0) metrics = MetricsEndpoint.start(config.clientAddress().host(), config.metricsPort(), registry);
+        currentSecurity = security;
+        if (config.metricsPort() != 0) {
+            metrics = MetricsEndpoint.start(config.clientAddress().host(), config.metricsPort(), registry,
+                    tls == null ? null : tls.jdkServerContext(), this::mayReadMetrics);
+        }
 
         KryoCodec.Builder kryo = KryoCodec.builder();
         protocol.registerMessages(kryo);
@@ -235,6 +243,7 @@ public final class KvServer implements AutoCloseable {
         ClientSecurity security = clientSecurity(tls);
         if (tls != null && tcpTransport != null) tcpTransport.reloadTls();
         clients.reload(security);
+        currentSecurity = security;
         securityFilesSeen = securityFileTimes();
         log.info("{}: reloaded its TLS and token files", config.id());
     }
@@ -269,6 +278,18 @@ public final class KvServer implements AutoCloseable {
             securityFilesSeen = securityFileTimes(); // do not retry the same broken files every 10 s
             log.error("{}: the TLS or token files changed but cannot be used; keeping the previous ones: {}", config.id(), e.getMessage());
         }
+    }
+
+    /**
+     * The metrics endpoint's rule, the client port's: the read role, from the anonymous roles, a client
+     * certificate presented on the HTTPS connection, or a bearer token (the current tokens file).
+     */
+    private boolean mayReadMetrics(java.security.cert.X509Certificate certificate, String authorization) {
+        ClientSecurity s = currentSecurity;
+        if (s.anonymousRoles().contains(Role.READ)) return true;
+        if (certificate != null && Role.fromNames(io.tandem.transport.tcp.tls.CertificateIdentity.of(certificate).roles()).contains(Role.READ)) return true;
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) return false;
+        return s.tokens().find(authorization.substring(7).strip()).map(e -> e.roles().contains(Role.READ)).orElse(false);
     }
 
     private ClientSecurity clientSecurity(TlsMaterial tls) {

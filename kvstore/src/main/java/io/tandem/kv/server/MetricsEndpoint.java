@@ -2,6 +2,10 @@ package io.tandem.kv.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -9,10 +13,15 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * The Prometheus scrape endpoint: {@code GET /metrics} answers with the registry in the Prometheus
- * text format. Served by the JDK's HTTP server on one daemon thread: scrapes are rare and small.
+ * text format. Served by the JDK's HTTP server on one daemon thread: scrapes are rare and small. On a
+ * cluster with TLS it is HTTPS with the member's certificate and needs the read role (see {@link Access}).
  */
 final class MetricsEndpoint implements AutoCloseable {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MetricsEndpoint.class);
@@ -24,11 +33,47 @@ final class MetricsEndpoint implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Binds {@code host:port} and starts serving; throws {@link IllegalStateException} naming the address if it cannot. */
+    /**
+     * Who may scrape. With authentication on, a scrape needs the {@link Role#READ} role: from a client
+     * certificate presented on the HTTPS connection, or from {@code Authorization: Bearer <token>} with
+     * a client token that has it; anonymous scrapes are allowed only if the anonymous roles include it.
+     */
+    interface Access {
+        /** True if a scrape with this verified client certificate (or null) and this Authorization header (or null) may read. */
+        boolean mayRead(X509Certificate clientCertificate, String authorization);
+
+        /** Everyone may scrape (a plaintext cluster, or anonymous clients with the read role). */
+        Access OPEN = (cert, authorization) -> true;
+    }
+
+    /** Binds {@code host:port} over plain HTTP, open to everyone (a plaintext cluster). */
     static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry) {
+        return start(host, port, registry, null, Access.OPEN);
+    }
+
+    /**
+     * Binds {@code host:port} and starts serving: over HTTPS with {@code tls} (the member's certificate;
+     * a client certificate is asked for, not required), over HTTP if it is null; each scrape checked
+     * by {@code access}. Throws {@link ServerStartException} naming the address if it cannot bind.
+     */
+    static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry, SSLContext tls, Access access) {
         HttpServer http;
         try {
-            http = HttpServer.create(new InetSocketAddress(host, port), 16);
+            if (tls == null) {
+                http = HttpServer.create(new InetSocketAddress(host, port), 16);
+            } else {
+                HttpsServer https = HttpsServer.create(new InetSocketAddress(host, port), 16);
+                https.setHttpsConfigurator(new HttpsConfigurator(tls) {
+                    @Override
+                    public void configure(HttpsParameters params) {
+                        SSLParameters p = tls.getDefaultSSLParameters();
+                        p.setProtocols(new String[] {"TLSv1.3"});
+                        p.setWantClientAuth(true);
+                        params.setSSLParameters(p);
+                    }
+                });
+                http = https;
+            }
         } catch (IOException e) {
             throw new ServerStartException("cannot serve metrics on " + host + ":" + port + ": "
                     + (e instanceof java.net.BindException ? "the address is already in use" : e.getMessage()), e);
@@ -37,6 +82,11 @@ final class MetricsEndpoint implements AutoCloseable {
             try (exchange) {
                 if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
                     send(exchange, 405, "text/plain", "only GET\n");
+                    return;
+                }
+                if (!access.mayRead(clientCertificate(exchange), exchange.getRequestHeaders().getFirst("Authorization"))) {
+                    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"tandem\"");
+                    send(exchange, 401, "text/plain", "metrics need the read role: a client certificate or a bearer token that has it\n");
                     return;
                 }
                 String body;
@@ -59,6 +109,16 @@ final class MetricsEndpoint implements AutoCloseable {
         http.setExecutor(executor);
         http.start();
         return new MetricsEndpoint(http, executor);
+    }
+
+    private static X509Certificate clientCertificate(HttpExchange exchange) {
+        if (!(exchange instanceof HttpsExchange https)) return null;
+        try {
+            var certs = https.getSSLSession().getPeerCertificates();
+            return certs.length > 0 && certs[0] instanceof X509Certificate x ? x : null;
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
     }
 
     int port() {

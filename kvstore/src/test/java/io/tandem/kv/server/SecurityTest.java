@@ -86,6 +86,35 @@ class SecurityTest {
         return cluster.server(cluster.awaitLeader(WAIT)).status();
     }
 
+    private static java.net.http.HttpResponse<String> scrape(javax.net.ssl.SSLContext tls, String uri, String authorization)
+            throws IOException, InterruptedException {
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build()) {
+            var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri)).timeout(Duration.ofSeconds(10));
+            if (authorization != null) request.header("Authorization", authorization);
+            return http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    @Test
+    void theMetricsEndpointIsHttpsAndNeedsTheReadRole() throws Exception {
+        String uri = "https://127.0.0.1:" + cluster.metricsPort(0) + "/metrics";
+        var anonymous = scrape(setup.clientContext(null), uri, null);
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"tandem\"");
+        assertThat(anonymous.body()).doesNotContain("tandem_");
+        assertThat(scrape(setup.clientContext(null), uri, "Bearer not-a-token").statusCode()).isEqualTo(401);
+        assertThat(scrape(setup.clientContext("n2"), uri, null).statusCode()).as("a member certificate carries no client role").isEqualTo(401);
+
+        var byToken = scrape(setup.clientContext(null), uri, "Bearer " + setup.appToken);
+        assertThat(byToken.statusCode()).isEqualTo(200);
+        assertThat(byToken.body()).contains("tandem_");
+        assertThat(scrape(setup.clientContext("reader"), uri, null).statusCode()).as("a client certificate with the read role").isEqualTo(200);
+
+        // A certificate of another CA fails the TLS handshake; plain HTTP gets no metrics.
+        assertThatThrownBy(() -> scrape(setup.clientContext("foreign-admin"), uri, null)).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> scrape(setup.clientContext(null), uri.replace("https:", "http:"), null)).isInstanceOf(IOException.class);
+    }
+
     @Test
     void anAdminCertificateMayDoEverything() {
         try (TandemKvClient admin = as("admin")) {

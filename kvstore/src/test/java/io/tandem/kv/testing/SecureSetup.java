@@ -77,19 +77,24 @@ public final class SecureSetup {
         return Map.of("tls-dir", dir.toString(), "client-tokens", dir.resolve("tokens").toString());
     }
 
+    /** A client TLS context presenting {@code name}'s certificate (null: none) and trusting any server. */
+    public SSLContext clientContext(String name) {
+        Issued identity = name == null ? null : issued.get(name);
+        try {
+            SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+            ctx.init(identity == null ? null : new KeyManager[] {new Presenting(identity)}, new TrustManager[] {new TrustAll()}, null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * A TLS socket to {@code to} presenting {@code name}'s certificate (null: none), trusting any
      * server, from {@code source} (null: any); the TLS handshake has been attempted.
      */
     public Socket attacker(Endpoint to, String name, InetAddress source) throws IOException {
-        Issued identity = name == null ? null : issued.get(name);
-        SSLContext ctx;
-        try {
-            ctx = SSLContext.getInstance("TLSv1.3");
-            ctx.init(identity == null ? null : new KeyManager[] {new Presenting(identity)}, new TrustManager[] {new TrustAll()}, null);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        SSLContext ctx = clientContext(name);
         Socket plain = new Socket();
         if (source != null) plain.bind(new InetSocketAddress(source, 0));
         plain.connect(new InetSocketAddress(to.host(), to.port()), 5_000);

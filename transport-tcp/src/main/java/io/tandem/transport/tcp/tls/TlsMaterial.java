@@ -154,6 +154,32 @@ public final class TlsMaterial {
         }
     }
 
+    /**
+     * The same server identity for the JDK's own TLS (an HTTPS endpoint beside the transport, such as
+     * the KV server's metrics): presents this node's certificate, trusts only the configured CAs for
+     * a client certificate, TLS 1.3.
+     */
+    public javax.net.ssl.SSLContext jdkServerContext() {
+        try {
+            char[] password = new char[0];
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(null, password);
+            keys.setKeyEntry("self", key, password, chain.toArray(X509Certificate[]::new));
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, password);
+            KeyStore roots = KeyStore.getInstance("PKCS12");
+            roots.load(null, password);
+            for (int i = 0; i < trusted.size(); i++) roots.setCertificateEntry("ca" + i, trusted.get(i));
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(roots);
+            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+            context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new TlsConfigException("cannot build a JDK TLS server context from " + config + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A client context that presents this node's certificate and trusts only the configured CAs. */
     public SslContext clientContext() {
         return clientContext(key, chain, trusted);
