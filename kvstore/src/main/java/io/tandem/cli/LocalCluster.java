@@ -291,8 +291,8 @@ final class LocalCluster {
         try {
             for (Node n : nodes) started.put(n, start(n));
             for (Node n : nodes) {
-                out.printf("  %-3s pid %-7d peer %-16s client %-16s metrics http://%s:%d/metrics%n", n.id(), started.get(n).pid(), n.peer(), n.client(),
-                        n.client().host(), n.metricsPort());
+                out.printf("  %-3s pid %-7d peer %-16s client %-16s metrics %s://%s:%d/metrics%n", n.id(), started.get(n).pid(), n.peer(), n.client(),
+                        tls ? "https" : "http", n.client().host(), n.metricsPort());
             }
             out.flush();
             return awaitReady(started, timeout);

@@ -68,7 +68,7 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--fsync", negatable = true, description = "fsync every write batch (default); --no-fsync survives a process crash but not power loss.")
     Boolean fsync;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://CLIENT_HOST:PORT/metrics (default 0: off).")
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://CLIENT_HOST:PORT/metrics (https, needing the read role, with TLS on; default 0: off).")
     String metricsPort;
 
     @Option(names = "--request-timeout", paramLabel = "DURATION", description = "Requests not answered within it fail with TIMEOUT (default 10s).")

@@ -208,7 +208,7 @@ public final class KvServer implements AutoCloseable {
         writePidFile();
         watchdog = Thread.ofPlatform().name("tandem-watchdog-" + config.id()).daemon(true).start(this::watch);
         log.info("{} ready: protocol {}, peers on {}, clients on {}{}, data in {} ({}), cluster '{}'{}{}", config.id(), protocol.name(),
-                config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on http://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
+                config.peerAddress(), clients.address(), metrics == null ? "" : ", metrics on " + (config.security().tls() == null ? "http" : "https") + "://" + config.clientAddress().host() + ":" + metrics.port() + "/metrics",
                 config.dataDir(), config.fsync() ? "fsync" : "no fsync", config.cluster(), config.faultInjection() ? ", fault injection on" : "",
                 config.security().tls() == null ? ", plaintext" : ", TLS on (anonymous clients: " + Role.describe(config.security().anonymousRoles()) + ")");
     }
