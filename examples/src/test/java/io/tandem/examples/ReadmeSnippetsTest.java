@@ -61,4 +61,26 @@ class ReadmeSnippetsTest {
         String readme = Files.readString(README, StandardCharsets.UTF_8);
         snippets.forEach((name, code) -> assertThat(readme).as("README.md quotes %s; it should contain:%n%s", name, code).contains(code));
     }
+
+    /**
+     * A module README may quote an example too: {@code <!-- snippet TcpCluster.java#node -->} before a code
+     * block says which, and the block must be that region verbatim.
+     */
+    @Test
+    void everySnippetAModuleReadmeQuotesIsTheExamplesCode() throws IOException {
+        Map<String, String> snippets = snippets();
+        java.util.regex.Pattern marker = java.util.regex.Pattern.compile("<!-- snippet (\\S+) -->\n```java\n(.*?)```", java.util.regex.Pattern.DOTALL);
+        int quoted = 0;
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (Path readme : modules.map(m -> m.resolve("README.md")).filter(Files::isRegularFile).sorted().toList()) {
+                var m = marker.matcher(Files.readString(readme, StandardCharsets.UTF_8));
+                while (m.find()) {
+                    quoted++;
+                    assertThat(snippets).as("%s quotes an example region that does not exist", readme).containsKey(m.group(1));
+                    assertThat(m.group(2)).as("%s quotes %s", readme, m.group(1)).isEqualTo(snippets.get(m.group(1)));
+                }
+            }
+        }
+        assertThat(quoted).as("module READMEs quoting examples").isPositive();
+    }
 }
