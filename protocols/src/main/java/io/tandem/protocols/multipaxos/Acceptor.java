@@ -187,7 +187,10 @@ class Acceptor {
      */
     private void onAccept(NodeId from, Accept a) {
         if (a.ballot().lessThan(promised)) {
-            rc.send(from, new Nack(a.ballot(), promised, a.requestId()));
+            // PL-4: the Nack goes to the proposer owning the stale ballot, which is the sender unless
+            // a proxy leader relayed the Phase 2a (a proxy cannot act on it; the leader can).
+            NodeId owner = rc.topology.leaderOf(a.ballot());
+            rc.send(owner != null ? owner : from, new Nack(a.ballot(), promised, a.requestId()));
             return;
         }
         promised = a.ballot(); // a vote implies the promise; the journal record carries it

@@ -13,6 +13,14 @@ interface Roles {
         return new Leader(rc);
     }
 
+    default ProxyLeader proxy(RoleContext rc) {
+        return new ProxyLeader(rc);
+    }
+
+    default Frontend frontend(RoleContext rc, boolean batching) {
+        return new Frontend(rc, batching);
+    }
+
     default Acceptor acceptor(RoleContext rc, boolean recordHistory) {
         return new Acceptor(rc, recordHistory);
     }
