@@ -48,7 +48,7 @@ import java.util.TreeMap;
  *   <li>Stale reads go straight to the local replica at the client's minimum slot.</li>
  * </ul>
  */
-final class Frontend {
+class Frontend {
     sealed interface Timer extends TimerKey {}
 
     private record ReadRoundTimer() implements Timer {}
@@ -125,7 +125,7 @@ final class Frontend {
     private void onCommand(Propose p) {
         remember(p);
         if (!batching) {
-            rc.send(leader, p);
+            sendCommand(leader, p);
             return;
         }
         batch.add(p);
@@ -144,7 +144,7 @@ final class Frontend {
         }
         if (batch.isEmpty()) return;
         batches.increment();
-        rc.send(leader, new ProposeBatch(List.copyOf(batch), batch.getFirst().requestId()));
+        sendCommand(leader, new ProposeBatch(List.copyOf(batch), batch.getFirst().requestId()));
         batch.clear();
     }
 
@@ -170,7 +170,7 @@ final class Frontend {
         }
     }
 
-    private void linearizableRead(long requestId) {
+    void linearizableRead(long requestId) {
         if (config.linearizableReads() == ReadPath.LOG) {
             rc.send(leader, new ProposeRead(requestId));
             return;
@@ -180,6 +180,10 @@ final class Frontend {
             rc.engine.reject(requestId, new Rejection.Overloaded(pending + " reads wait for a read quorum on " + rc.self));
             return;
         }
+        if (round != null && !sealsReadRounds()) {
+            round.reads.add(requestId); // joins a round whose query is already out: breaks LR-1 (tests only)
+            return;
+        }
         waitingReads.add(requestId);
         if (round == null) startRound();
     }
@@ -187,7 +191,7 @@ final class Frontend {
     /** Seals the waiting reads into a round and asks every acceptor for its highest voted slot. */
     private void startRound() {
         long now = rc.now();
-        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums().members(), rc.topology.quorums().readRule(), now, now + readTimeoutNanos));
+        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums().members(), readQuorums(), now, now + readTimeoutNanos));
         waitingReads.clear();
         readRounds.increment();
         MaxVotedSlotQuery query = new MaxVotedSlotQuery(round.number, round.reads.getFirst());
@@ -204,6 +208,21 @@ final class Frontend {
             case MaxVotedSlot s -> onMaxVotedSlot(from, s);
             case ProposeRejected r -> onProposeRejected(r);
         }
+    }
+
+    /** Whose answers fix a read round's index: a read quorum (a grid row; LR-2). A seam so tests can plant a wrong one. */
+    io.tandem.protocols.failslow.QuorumRule readQuorums() {
+        return rc.topology.quorums().readRule();
+    }
+
+    /** Reads are sealed into a round before its query goes out (LR-1). A seam so tests can plant a frontend that breaks it. */
+    boolean sealsReadRounds() {
+        return true;
+    }
+
+    /** Sends a command to the leader; a seam so tests can plant a frontend that resends. */
+    void sendCommand(NodeId to, MultiPaxosMessage m) {
+        rc.send(to, m);
     }
 
     /** PreReadAck (spec §2.4.1 step 3): a complete read quorum fixes i; every read of the round goes to the replica at i. */
@@ -262,7 +281,7 @@ final class Frontend {
             return;
         }
         NodeId hint = r.leaderHint();
-        if (hint != null && !rc.topology.clientMembers().contains(hint) && rc.topology.leaders().contains(hint)) {
+        if (hint != null && (rc.topology.spreadsClients() || !rc.topology.clientMembers().contains(hint)) && rc.topology.leaders().contains(hint)) {
             leader = hint;
             if (p != null) {
                 remember(p);
@@ -270,7 +289,7 @@ final class Frontend {
                 return;
             }
         }
-        if (hint == null && !rc.topology.clientMembers().containsAll(rc.topology.leaders())) {
+        if (hint == null && (rc.topology.spreadsClients() || !rc.topology.clientMembers().containsAll(rc.topology.leaders()))) {
             // Leaders apart from the frontends and none known: try the next one; the client retries.
             List<NodeId> leaders = rc.topology.leaders();
             leader = leaders.get((leaders.indexOf(leader) + 1) % leaders.size());

@@ -161,6 +161,8 @@ class Leader {
     private long proxySentThrough;
     private int nextProxy;
     private long proxyResentAt;
+    /** Per proxy: when the oldest run it was given and has not answered for was sent (absent: it owes nothing). */
+    private final Map<NodeId, Long> proxyOwesSince = new TreeMap<>();
 
     // What the replicas have, for Phase 1's start, Chosen pushes and retransmissions.
     private final Map<NodeId, Long> replicaExecuted = new TreeMap<>();
@@ -192,13 +194,22 @@ class Leader {
     }
 
     void start() {
-        durableRound = rc.engine.meta().get(ROUND_KEY).map(b -> ByteBuffer.wrap(b).getLong()).orElse(0L);
+        durableRound = recoveredRound();
         if (durableRound > 0) ballot = new Ballot(durableRound, selfIndex);
         roundGauge.set(durableRound);
         // We may have followed a live leader before a restart: wait a full timeout before disturbing it.
         heardFromLeaderAt = rc.now();
         resetElectionTimer();
         rc.schedule(config.detectorInterval().toNanos(), DETECTOR);
+    }
+
+    /**
+     * The highest round this proposer ever made durable (spec §6.7): a new ballot is always above it,
+     * so a restarted proposer never reuses a round its earlier life sent Phase 1 or 2 messages in. A
+     * seam so tests can plant a proposer that forgets it.
+     */
+    long recoveredRound() {
+        return rc.engine.meta().get(ROUND_KEY).map(b -> ByteBuffer.wrap(b).getLong()).orElse(0L);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -364,6 +375,7 @@ class Leader {
         for (NodeId a : topology.acceptors()) links.put(a, new AcceptorLink(a, quorums.bit(a), start - 1, now));
         proxySentThrough = start - 1;
         proxyResentAt = now;
+        proxyOwesSince.clear();
         detector.resetQuorumHistory();
         fillWindow();
         pumpAll();
@@ -479,9 +491,14 @@ class Leader {
         if (queue(origin, value) && status == Status.LEADING && fillWindow()) pumpAll();
     }
 
+    /** True: a network duplicate of an admitted request is dropped. A seam so tests can plant a leader that keeps them. */
+    boolean dropsDuplicates() {
+        return true;
+    }
+
     /** Queues a value for a slot; refuses it (and returns false) if we do not lead or too many wait. */
     private boolean queue(NodeId origin, Value value) {
-        if (status != Status.FOLLOWER && admitted.containsKey(new RequestKey(origin, value.requestId()))) return false;
+        if (status != Status.FOLLOWER && dropsDuplicates() && admitted.containsKey(new RequestKey(origin, value.requestId()))) return false;
         if (status == Status.FOLLOWER) {
             rejected.increment();
             rc.send(origin, new ProposeRejected(value.requestId(), activeLeader, false, rc.self + " is not the leader"));
@@ -522,10 +539,31 @@ class Leader {
     private void pumpProxies() {
         SlotWindow.Run run;
         while (status == Status.LEADING && (run = window.nextRun(proxySentThrough, 0L, config.maxBatchSlots(), config.maxBatchBytes())) != null) {
-            List<NodeId> proxies = topology.proxies();
-            rc.send(proxies.get(Math.floorMod(nextProxy++, proxies.size())), new ProxyAccept(ballot, run.firstSlot(), run.values(), run.requestId()));
+            NodeId proxy = pickProxy(rc.now());
+            proxyOwesSince.putIfAbsent(proxy, rc.now());
+            rc.send(proxy, new ProxyAccept(ballot, run.firstSlot(), run.values(), run.requestId()));
             proxySentThrough = run.lastSlot();
         }
+    }
+
+    /**
+     * The next proxy round-robin, skipping one that has owed an answer for two resend intervals (it
+     * may have crashed: its runs are being re-sent elsewhere). A skipped proxy gets one run again
+     * after an election timeout, so one that was only cut off comes back; if every proxy is
+     * suspect, they take turns anyway.
+     */
+    private NodeId pickProxy(long now) {
+        List<NodeId> proxies = topology.proxies();
+        for (int i = 0; i < proxies.size(); i++) {
+            NodeId p = proxies.get(Math.floorMod(nextProxy++, proxies.size()));
+            Long since = proxyOwesSince.get(p);
+            if (since == null || now - since < 2 * resendNanos) return p;
+            if (now - since >= electionMaxNanos) {
+                proxyOwesSince.put(p, now); // a probe
+                return p;
+            }
+        }
+        return proxies.get(Math.floorMod(nextProxy++, proxies.size()));
     }
 
     /**
@@ -536,6 +574,7 @@ class Leader {
     private void onDecided(NodeId from, Decided d) {
         if (status != Status.LEADING || !viaProxies || !d.ballot().equals(ballot)) return;
         long now = rc.now();
+        proxyOwesSince.remove(from);
         if (d.gcSlot() >= window.firstUnchosen()) window.markChosenThrough(d.gcSlot(), now);
         List<SlotWindow.Proposal> chosen = new ArrayList<>();
         for (long s = Math.max(d.firstSlot(), d.gcSlot() + 1); s <= d.lastSlot(); s++) {

@@ -54,7 +54,7 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
         RoleHost.Builder b = RoleHost.builder();
         // Start order is recovery order: votes first, then execution, then the proposer (which learns from both by message).
         acceptor = topology.acceptors().contains(self) ? new RoleEngines.AcceptorRole(topology, config, rc -> roles.acceptor(rc, recordHistory)) : null;
-        replica = topology.replicas().contains(self) ? new RoleEngines.ReplicaRole(topology, config, rc -> new Replica(rc, recordHistory)) : null;
+        replica = topology.replicas().contains(self) ? new RoleEngines.ReplicaRole(topology, config, rc -> roles.replica(rc, recordHistory)) : null;
         leader = topology.leaders().contains(self) ? new RoleEngines.LeaderRole(topology, config, roles::leader) : null;
         proxy = topology.proxies().contains(self) ? new RoleEngines.ProxyRole(topology, config, roles::proxy) : null;
         boolean batcher = topology.batchers().contains(self);

@@ -94,11 +94,11 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     }
 
     /**
-     * Clients follow the leader in the classic deployment (every member takes requests; a follower's
-     * frontend redirects to the leader). A deployment with batchers, or with leaders apart from the
-     * frontends, takes requests at any of its frontends or batchers, which find the leader
-     * themselves: clients spread their requests over the members (one that takes no requests
-     * redirects to those that do).
+     * Clients follow the leader in the classic deployment (a follower's frontend redirects to the
+     * leader). A compartmentalized deployment (proxies or batchers placed;
+     * {@link Topology#spreadsClients()}) takes requests at any of its frontends or batchers, which
+     * find the leader themselves: clients spread their requests over the members, and a member that
+     * takes none redirects to those that do, which the client then spreads over.
      */
     @Override
     public io.tandem.routing.RoutingPolicy routing() {

@@ -168,6 +168,10 @@ final class ProxyLeader {
         rc.schedule(resendNanos, RETRY);
     }
 
+    long retriesSent() {
+        return retries.count();
+    }
+
     int runsInProgress() {
         return runs.size();
     }

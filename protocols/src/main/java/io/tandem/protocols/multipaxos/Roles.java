@@ -21,6 +21,10 @@ interface Roles {
         return new Frontend(rc, batching);
     }
 
+    default Replica replica(RoleContext rc, boolean recordHistory) {
+        return new Replica(rc, recordHistory);
+    }
+
     default Acceptor acceptor(RoleContext rc, boolean recordHistory) {
         return new Acceptor(rc, recordHistory);
     }

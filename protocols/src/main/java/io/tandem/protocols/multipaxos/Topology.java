@@ -122,6 +122,15 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
         return all;
     }
 
+    /**
+     * True if clients spread their requests over the frontends and batchers (a deployment with
+     * proxies or batchers; {@link MultiPaxosProtocol#routing()}): a frontend then finds the leader
+     * itself and never redirects its client to it.
+     */
+    public boolean spreadsClients() {
+        return hasProxies() || !batchers.isEmpty();
+    }
+
     /** True if proxy leaders run Phase 2 (spec §2.1): the leader sends each run of slots to one of them. */
     public boolean hasProxies() {
         return !proxies.isEmpty();
