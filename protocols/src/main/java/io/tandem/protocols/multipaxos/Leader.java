@@ -391,6 +391,7 @@ class Leader {
             activeLeader = hint;
             for (Queued q : queued) {
                 rejected.increment();
+                admitted.remove(new RequestKey(q.origin(), q.value().requestId())); // never got a slot: it may come again
                 rc.send(q.origin(), new ProposeRejected(q.value().requestId(), hint, false, rc.self + " is no longer the leader"));
             }
             queued.clear();

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link #SEEDS}); replay one seed with {@code -Dtandem.sim.seed=N}.
  */
 class CompartmentsSimulationTest {
-    static final int SEEDS = Integer.getInteger("compartments.sim.seeds", 40);
+    static final int SEEDS = Integer.getInteger("compartments.sim.seeds", 32);
 
     /** Which compartments a deployment uses. */
     record Compartments(boolean proxies, boolean grid, boolean moreReplicas, boolean batchers) {
