@@ -84,6 +84,8 @@ class Frontend {
     private final List<Propose> batch = new ArrayList<>();
     private boolean batchTimerArmed;
     private final LinkedHashMap<Long, Propose> sent = new LinkedHashMap<>();
+    /** Whether a refused command may be sent on to the leader the refusal names (leaders apart from the frontends). */
+    private final boolean forwardsRefused;
     private final Meters.Counter batches;
     private final long resendNanos;
     private final long readTimeoutNanos;
@@ -100,6 +102,7 @@ class Frontend {
         this.batching = batching;
         this.batchDelayNanos = rc.config.batchDelay().toNanos();
         this.batches = rc.meters().counter("tandem.multipaxos.batcher.batches");
+        this.forwardsRefused = rc.topology.spreadsClients() || !rc.topology.clientMembers().containsAll(rc.topology.leaders());
         this.config = rc.config;
         // The classic deployment co-locates every role; a deployment without a local leader or replica
         // would name where this frontend's commands and reads go.
@@ -149,6 +152,7 @@ class Frontend {
     }
 
     private void remember(Propose p) {
+        if (!forwardsRefused) return; // classic: the client follows the redirect itself
         sent.put(p.requestId(), p);
         if (sent.size() > REMEMBERED_COMMANDS) {
             Iterator<Long> it = sent.keySet().iterator();
