@@ -57,15 +57,18 @@ class ClusterDeploymentTest {
     }
 
     @Test
-    void theShippedExampleDeploymentsAreValid() throws Exception {
+    void theShippedExampleDeploymentsAreValidForTheClusterSizeTheyName() throws Exception {
         try (var files = Files.list(Path.of("deployments"))) {
             List<Path> all = files.filter(f -> f.toString().endsWith(".conf")).sorted().toList();
             assertThat(all).isNotEmpty();
-            List<io.tandem.engine.NodeId> nine = java.util.stream.IntStream.rangeClosed(1, 9).mapToObj(i -> io.tandem.engine.NodeId.of("n" + i)).toList();
             for (Path f : all) {
+                // The members are n1..nK for the highest K the file names (a local cluster of K nodes).
+                int k = java.util.regex.Pattern.compile("\\bn(\\d+)\\b").matcher(Files.readString(f)).results()
+                        .mapToInt(m -> Integer.parseInt(m.group(1))).max().orElseThrow();
+                List<io.tandem.engine.NodeId> members = java.util.stream.IntStream.rangeClosed(1, k).mapToObj(i -> io.tandem.engine.NodeId.of("n" + i)).toList();
                 var protocol = io.tandem.protocols.Protocols.byName("multipaxos");
                 var d = io.tandem.roles.Deployment.read(f, protocol.roles().orElseThrow());
-                for (var n : nine) assertThat(protocol.withDeployment(d).createEngine(n, nine)).as("%s on %s", f, n).isNotNull();
+                for (var n : members) assertThat(protocol.withDeployment(d).createEngine(n, members)).as("%s on %s", f, n).isNotNull();
             }
         }
     }

@@ -8,6 +8,7 @@ import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.failslow.QuorumTracker;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig.ReadPath;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlot;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlotQuery;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Propose;
@@ -78,6 +79,8 @@ class Frontend {
     private final RoleContext rc;
     private final MultiPaxosConfig config;
     private NodeId leader;
+    /** The highest ballot whose leader's heartbeat this frontend followed. */
+    private Ballot leaderBallot = Ballot.ZERO;
     private final NodeId replica;
     private final boolean batching;
     private final long batchDelayNanos;
@@ -210,8 +213,20 @@ class Frontend {
         if (failed) return;
         switch (m) {
             case MaxVotedSlot s -> onMaxVotedSlot(from, s);
+            case Heartbeat h -> onHeartbeat(from, h);
             case ProposeRejected r -> onProposeRejected(r);
         }
+    }
+
+    /**
+     * The active leader announces itself: a frontend apart from the leaders sends its next commands
+     * there (a crashed leader never refuses, so waiting for a refusal would stall every command).
+     * A frontend co-located with a leader keeps proposing locally (the classic flow).
+     */
+    private void onHeartbeat(NodeId from, Heartbeat h) {
+        if (!forwardsRefused || !rc.topology.leaders().contains(from) || h.ballot().lessThan(leaderBallot)) return;
+        leaderBallot = h.ballot();
+        leader = from;
     }
 
     /** Whose answers fix a read round's index: a read quorum (a grid row; LR-2). A seam so tests can plant a wrong one. */

@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * One node of a MultiPaxos group: the roles the deployment puts on this node ({@link Topology}), on
  * the platform's {@link RoleHost}. It owns no protocol logic and no routing of its own: the host
  * routes each message to every co-located role whose inbox it belongs to ({@link ToLeader},
- * {@link ToAcceptor}, {@link ToReplica}, {@link ToFrontend}; a heartbeat belongs to three), queues a
+ * {@link ToAcceptor}, {@link ToReplica}, {@link ToFrontend}, {@link ToProxy}; a heartbeat belongs to four), queues a
  * role's message to its own node behind the current event (so co-location changes where messages
  * travel, never the protocol), keeps each role's timers apart, stores the acceptor's and the
  * proposer's meta records in their own namespaces, and gives the journal to the acceptor, execution

@@ -118,9 +118,10 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
 
     /**
      * The active leader's heartbeat: proposers defer to it (election), acceptors answer it
-     * (check-quorum), replicas learn that every slot up to {@code chosenThrough} is chosen.
+     * (check-quorum), replicas learn that every slot up to {@code chosenThrough} is chosen, and
+     * frontends and batchers apart from the leaders learn where to send commands.
      */
-    record Heartbeat(Ballot ballot, long chosenThrough, long seq) implements ToLeader, ToAcceptor, ToReplica {
+    record Heartbeat(Ballot ballot, long chosenThrough, long seq) implements ToLeader, ToAcceptor, ToReplica, ToFrontend {
         @Override
         public long requestId() {
             return RequestIds.BACKGROUND;

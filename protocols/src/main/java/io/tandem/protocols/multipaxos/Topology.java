@@ -145,11 +145,13 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
         return b.isZero() || b.proposer() >= leaders.size() ? null : leaders.get(b.proposer());
     }
 
-    /** Every node that hosts a leader, an acceptor or a replica: the audience of a leader's heartbeat. */
+    /** Every node that hosts a leader, an acceptor, a replica, a frontend or a batcher: the audience of a leader's heartbeat. */
     public Set<NodeId> heartbeatAudience() {
         Set<NodeId> all = new TreeSet<>(leaders);
         all.addAll(acceptors);
         all.addAll(replicas);
+        all.addAll(frontends);
+        all.addAll(batchers);
         return all;
     }
 
