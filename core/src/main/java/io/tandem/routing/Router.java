@@ -17,6 +17,8 @@ public final class Router<T> {
     private final List<T> members;
     /** Best first: the leader, the pilots, or the next entry of a round-robin. */
     private final List<T> preferred = new ArrayList<>();
+    /** {@link RoutingPolicy.AnyMember}: the members requests are spread over (all, until a redirect names those that take them). */
+    private final List<T> spread = new ArrayList<>();
     private int cursor;
 
     Router(RoutingPolicy policy, List<T> members, T first) {
@@ -25,6 +27,7 @@ public final class Router<T> {
         this.members = new ArrayList<>(members);
         this.cursor = this.members.indexOf(first);
         preferred.add(first);
+        spread.addAll(this.members);
     }
 
     public RoutingPolicy policy() {
@@ -43,7 +46,7 @@ public final class Router<T> {
                 while (preferred.size() < Math.min(f.width(), members.size())) preferred.add(nextNotPreferred());
                 yield List.copyOf(preferred.subList(0, Math.min(f.width(), preferred.size())));
             }
-            case RoutingPolicy.AnyMember a -> List.of(members.get(Math.floorMod(cursor++, members.size())));
+            case RoutingPolicy.AnyMember a -> List.of(spread.get(Math.floorMod(cursor++, spread.size())));
             case RoutingPolicy.Multicast m -> List.copyOf(members);
         };
     }
@@ -67,7 +70,14 @@ public final class Router<T> {
                     preferred.addAll(known.subList(0, Math.min(f.width(), known.size())));
                 }
             }
-            case RoutingPolicy.AnyMember a -> { } // every entry can take it: the next attempt goes to the next one anyway
+            case RoutingPolicy.AnyMember a -> {
+                // A member that takes no requests names those that do (the frontends or batchers of a
+                // deployment): spread over them from now on. Otherwise the next attempt goes to the next one anyway.
+                if (!known.isEmpty() && !known.contains(from)) {
+                    spread.clear();
+                    spread.addAll(known);
+                }
+            }
             case RoutingPolicy.Multicast m -> { }
         }
     }

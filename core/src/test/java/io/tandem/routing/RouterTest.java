@@ -56,6 +56,20 @@ class RouterTest {
     }
 
     @Test
+    void anyMemberSpreadsOverTheMembersARedirectNamesAsTakingRequests() {
+        Router<String> any = RoutingPolicy.anyMember().newRouter(MEMBERS, "a");
+        assertThat(any.targets()).containsExactly("a");
+        any.redirected("a", List.of("c", "e")); // a takes no requests; c and e do
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 4; i++) seen.addAll(any.targets());
+        assertThat(seen).containsOnly("c", "e").contains("c", "e");
+        any.redirected("c", List.of("c")); // a member naming itself does not narrow the spread
+        seen.clear();
+        for (int i = 0; i < 4; i++) seen.addAll(any.targets());
+        assertThat(seen).containsOnly("c", "e").contains("c", "e");
+    }
+
+    @Test
     void badArgumentsAreRefused() {
         assertThatThrownBy(() -> RoutingPolicy.leader().newRouter(MEMBERS, "x")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not one of the members");
         assertThatThrownBy(() -> RoutingPolicy.firstReply(0)).isInstanceOf(IllegalArgumentException.class);

@@ -87,6 +87,9 @@ public final class JepsenCli implements Callable<Integer> {
     @Option(names = "--tls", description = "Mutual TLS between the servers and client certificates for the clients (a development CA made in the run's store directory).")
     boolean tls;
 
+    @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines; multipaxos), given to every server.")
+    Path deployment;
+
     @Option(names = "--server-classpath", paramLabel = "CP", description = "Class path of the servers (default: this runner's).")
     String serverClassPath;
 
@@ -158,10 +161,12 @@ public final class JepsenCli implements Callable<Integer> {
                 .withLoopDisks(!noLoopDisks).withSeed(seed != null ? seed : new java.security.SecureRandom().nextLong());
         if (serverClassPath != null) c = c.withClassPath(serverClassPath);
         if (tls) c = c.withTls(true);
-        if (execution != null || threads != null) {
+        if (deployment != null && !Files.isRegularFile(deployment)) throw new IllegalArgumentException("--deployment: no file " + deployment);
+        if (execution != null || threads != null || deployment != null) {
             List<String> args = new java.util.ArrayList<>(c.extraServerArgs());
             if (execution != null) args.addAll(List.of("--execution", execution));
             if (threads != null) args.addAll(List.of("--threads", Integer.toString(threads)));
+            if (deployment != null) args.addAll(List.of("--deployment", deployment.toAbsolutePath().normalize().toString()));
             c = c.withExtraServerArgs(args);
         }
         return c;

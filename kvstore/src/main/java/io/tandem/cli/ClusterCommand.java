@@ -121,7 +121,12 @@ final class ClusterCommand implements Callable<Integer> {
             try {
                 var roles = io.tandem.protocols.Protocols.byName(protocol).roles()
                         .orElseThrow(() -> new io.tandem.roles.DeploymentException(protocol + " runs one engine per member and takes no deployment file"));
-                io.tandem.roles.Deployment.read(deployment, roles).resolve(cluster.nodes().stream().map(n -> io.tandem.engine.NodeId.of(n.id())).toList());
+                var members = cluster.nodes().stream().map(n -> io.tandem.engine.NodeId.of(n.id())).toList();
+                var placed = io.tandem.roles.Deployment.read(deployment, roles);
+                placed.resolve(members);
+                // The protocol's own rules too (a MultiPaxos grid, a frontend without a replica, ...): a node
+                // built from this placement is made, not started, so a bad file fails here and not in n1's log.
+                io.tandem.protocols.Protocols.byName(protocol).withDeployment(placed).createEngine(members.getFirst(), members);
                 text = Files.readString(deployment);
             } catch (IllegalArgumentException | IOException e) {
                 err.println("tandem cluster: --deployment: " + e.getMessage());

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -43,5 +44,32 @@ class ClusterDeploymentTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("role acceptor (line 2) names n5, which is not a member of the group [n1, n2, n3]");
         assertThat(dir).doesNotExist();
+    }
+
+    @Test
+    void theProtocolsOwnRulesAreCheckedBeforeAnythingStarts(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("c");
+        Path batcherApart = Files.writeString(tmp.resolve("apart.conf"), "leader = n1\nproxy = n2\nacceptor = *\nreplica = n1, n2\nbatcher = n3\n");
+        Run r = cluster("--dir", dir.toString(), "--protocol", "multipaxos", "--deployment", batcherApart.toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("n3 takes client requests (frontend or batcher) but runs no replica");
+        assertThat(dir).doesNotExist();
+    }
+
+    @Test
+    void theShippedExampleDeploymentsAreValidForTheClusterSizeTheyName() throws Exception {
+        try (var files = Files.list(Path.of("deployments"))) {
+            List<Path> all = files.filter(f -> f.toString().endsWith(".conf")).sorted().toList();
+            assertThat(all).isNotEmpty();
+            for (Path f : all) {
+                // The members are n1..nK for the highest K the file names (a local cluster of K nodes).
+                int k = java.util.regex.Pattern.compile("\\bn(\\d+)\\b").matcher(Files.readString(f)).results()
+                        .mapToInt(m -> Integer.parseInt(m.group(1))).max().orElseThrow();
+                List<io.tandem.engine.NodeId> members = java.util.stream.IntStream.rangeClosed(1, k).mapToObj(i -> io.tandem.engine.NodeId.of("n" + i)).toList();
+                var protocol = io.tandem.protocols.Protocols.byName("multipaxos");
+                var d = io.tandem.roles.Deployment.read(f, protocol.roles().orElseThrow());
+                for (var n : members) assertThat(protocol.withDeployment(d).createEngine(n, members)).as("%s on %s", f, n).isNotNull();
+            }
+        }
     }
 }

@@ -187,7 +187,10 @@ class Acceptor {
      */
     private void onAccept(NodeId from, Accept a) {
         if (a.ballot().lessThan(promised)) {
-            rc.send(from, new Nack(a.ballot(), promised, a.requestId()));
+            // PL-4: the Nack goes to the proposer owning the stale ballot, which is the sender unless
+            // a proxy leader relayed the Phase 2a (a proxy cannot act on it; the leader can).
+            NodeId owner = rc.topology.leaderOf(a.ballot());
+            rc.send(owner != null ? owner : from, new Nack(a.ballot(), promised, a.requestId()));
             return;
         }
         promised = a.ballot(); // a vote implies the promise; the journal record carries it
@@ -227,8 +230,23 @@ class Acceptor {
     }
 
     /** PreRead (spec §2.4.1 step 2): the highest slot this acceptor ever durably voted in. */
+    /**
+     * PreRead (spec §2.4.1 step 2): the highest slot this acceptor ever voted in durably, in any
+     * ballot, never decreasing (LR-3): a vote later superseded still counts, since the slot may be
+     * chosen with the newer value at a slot no higher.
+     */
     private void onMaxVotedSlotQuery(NodeId from, MaxVotedSlotQuery q) {
-        rc.send(from, new MaxVotedSlot(q.round(), maxVotedSlot, q.requestId()));
+        rc.send(from, new MaxVotedSlot(q.round(), maxVotedSlotForReads(), q.requestId()));
+    }
+
+    /** What a PreRead is told; a seam so tests can plant an acceptor that breaks LR-3. */
+    long maxVotedSlotForReads() {
+        return maxVotedSlot;
+    }
+
+    /** The votes held now, by slot (read-only; tests). */
+    java.util.SortedMap<Long, StoredVote> votesView() {
+        return Collections.unmodifiableSortedMap(votes);
     }
 
     /** A replica's progress: its snapshot point may let us forget votes (see the class comment). */

@@ -8,14 +8,18 @@ import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.failslow.QuorumTracker;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig.ReadPath;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlot;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlotQuery;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Propose;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeBatch;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRead;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRejected;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReadAt;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,10 +29,16 @@ import java.util.TreeMap;
  * answers into client outcomes.
  *
  * <ul>
- *   <li>Commands go to the co-located leader as {@link Propose}; a proposer that is not the leader
- *       refuses before giving a slot, and the client gets {@code Redirect(hint)} (this engine does
- *       not forward: the client follows the hint, as with Raft). A command that got a slot is never
- *       refused: its outcome is known only once executed (or the client times out).</li>
+ *   <li>Commands go to the co-located leader (else the leader last named) as {@link Propose}; a
+ *       proposer that is not the leader refuses before giving a slot. If the leader it names takes
+ *       client requests itself, the client gets {@code Redirect(hint)} and follows it (as with Raft);
+ *       otherwise (a compartmentalized deployment: leaders apart from frontends) the frontend sends
+ *       the command to the named leader itself. A command that got a slot is never refused: its
+ *       outcome is known only once executed (or the client times out).</li>
+ *   <li>As a <b>batcher</b> (spec §2.6) it collects commands and sends them as one
+ *       {@link ProposeBatch} once {@code batchMaxCommands} are in or {@code batchDelay} passed since
+ *       the first, whichever comes first (the artifact's batcher had no timeout). Each command keeps
+ *       its request id and session, so a lost batch is just lost commands the clients retry (B-1, B-2).</li>
  *   <li>Linearizable (and lease) reads use the Compartmentalization paper's read (spec §2.4): the
  *       reads that arrived are sealed into a round, one {@link MaxVotedSlotQuery} goes to the
  *       acceptors, and once a complete read quorum answered, every read of the round is handed to
@@ -39,12 +49,17 @@ import java.util.TreeMap;
  *   <li>Stale reads go straight to the local replica at the client's minimum slot.</li>
  * </ul>
  */
-final class Frontend {
+class Frontend {
     sealed interface Timer extends TimerKey {}
 
     private record ReadRoundTimer() implements Timer {}
 
+    private record BatchTimer() implements Timer {}
+
     private static final Timer READ_ROUND = new ReadRoundTimer();
+    private static final Timer BATCH = new BatchTimer();
+    /** Commands remembered after sending, so one a non-leader refused can go to the leader it names. */
+    private static final int REMEMBERED_COMMANDS = 4096;
 
     /** A sealed batch of reads waiting for one watermark query. */
     private static final class ReadRound {
@@ -63,8 +78,18 @@ final class Frontend {
 
     private final RoleContext rc;
     private final MultiPaxosConfig config;
-    private final NodeId leader;
+    private NodeId leader;
+    /** The highest ballot whose leader's heartbeat this frontend followed. */
+    private Ballot leaderBallot = Ballot.ZERO;
     private final NodeId replica;
+    private final boolean batching;
+    private final long batchDelayNanos;
+    private final List<Propose> batch = new ArrayList<>();
+    private boolean batchTimerArmed;
+    private final LinkedHashMap<Long, Propose> sent = new LinkedHashMap<>();
+    /** Whether a refused command may be sent on to the leader the refusal names (leaders apart from the frontends). */
+    private final boolean forwardsRefused;
+    private final Meters.Counter batches;
     private final long resendNanos;
     private final long readTimeoutNanos;
     private final Meters.Counter readRounds;
@@ -75,8 +100,12 @@ final class Frontend {
     private long roundNumber;
     private boolean failed;
 
-    Frontend(RoleContext rc) {
+    Frontend(RoleContext rc, boolean batching) {
         this.rc = rc;
+        this.batching = batching;
+        this.batchDelayNanos = rc.config.batchDelay().toNanos();
+        this.batches = rc.meters().counter("tandem.multipaxos.batcher.batches");
+        this.forwardsRefused = rc.topology.spreadsClients() || !rc.topology.clientMembers().containsAll(rc.topology.leaders());
         this.config = rc.config;
         // The classic deployment co-locates every role; a deployment without a local leader or replica
         // would name where this frontend's commands and reads go.
@@ -94,8 +123,44 @@ final class Frontend {
             return;
         }
         switch (r.kind()) {
-            case COMMAND -> rc.send(leader, new Propose(r.requestId(), r.session(), r.payload()));
+            case COMMAND -> onCommand(new Propose(r.requestId(), r.session(), r.payload()));
             case READ -> onRead(r);
+        }
+    }
+
+    private void onCommand(Propose p) {
+        remember(p);
+        if (!batching) {
+            sendCommand(leader, p);
+            return;
+        }
+        batch.add(p);
+        if (batch.size() >= config.batchMaxCommands()) flushBatch();
+        else if (!batchTimerArmed) {
+            batchTimerArmed = true;
+            rc.schedule(batchDelayNanos, BATCH);
+        }
+    }
+
+    /** Seals the batch and sends it to the leader as one message (spec §2.6). */
+    private void flushBatch() {
+        if (batchTimerArmed) {
+            batchTimerArmed = false;
+            rc.cancel(BATCH);
+        }
+        if (batch.isEmpty()) return;
+        batches.increment();
+        sendCommand(leader, new ProposeBatch(List.copyOf(batch), batch.getFirst().requestId()));
+        batch.clear();
+    }
+
+    private void remember(Propose p) {
+        if (!forwardsRefused) return; // classic: the client follows the redirect itself
+        sent.put(p.requestId(), p);
+        if (sent.size() > REMEMBERED_COMMANDS) {
+            Iterator<Long> it = sent.keySet().iterator();
+            it.next();
+            it.remove();
         }
     }
 
@@ -112,7 +177,7 @@ final class Frontend {
         }
     }
 
-    private void linearizableRead(long requestId) {
+    void linearizableRead(long requestId) {
         if (config.linearizableReads() == ReadPath.LOG) {
             rc.send(leader, new ProposeRead(requestId));
             return;
@@ -122,6 +187,10 @@ final class Frontend {
             rc.engine.reject(requestId, new Rejection.Overloaded(pending + " reads wait for a read quorum on " + rc.self));
             return;
         }
+        if (round != null && !sealsReadRounds()) {
+            round.reads.add(requestId); // joins a round whose query is already out: breaks LR-1 (tests only)
+            return;
+        }
         waitingReads.add(requestId);
         if (round == null) startRound();
     }
@@ -129,7 +198,7 @@ final class Frontend {
     /** Seals the waiting reads into a round and asks every acceptor for its highest voted slot. */
     private void startRound() {
         long now = rc.now();
-        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums().members(), rc.topology.quorums().readRule(), now, now + readTimeoutNanos));
+        round = new ReadRound(++roundNumber, new ArrayList<>(waitingReads), new QuorumTracker(rc.topology.quorums().members(), readQuorums(), now, now + readTimeoutNanos));
         waitingReads.clear();
         readRounds.increment();
         MaxVotedSlotQuery query = new MaxVotedSlotQuery(round.number, round.reads.getFirst());
@@ -144,8 +213,35 @@ final class Frontend {
         if (failed) return;
         switch (m) {
             case MaxVotedSlot s -> onMaxVotedSlot(from, s);
+            case Heartbeat h -> onHeartbeat(from, h);
             case ProposeRejected r -> onProposeRejected(r);
         }
+    }
+
+    /**
+     * The active leader announces itself: a frontend apart from the leaders sends its next commands
+     * there (a crashed leader never refuses, so waiting for a refusal would stall every command).
+     * A frontend co-located with a leader keeps proposing locally (the classic flow).
+     */
+    private void onHeartbeat(NodeId from, Heartbeat h) {
+        if (!forwardsRefused || !rc.topology.leaders().contains(from) || h.ballot().lessThan(leaderBallot)) return;
+        leaderBallot = h.ballot();
+        leader = from;
+    }
+
+    /** Whose answers fix a read round's index: a read quorum (a grid row; LR-2). A seam so tests can plant a wrong one. */
+    io.tandem.protocols.failslow.QuorumRule readQuorums() {
+        return rc.topology.quorums().readRule();
+    }
+
+    /** Reads are sealed into a round before its query goes out (LR-1). A seam so tests can plant a frontend that breaks it. */
+    boolean sealsReadRounds() {
+        return true;
+    }
+
+    /** Sends a command to the leader; a seam so tests can plant a frontend that resends. */
+    void sendCommand(NodeId to, MultiPaxosMessage m) {
+        rc.send(to, m);
     }
 
     /** PreReadAck (spec §2.4.1 step 3): a complete read quorum fixes i; every read of the round goes to the replica at i. */
@@ -162,7 +258,18 @@ final class Frontend {
 
     /** Resends the query to acceptors that did not answer within an interval; a round that found no quorum in time fails its reads. */
     void onTimer(Timer t) {
-        if (failed || round == null) return;
+        if (failed) return;
+        switch (t) {
+            case BatchTimer b -> {
+                batchTimerArmed = false;
+                flushBatch();
+            }
+            case ReadRoundTimer r -> onReadRoundTimer();
+        }
+    }
+
+    private void onReadRoundTimer() {
+        if (round == null) return;
         long now = rc.now();
         ReadRound r = round;
         if (r.quorum.isOverdue(now)) {
@@ -181,8 +288,34 @@ final class Frontend {
         rc.schedule(resendNanos, READ_ROUND);
     }
 
+    /**
+     * A proposer refused a command before giving it a slot. A hint that takes client requests itself
+     * goes to the client (it follows the redirect); a hint apart from the frontends (leaders apart,
+     * spec §2) becomes this frontend's leader, and the command goes there.
+     */
     private void onProposeRejected(ProposeRejected r) {
-        rc.engine.reject(r.requestId(), r.overloaded() ? new Rejection.Overloaded(r.reason()) : Rejection.Redirect.to(r.leaderHint()));
+        Propose p = sent.remove(r.requestId());
+        if (r.overloaded()) {
+            rc.engine.reject(r.requestId(), new Rejection.Overloaded(r.reason()));
+            return;
+        }
+        NodeId hint = r.leaderHint();
+        if (hint != null && (rc.topology.spreadsClients() || !rc.topology.clientMembers().contains(hint)) && rc.topology.leaders().contains(hint)) {
+            leader = hint;
+            if (p != null) {
+                remember(p);
+                rc.send(hint, p);
+                return;
+            }
+        }
+        if (hint == null && (rc.topology.spreadsClients() || !rc.topology.clientMembers().containsAll(rc.topology.leaders()))) {
+            // Leaders apart from the frontends and none known: try the next one; the client retries.
+            List<NodeId> leaders = rc.topology.leaders();
+            leader = leaders.get((leaders.indexOf(leader) + 1) % leaders.size());
+            rc.engine.reject(r.requestId(), new Rejection.Unavailable("no leader known to " + rc.self + " yet"));
+            return;
+        }
+        rc.engine.reject(r.requestId(), Rejection.Redirect.to(hint));
     }
 
     void onStorageFailed() {

@@ -10,12 +10,15 @@ import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Decided;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.HeartbeatAck;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Nack;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Prepare;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Promise;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Propose;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeBatch;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProxyAccept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRead;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRejected;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Recover;
@@ -50,6 +53,12 @@ import java.util.TreeMap;
  *       travel in one Accept (batching), per acceptor within a bounded {@link AcceptorLink} window.
  *       A slot is chosen when a write quorum voted for it; the leader then sends {@link Chosen} to the
  *       replicas and keeps recent chosen values to answer {@link Recover}.</li>
+ *   <li><b>Proxy leaders</b> (spec §2.1), when the deployment places them: the leader sends each
+ *       run of new slots to one proxy, round-robin ({@link ProxyAccept}), and learns it chosen from
+ *       the proxy's {@link Decided}; the proxy talks to the acceptors and replicas. Phase 1 stays
+ *       with the leader. An undecided run is re-sent (to the next proxy) once per resend interval,
+ *       so a crashed proxy costs an interval. Batches from batchers ({@link ProposeBatch}, spec
+ *       §2.6) become consecutive slots, which travel as one run.</li>
  *   <li><b>Fail-slow rules</b> (DESIGN §3): decisions wait for quorums only; a slow acceptor's full
  *       window just means it gets nothing new; resends happen on the heartbeat timer, at most once
  *       per (RTT-adaptive, backed-off) interval per acceptor, only for slots that are overdue, and are
@@ -82,6 +91,12 @@ class Leader {
     static final String ROUND_KEY = "round";
 
     enum Status { FOLLOWER, PREPARING, LEADING }
+
+    /** A request the leader gave a slot (or queued), by origin and request id. */
+    private record RequestKey(NodeId origin, long requestId) {}
+
+    /** How many admitted requests the leader remembers to drop a network duplicate of one. */
+    private static final int REMEMBERED_REQUESTS = 16_384;
 
     /** A command waiting for a slot, and who to tell if it never gets one. */
     private record Queued(NodeId origin, Value value) {}
@@ -130,7 +145,24 @@ class Leader {
     private long leadingFrom;
     private final Map<NodeId, AcceptorLink> links = new TreeMap<>();
     private final ArrayDeque<Queued> queued = new ArrayDeque<>();
+    /**
+     * Requests admitted lately: a frontend or batcher apart from the leader reaches it over the
+     * network, which may duplicate a Propose; a request gets one slot, so the copy is dropped.
+     */
+    private final java.util.LinkedHashMap<RequestKey, Boolean> admitted = new java.util.LinkedHashMap<>(256, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<RequestKey, Boolean> eldest) {
+            return size() > REMEMBERED_REQUESTS;
+        }
+    };
     private long heartbeatSeq;
+    // Phase 2 through proxy leaders (spec §2.1): proposals up to this slot were handed to a proxy.
+    private final boolean viaProxies;
+    private long proxySentThrough;
+    private int nextProxy;
+    private long proxyResentAt;
+    /** Per proxy: when the oldest run it was given and has not answered for was sent (absent: it owes nothing). */
+    private final Map<NodeId, Long> proxyOwesSince = new TreeMap<>();
 
     // What the replicas have, for Phase 1's start, Chosen pushes and retransmissions.
     private final Map<NodeId, Long> replicaExecuted = new TreeMap<>();
@@ -157,16 +189,27 @@ class Leader {
         this.prepareResends = meters.counter("tandem.multipaxos.phase1.resends");
         this.recoverResends = meters.counter("tandem.multipaxos.chosen.resends");
         this.roundGauge = meters.gauge("tandem.multipaxos.ballot.round");
+        this.viaProxies = topology.hasProxies();
+        this.nextProxy = Math.max(0, selfIndex);
     }
 
     void start() {
-        durableRound = rc.engine.meta().get(ROUND_KEY).map(b -> ByteBuffer.wrap(b).getLong()).orElse(0L);
+        durableRound = recoveredRound();
         if (durableRound > 0) ballot = new Ballot(durableRound, selfIndex);
         roundGauge.set(durableRound);
         // We may have followed a live leader before a restart: wait a full timeout before disturbing it.
         heardFromLeaderAt = rc.now();
         resetElectionTimer();
         rc.schedule(config.detectorInterval().toNanos(), DETECTOR);
+    }
+
+    /**
+     * The highest round this proposer ever made durable (spec §6.7): a new ballot is always above it,
+     * so a restarted proposer never reuses a round its earlier life sent Phase 1 or 2 messages in. A
+     * seam so tests can plant a proposer that forgets it.
+     */
+    long recoveredRound() {
+        return rc.engine.meta().get(ROUND_KEY).map(b -> ByteBuffer.wrap(b).getLong()).orElse(0L);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -182,6 +225,8 @@ class Leader {
             case Heartbeat h -> onHeartbeat(from, h);
             case HeartbeatAck a -> onHeartbeatAck(from, a);
             case Propose p -> onPropose(from, p);
+            case ProposeBatch b -> onProposeBatch(from, b);
+            case Decided d -> onDecided(from, d);
             case ProposeRead p -> onProposeRead(from, p);
             case ReplicaProgress p -> onReplicaProgress(from, p);
             case Recover r -> onRecover(from, r);
@@ -328,6 +373,9 @@ class Leader {
         recoverAskedAt.clear();
         links.clear();
         for (NodeId a : topology.acceptors()) links.put(a, new AcceptorLink(a, quorums.bit(a), start - 1, now));
+        proxySentThrough = start - 1;
+        proxyResentAt = now;
+        proxyOwesSince.clear();
         detector.resetQuorumHistory();
         fillWindow();
         pumpAll();
@@ -343,6 +391,7 @@ class Leader {
             activeLeader = hint;
             for (Queued q : queued) {
                 rejected.increment();
+                admitted.remove(new RequestKey(q.origin(), q.value().requestId())); // never got a slot: it may come again
                 rc.send(q.origin(), new ProposeRejected(q.value().requestId(), hint, false, rc.self + " is no longer the leader"));
             }
             queued.clear();
@@ -422,6 +471,17 @@ class Leader {
         admit(from, new Value.Command(from, p.requestId(), p.session(), p.payload()));
     }
 
+    /**
+     * A batcher's batch (spec §2.6): its commands get consecutive slots, so they travel as one run
+     * (one Phase 2a to one proxy, one Chosen per replica). Each keeps its own request id and session:
+     * exactly-once comes from the replicas' session table, not from the batch (B-2).
+     */
+    private void onProposeBatch(NodeId from, ProposeBatch b) {
+        boolean any = false;
+        for (Propose p : b.commands()) any |= queue(from, new Value.Command(from, p.requestId(), p.session(), p.payload()));
+        if (any && status == Status.LEADING && fillWindow()) pumpAll();
+    }
+
     /** A frontend's read to be ordered through the log ({@link MultiPaxosConfig.ReadPath#LOG}). */
     private void onProposeRead(NodeId from, ProposeRead p) {
         admit(from, new Value.LogRead(from, p.requestId()));
@@ -429,18 +489,30 @@ class Leader {
 
     /** Queues a value for a slot if we lead (or are about to), refuses it otherwise. */
     private void admit(NodeId origin, Value value) {
+        if (queue(origin, value) && status == Status.LEADING && fillWindow()) pumpAll();
+    }
+
+    /** True: a network duplicate of an admitted request is dropped. A seam so tests can plant a leader that keeps them. */
+    boolean dropsDuplicates() {
+        return true;
+    }
+
+    /** Queues a value for a slot; refuses it (and returns false) if we do not lead or too many wait. */
+    private boolean queue(NodeId origin, Value value) {
+        if (status != Status.FOLLOWER && dropsDuplicates() && admitted.containsKey(new RequestKey(origin, value.requestId()))) return false;
         if (status == Status.FOLLOWER) {
             rejected.increment();
             rc.send(origin, new ProposeRejected(value.requestId(), activeLeader, false, rc.self + " is not the leader"));
-            return;
+            return false;
         }
         if (queued.size() >= config.maxQueuedCommands()) {
             rejected.increment();
             rc.send(origin, new ProposeRejected(value.requestId(), null, true, queued.size() + " commands wait for a slot at " + rc.self));
-            return;
+            return false;
         }
         queued.addLast(new Queued(origin, value));
-        if (status == Status.LEADING && fillWindow()) pumpAll();
+        admitted.put(new RequestKey(origin, value.requestId()), Boolean.TRUE);
+        return true;
     }
 
     /** Gives queued commands slots while the window has room; true if any got one. */
@@ -454,7 +526,80 @@ class Leader {
     }
 
     private void pumpAll() {
+        if (viaProxies) {
+            pumpProxies();
+            return;
+        }
         for (AcceptorLink l : links.values()) pump(l);
+    }
+
+    /**
+     * Proxy leaders (spec §2.1): each run of proposals not yet handed out goes to one proxy, the next
+     * one round-robin; the window bounds what is outstanding, the proxies do the fan-out.
+     */
+    private void pumpProxies() {
+        SlotWindow.Run run;
+        while (status == Status.LEADING && (run = window.nextRun(proxySentThrough, 0L, config.maxBatchSlots(), config.maxBatchBytes())) != null) {
+            NodeId proxy = pickProxy(rc.now());
+            proxyOwesSince.putIfAbsent(proxy, rc.now());
+            rc.send(proxy, new ProxyAccept(ballot, run.firstSlot(), run.values(), run.requestId()));
+            proxySentThrough = run.lastSlot();
+        }
+    }
+
+    /**
+     * The next proxy round-robin, skipping one that has owed an answer for two resend intervals (it
+     * may have crashed: its runs are being re-sent elsewhere). A skipped proxy gets one run again
+     * after an election timeout, so one that was only cut off comes back; if every proxy is
+     * suspect, they take turns anyway.
+     */
+    private NodeId pickProxy(long now) {
+        List<NodeId> proxies = topology.proxies();
+        for (int i = 0; i < proxies.size(); i++) {
+            NodeId p = proxies.get(Math.floorMod(nextProxy++, proxies.size()));
+            Long since = proxyOwesSince.get(p);
+            if (since == null || now - since < 2 * resendNanos) return p;
+            if (now - since >= electionMaxNanos) {
+                proxyOwesSince.put(p, now); // a probe
+                return p;
+            }
+        }
+        return proxies.get(Math.floorMod(nextProxy++, proxies.size()));
+    }
+
+    /**
+     * A proxy announced a run chosen (spec §2.1): mark its slots chosen, keep their values for
+     * replicas that missed the proxy's Chosen, and let queued commands in. Slots a voter reported
+     * garbage-collected were chosen before (maybe with another value): they are settled without a value.
+     */
+    private void onDecided(NodeId from, Decided d) {
+        if (status != Status.LEADING || !viaProxies || !d.ballot().equals(ballot)) return;
+        long now = rc.now();
+        proxyOwesSince.remove(from);
+        if (d.gcSlot() >= window.firstUnchosen()) window.markChosenThrough(d.gcSlot(), now);
+        List<SlotWindow.Proposal> chosen = new ArrayList<>();
+        for (long s = Math.max(d.firstSlot(), d.gcSlot() + 1); s <= d.lastSlot(); s++) {
+            SlotWindow.Proposal p = window.vote(s, quorums.all(), now);
+            if (p == null) continue;
+            chosenSlots.increment();
+            chosen.add(p);
+        }
+        if (!chosen.isEmpty() || d.gcSlot() >= window.firstUnchosen()) decided(chosen);
+    }
+
+    /**
+     * Proxy retry at the leader: once per resend interval, if a proposal waited that long undecided
+     * (its proxy crashed, or its messages were lost), every undecided proposal from there is handed
+     * out again, to the next proxies. The same ballot and values: a proxy or acceptor that has them
+     * already answers the same.
+     */
+    private void maybeResendViaProxies(long now) {
+        if (now - proxyResentAt < resendNanos) return;
+        SlotWindow.Proposal waiting = window.oldestUndecidedWithout(quorums.all(), now - resendNanos);
+        if (waiting == null) return;
+        proxyResentAt = now;
+        proxySentThrough = waiting.slot - 1;
+        pumpProxies();
     }
 
     /** Sends an acceptor what it should vote on now, within its window; never queues beyond it. */
@@ -470,7 +615,7 @@ class Leader {
     /** Phase 2b: count the votes; a write quorum chooses a slot. */
     private void onAccepted(NodeId from, Accepted a) {
         AcceptorLink link = links.get(from);
-        if (link == null || status != Status.LEADING || !a.ballot().equals(ballot)) return;
+        if (viaProxies || link == null || status != Status.LEADING || !a.ballot().equals(ballot)) return;
         long now = rc.now();
         link.answered(a.firstSlot(), now);
         if (a.gcSlot() >= window.firstUnchosen()) window.markChosenThrough(a.gcSlot(), now);
@@ -488,7 +633,7 @@ class Leader {
 
     /** Tells the replicas, advances the window, and lets queued commands in. */
     private void decided(List<SlotWindow.Proposal> chosen) {
-        announce(chosen);
+        if (!viaProxies) announce(chosen); // else the proxy that saw the votes told the replicas
         long before = window.firstUnchosen();
         for (SlotWindow.Proposal p : window.advance()) {
             if (!p.chosenElsewhere) retain(p.slot, p.value);
@@ -537,7 +682,8 @@ class Leader {
         if (status != Status.LEADING) return;
         long now = rc.now();
         broadcastHeartbeat();
-        for (AcceptorLink l : links.values()) maybeResend(l, now);
+        if (viaProxies) maybeResendViaProxies(now);
+        else for (AcceptorLink l : links.values()) maybeResend(l, now);
         detector.overdue(window.newlyOverdue(now, config.commitDeadline().toNanos()));
         rc.schedule(heartbeatNanos, HEARTBEAT);
     }

@@ -42,6 +42,8 @@ import java.util.Objects;
  * @param detectorInterval    cadence of the slowness detector; also the least time an acceptor must stay
  *                            out of every write quorum to be reported
  * @param quorumHistoryWindow the least number of chosen slots an acceptor must stay out of to be reported
+ * @param batchMaxCommands    a batcher (spec §2.6) sends its batch to the leader once it holds this many commands
+ * @param batchDelay          ... or once this long passed since the batch's first command, whichever comes first
  */
 public record MultiPaxosConfig(
         Deployment deployment,
@@ -67,7 +69,9 @@ public record MultiPaxosConfig(
         int retainedChosenSlots,
         Duration commitDeadline,
         Duration detectorInterval,
-        int quorumHistoryWindow) {
+        int quorumHistoryWindow,
+        int batchMaxCommands,
+        Duration batchDelay) {
 
     /** How linearizable reads are served. */
     public enum ReadPath {
@@ -89,7 +93,8 @@ public record MultiPaxosConfig(
             10_000, 1_000, 256 << 10,
             Duration.ofMillis(300), Duration.ofSeconds(2), 10_000, ReadPath.ACCEPTOR_QUORUM,
             4096, 4096,
-            Duration.ofSeconds(1), Duration.ofSeconds(1), 256);
+            Duration.ofSeconds(1), Duration.ofSeconds(1), 256,
+            64, Duration.ofMillis(1));
 
     public MultiPaxosConfig {
         Objects.requireNonNull(deployment, "deployment");
@@ -104,6 +109,7 @@ public record MultiPaxosConfig(
         positive("readTimeout", readTimeout);
         positive("commitDeadline", commitDeadline);
         positive("detectorInterval", detectorInterval);
+        positive("batchDelay", batchDelay);
         if (electionTimeoutMax.compareTo(electionTimeoutMin) <= 0) {
             throw new IllegalArgumentException("electionTimeoutMax (" + electionTimeoutMax + ") must be greater than electionTimeoutMin (" + electionTimeoutMin + ")");
         }
@@ -124,6 +130,7 @@ public record MultiPaxosConfig(
         atLeast("maxReplicaLagSlots", maxReplicaLagSlots, windowSlots);
         atLeast("retainedChosenSlots", retainedChosenSlots, 1);
         atLeast("quorumHistoryWindow", quorumHistoryWindow, 8);
+        atLeast("batchMaxCommands", batchMaxCommands, 1);
     }
 
     private static void positive(String name, Duration d) {
@@ -147,8 +154,8 @@ public record MultiPaxosConfig(
     public static final class Builder {
         private Deployment deployment;
         private QuorumLayout acceptorQuorums;
-        private Duration heartbeatInterval, electionTimeoutMin, electionTimeoutMax, resendInterval, catchUpTimeout, readTimeout, commitDeadline, detectorInterval;
-        private int windowSlots, maxInflightMessages, maxInflightBytes, maxBatchSlots, maxBatchBytes, maxQueuedCommands, snapshotChunkBytes, maxPendingReads,
+        private Duration heartbeatInterval, electionTimeoutMin, electionTimeoutMax, resendInterval, catchUpTimeout, readTimeout, commitDeadline, detectorInterval, batchDelay;
+        private int batchMaxCommands, windowSlots, maxInflightMessages, maxInflightBytes, maxBatchSlots, maxBatchBytes, maxQueuedCommands, snapshotChunkBytes, maxPendingReads,
                 maxReplicaLagSlots, retainedChosenSlots, quorumHistoryWindow;
         private long snapshotThreshold, logRetentionSlots;
         private ReadPath linearizableReads;
@@ -178,6 +185,15 @@ public record MultiPaxosConfig(
             commitDeadline = c.commitDeadline;
             detectorInterval = c.detectorInterval;
             quorumHistoryWindow = c.quorumHistoryWindow;
+            batchMaxCommands = c.batchMaxCommands;
+            batchDelay = c.batchDelay;
+        }
+
+        /** A batcher sends its batch at {@code maxCommands} commands or {@code delay} after the first, whichever comes first. */
+        public Builder batching(int maxCommands, Duration delay) {
+            this.batchMaxCommands = maxCommands;
+            this.batchDelay = delay;
+            return this;
         }
 
         public Builder deployment(Deployment d) {
@@ -288,7 +304,8 @@ public record MultiPaxosConfig(
             return new MultiPaxosConfig(deployment, acceptorQuorums, heartbeatInterval, electionTimeoutMin, electionTimeoutMax, resendInterval,
                     windowSlots, maxInflightMessages, maxInflightBytes, maxBatchSlots, maxBatchBytes, maxQueuedCommands,
                     snapshotThreshold, logRetentionSlots, snapshotChunkBytes, catchUpTimeout, readTimeout, maxPendingReads, linearizableReads,
-                    maxReplicaLagSlots, retainedChosenSlots, commitDeadline, detectorInterval, quorumHistoryWindow);
+                    maxReplicaLagSlots, retainedChosenSlots, commitDeadline, detectorInterval, quorumHistoryWindow,
+                    batchMaxCommands, batchDelay);
         }
     }
 }

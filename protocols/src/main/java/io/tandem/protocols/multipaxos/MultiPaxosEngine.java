@@ -10,6 +10,7 @@ import io.tandem.engine.TimerKey;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToAcceptor;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToLeader;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToProxy;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToReplica;
 import io.tandem.roles.Role;
 import io.tandem.roles.Role.Duty;
@@ -24,7 +25,7 @@ import java.util.TreeMap;
  * One node of a MultiPaxos group: the roles the deployment puts on this node ({@link Topology}), on
  * the platform's {@link RoleHost}. It owns no protocol logic and no routing of its own: the host
  * routes each message to every co-located role whose inbox it belongs to ({@link ToLeader},
- * {@link ToAcceptor}, {@link ToReplica}, {@link ToFrontend}; a heartbeat belongs to three), queues a
+ * {@link ToAcceptor}, {@link ToReplica}, {@link ToFrontend}, {@link ToProxy}; a heartbeat belongs to four), queues a
  * role's message to its own node behind the current event (so co-location changes where messages
  * travel, never the protocol), keeps each role's timers apart, stores the acceptor's and the
  * proposer's meta records in their own namespaces, and gives the journal to the acceptor, execution
@@ -39,6 +40,7 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
     private final RoleEngines.AcceptorRole acceptor;
     private final RoleEngines.ReplicaRole replica;
     private final RoleEngines.LeaderRole leader;
+    private final RoleEngines.ProxyRole proxy;
     private final RoleEngines.FrontendRole frontend;
 
     /**
@@ -52,14 +54,20 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
         RoleHost.Builder b = RoleHost.builder();
         // Start order is recovery order: votes first, then execution, then the proposer (which learns from both by message).
         acceptor = topology.acceptors().contains(self) ? new RoleEngines.AcceptorRole(topology, config, rc -> roles.acceptor(rc, recordHistory)) : null;
-        replica = topology.replicas().contains(self) ? new RoleEngines.ReplicaRole(topology, config, rc -> new Replica(rc, recordHistory)) : null;
+        replica = topology.replicas().contains(self) ? new RoleEngines.ReplicaRole(topology, config, rc -> roles.replica(rc, recordHistory)) : null;
         leader = topology.leaders().contains(self) ? new RoleEngines.LeaderRole(topology, config, roles::leader) : null;
-        frontend = topology.frontends().contains(self) ? new RoleEngines.FrontendRole(topology, config, Frontend::new) : null;
+        proxy = topology.proxies().contains(self) ? new RoleEngines.ProxyRole(topology, config, roles::proxy) : null;
+        boolean batcher = topology.batchers().contains(self);
+        frontend = batcher || topology.frontends().contains(self) ? new RoleEngines.FrontendRole(topology, config, rc -> roles.frontend(rc, batcher)) : null;
         if (acceptor != null) b.role(Role.of("acceptor", acceptor, ToAcceptor.class).owning(Duty.LOG).withMetaNamespace(Acceptor.META_NAMESPACE));
         if (replica != null) b.role(Role.of("replica", replica, ToReplica.class).owning(Duty.EXECUTION).withMetaNamespace("multipaxos.replica."));
         if (leader != null) b.role(Role.of("leader", leader, ToLeader.class).withMetaNamespace(Leader.META_NAMESPACE));
-        if (frontend != null) b.role(Role.of("frontend", frontend, ToFrontend.class).owning(Duty.CLIENTS).withMetaNamespace("multipaxos.frontend."));
-        this.host = b.clientsAt(topology.frontends()).build();
+        if (proxy != null) b.role(Role.of("proxy", proxy, ToProxy.class).withMetaNamespace("multipaxos.proxy."));
+        if (frontend != null) {
+            String name = batcher ? "batcher" : "frontend";
+            b.role(Role.of(name, frontend, ToFrontend.class).owning(Duty.CLIENTS).withMetaNamespace("multipaxos." + name + "."));
+        }
+        this.host = b.clientsAt(topology.clientMembers()).build();
     }
 
     @Override
@@ -121,6 +129,10 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
         return replica == null ? null : replica.role;
     }
 
+    ProxyLeader proxy() {
+        return proxy == null ? null : proxy.role;
+    }
+
     MultiPaxosConfig config() {
         return config;
     }
@@ -171,6 +183,7 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
         if (leader() != null) s.append(" | ").append(leader().describe());
         if (acceptor() != null) s.append(" | ").append(acceptor().describe());
         if (replica() != null) s.append(" | ").append(replica().describe());
+        if (proxy() != null) s.append(" | ").append(proxy().describe());
         if (frontend != null && frontend.role != null) s.append(" | ").append(frontend.role.describe());
         return s.toString();
     }

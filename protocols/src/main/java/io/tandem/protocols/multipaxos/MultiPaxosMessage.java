@@ -18,6 +18,9 @@ import java.util.List;
  * <pre>
  * write:   client -> frontend --Propose--> leader --Accept (2a)--> acceptors --Accepted (2b)--> leader
  *          leader --Chosen--> replicas; the origin's replica executes and completes the client's future
+ * batched: client -> batcher --ProposeBatch (size or timeout)--> leader: consecutive slots, one run
+ * proxies: leader --ProxyAccept (one per run, round-robin)--> proxy leader --Accept--> a write quorum
+ *          --Accepted--> proxy --Chosen--> replicas, --Decided--> leader (frees its window)
  * leader:  proposer --Prepare (1a)--> acceptors --Promise (1b) | Nack--> proposer;
  *          leader --Heartbeat--> leaders (election), acceptors (HeartbeatAck: check-quorum), replicas (chosen prefix)
  * read:    frontend --MaxVotedSlotQuery--> acceptors --MaxVotedSlot--> frontend (a read quorum: i = max)
@@ -39,6 +42,9 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
 
     /** Handled by the client-facing role ({@link Frontend}). */
     sealed interface ToFrontend extends MultiPaxosMessage {}
+
+    /** Handled by the proxy leader role ({@link ProxyLeader}, spec §2.1). */
+    sealed interface ToProxy extends MultiPaxosMessage {}
 
     /** A vote an acceptor cast: {@code value} in {@code slot} at {@code ballot}. */
     record Vote(long slot, Ballot ballot, Value value) {}
@@ -81,7 +87,7 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
      * Phase 2b: the acceptor durably voted in {@code [firstSlot, lastSlot]} at {@code ballot}. Slots up
      * to {@code gcSlot} were already chosen and forgotten, so they got no vote here.
      */
-    record Accepted(Ballot ballot, long firstSlot, long lastSlot, long gcSlot, long requestId) implements ToLeader {}
+    record Accepted(Ballot ballot, long firstSlot, long lastSlot, long gcSlot, long requestId) implements ToLeader, ToProxy {}
 
     /** Slots {@code firstSlot ..} are chosen with these values (the leader tells the replicas). */
     record Chosen(long firstSlot, List<Value> values, long requestId) implements ToReplica {
@@ -90,13 +96,32 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
         }
     }
 
+    // ---- Proxy leaders (spec §2.1) ----
+
+    /**
+     * The leader hands one run of consecutive slots to one proxy leader: the proxy runs Phase 2 for it
+     * exactly as given (PL-1: proxies never originate values).
+     */
+    record ProxyAccept(Ballot ballot, long firstSlot, List<Value> values, long requestId) implements ToProxy {
+        public long lastSlot() {
+            return firstSlot + values.size() - 1;
+        }
+    }
+
+    /**
+     * A proxy saw a write quorum vote for slots {@code firstSlot..lastSlot} at {@code ballot} and
+     * announced them chosen; slots up to {@code gcSlot} were chosen before and forgotten by a voter.
+     */
+    record Decided(Ballot ballot, long firstSlot, long lastSlot, long gcSlot, long requestId) implements ToLeader {}
+
     // ---- Leader liveness ----
 
     /**
      * The active leader's heartbeat: proposers defer to it (election), acceptors answer it
-     * (check-quorum), replicas learn that every slot up to {@code chosenThrough} is chosen.
+     * (check-quorum), replicas learn that every slot up to {@code chosenThrough} is chosen, and
+     * frontends and batchers apart from the leaders learn where to send commands.
      */
-    record Heartbeat(Ballot ballot, long chosenThrough, long seq) implements ToLeader, ToAcceptor, ToReplica {
+    record Heartbeat(Ballot ballot, long chosenThrough, long seq) implements ToLeader, ToAcceptor, ToReplica, ToFrontend {
         @Override
         public long requestId() {
             return RequestIds.BACKGROUND;
@@ -115,6 +140,9 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
 
     /** A frontend hands a client command to the leader; the sender is the command's origin. */
     record Propose(long requestId, ClientRequest.Session session, byte[] payload) implements ToLeader {}
+
+    /** A batcher hands the leader several client commands at once (spec §2.6); each keeps its own request id and session. */
+    record ProposeBatch(List<Propose> commands, long requestId) implements ToLeader {}
 
     /** A frontend asks the leader to order a read through the log. */
     record ProposeRead(long requestId) implements ToLeader {}

@@ -25,11 +25,19 @@ import java.util.Set;
 public final class MultiPaxosProtocol implements SimulatedProtocol {
     public static final String NAME = "multipaxos";
 
-    /** MultiPaxos' roles, for reading deployment files: leader, acceptor, replica, frontend. */
+    /**
+     * MultiPaxos' roles, for reading deployment files: leader, proxy, acceptor (or grid rows
+     * acceptor-row1, acceptor-row2, ...), replica, frontend, batcher.
+     */
     public static final RoleCatalog ROLES = Topology.ROLES;
 
-    /** Every role on every member: the classic deployment, and the default. */
-    public static final Deployment CLASSIC = Deployment.everywhere(ROLES);
+    /** A leader, an acceptor, a replica and a frontend on every member: the classic deployment, and the default. */
+    public static final Deployment CLASSIC = Deployment.parse("""
+            leader   = *
+            acceptor = *
+            replica  = *
+            frontend = *
+            """, "classic deployment", ROLES);
 
     private final String name;
     private final MultiPaxosConfig config;
@@ -85,6 +93,20 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         return new MultiPaxosEngine(self, members, config, observed, roles);
     }
 
+    /**
+     * Clients follow the leader in the classic deployment (a follower's frontend redirects to the
+     * leader). A compartmentalized deployment (proxies or batchers placed;
+     * {@link Topology#spreadsClients()}) takes requests at any of its frontends or batchers, which
+     * find the leader themselves: clients spread their requests over the members, and a member that
+     * takes none redirects to those that do, which the client then spreads over.
+     */
+    @Override
+    public io.tandem.routing.RoutingPolicy routing() {
+        String text = config.deployment().toText();
+        boolean spread = text.lines().map(String::strip).anyMatch(l -> l.startsWith("batcher") || l.startsWith("proxy"));
+        return spread ? io.tandem.routing.RoutingPolicy.anyMember() : io.tandem.routing.RoutingPolicy.leader();
+    }
+
     @Override
     public Optional<RoleCatalog> roles() {
         return Optional.of(ROLES);
@@ -127,6 +149,9 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         registry.register(MultiPaxosMessage.SnapshotOffer.class, id++);
         registry.register(MultiPaxosMessage.SnapshotChunkRequest.class, id++);
         registry.register(MultiPaxosMessage.SnapshotChunk.class, id++);
+        registry.register(MultiPaxosMessage.ProxyAccept.class, id++);
+        registry.register(MultiPaxosMessage.Decided.class, id++);
+        registry.register(MultiPaxosMessage.ProposeBatch.class, id++);
         if (id > CodecIds.COPILOT_FIRST) throw new IllegalStateException("MultiPaxos registrations overflow their id range");
     }
 

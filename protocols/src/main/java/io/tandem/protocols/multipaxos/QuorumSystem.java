@@ -35,6 +35,13 @@ public sealed interface QuorumSystem {
      */
     int faultTolerance();
 
+    /**
+     * The {@code k}-th write quorum of a fixed cycle, for a thrifty proxy leader that sends Phase 2a
+     * to exactly one write quorum (spec §2.1, §2.2): a grid's column {@code k mod w}; for counting
+     * quorums, {@code writeSize} consecutive members from member {@code k mod n}.
+     */
+    List<NodeId> writeQuorum(int k);
+
     /** The bit of {@code acceptor} in masks, or 0 if it is not a member. */
     default long bit(NodeId acceptor) {
         int i = members().indexOf(acceptor);
@@ -121,6 +128,15 @@ public sealed interface QuorumSystem {
         }
 
         @Override
+        public List<NodeId> writeQuorum(int k) {
+            int n = members.size();
+            int from = Math.floorMod(k, n);
+            List<NodeId> out = new ArrayList<>(writeSize);
+            for (int i = 0; i < writeSize; i++) out.add(members.get((from + i) % n));
+            return out;
+        }
+
+        @Override
         public String toString() {
             return readSize == writeSize && readSize == members.size() / 2 + 1 ? "majority" + members : "threshold(read " + readSize + ", write " + writeSize + ")" + members;
         }
@@ -165,6 +181,13 @@ public sealed interface QuorumSystem {
                 if ((acceptors & rowMask(r)) == 0) return false;
             }
             return true;
+        }
+
+        /** Column {@code k mod w}: one acceptor of every row. */
+        @Override
+        public List<NodeId> writeQuorum(int k) {
+            int column = Math.floorMod(k, rows.getFirst().size());
+            return rows.stream().map(row -> row.get(column)).toList();
         }
 
         /** min(r, w) - 1 (spec G-3): a whole row and an alive transversal both survive. */

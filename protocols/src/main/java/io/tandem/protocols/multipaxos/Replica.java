@@ -40,7 +40,7 @@ import java.util.TreeMap;
  * timeout; an answer that brings progress is followed up at once. A snapshot is pulled chunk by
  * chunk; execution pauses until it is installed, so it never goes backwards.
  */
-final class Replica {
+class Replica {
     sealed interface Timer extends TimerKey {}
 
     private record TickTimer() implements Timer {}
@@ -91,6 +91,7 @@ final class Replica {
     private NodeId leaderHint;
     private final TreeMap<Long, List<ParkedRead>> parked = new TreeMap<>();
     private int parkedCount;
+    private long readsParked;
     private long lastProgressAt;
     private long lastCatchUpAt = Long.MIN_VALUE / 2;
     private int catchUpCursor;
@@ -196,7 +197,7 @@ final class Replica {
         Value v;
         while ((v = chosen.remove(executed + 1)) != null) {
             long slot = ++executed;
-            rc.engine.deliver(v.toCommitted(slot));
+            rc.engine.deliver(committed(v, slot));
             if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());
             retained.put(slot, v);
             if (v instanceof Value.LogRead r && r.origin().equals(rc.self)) rc.engine.serveRead(r.requestId(), slot);
@@ -223,17 +224,36 @@ final class Replica {
 
     /** Serves the read once slot {@code slot} is executed (execution then answers after applying it); parks it until then. */
     private void onReadAt(ReadAt r) {
-        if (r.slot() <= executed) {
-            rc.engine.serveRead(r.requestId(), r.slot());
+        long slot = readSlot(r.slot());
+        if (slot <= executed) {
+            rc.engine.serveRead(r.requestId(), slot);
             return;
         }
+        readsParked++;
         if (parkedCount >= config.maxPendingReads()) {
             rc.engine.reject(r.requestId(), new Rejection.Overloaded(parkedCount + " reads wait for slots to execute on " + rc.self));
             return;
         }
-        parked.computeIfAbsent(r.slot(), s -> new ArrayList<>()).add(new ParkedRead(r.requestId(), rc.now() + r.timeoutNanos()));
+        parked.computeIfAbsent(slot, s -> new ArrayList<>()).add(new ParkedRead(r.requestId(), rc.now() + r.timeoutNanos()));
         parkedCount++;
-        neededThrough = Math.max(neededThrough, r.slot());
+        neededThrough = Math.max(neededThrough, slot);
+    }
+
+    /**
+     * The slot a read at index {@code i} must wait for: {@code i} itself (LR-4: executed, not merely
+     * chosen, and not {@code i - 1}). A seam so tests can plant a replica that breaks it.
+     */
+    long readSlot(long i) {
+        return i;
+    }
+
+    /**
+     * The entry handed to execution for slot {@code slot}: the command with its session, so the
+     * session table applies a command chosen in two slots once (spec R-3). A seam so tests can plant a
+     * replica without it.
+     */
+    io.tandem.engine.Committed committed(Value v, long slot) {
+        return v.toCommitted(slot);
     }
 
     private void serveParkedReads() {
@@ -448,6 +468,11 @@ final class Replica {
 
     long executed() {
         return executed;
+    }
+
+    /** Reads that arrived before their slot executed and waited for it (spec §2.4.1 step 5). */
+    long readsParked() {
+        return readsParked;
     }
 
     /** The leader whose heartbeat this replica heard last, or null. */

@@ -9,12 +9,13 @@ import io.tandem.engine.TimerKey;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToAcceptor;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToLeader;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToProxy;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToReplica;
 import io.tandem.storage.StorageEvent;
 import java.util.function.Function;
 
 /**
- * The four MultiPaxos roles as engines of the node's {@link io.tandem.roles.RoleHost}. Each makes its
+ * The MultiPaxos roles as engines of the node's {@link io.tandem.roles.RoleHost}. Each makes its
  * role once the host hands it its own context (so the role's timers, meta keys and duties are the
  * host's business), then passes the events the host routes to it. The host only delivers a message
  * to a role whose inbox type it has, so the casts below cannot fail.
@@ -128,6 +129,22 @@ final class RoleEngines {
         @Override
         public void onStorageEvent(StorageEvent event) {
             role.onStorageEvent(event);
+        }
+    }
+
+    static final class ProxyRole extends Hosted<ProxyLeader> {
+        ProxyRole(Topology topology, MultiPaxosConfig config, Function<RoleContext, ProxyLeader> make) {
+            super(topology, config, make);
+        }
+
+        @Override
+        public void onMessage(NodeId from, ProtocolMessage message) {
+            role.onMessage(from, (ToProxy) message);
+        }
+
+        @Override
+        public void onTimer(TimerKey key) {
+            if (key instanceof ProxyLeader.Timer t) role.onTimer(t);
         }
     }
 

@@ -13,6 +13,18 @@ interface Roles {
         return new Leader(rc);
     }
 
+    default ProxyLeader proxy(RoleContext rc) {
+        return new ProxyLeader(rc);
+    }
+
+    default Frontend frontend(RoleContext rc, boolean batching) {
+        return new Frontend(rc, batching);
+    }
+
+    default Replica replica(RoleContext rc, boolean recordHistory) {
+        return new Replica(rc, recordHistory);
+    }
+
     default Acceptor acceptor(RoleContext rc, boolean recordHistory) {
         return new Acceptor(rc, recordHistory);
     }

@@ -1,0 +1,182 @@
+package io.tandem.protocols.multipaxos;
+
+import io.tandem.engine.Meters;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.TimerKey;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Decided;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProxyAccept;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToProxy;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A proxy leader (spec §2.1): it runs Phase 2 for the runs of slots the leader hands it, so the
+ * leader sends one message per run instead of one per acceptor and replica.
+ *
+ * <ul>
+ *   <li><b>Relays only</b> (PL-1): it sends the leader's {@link ProxyAccept} to the acceptors exactly as
+ *       given, ballot, slots and values; the single leader of a ballot stays the only sequencer.</li>
+ *   <li><b>Thrifty, with retry</b>: the first Phase 2a goes to one write quorum (a grid column, the
+ *       next one each run); a run not chosen within the resend interval goes to every acceptor that
+ *       has not voted, so a crashed acceptor in the chosen column costs one interval, not a leader
+ *       change (the artifact's gap, spec §2.1 "Artifact gaps").</li>
+ *   <li><b>Chosen</b> (PL-2): once Phase 2b answers from a write quorum for the same (ballot, slots)
+ *       are in, it sends {@link Chosen} to every replica and {@link Decided} to the leader, and forgets
+ *       the run (no unbounded table). Slots an acceptor reported garbage-collected were chosen
+ *       earlier and are in replicas' snapshots: they are not announced again.</li>
+ *   <li><b>Soft state</b> (PL-5): a crash loses runs in flight; the leader re-sends undecided slots to
+ *       another proxy after its resend interval, replicas repair holes. A run that stays undecided
+ *       for an election timeout is dropped here (its ballot is probably stale; the leader decides).</li>
+ * </ul>
+ */
+final class ProxyLeader {
+    sealed interface Timer extends TimerKey {}
+
+    private record RetryTimer() implements Timer {}
+
+    private static final Timer RETRY = new RetryTimer();
+
+    private record Key(Ballot ballot, long firstSlot) {}
+
+    /** One run in Phase 2: the leader's message and the acceptors (a mask) that voted for all of it. */
+    private static final class Run {
+        final ProxyAccept accept;
+        final NodeId leader;
+        final long startedAt;
+        long lastSentAt;
+        long voters;
+        long gcSlot;
+
+        Run(ProxyAccept accept, NodeId leader, long now) {
+            this.accept = accept;
+            this.leader = leader;
+            this.startedAt = now;
+            this.lastSentAt = now;
+        }
+    }
+
+    private final RoleContext rc;
+    private final QuorumSystem quorums;
+    private final long resendNanos;
+    private final long dropNanos;
+    private final Meters.Counter runsChosen;
+    private final Meters.Counter retries;
+    private final Map<Key, Run> runs = new LinkedHashMap<>();
+    private int nextQuorum;
+    private boolean retryArmed;
+
+    ProxyLeader(RoleContext rc) {
+        this.rc = rc;
+        this.quorums = rc.topology.quorums();
+        this.resendNanos = rc.config.resendInterval().toNanos();
+        this.dropNanos = rc.config.electionTimeoutMax().toNanos();
+        this.runsChosen = rc.meters().counter("tandem.multipaxos.proxy.runs_chosen");
+        this.retries = rc.meters().counter("tandem.multipaxos.proxy.retries");
+        // Proxies start their cycle of write quorums at different columns, so that they spread the load.
+        this.nextQuorum = Math.max(0, rc.topology.proxies().indexOf(rc.self));
+    }
+
+    void onMessage(NodeId from, ToProxy m) {
+        switch (m) {
+            case ProxyAccept a -> onProxyAccept(from, a);
+            case Accepted a -> onAccepted(from, a);
+        }
+    }
+
+    void onTimer(Timer t) {
+        switch (t) {
+            case RetryTimer r -> onRetryTimer();
+        }
+    }
+
+    /** The leader's Phase 2a for a run (spec §2.1): one write quorum gets it; a duplicate of a run in progress is ignored (PL-3). */
+    private void onProxyAccept(NodeId from, ProxyAccept a) {
+        if (a.values().isEmpty() || !rc.topology.leaders().contains(from)) return;
+        Key key = new Key(a.ballot(), a.firstSlot());
+        if (runs.containsKey(key)) return;
+        Run run = new Run(a, from, rc.now());
+        runs.put(key, run);
+        Accept accept = new Accept(a.ballot(), a.firstSlot(), a.values(), a.requestId());
+        for (NodeId acceptor : firstQuorum()) rc.send(acceptor, accept);
+        armRetry();
+    }
+
+    /** The write quorum the next run goes to first; overridable so tests can plant a proxy that picks a wrong one. */
+    List<NodeId> firstQuorum() {
+        return quorums.writeQuorum(nextQuorum++);
+    }
+
+    /** Phase 2b (PL-2): a write quorum of votes for the same (ballot, run) chooses it. */
+    private void onAccepted(NodeId from, Accepted a) {
+        long bit = quorums.bit(from);
+        Run run = runs.get(new Key(a.ballot(), a.firstSlot()));
+        if (bit == 0 || run == null || a.lastSlot() != run.accept.lastSlot()) return;
+        run.voters |= bit;
+        run.gcSlot = Math.max(run.gcSlot, a.gcSlot());
+        if (!isChosen(run.voters)) return;
+        runs.remove(new Key(a.ballot(), a.firstSlot()));
+        runsChosen.increment();
+        announce(run);
+    }
+
+    /** Whether these voters choose a run; overridable so tests can plant a proxy that counts too few. */
+    boolean isChosen(long voters) {
+        return quorums.isWriteQuorum(voters);
+    }
+
+    private void announce(Run run) {
+        ProxyAccept a = run.accept;
+        long first = Math.max(a.firstSlot(), run.gcSlot + 1);
+        if (first <= a.lastSlot()) {
+            List<Value> values = a.values().subList((int) (first - a.firstSlot()), a.values().size());
+            Chosen chosen = new Chosen(first, List.copyOf(values), a.requestId());
+            for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
+        }
+        rc.send(run.leader, new Decided(a.ballot(), a.firstSlot(), a.lastSlot(), run.gcSlot, a.requestId()));
+    }
+
+    /** Resends undecided runs to every acceptor that has not voted; drops runs that stayed undecided for an election timeout. */
+    private void onRetryTimer() {
+        retryArmed = false;
+        long now = rc.now();
+        for (Iterator<Run> it = runs.values().iterator(); it.hasNext(); ) {
+            Run run = it.next();
+            if (now - run.startedAt >= dropNanos) {
+                it.remove();
+                continue;
+            }
+            if (now - run.lastSentAt < resendNanos) continue;
+            run.lastSentAt = now;
+            retries.increment();
+            ProxyAccept a = run.accept;
+            Accept accept = new Accept(a.ballot(), a.firstSlot(), a.values(), a.requestId());
+            for (NodeId acceptor : quorums.members()) {
+                if ((run.voters & quorums.bit(acceptor)) == 0) rc.send(acceptor, accept);
+            }
+        }
+        armRetry();
+    }
+
+    private void armRetry() {
+        if (retryArmed || runs.isEmpty()) return;
+        retryArmed = true;
+        rc.schedule(resendNanos, RETRY);
+    }
+
+    long retriesSent() {
+        return retries.count();
+    }
+
+    int runsInProgress() {
+        return runs.size();
+    }
+
+    String describe() {
+        return "proxy runs=" + runs.size();
+    }
+}

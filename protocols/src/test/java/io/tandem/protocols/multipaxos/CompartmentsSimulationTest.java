@@ -1,0 +1,78 @@
+package io.tandem.protocols.multipaxos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.roles.Deployment;
+import io.tandem.sim.SimOptions;
+import io.tandem.sim.SimResult;
+import io.tandem.sim.SimRunner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every combination of the compartments (spec §2) in the deterministic simulator, with every fault
+ * kind, the MultiPaxos invariants after every step and linearizability of every history: proxy
+ * leaders on or off, a 2x2 acceptor grid or majorities of four acceptors, three or five replicas
+ * (client requests taken on every replica, so replicas split the replies), batchers or plain
+ * frontends. Leaderless linearizable reads run in all of them (the simulator's clients read as often
+ * as they write). {@code -Dcompartments.sim.seeds=N} runs N seeds per combination (CI runs
+ * {@link #SEEDS}); replay one seed with {@code -Dtandem.sim.seed=N}.
+ */
+class CompartmentsSimulationTest {
+    static final int SEEDS = Integer.getInteger("compartments.sim.seeds", 32);
+
+    /** Which compartments a deployment uses. */
+    record Compartments(boolean proxies, boolean grid, boolean moreReplicas, boolean batchers) {
+        /** Seven members: proposers on n1, n2; proxies on n3, n4; acceptors on n4..n7 (a 2x2 grid, or majorities of the four); replicas on n1..n3 (and n5, n6). */
+        String deployment() {
+            StringBuilder s = new StringBuilder("leader = n1, n2\n");
+            if (proxies) s.append("proxy = n3, n4\n");
+            if (grid) s.append("acceptor-row1 = n4, n5\nacceptor-row2 = n6, n7\n");
+            else s.append("acceptor = n4, n5, n6, n7\n");
+            String replicas = moreReplicas ? "n1, n2, n3, n5, n6" : "n1, n2, n3";
+            s.append("replica = ").append(replicas).append('\n');
+            s.append(batchers ? "batcher = " : "frontend = ").append(replicas).append('\n');
+            return s.toString();
+        }
+
+        MultiPaxosProtocol protocol(MultiPaxosConfig config) {
+            return new MultiPaxosProtocol(config).withDeployment(Deployment.parse(deployment(), toString(), MultiPaxosProtocol.ROLES));
+        }
+
+        @Override
+        public String toString() {
+            return (proxies ? "proxies" : "no-proxies") + "," + (grid ? "grid2x2" : "majority4") + "," + (moreReplicas ? "5-replicas" : "3-replicas") + ","
+                    + (batchers ? "batchers" : "frontends");
+        }
+    }
+
+    static Stream<Compartments> everyCombination() {
+        List<Compartments> all = new ArrayList<>();
+        for (int bits = 0; bits < 16; bits++) all.add(new Compartments((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0));
+        return all.stream();
+    }
+
+    /** The stress settings of the classic tests, with small batches so batchers fill and time out. */
+    static MultiPaxosConfig config() {
+        return MultiPaxosSimulationTest.stress().toBuilder().batching(3, java.time.Duration.ofMillis(2)).build();
+    }
+
+    static String failures(SimRunner.Summary s) {
+        StringBuilder b = new StringBuilder();
+        for (SimResult r : s.failures()) b.append(SimRunner.describeFailure(r)).append('\n');
+        return b.toString();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyCombination")
+    void everyCompartmentCombinationPassesWithAllFaults(Compartments c) {
+        SimOptions o = SimOptions.defaults();
+        SimRunner.Summary s = SimRunner.run(c.protocol(config()), o.withWorkload(7, o.clients(), o.ops()), SimOptions.seeds(1, SEEDS), 3, null);
+        System.out.println("multipaxos compartments " + c + ": " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+        assertThat(s.ops()).isGreaterThan((long) s.seeds() * o.ops() * 8 / 10);
+    }
+}
