@@ -277,6 +277,10 @@ public class VsyncEngine implements Engine, Inspectable {
         sst.set(row.heartbeat, heartbeat);
         sst.set(row.suspected, suspectedMask);
         ctx.installView(new GroupView(vid, members));
+        // The guard and the trim flag of the old view are reset in writes of their own before the new
+        // view id goes out: a reader that sees the new id sees them at zero (R2), never an old guard.
+        sst.push(row.index, others());
+        sst.push(row.trimReady, others());
         dirty = true;
         if (suspectedMask != 0) wedge(); // a member already suspected: an immediate further change (derecho.md §5.7)
         else if (!pendingJoins.isEmpty() && leaderRank() == rank) wedge(); // joins that came too late for the last change
@@ -371,6 +375,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** Suspects rank {@code r}: wedge, spread it, and check the partition rule (derecho.md §5.1–5.2). */
     private void suspect(int r) {
+        if (Boolean.getBoolean("vsync.debug")) System.out.println("DEBUG " + ctx.nowNanos() + " " + self + " suspects " + members.get(r) + " in view " + vid + " | " + new Throwable().getStackTrace()[1]);
         suspectedMask |= 1L << r;
         sst.set(row.suspected, suspectedMask);
         dirty = true;
@@ -392,6 +397,7 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private void shutdown(String reason) {
+        if (Boolean.getBoolean("vsync.debug")) System.out.println("DEBUG " + self + " shutdown in view " + vid + ": " + reason + " | " + inspect());
         phase = Phase.SHUTDOWN;
         shutdownReason = reason;
         wedged = true;
@@ -578,6 +584,7 @@ public class VsyncEngine implements Engine, Inspectable {
     // ---- membership: the change protocol and the ragged trim (derecho.md §5.3–§5.7) ----
 
     private int changeView() {
+        if (trimEchoed) return tryInstall(); // the trim is decided: only the echoes are awaited
         int leader = leaderRank();
         if (leader == rank) return takeoverReady() ? lead() : 0;
         return follow(members.get(leader));
