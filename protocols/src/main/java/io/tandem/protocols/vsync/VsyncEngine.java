@@ -12,6 +12,7 @@ import io.tandem.engine.PushCompletion;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
 import io.tandem.sim.Inspectable;
+import io.tandem.sst.Predicates;
 import io.tandem.sst.Sst;
 import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.StorageEvent;
@@ -92,6 +93,11 @@ public class VsyncEngine implements Engine, Inspectable {
     private long[] heartbeatMovedAt = new long[0];
     private long[] nonces = new long[0];
     private boolean dirty;
+    private String leaderStep;
+    private long trimsAdopted;
+    private Predicates.Handle receiveHandle;
+    private Predicates.Handle sendHandle;
+    private Predicates.Handle deliverHandle;
 
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     private final LinkedHashSet<NodeId> pendingJoins = new LinkedHashSet<>();
@@ -197,23 +203,37 @@ public class VsyncEngine implements Engine, Inspectable {
         }
     }
 
-    /** The poll hook (derecho.md §8.8): one pass of the SST predicates. */
+    /**
+     * The poll hook (derecho.md §8.8): one pass of the SST predicates, then one flush of what they
+     * changed in my row. The order of a pass is derecho.md §8.9's: failures, receive, send, deliver,
+     * membership.
+     */
     @Override
     public int doWork() {
         if (phase != Phase.MEMBER) return 0;
-        int work = ctx.regions().pollCompletions(this::onPushCompletion);
-        if (phase != Phase.MEMBER) return work;
-        work += detectSuspicions();
-        if (phase != Phase.MEMBER) return work;
-        if (!wedged && leaderProposes()) wedge(); // a follower wedges when its leader proposes a change (derecho.md §5.5)
-        if (!wedged && viewActive()) {
-            work += receive();
-            work += send();
-            work += deliverStable();
-        }
-        if (wedged) work += changeView();
+        int work = sst.predicates().evaluate();
         flush();
         return work;
+    }
+
+    /**
+     * The predicates of a view: all recurrent, with the check-and-act in the trigger (derecho.md
+     * §2.6). The data-path ones hold only while the view is active and are removed by {@link #wedge}.
+     */
+    private void registerPredicates() {
+        var p = sst.predicates();
+        p.removeAll();
+        p.insert("push-completions", () -> true, () -> ctx.regions().pollCompletions(this::onPushCompletion), Predicates.Kind.RECURRENT);
+        p.insert("suspicions", () -> phase == Phase.MEMBER, this::detectSuspicions, Predicates.Kind.RECURRENT);
+        p.insert("leader-proposes", () -> phase == Phase.MEMBER && !wedged && leaderProposes(), this::wedge, Predicates.Kind.ONE_TIME);
+        receiveHandle = p.insert("receive", this::dataPathOpen, this::receive, Predicates.Kind.RECURRENT);
+        sendHandle = p.insert("send", this::dataPathOpen, this::send, Predicates.Kind.RECURRENT);
+        deliverHandle = p.insert("deliver", this::dataPathOpen, this::deliverStable, Predicates.Kind.RECURRENT);
+        p.insert("view-change", () -> phase == Phase.MEMBER && wedged, this::changeView, Predicates.Kind.RECURRENT);
+    }
+
+    private boolean dataPathOpen() {
+        return phase == Phase.MEMBER && !wedged && viewActive();
     }
 
     @Override
@@ -276,6 +296,7 @@ public class VsyncEngine implements Engine, Inspectable {
         sst.set(row.nonce, nonce);
         sst.set(row.heartbeat, heartbeat);
         sst.set(row.suspected, suspectedMask);
+        registerPredicates();
         ctx.installView(new GroupView(vid, members));
         // The guard and the trim flag of the old view are reset in writes of their own before the new
         // view id goes out: a reader that sees the new id sees them at zero (R2), never an old guard.
@@ -375,7 +396,6 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** Suspects rank {@code r}: wedge, spread it, and check the partition rule (derecho.md §5.1–5.2). */
     private void suspect(int r) {
-        if (Boolean.getBoolean("vsync.debug")) System.out.println("DEBUG " + ctx.nowNanos() + " " + self + " suspects " + members.get(r) + " in view " + vid + " | " + new Throwable().getStackTrace()[1]);
         suspectedMask |= 1L << r;
         sst.set(row.suspected, suspectedMask);
         dirty = true;
@@ -388,16 +408,20 @@ public class VsyncEngine implements Engine, Inspectable {
         wedge();
     }
 
-    private void wedge() {
-        if (wedged) return;
+    private int wedge() {
+        if (wedged) return 0;
         wedged = true;
         if (viewActive()) receive(); // what is already visible counts in the final received counters
+        // Wedging switches the data path off: no more sending, receiving or delivering in this view (derecho.md §8.10).
+        sst.predicates().remove(receiveHandle);
+        sst.predicates().remove(sendHandle);
+        sst.predicates().remove(deliverHandle);
         sst.set(row.wedged, 1);
         dirty = true;
+        return 1;
     }
 
     private void shutdown(String reason) {
-        if (Boolean.getBoolean("vsync.debug")) System.out.println("DEBUG " + self + " shutdown in view " + vid + ": " + reason + " | " + inspect());
         phase = Phase.SHUTDOWN;
         shutdownReason = reason;
         wedged = true;
@@ -405,6 +429,7 @@ public class VsyncEngine implements Engine, Inspectable {
         queue.clear();
         joinersWaiting.clear();
         ctx.requestPolling(false);
+        sst.predicates().removeAll();
         if (config.rejoinNanos() > 0) ctx.schedule(config.rejoinNanos(), new Rejoin());
     }
 
@@ -640,6 +665,7 @@ public class VsyncEngine implements Engine, Inspectable {
             if (!changes.contains(code) && changes.size() < 2 * config.maxMembers() && nextMembers(changes).size() < config.maxMembers()) changes.add(code);
         }
         if (!fresh && changes.size() == before) return 0;
+        leaderStep = "proposal";
         for (int i = 0; i < changes.size(); i++) sst.set(row.changes, i, changes.get(i));
         sst.set(row.proposer, me);
         sst.set(row.numChanges, changes.size());
@@ -676,6 +702,7 @@ public class VsyncEngine implements Engine, Inspectable {
         sst.set(row.trimReady, 1);
         trimEchoed = true;
         dirty = true;
+        leaderStep = "trim";
     }
 
     private int follow(NodeId leader) {
@@ -701,6 +728,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** Copies the trim and its batch from {@code from}'s row, logs nothing (volatile mode), and echoes it. */
     private void echoTrim(NodeId from) {
+        if (sst.get(from, row.trimLeader) != leaderRank() + 1) trimsAdopted++; // a trim of an earlier leader, reused (V5)
         long n = sst.get(from, row.numChanges);
         for (int i = 0; i < n; i++) sst.set(row.changes, i, sst.get(from, row.changes, i));
         sst.set(row.numChanges, n);
@@ -780,6 +808,19 @@ public class VsyncEngine implements Engine, Inspectable {
     private void flush() {
         if (!dirty || phase != Phase.MEMBER) return;
         dirty = false;
+        String step = leaderStep;
+        leaderStep = null;
+        if (step != null && stopAfterPublishing(step, vid)) {
+            // Test hook: the leader's write reaches only its first follower, then the leader falls silent (a crash mid-push).
+            List<NodeId> first = others().subList(0, Math.min(1, others().size()));
+            sst.pushRange(row.vid, row.delivered, first);
+            if (sst.get(row.trimReady) == 1) sst.push(row.trimReady, first);
+            phase = Phase.SHUTDOWN;
+            shutdownReason = "stopped by a test after publishing its " + step;
+            sst.predicates().removeAll();
+            ctx.requestPolling(false);
+            return;
+        }
         sst.pushRange(row.vid, row.delivered, others());
         pushFlags();
     }
@@ -902,6 +943,30 @@ public class VsyncEngine implements Engine, Inspectable {
 
     // ---- for invariants and tests ----
 
+    /**
+     * Test hook for directed failures (derecho.md §9.3 S5, S6): true makes this member, as leader,
+     * push {@code step} ("proposal" or "trim") of view {@code viewId} to its first follower only and
+     * then fall silent, as a crash in the middle of the push. Never true outside tests.
+     */
+    protected boolean stopAfterPublishing(String step, long viewId) {
+        return false;
+    }
+
+    /** What {@code member}'s row says it holds of sender rank {@code sender} (for the tests' broken twins). */
+    protected final long receivedBy(NodeId member, int sender) {
+        return sst.get(member, row.received, sender);
+    }
+
+    /** My own received prefix in the round-robin order (for the tests' broken twins). */
+    protected final long ownSeq() {
+        return sst.get(row.seq);
+    }
+
+    /** Trims this member reused as a new leader instead of computing one (derecho.md §5.6, V5). */
+    public long trimsAdopted() {
+        return trimsAdopted;
+    }
+
     public Phase phase() {
         return phase;
     }
@@ -948,3 +1013,4 @@ public class VsyncEngine implements Engine, Inspectable {
         return m;
     }
 }
+

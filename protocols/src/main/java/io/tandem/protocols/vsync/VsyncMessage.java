@@ -36,5 +36,6 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         int id = CodecIds.DERECHO_FIRST;
         registry.register(JoinRequest.class, id++);
         registry.register(StateChunk.class, id++);
+        registry.register(SnapshotMeta.class, id++);
     }
 }
