@@ -93,6 +93,7 @@ public class VsyncEngine implements Engine, Inspectable {
     private long[] heartbeatMovedAt = new long[0];
     private long[] nonces = new long[0];
     private boolean dirty;
+    private boolean everActive;
     private String leaderStep;
     private long trimsAdopted;
     private Predicates.Handle receiveHandle;
@@ -264,7 +265,16 @@ public class VsyncEngine implements Engine, Inspectable {
         // Derecho syncs after building a view's SST; here a member sends only once every row shows
         // the view, so no slot is pushed to a member that would refuse it (it is not connected yet).
         for (NodeId m : members) if (sst.get(m, row.vid) != vid) return false;
+        everActive = true;
         return true;
+    }
+
+    /**
+     * The first view waits for every configured member to start (Derecho's initial group forms the
+     * same way): until all rows have shown it, a member that has not started yet is not a failure.
+     */
+    private boolean bootstrapping() {
+        return vid == 1 && !everActive;
     }
 
     @SuppressWarnings("unchecked")
@@ -278,6 +288,7 @@ public class VsyncEngine implements Engine, Inspectable {
         for (int r = 0; r < n; r++) if ((suspectedBefore & bitOfNode(members.get(r))) != 0) suspectedMask |= 1L << r;
         wedged = false;
         trimEchoed = false;
+        everActive = false;
         received = new long[n];
         held = new ArrayDeque[n];
         for (int s = 0; s < n; s++) held[s] = new ArrayDeque<>();
@@ -342,7 +353,7 @@ public class VsyncEngine implements Engine, Inspectable {
                 if (hb != lastHeartbeat[r]) {
                     lastHeartbeat[r] = hb;
                     heartbeatMovedAt[r] = now;
-                } else if (now - heartbeatMovedAt[r] > config.suspicionNanos()) {
+                } else if (now - heartbeatMovedAt[r] > config.suspicionNanos() && !bootstrapping()) {
                     suspect(r);
                     if (phase != Phase.MEMBER) return;
                 }
@@ -356,7 +367,7 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private void onPushCompletion(PushCompletion c) {
-        if (c.applied() || phase != Phase.MEMBER) return;
+        if (c.applied() || phase != Phase.MEMBER || bootstrapping()) return;
         int r = members.indexOf(c.target());
         if (r >= 0 && r != rank && !suspects(r)) suspect(r);
     }
