@@ -265,7 +265,11 @@ public class VsyncEngine implements Engine, Inspectable {
         // Derecho syncs after building a view's SST; here a member sends only once every row shows
         // the view, so no slot is pushed to a member that would refuse it (it is not connected yet).
         for (NodeId m : members) if (sst.get(m, row.vid) != vid) return false;
-        everActive = true;
+        if (!everActive) {
+            everActive = true;
+            // Silence is measured from here: a member that started late has not missed a heartbeat before it.
+            Arrays.fill(heartbeatMovedAt, ctx.nowNanos());
+        }
         return true;
     }
 
@@ -1024,4 +1028,5 @@ public class VsyncEngine implements Engine, Inspectable {
         return m;
     }
 }
+
 
