@@ -90,10 +90,11 @@ public class VsyncEngine implements Engine, Inspectable {
     private long sent;
     private long delivered;
     private long[] lastHeartbeat = new long[0];
-    private long[] heartbeatMovedAt = new long[0];
+    private long[] silentBeats = new long[0];
     private long[] nonces = new long[0];
     private boolean dirty;
     private boolean everActive;
+    private long lastBootstrapPush;
     private String leaderStep;
     private long trimsAdopted;
     private Predicates.Handle receiveHandle;
@@ -267,8 +268,8 @@ public class VsyncEngine implements Engine, Inspectable {
         for (NodeId m : members) if (sst.get(m, row.vid) != vid) return false;
         if (!everActive) {
             everActive = true;
-            // Silence is measured from here: a member that started late has not missed a heartbeat before it.
-            Arrays.fill(heartbeatMovedAt, ctx.nowNanos());
+            // Silence is counted from here: a member that started late has not missed a heartbeat before it.
+            Arrays.fill(silentBeats, 0);
         }
         return true;
     }
@@ -300,9 +301,8 @@ public class VsyncEngine implements Engine, Inspectable {
         sent = 0;
         delivered = 0;
         lastHeartbeat = new long[n];
-        heartbeatMovedAt = new long[n];
+        silentBeats = new long[n];
         nonces = new long[n];
-        Arrays.fill(heartbeatMovedAt, ctx.nowNanos());
         pendingJoins.removeIf(members::contains);
         deliveredInView = 0;
         long heartbeat = sst.get(row.heartbeat);
@@ -348,16 +348,19 @@ public class VsyncEngine implements Engine, Inspectable {
         if (phase == Phase.MEMBER) {
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
             // The failure detector's write asks for a completion: a failed one is a suspicion.
-            sst.pushRangeWithCompletion(row.vid, row.delivered, others());
+            long pushId = sst.pushRangeWithCompletion(row.vid, row.delivered, others());
+            if (bootstrapping()) lastBootstrapPush = pushId;
             pushFlags();
-            long now = ctx.nowNanos();
+            // Silence is counted in my own heartbeats, not in time: if my loop stalls (a GC pause), I
+            // have not looked, and must not suspect the others for what I did not see.
+            long limit = Math.max(2, config.suspicionNanos() / config.heartbeatNanos());
             for (int r = 0; r < members.size(); r++) {
                 if (r == rank || suspects(r)) continue;
                 long hb = sst.get(members.get(r), row.heartbeat);
                 if (hb != lastHeartbeat[r]) {
                     lastHeartbeat[r] = hb;
-                    heartbeatMovedAt[r] = now;
-                } else if (now - heartbeatMovedAt[r] > config.suspicionNanos() && !bootstrapping()) {
+                    silentBeats[r] = 0;
+                } else if (++silentBeats[r] > limit && !bootstrapping()) {
                     suspect(r);
                     if (phase != Phase.MEMBER) return;
                 }
@@ -371,7 +374,8 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private void onPushCompletion(PushCompletion c) {
-        if (c.applied() || phase != Phase.MEMBER || bootstrapping()) return;
+        // A push made before every member showed the first view may have found a member not started yet.
+        if (c.applied() || phase != Phase.MEMBER || bootstrapping() || c.pushId() <= lastBootstrapPush) return;
         int r = members.indexOf(c.target());
         if (r >= 0 && r != rank && !suspects(r)) suspect(r);
     }
