@@ -94,7 +94,7 @@ public class VsyncEngine implements Engine, Inspectable {
     private long[] nonces = new long[0];
     private boolean dirty;
     private boolean everActive;
-    private long lastBootstrapPush;
+    private long lastInactivePush;
     private String leaderStep;
     private long trimsAdopted;
     private Predicates.Handle receiveHandle;
@@ -349,7 +349,7 @@ public class VsyncEngine implements Engine, Inspectable {
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
             // The failure detector's write asks for a completion: a failed one is a suspicion.
             long pushId = sst.pushRangeWithCompletion(row.vid, row.delivered, others());
-            if (bootstrapping()) lastBootstrapPush = pushId;
+            if (!everActive) lastInactivePush = pushId;
             pushFlags();
             // Silence is counted in my own heartbeats, not in time: if my loop stalls (a GC pause), I
             // have not looked, and must not suspect the others for what I did not see.
@@ -374,8 +374,10 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private void onPushCompletion(PushCompletion c) {
-        // A push made before every member showed the first view may have found a member not started yet.
-        if (c.applied() || phase != Phase.MEMBER || bootstrapping() || c.pushId() <= lastBootstrapPush) return;
+        // A push made before every member showed the view may have found a member that has not
+        // started, or not yet connected us (it is still finishing the previous view): not a failure.
+        // Silence (the heartbeat) still finds a member that never comes.
+        if (c.applied() || phase != Phase.MEMBER || !everActive || c.pushId() <= lastInactivePush) return;
         int r = members.indexOf(c.target());
         if (r >= 0 && r != rank && !suspects(r)) suspect(r);
     }
