@@ -20,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +109,6 @@ public class VsyncEngine implements Engine, Inspectable {
     private List<NodeId> incomingMembers = List.of();
     private long incomingOffset;
     private SnapshotMeta incomingSnapshot;
-    private long lastJoinTry = Long.MIN_VALUE;
 
     // ---- state transfer to joiners (as the first member of a new view) ----
     private final LinkedHashSet<NodeId> joinersWaiting = new LinkedHashSet<>();
@@ -343,6 +341,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     // ---- failure detection (derecho.md §5.1, §5.2, §2.8) ----
 
+    /** derecho.md §5.1 (heartbeat), Appendix B (TCP timeouts): beat, push with completion, count the others' silence. */
     private void onHeartbeat() {
         ctx.schedule(config.heartbeatNanos(), new Heartbeat());
         if (phase == Phase.MEMBER) {
@@ -885,6 +884,7 @@ public class VsyncEngine implements Engine, Inspectable {
         ctx.schedule(config.joinRetryNanos(), new JoinRetry());
     }
 
+    /** derecho.md §5.4: the leader proposes a joiner; a request from a process whose seat is still in the view means the old one is gone. */
     private void onJoinRequest(NodeId from, VsyncMessage.JoinRequest m) {
         if (phase != Phase.MEMBER) return;
         int r = members.indexOf(from);
@@ -937,6 +937,7 @@ public class VsyncEngine implements Engine, Inspectable {
         else ctx.snapshots().readChunk(r.snapshot(), r.offset() + r.data().length, config.stateChunkBytes(), transferToken);
     }
 
+    /** derecho.md §5.7: chunks of the state at the start of the view that takes me in, in order; the last installs the view. */
     private void onStateChunk(NodeId from, VsyncMessage.StateChunk c) {
         if (phase != Phase.JOINING || !c.members().contains(self)) return;
         if (c.offset() == 0 && c.vid() >= incomingVid) {
@@ -1025,13 +1026,6 @@ public class VsyncEngine implements Engine, Inspectable {
 
     public long deliveredMessages() {
         return deliveredNonNull;
-    }
-
-    Map<String, Object> debug() {
-        Map<String, Object> m = new HashMap<>();
-        m.put("phase", phase);
-        m.put("vid", vid);
-        return m;
     }
 }
 
