@@ -458,7 +458,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private int send() {
         int n = members.size();
         int work = 0;
-        long owed = RoundRobin.owed(received, n, rank);
+        // Raw delivery has no round-robin order to keep moving: no nulls.
+        long owed = config.delivery() == VsyncConfig.Delivery.RAW ? 0 : RoundRobin.owed(received, n, rank);
         while (windowOpen()) {
             Outgoing o = queue.peek();
             if (o == null && sent >= owed) break;
@@ -474,6 +475,11 @@ public class VsyncEngine implements Engine, Inspectable {
     private boolean windowOpen() {
         long k = sent - config.window();
         if (k < 0) return true;
+        if (config.delivery() == VsyncConfig.Delivery.RAW) {
+            // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
+            for (NodeId m : members) if (sst.get(m, row.received, rank) < k + 1) return false;
+            return true;
+        }
         long needed = RoundRobin.position(members.size(), rank, k) + 1;
         for (NodeId m : members) if (sst.get(m, row.delivered) < needed) return false;
         return true;
@@ -500,6 +506,7 @@ public class VsyncEngine implements Engine, Inspectable {
         // Slot first, then the guard in a separate write (derecho.md §2.5 R5).
         sst.publish(row.slots, off, length, row.index, sent, others());
         dirty = true;
+        if (config.delivery() == VsyncConfig.Delivery.RAW) deliverRaw(rank); // raw: my own message is mine at once, in my order
     }
 
     // ---- SMC: receiving (derecho.md §3.2, §4.2) ----

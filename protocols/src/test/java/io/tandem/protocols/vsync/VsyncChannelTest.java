@@ -78,4 +78,42 @@ class VsyncChannelTest {
             for (Channel ch : channels) ch.close();
         }
     }
+
+    /** RAW delivery (derecho.md §4.5): every message reaches every member, in each sender's order, without waiting for stability. */
+    @Test
+    void rawDeliveryKeepsEachSendersOrderAndLosesNothing() throws Exception {
+        String[] ids = {"n1", "n2", "n3"};
+        VsyncConfig config = VsyncConfig.DEFAULTS.withDelivery(VsyncConfig.Delivery.RAW);
+        LocalNetwork network = LocalNetwork.of(Protocols.virtualSynchrony(config), ids);
+        Map<String, List<String>> received = new TreeMap<>();
+        List<Channel> channels = new ArrayList<>();
+        try {
+            for (String id : ids) {
+                List<String> log = Collections.synchronizedList(new ArrayList<>());
+                received.put(id, log);
+                channels.add(Tandem.channel().id(id).members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage()
+                        .connect(new Receiver() {
+                            @Override
+                            public void receive(Message msg) {
+                                log.add(msg.text());
+                            }
+                        }));
+            }
+            List<CompletableFuture<Long>> sends = new ArrayList<>();
+            for (int i = 0; i < 30; i++) sends.add(channels.get(i % 3).send((i % 3) + ":" + i));
+            for (CompletableFuture<Long> f : sends) f.join();
+            Await.until(Duration.ofSeconds(30), () -> received.values().stream().allMatch(l -> l.size() == 30), () -> "deliveries: " + received);
+            for (List<String> log : received.values()) {
+                for (int sender = 0; sender < 3; sender++) {
+                    String prefix = sender + ":";
+                    List<String> fromSender = log.stream().filter(m -> m.startsWith(prefix)).toList();
+                    List<String> expected = new ArrayList<>();
+                    for (int i = sender; i < 30; i += 3) expected.add(prefix + i);
+                    assertThat(fromSender).isEqualTo(expected);
+                }
+            }
+        } finally {
+            for (Channel ch : channels) ch.close();
+        }
+    }
 }
