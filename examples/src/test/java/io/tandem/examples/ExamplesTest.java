@@ -59,6 +59,15 @@ class ExamplesTest {
     }
 
     @Test
+    void virtualSynchronyChatMembersAgreeOnTheOrderAndOnTheViewWithoutTheMemberThatLeft() throws Exception {
+        Map<String, List<String>> received = VirtualSynchronyChat.run(out);
+        assertThat(received).containsOnlyKeys("n1", "n2");
+        assertThat(received.get("n1")).contains("n1: hello from n1", "n2: hello from n2", "n3: hello from n3", "n1: bye from n1", "n2: bye from n2");
+        assertThat(received.get("n2")).isEqualTo(received.get("n1"));
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("n1 sees view [n1|1] [n1, n2, n3]").contains("n2 sees view [n1|2] [n1, n2]");
+    }
+
+    @Test
     void aLearnerIsAddedAndPromotedToAVoter() {
         assertThat(Membership.run(out)).extracting(NodeId::value).containsExactlyInAnyOrder("n1", "n2", "n3");
     }

@@ -49,7 +49,10 @@ class LocalRunnerTest {
      */
     static Stream<String> engines() {
         return Protocols.names().stream().filter(n -> !BrokenProtocols.isBroken(n))
-                .filter(n -> !n.equals(io.tandem.protocols.unreplicated.UnreplicatedProtocol.NAME)); // one member only: its own test below
+                .filter(n -> !n.equals(io.tandem.protocols.unreplicated.UnreplicatedProtocol.NAME)) // one member only: its own test below
+                // Volatile virtual synchrony: a killed and restarted process must join as a new one, which the TCP
+                // transport cannot carry yet (a removed member is disconnected); its Jepsen workload is not built (issue 22).
+                .filter(n -> !n.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME));
     }
 
     private static WorkloadSpec workload(String name, double seconds, double interval, Set<FaultKind> faults) {

@@ -31,6 +31,7 @@ public final class Protocols {
         SHIPPED.put(CopilotProtocol.NAME, CopilotProtocol::new);
         // One member and a durable log, no replication: the cluster benchmark's upper bound, not fault tolerant.
         SHIPPED.put(UnreplicatedProtocol.NAME, UnreplicatedProtocol::new);
+        SHIPPED.put(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME, io.tandem.protocols.vsync.VirtualSynchronyProtocol::new);
     }
 
     /** Shipped and provided protocols, loaded once. */
@@ -97,6 +98,15 @@ public final class Protocols {
     /** A single server with a durable log and no replication (the benchmark's upper bound); refuses more than one member. */
     public static Protocol unreplicated() {
         return new UnreplicatedProtocol();
+    }
+
+    /** Virtual synchrony after Derecho: SST-based ordered multicast with view changes and the ragged trim ({@link io.tandem.protocols.vsync.VsyncConfig#DEFAULTS}). */
+    public static Protocol virtualSynchrony() {
+        return new io.tandem.protocols.vsync.VirtualSynchronyProtocol();
+    }
+
+    public static Protocol virtualSynchrony(io.tandem.protocols.vsync.VsyncConfig config) {
+        return new io.tandem.protocols.vsync.VirtualSynchronyProtocol(config);
     }
 
     /** The toy primary-backup engine, the simulator's reference subject. */

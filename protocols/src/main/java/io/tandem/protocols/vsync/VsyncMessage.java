@@ -1,0 +1,41 @@
+package io.tandem.protocols.vsync;
+
+import io.tandem.codec.CodecIds;
+import io.tandem.codec.MessageRegistry;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.storage.SnapshotMeta;
+import java.util.List;
+
+/**
+ * The few messages of the virtual-synchrony engine: everything else (data, counters, suspicions,
+ * proposals, trims) moves through the SST. These are Derecho's control-socket traffic (derecho.md
+ * §5.4, §5.7): a join request and the state transfer to a joiner.
+ */
+public sealed interface VsyncMessage extends ProtocolMessage {
+    /**
+     * A process that is in no view asks to join (derecho.md §5.4); sent to every configured node,
+     * repeated until it is in a view. The group's leader proposes it; a member that finds the
+     * sender still in its view treats the request as news that the old process is gone.
+     */
+    record JoinRequest(long nonce, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+
+    /**
+     * One chunk of the state of the group at the start of view {@code vid}, from that view's first
+     * member to a joiner (derecho.md §5.7): the application's snapshot (its {@code Receiver.getState})
+     * taken after the old view's trimmed messages were delivered. The joiner installs the view once
+     * the last chunk is in.
+     */
+    record StateChunk(long vid, List<NodeId> members, SnapshotMeta snapshot, long offset, byte[] data, boolean last, long requestId) implements VsyncMessage {
+        public StateChunk {
+            members = List.copyOf(members);
+        }
+    }
+
+    static void register(MessageRegistry registry) {
+        int id = CodecIds.DERECHO_FIRST;
+        registry.register(JoinRequest.class, id++);
+        registry.register(StateChunk.class, id++);
+        registry.register(SnapshotMeta.class, id++);
+    }
+}
