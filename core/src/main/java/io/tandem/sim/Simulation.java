@@ -100,6 +100,9 @@ public final class Simulation implements SimCluster {
     private boolean finished;
     private SimFailure failure;
     private final TreeMap<String, Long> stats = new TreeMap<>();
+    /** Scripted scenarios only ({@link SimScenario}): drops a message when it arrives, and watches every message sent. */
+    private SimScenario.MessageRule scenarioDrop;
+    private SimScenario.MessageRule scenarioSendWatch;
 
     public Simulation(Protocol protocol, SimOptions options) {
         this(protocol, options, null);
@@ -239,6 +242,51 @@ public final class Simulation implements SimCluster {
         trace.event();
         e.action.run();
         return true;
+    }
+
+    /**
+     * One event of a scripted scenario ({@link SimScenario}): runs it like the main loop does, with the
+     * invariants after it; false if there was no event or the run has failed.
+     */
+    boolean scenarioStep() {
+        if (failure != null) return false;
+        Event e = queue.poll();
+        if (e == null) return false;
+        now = e.time;
+        eventsRun++;
+        trace.event();
+        try {
+            e.action.run();
+        } catch (StopRun stop) {
+            return false;
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable t) {
+            fail(SimFailure.Kind.ENGINE_ERROR, "engine-error", stackTrace(t));
+            return false;
+        }
+        if (!invariants.isEmpty()) checkInvariants();
+        return failure == null;
+    }
+
+    /** The time of the next event, or {@link Long#MAX_VALUE} if there is none. */
+    long nextEventTime() {
+        Event e = queue.peek();
+        return e == null ? Long.MAX_VALUE : e.time;
+    }
+
+    /** Moves the clock to {@code time} when no event comes before it (scripted scenarios). */
+    void advanceTo(long time) {
+        now = Math.max(now, time);
+    }
+
+    Optional<SimFailure> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    void scenarioRules(SimScenario.MessageRule drop, SimScenario.MessageRule sendWatch) {
+        this.scenarioDrop = drop;
+        this.scenarioSendWatch = sendWatch;
     }
 
     private void loop() {
@@ -391,6 +439,7 @@ public final class Simulation implements SimCluster {
     void send(NodeId from, NodeId to, ProtocolMessage message) {
         SimNode dest = nodes.get(to);
         if (dest == null) throw new IllegalArgumentException(from + " sent " + message.getClass().getSimpleName() + " to " + to + ", which is not a member");
+        if (scenarioSendWatch != null) scenarioSendWatch.test(from, to, message);
         Object wire = codec == null ? message : codec.encode(message);
         count("messages.sent");
         if (!from.equals(to) && !nodes.get(from).isConnectedTo(to)) { // removed from this node's network at run time
@@ -416,6 +465,11 @@ public final class Simulation implements SimCluster {
         }
         if (!from.equals(dest.id) && !dest.isConnectedTo(from)) { // a removed member's messages are refused
             count("messages.refused");
+            traceDrop("message", dest.id, new Object[] {from, message});
+            return;
+        }
+        if (scenarioDrop != null && dest.isUp() && scenarioDrop.test(from, dest.id, message)) {
+            count("messages.dropped-by-scenario");
             traceDrop("message", dest.id, new Object[] {from, message});
             return;
         }

@@ -633,6 +633,13 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     /**
+     * Called after a follower's acknowledgement was counted by the commit rounds. Does nothing: §5.4.2
+     * (Figure 8) forbids committing an entry of an earlier term by counting its replicas, and the
+     * rounds only cover entries of the leader's term. Overridable so tests can plant that bug.
+     */
+    void acknowledgementCounted(LeaderState leader) {}
+
+    /**
      * §5.2 "before responding to RPCs": true once the current term and vote are on disk. Until then
      * messages are held and our own vote is not counted, so a crash cannot make us vote twice in a
      * term. Overridable so tests can plant a vote that is acted upon before it is durable.
@@ -770,6 +777,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 p.match = m.matchIndex();
                 madeProgress(p, now);
                 handleCompleted(leader, leader.commits.ack(p.id, p.match, now));
+                acknowledgementCounted(leader);
             }
             switch (p.mode) {
                 case PROBE -> {
@@ -847,7 +855,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         advanceCommit(leader.commits.committedIndex());
     }
 
-    private void advanceCommit(long index) {
+    void advanceCommit(long index) {
         long newCommit = Math.min(index, log.lastIndex());
         if (newCommit <= commitIndex) return;
         commitIndex = newCommit;

@@ -11,7 +11,8 @@ import java.util.Set;
  * Deliberately broken Raft engines, which prove that the simulator, the linearizability checker and
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
- * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}); the shipped engine has no flag for it.
+ * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}) or
+ * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
     public enum Bug {
@@ -24,7 +25,11 @@ public final class BrokenRaft extends RaftProtocol {
         /** Commit waits for every voter, so the slowest follower decides the latency of every command (fail-slow bug). */
         WAIT_FOR_ALL_FOLLOWERS,
         /** Every read is served from the local state of whichever node gets it, without a read index (stale reads). */
-        STALE_READS;
+        STALE_READS,
+        /** A new leader commits the entries it inherited from earlier terms by counting their replicas (Raft Figure 8, §5.4.2). */
+        COMMIT_EARLIER_TERM_BY_COUNTING,
+        /** The lease ignores clock drift ({@code maxClockDrift} 0): a leader whose clock runs slow serves reads after a new leader was elected (thesis §6.4.1). */
+        LEASE_WITHOUT_DRIFT_BOUND;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -94,6 +99,17 @@ public final class BrokenRaft extends RaftProtocol {
                     return true;
                 }
             };
+            case COMMIT_EARLIER_TERM_BY_COUNTING -> new RaftEngine(self, members, config) {
+                @Override
+                void acknowledgementCounted(LeaderState leader) {
+                    // Commits the highest index a majority of voters holds, whatever its term.
+                    List<Long> matches = new java.util.ArrayList<>();
+                    for (NodeId v : configuration().voters()) matches.add(leader.commits.matchOf(v));
+                    matches.sort(java.util.Comparator.reverseOrder());
+                    advanceCommit(matches.get(matches.size() / 2));
+                }
+            };
+            case LEASE_WITHOUT_DRIFT_BOUND -> new RaftEngine(self, members, config.toBuilder().maxClockDrift(java.time.Duration.ZERO).build());
             case STALE_READS -> new RaftEngine(self, members, config) {
                 @Override
                 void onRead(ClientRequest r) {
