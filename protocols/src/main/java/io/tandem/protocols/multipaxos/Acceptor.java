@@ -276,7 +276,16 @@ class Acceptor {
     }
 
     private boolean ready(long journalIndex, long token) {
-        return journalIndex <= rc.engine.log().durableIndex() && token <= promiseDurableToken;
+        return journalIndex <= rc.engine.log().durableIndex() && promiseDurable(token);
+    }
+
+    /**
+     * Spec §2.3: a Phase 1b leaves only once the promise it carries survives a crash, or a restarted
+     * acceptor could accept a lower ballot's Phase 2a after promising a higher one. Overridable so
+     * tests can plant an acceptor that promises before the promise is durable.
+     */
+    boolean promiseDurable(long token) {
+        return token <= promiseDurableToken;
     }
 
     private void flushReplies() {

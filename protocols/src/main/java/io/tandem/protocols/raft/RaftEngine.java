@@ -743,8 +743,17 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     /** Answers success for entries up to {@code verified} once they are durable; partial progress is acknowledged as it becomes durable. */
     private void acknowledge(FollowerState follower, NodeId leader, long verified, long requestId) {
         refreshDurableIndex();
-        long ack = follower.acknowledge(verified, durableIndex, requestId);
+        long ack = follower.acknowledge(verified, acknowledgeableIndex(), requestId);
         if (ack != FollowerState.NOTHING) sendAck(leader, ack, requestId);
+    }
+
+    /**
+     * The highest index a follower may acknowledge: what is durable, since the leader counts the
+     * acknowledgement as a vote towards committing (§5.3, DESIGN §6). Overridable so tests can plant
+     * a follower that acknowledges entries its disk has not synced.
+     */
+    long acknowledgeableIndex() {
+        return durableIndex;
     }
 
     private void sendAck(NodeId leader, long matchIndex, long requestId) {

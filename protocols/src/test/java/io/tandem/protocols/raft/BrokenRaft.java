@@ -11,7 +11,7 @@ import java.util.Set;
  * Deliberately broken Raft engines, which prove that the simulator, the linearizability checker and
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
- * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}) or
+ * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}) or
  * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
@@ -29,7 +29,9 @@ public final class BrokenRaft extends RaftProtocol {
         /** A new leader commits the entries it inherited from earlier terms by counting their replicas (Raft Figure 8, §5.4.2). */
         COMMIT_EARLIER_TERM_BY_COUNTING,
         /** The lease ignores clock drift ({@code maxClockDrift} 0): a leader whose clock runs slow serves reads after a new leader was elected (thesis §6.4.1). */
-        LEASE_WITHOUT_DRIFT_BOUND;
+        LEASE_WITHOUT_DRIFT_BOUND,
+        /** A follower acknowledges appended entries before its disk synced them (safety bug after a crash). */
+        ACK_BEFORE_DURABLE;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -110,6 +112,12 @@ public final class BrokenRaft extends RaftProtocol {
                 }
             };
             case LEASE_WITHOUT_DRIFT_BOUND -> new RaftEngine(self, members, config.toBuilder().maxClockDrift(java.time.Duration.ZERO).build());
+            case ACK_BEFORE_DURABLE -> new RaftEngine(self, members, config) {
+                @Override
+                long acknowledgeableIndex() {
+                    return lastIndex();
+                }
+            };
             case STALE_READS -> new RaftEngine(self, members, config) {
                 @Override
                 void onRead(ClientRequest r) {

@@ -147,6 +147,57 @@ class RaftScenarioTest {
     }
 
     // ------------------------------------------------------------------------------------------
+    // An acknowledgement sent before the entries are durable (§5.3, DESIGN §6)
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Three nodes. Follower B gets no entries; follower A acknowledges entry k and crashes right after,
+     * before (for the twin) its write was synced. The leader commits k with A's vote and answers the
+     * client, then crashes. A restarts and the survivors elect a leader: A must still hold k, or B's
+     * shorter log wins and the acknowledged write at k is replaced.
+     */
+    static Optional<SimFailure> ackCrashScenario(BrokenRaft.Bug bug) {
+        SimScenario s = SimScenario.start(protocol(bug, config().build()), SimScenario.options(3, MS));
+        NodeId l = stableLeader(s);
+        List<NodeId> followers = s.members().stream().filter(m -> !m.equals(l)).toList();
+        NodeId a = followers.get(0);
+        NodeId b = followers.get(1);
+        committedWrite(s, l, 1, 1);
+        long t = raft(s, l).currentTerm();
+        long k = raft(s, l).lastIndex() + 1;
+
+        s.drop("B gets no entries", (from, to, m) -> to.equals(b) && m instanceof AppendEntries ae && !ae.entries().isEmpty());
+        s.crashAfterSending((from, to, m) -> from.equals(a) && m instanceof RaftMessage.AppendEntriesResponse r && r.success() && r.matchIndex() >= k);
+        SimScenario.Call x = s.write(l, 2, 42);
+        assertThat(s.runUntil(x::done, 2_000 * MS) && x.ok()).as("the write at k is acknowledged\n" + s.describe()).isTrue();
+        assertThat(s.cluster().isUp(a)).as("A crashed right after its acknowledgement").isFalse();
+
+        s.crash(l);
+        s.allowAll();
+        s.restart(a);
+        s.runUntil(() -> s.failure().isPresent() || leader(s).map(x2 -> raft(s, x2).commitIndex() >= k && raft(s, x2).currentTerm() > t).orElse(false), 10_000 * MS);
+        if (s.failure().isPresent()) return s.failure();
+        NodeId next = leader(s).orElseThrow(() -> new AssertionError("no new leader\n" + s.describe()));
+        s.restart(l);
+        s.runUntil(() -> s.failure().isPresent() || raft(s, l).commitIndex() >= k, 3_000 * MS);
+        if (s.failure().isEmpty()) assertThat(raft(s, next).termAt(k)).as("the acknowledged entry k survived\n" + s.describe()).isEqualTo(t);
+        return s.failure();
+    }
+
+    @Test
+    void anAcknowledgementSurvivesACrashRightAfterItWasSent() {
+        Optional<SimFailure> f = ackCrashScenario(null);
+        assertThat(f).as(failureText(f)).isEmpty();
+    }
+
+    @Test
+    void anAcknowledgementSentBeforeTheSyncLosesACommittedEntry() {
+        Optional<SimFailure> f = ackCrashScenario(BrokenRaft.Bug.ACK_BEFORE_DURABLE);
+        assertThat(f).as("the broken twin must be caught").isPresent();
+        assertThat(f.get().check()).isEqualTo("raft-leader-completeness");
+    }
+
+    // ------------------------------------------------------------------------------------------
     // Figure 8 (§5.4.2): a leader must not commit an earlier term's entry by counting replicas
     // ------------------------------------------------------------------------------------------
 
@@ -226,6 +277,7 @@ class RaftScenarioTest {
     void figure8CountingReplicasOfAnEarlierTermLosesACommittedEntry() {
         Optional<SimFailure> f = figure8Scenario(BrokenRaft.Bug.COMMIT_EARLIER_TERM_BY_COUNTING);
         assertThat(f).as("the broken twin must be caught").isPresent();
+        assertThat(f.get().check()).isEqualTo("raft-leader-completeness");
     }
 
     // ------------------------------------------------------------------------------------------
