@@ -76,7 +76,7 @@ public final class SimScenario {
 
     private final Simulation sim;
     private final Map<String, MessageRule> drops = new LinkedHashMap<>();
-    private final List<MessageRule> crashTriggers = new ArrayList<>();
+    private final List<Trigger> triggers = new ArrayList<>();
     private final Set<Fault.Link> blocked = new HashSet<>();
     private final Map<Long, Call> calls = new LinkedHashMap<>();
     private long nextCallId;
@@ -199,8 +199,18 @@ public final class SimScenario {
      * every write the node has not synced yet is lost. The trigger fires once.
      */
     public void crashAfterSending(MessageRule rule) {
-        crashTriggers.add(rule);
+        afterSending(rule, from -> crash(from));
     }
+
+    /**
+     * Runs {@code action} (given the sender) right after a node sends a message {@code rule} picks,
+     * once: after the handler that sent it returns, at the same virtual time, with the message in flight.
+     */
+    public void afterSending(MessageRule rule, java.util.function.Consumer<NodeId> action) {
+        triggers.add(new Trigger(rule, action));
+    }
+
+    private record Trigger(MessageRule rule, java.util.function.Consumer<NodeId> action) {}
 
     /** Cuts every link between {@code node} and the other members, both ways. */
     public void isolate(NodeId node) {
@@ -255,14 +265,15 @@ public final class SimScenario {
     }
 
     private boolean sent(NodeId from, NodeId to, ProtocolMessage message) {
-        for (int i = 0; i < crashTriggers.size(); i++) {
-            if (crashTriggers.get(i).test(from, to, message)) {
-                crashTriggers.remove(i);
+        for (int i = 0; i < triggers.size(); i++) {
+            Trigger t = triggers.get(i);
+            if (t.rule().test(from, to, message)) {
+                triggers.remove(i);
                 SimNode sender = sim.simNode(from);
                 long incarnation = sender.incarnation();
                 // After the handler that sent it returns: the message is already in flight.
                 sim.at(sim.now(), () -> {
-                    if (sender.incarnation() == incarnation) sender.crash();
+                    if (sender.incarnation() == incarnation) t.action().accept(from);
                 });
                 return true;
             }
@@ -279,6 +290,15 @@ public final class SimScenario {
         calls.put(id, call);
         ClientRequest request = ClientRequest.command(sim.nextRequestId(), new ClientRequest.Session(nextSession++, 1), KvRegisterMachine.write(key, value));
         sim.sendToNode(node, new SimNode.ClientCall(caller, id, request));
+        return call;
+    }
+
+    /** Sends one command with {@code payload} as it is (an engine's admin command), without a session. */
+    public Call command(NodeId node, byte[] payload) {
+        Call call = new Call(-1, false);
+        long id = ++nextCallId;
+        calls.put(id, call);
+        sim.sendToNode(node, new SimNode.ClientCall(caller, id, ClientRequest.command(sim.nextRequestId(), ClientRequest.Session.NONE, payload)));
         return call;
     }
 

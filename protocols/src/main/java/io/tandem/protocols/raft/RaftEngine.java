@@ -752,6 +752,15 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * acknowledgement as a vote towards committing (§5.3, DESIGN §6). Overridable so tests can plant
      * a follower that acknowledges entries its disk has not synced.
      */
+    /**
+     * A leadership transfer ends the lease at once and for good (thesis §3.10, §6.4.1): the target's
+     * TimeoutNow election overrides the followers' promise not to vote, so a new leader can commit
+     * while the old lease would still run. Overridable so tests can plant a transfer that keeps it.
+     */
+    boolean transferEndsLease() {
+        return true;
+    }
+
     long acknowledgeableIndex() {
         return durableIndex;
     }
@@ -950,7 +959,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * because TimeoutNow overrides the followers' refusal.
      */
     private boolean leaseValid(LeaderState leader) {
-        return leader.transfer == null && leader.termCommitted(commitIndex) && leader.reads.leaseRunning(now());
+        return (leader.transfer == null || !transferEndsLease()) && leader.termCommitted(commitIndex) && leader.reads.leaseRunning(now());
     }
 
     /**
@@ -1117,7 +1126,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             return;
         }
         leader.transfer = new LeadershipTransfer(target, requestId);
-        leader.reads.endLease();
+        if (transferEndsLease()) leader.reads.endLease();
         ctx.schedule(electionMinNanos, TRANSFER);
         replicate(leader, leader.peers.get(target));
     }

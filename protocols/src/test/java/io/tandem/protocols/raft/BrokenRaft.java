@@ -11,7 +11,7 @@ import java.util.Set;
  * Deliberately broken Raft engines, which prove that the simulator, the linearizability checker and
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
- * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}) or
+ * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}, {@link RaftEngine#transferEndsLease}) or
  * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
@@ -31,7 +31,9 @@ public final class BrokenRaft extends RaftProtocol {
         /** The lease ignores clock drift ({@code maxClockDrift} 0): a leader whose clock runs slow serves reads after a new leader was elected (thesis §6.4.1). */
         LEASE_WITHOUT_DRIFT_BOUND,
         /** A follower acknowledges appended entries before its disk synced them (safety bug after a crash). */
-        ACK_BEFORE_DURABLE;
+        ACK_BEFORE_DURABLE,
+        /** A leader that hands over leadership keeps serving reads from its lease (thesis §6.4.1). */
+        LEASE_KEPT_ACROSS_TRANSFER;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -116,6 +118,12 @@ public final class BrokenRaft extends RaftProtocol {
                 @Override
                 long acknowledgeableIndex() {
                     return lastIndex();
+                }
+            };
+            case LEASE_KEPT_ACROSS_TRANSFER -> new RaftEngine(self, members, config) {
+                @Override
+                boolean transferEndsLease() {
+                    return false;
                 }
             };
             case STALE_READS -> new RaftEngine(self, members, config) {

@@ -331,4 +331,50 @@ class RaftScenarioTest {
     void aLeaseWithoutTheDriftBoundServesAStaleRead() {
         assertThat(leaseDriftScenario(BrokenRaft.Bug.LEASE_WITHOUT_DRIFT_BOUND)).isPresent();
     }
+
+    // ------------------------------------------------------------------------------------------
+    // A lease across a leadership transfer (thesis §3.10, §6.4.1)
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Three nodes. The leader L holds a lease and is asked to hand over to T. Right after L sends
+     * TimeoutNow, nothing reaches L any more (so it does not learn of T's term). T wins at once, since
+     * a transfer's vote overrides the followers' lease promise, and writes a new value. A lease read at
+     * L must not return the old value.
+     */
+    static Optional<String> leaseTransferScenario(BrokenRaft.Bug bug) {
+        SimScenario s = SimScenario.start(protocol(bug, config().build()), SimScenario.options(3, MS));
+        NodeId l = stableLeader(s);
+        List<NodeId> followers = s.members().stream().filter(m -> !m.equals(l)).toList();
+        NodeId target = followers.get(0);
+        NodeId other = followers.get(1);
+        committedWrite(s, l, 7, 1);
+        SimScenario.Call warm = s.read(l, 7, ReadPolicy.LEASE);
+        s.runUntil(warm::done, 1_000 * MS);
+        s.runFor(60 * MS);
+        assertThat(raft(s, l).holdsLease()).as("the leader holds a lease\n" + s.describe()).isTrue();
+
+        s.afterSending((from, to, m) -> from.equals(l) && m instanceof RaftMessage.TimeoutNow, sender -> {
+            s.block(target, l);
+            s.block(other, l);
+        });
+        s.command(l, RaftAdmin.transferLeadership(target));
+        assertThat(s.runUntil(() -> isLeader(s, target), 1_000 * MS)).as("the target leads\n" + s.describe()).isTrue();
+        committedWrite(s, target, 7, 2);
+        assertThat(isLeader(s, l)).as("L has not heard of the new term").isTrue();
+        SimScenario.Call stale = s.read(l, 7, ReadPolicy.LEASE);
+        s.runUntil(stale::done, 100 * MS);
+        if (stale.ok() && Long.valueOf(1).equals(stale.value())) return Optional.of("lease read at " + l + " returned 1 after " + target + " wrote 2");
+        return Optional.empty();
+    }
+
+    @Test
+    void aTransferEndsTheLease() {
+        assertThat(leaseTransferScenario(null)).isEmpty();
+    }
+
+    @Test
+    void aLeaseKeptAcrossATransferServesAStaleRead() {
+        assertThat(leaseTransferScenario(BrokenRaft.Bug.LEASE_KEPT_ACROSS_TRANSFER)).isPresent();
+    }
 }
