@@ -66,6 +66,8 @@ public final class Simulation implements SimCluster {
 
     private final Protocol protocol;
     private final SimOptions options;
+    /** The options as given (a profile may change some for the run): what a replay command repeats. */
+    private final SimOptions givenOptions;
     private final List<NodeId> members;
     private final List<SimInvariant> invariants;
     private final KryoCodec codec;
@@ -127,6 +129,13 @@ public final class Simulation implements SimCluster {
     }
 
     public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink) {
+        this.givenOptions = options;
+        // The profile and the engine configuration derive from the seed alone (not from the split
+        // streams below), so that every other random choice stays as it was without them.
+        options = options.profile().apply(options);
+        if (options.randomConfig() && protocol instanceof SimulatedProtocol sp) {
+            protocol = sp.withRandomConfig(new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L), options.nodes());
+        }
         this.protocol = protocol;
         this.options = options;
         this.traceSink = traceSink;
@@ -224,7 +233,8 @@ public final class Simulation implements SimCluster {
         stat("disk.flushes", flushes);
         stat("client.retries", clients.stream().mapToLong(SimClient::retries).sum());
         if (pipelined != null) stat("pipelined.retries", pipelined.retries());
-        return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
+        if (options.randomConfig() && protocol instanceof SimulatedProtocol sp && !sp.describeConfig().isEmpty()) trace("engine-config", null, sp.describeConfig());
+        return new SimResult(givenOptions, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
                 Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
     }
 
@@ -354,6 +364,8 @@ public final class Simulation implements SimCluster {
         List<String> status = new ArrayList<>();
         for (SimNode n : nodes.values()) status.add(n.status());
         for (SimClient c : clients) if (!c.isDone()) status.add(c.status());
+        if (protocol instanceof SimulatedProtocol sp && options.randomConfig()) status.add("engine config: " + sp.describeConfig());
+        if (givenOptions.profile() != FaultProfile.STANDARD) status.add("fault profile: " + givenOptions.profile().forSeed(options.seed()).flag());
         failure = new SimFailure(kind, check, message, now, List.copyOf(status));
     }
 
