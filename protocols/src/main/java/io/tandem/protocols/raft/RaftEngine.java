@@ -273,7 +273,9 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         bases.removeIf(b -> b.index() == index || b.index() < log.baseIndex());
         bases.add(new BaseRecord(index, term, configuration));
         bases.sort((a, b) -> Long.compare(a.index(), b.index()));
-        while (bases.size() > 4) bases.removeFirst();
+        // Bounded, but never the record of the base the log rests on now: while the log starts there,
+        // recovery needs it (snapshot installs that never complete may add records above it meanwhile).
+        while (bases.size() > 4) bases.remove(bases.getFirst().index() == log.baseIndex() ? 1 : 0);
         long token = nextToken++;
         ctx.meta().put(BASE_KEY, BaseRecord.encodeAll(bases), token);
         return token;
