@@ -143,7 +143,7 @@ class Acceptor {
      * vote from {@code fromSlot} on (in pages), once the promise and those votes are durable.
      */
     private void onPrepare(NodeId from, Prepare p) {
-        if (p.ballot().lessThan(promised)) {
+        if (refusesPhase1(p.ballot())) {
             rc.send(from, new Nack(p.ballot(), promised, RequestIds.BACKGROUND));
             return;
         }
@@ -186,7 +186,7 @@ class Acceptor {
      * already garbage-collected are chosen and get no vote (the answer says so through its gcSlot).
      */
     private void onAccept(NodeId from, Accept a) {
-        if (a.ballot().lessThan(promised)) {
+        if (refusesPhase2(a.ballot())) {
             rc.send(from, new Nack(a.ballot(), promised, a.requestId()));
             return;
         }
@@ -273,6 +273,16 @@ class Acceptor {
         }
         if (replies.size() >= MAX_PENDING_REPLIES) replies.pollFirst();
         replies.addLast(new PendingReply(journalIndex, promiseToken, to, message));
+    }
+
+    /** Spec §1.3: Phase 1a of a ballot below the promise is refused. Overridable so tests can plant an acceptor that promises anything. */
+    boolean refusesPhase1(Ballot ballot) {
+        return ballot.lessThan(promised);
+    }
+
+    /** Spec §1.3: Phase 2a of a ballot below the promise is refused. Overridable so tests can plant an acceptor that votes in any ballot. */
+    boolean refusesPhase2(Ballot ballot) {
+        return ballot.lessThan(promised);
     }
 
     private boolean ready(long journalIndex, long token) {

@@ -413,7 +413,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private void onPreVoteRequest(NodeId from, PreVoteRequest m) {
         boolean granted = m.term() > currentTerm
                 && !heardFromLiveLeader()
-                && log.isUpToDate(m.lastLogIndex(), m.lastLogTerm());
+                && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         send(from, new PreVoteResponse(granted ? m.term() : currentTerm, granted));
     }
 
@@ -440,7 +440,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             return;
         }
         if (m.term() > currentTerm) becomeFollower(m.term(), null);
-        boolean granted = (votedFor == null || votedFor.equals(from)) && log.isUpToDate(m.lastLogIndex(), m.lastLogTerm());
+        boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
             votedFor = from;
             persistTermAndVote();
@@ -717,7 +717,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         } else if (prev > log.lastIndex()) {
             send(from, new AppendEntriesResponse(currentTerm, false, 0, m.prevLogIndex(), 0, log.lastIndex() + 1, m.requestId()));
             return;
-        } else if (log.termAt(prev) != m.prevLogTerm()) {
+        } else if (!prevEntryMatches(prev, m.prevLogTerm())) {
             long conflictTerm = log.termAt(prev);
             send(from, new AppendEntriesResponse(currentTerm, false, 0, m.prevLogIndex(), conflictTerm,
                     log.firstIndexOfTerm(conflictTerm, prev), m.requestId()));
@@ -738,7 +738,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             log.append(e);
             if (EntryPayload.isConfigChange(e.payload())) configurationMayHaveChanged();
         }
-        advanceCommit(Math.min(m.leaderCommit(), verified));
+        advanceCommit(followerCommit(m.leaderCommit(), verified));
         acknowledge(follower, from, verified, m.requestId());
     }
 
@@ -754,6 +754,32 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * acknowledgement as a vote towards committing (§5.3, DESIGN §6). Overridable so tests can plant
      * a follower that acknowledges entries its disk has not synced.
      */
+    /**
+     * §5.4.1 election restriction: a vote (or pre-vote) only for a candidate whose log is at least as
+     * up-to-date as ours, so every leader holds every committed entry. Overridable so tests can plant
+     * a voter that skips the check.
+     */
+    boolean candidateUpToDate(long lastLogIndex, long lastLogTerm) {
+        return log.isUpToDate(lastLogIndex, lastLogTerm);
+    }
+
+    /**
+     * §5.3 consistency check: entries are appended only after the entry before them, by index and
+     * term, matches the leader's. Overridable so tests can plant a follower that skips it.
+     */
+    boolean prevEntryMatches(long prevIndex, long prevTerm) {
+        return log.termAt(prevIndex) == prevTerm;
+    }
+
+    /**
+     * §5.3 (Figure 2, AppendEntries step 5): a follower commits up to the leader's commit index but
+     * never past the last entry this message verified, since entries after it may be a stale
+     * suffix. Overridable so tests can plant a follower that trusts the leader's index alone.
+     */
+    long followerCommit(long leaderCommit, long verifiedIndex) {
+        return Math.min(leaderCommit, verifiedIndex);
+    }
+
     /**
      * A leadership transfer ends the lease at once and for good (thesis §3.10, §6.4.1): the target's
      * TimeoutNow election overrides the followers' promise not to vote, so a new leader can commit

@@ -11,7 +11,8 @@ import java.util.Set;
  * Deliberately broken Raft engines, which prove that the simulator, the linearizability checker and
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
- * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}, {@link RaftEngine#transferEndsLease}) or
+ * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}, {@link RaftEngine#transferEndsLease}, {@link RaftEngine#candidateUpToDate},
+ * {@link RaftEngine#prevEntryMatches}, {@link RaftEngine#followerCommit}) or
  * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
@@ -33,7 +34,13 @@ public final class BrokenRaft extends RaftProtocol {
         /** A follower acknowledges appended entries before its disk synced them (safety bug after a crash). */
         ACK_BEFORE_DURABLE,
         /** A leader that hands over leadership keeps serving reads from its lease (thesis §6.4.1). */
-        LEASE_KEPT_ACROSS_TRANSFER;
+        LEASE_KEPT_ACROSS_TRANSFER,
+        /** Votes (and pre-votes) without the election restriction: a candidate missing committed entries can win (§5.4.1). */
+        VOTE_FOR_STALE_LOG,
+        /** A follower appends entries without checking the term of the entry before them (§5.3 consistency check). */
+        SKIP_PREV_TERM_CHECK,
+        /** A follower commits up to the leader's commit index even past the entries the message verified (Figure 2, step 5). */
+        COMMIT_PAST_VERIFIED;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -124,6 +131,24 @@ public final class BrokenRaft extends RaftProtocol {
                 @Override
                 boolean transferEndsLease() {
                     return false;
+                }
+            };
+            case VOTE_FOR_STALE_LOG -> new RaftEngine(self, members, config) {
+                @Override
+                boolean candidateUpToDate(long lastLogIndex, long lastLogTerm) {
+                    return true;
+                }
+            };
+            case SKIP_PREV_TERM_CHECK -> new RaftEngine(self, members, config) {
+                @Override
+                boolean prevEntryMatches(long prevIndex, long prevTerm) {
+                    return true;
+                }
+            };
+            case COMMIT_PAST_VERIFIED -> new RaftEngine(self, members, config) {
+                @Override
+                long followerCommit(long leaderCommit, long verifiedIndex) {
+                    return leaderCommit;
                 }
             };
             case STALE_READS -> new RaftEngine(self, members, config) {

@@ -62,6 +62,14 @@ class RaftSimulationTest {
         assertThat(s.failures()).as(failures(s)).isEmpty();
     }
 
+    /** The seed mix of {@code tandem sim} (issue 16): a configuration drawn per seed, crash-heavy and slow-disk seeds among the rest. */
+    @Test
+    void raftPassesTheSeedMixWithRandomConfigurationsAndFaultProfiles() {
+        SimRunner.Summary s = SimRunner.run(Protocols.byName("raft"), SimOptions.mix(), SimOptions.seeds(1, Math.max(40, SEEDS / 5)), 3, null);
+        System.out.println("raft (seed mix): " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
     @Test
     void fiveNodesThroughTheCodecPass() {
         SimOptions o = SimOptions.defaults();
