@@ -50,6 +50,8 @@ import java.util.Set;
  * @param randomConfig        each seed runs the engine with a configuration drawn from the seed within its valid
  *                            ranges ({@link SimulatedProtocol#withRandomConfig}); false: the protocol's own
  * @param profile             the shape of the fault phase ({@link FaultProfile}); {@code MIXED} picks one per seed
+ * @param admin               an operator issues the protocol's admin commands now and then in the fault phase
+ *                            ({@link SimulatedProtocol#adminWorkload}: leader transfers, membership changes)
  */
 public record SimOptions(
         long seed,
@@ -82,7 +84,8 @@ public record SimOptions(
         io.tandem.execution.ExecutionMode execution,
         int executionThreads,
         boolean randomConfig,
-        FaultProfile profile) {
+        FaultProfile profile,
+        boolean admin) {
 
     public SimOptions {
         // An EnumSet keeps a fixed iteration order (Set.copyOf would not, between JVM runs).
@@ -133,12 +136,13 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1, false, FaultProfile.STANDARD);
+                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1, false, FaultProfile.STANDARD, false);
     }
 
     /**
      * The seed mix of {@code tandem sim} (issue 16): the defaults with a configuration drawn per seed
-     * and crash-heavy and slow-disk seeds among the standard ones.
+     * and crash-heavy and slow-disk seeds among the standard ones (the operator's admin commands are
+     * opt-in: {@link Builder#admin}).
      */
     public static SimOptions mix() {
         return defaults().toBuilder().randomConfig(true).profile(FaultProfile.MIXED).build();
@@ -236,6 +240,7 @@ public record SimOptions(
         private int executionThreads = 1;
         private boolean randomConfig;
         private FaultProfile profile = FaultProfile.STANDARD;
+        private boolean admin;
 
         private Builder(SimOptions o) {
             seed = o.seed;
@@ -269,6 +274,7 @@ public record SimOptions(
             executionThreads = o.executionThreads;
             randomConfig = o.randomConfig;
             profile = o.profile;
+            admin = o.admin;
         }
 
         public Builder seed(long v) { seed = v; return this; }
@@ -302,11 +308,12 @@ public record SimOptions(
 
         public Builder randomConfig(boolean v) { randomConfig = v; return this; }
         public Builder profile(FaultProfile v) { profile = v; return this; }
+        public Builder admin(boolean v) { admin = v; return this; }
 
         public SimOptions build() {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
                     faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads, randomConfig, profile);
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads, randomConfig, profile, admin);
         }
     }
 
@@ -354,6 +361,7 @@ public record SimOptions(
         }
         add(out, cli, "engine-config", randomConfig ? "random" : "default");
         add(out, cli, "profile", profile.flag());
+        add(out, cli, "admin", Boolean.toString(admin));
         if (schedule != null) add(out, cli, "schedule", schedule.format());
         return out;
     }

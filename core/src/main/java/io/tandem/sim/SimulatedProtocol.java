@@ -21,6 +21,14 @@ public interface SimulatedProtocol extends Protocol {
         return this;
     }
 
+    /**
+     * A fresh admin workload for one run (leader transfers, membership changes), or empty if the
+     * engine takes no admin commands.
+     */
+    default java.util.Optional<SimAdminWorkload> adminWorkload() {
+        return java.util.Optional.empty();
+    }
+
     /** The engine configuration in one line, printed with a failing seed (empty if there is nothing to say). */
     default String describeConfig() {
         return "";

@@ -208,6 +208,7 @@ public final class Simulation implements SimCluster {
             // In the middle of the fault phase, so that leaders change while the commands are in flight.
             at(options.durationNanos() / 3, pipelined::start);
         }
+        if (options.admin() && protocol instanceof SimulatedProtocol sp) sp.adminWorkload().ifPresent(this::startAdmin);
         loop();
         if (failure == null && !finished) fail(SimFailure.Kind.LIVENESS, "liveness", "the event queue drained before the clients finished");
         if (failure == null) checkInvariants();
@@ -236,6 +237,60 @@ public final class Simulation implements SimCluster {
         if (options.randomConfig() && protocol instanceof SimulatedProtocol sp && !sp.describeConfig().isEmpty()) trace("engine-config", null, sp.describeConfig());
         return new SimResult(givenOptions, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
                 Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
+    }
+
+    /**
+     * The operator: every 500 ms on average in the fault phase, the workload's next admin command to a
+     * random member, without a session; its outcome goes back to the workload. Its own random stream
+     * (not split from the root), so runs without it are unchanged.
+     */
+    private void startAdmin(SimAdminWorkload workload) {
+        Operator operator = new Operator(workload, new SplittableRandom(options.seed() ^ 0xAD31_5EEDL));
+        at(operator.pause(), operator::next);
+    }
+
+    private final class Operator implements SimCaller {
+        private final SimAdminWorkload workload;
+        private final SplittableRandom random;
+        private long waitingFor = -1;
+
+        Operator(SimAdminWorkload workload, SplittableRandom random) {
+            this.workload = workload;
+            this.random = random;
+        }
+
+        long pause() {
+            return (long) (random.nextExponential() * 500 * SimTime.MILLIS);
+        }
+
+        @Override
+        public int thread() {
+            return -2;
+        }
+
+        @Override
+        public void onReply(long opId, NodeId from, SimClient.Outcome outcome) {
+            if (opId != waitingFor) return;
+            waitingFor = -1;
+            boolean ok = outcome instanceof SimClient.Outcome.Result;
+            count(ok ? "admin.ok" : "admin.rejected");
+            workload.outcome(ok);
+        }
+
+        void next() {
+            if (healed || finished) return;
+            if (waitingFor >= 0) { // no answer since the last one: it counts as failed
+                count("admin.unanswered");
+                workload.outcome(false);
+            }
+            byte[] payload = workload.next(random, members);
+            NodeId target = members.get(random.nextInt(members.size()));
+            waitingFor = nextOpId();
+            count("admin.sent");
+            sendToNode(target, new SimNode.ClientCall(this, waitingFor,
+                    io.tandem.engine.ClientRequest.command(nextRequestId(), io.tandem.engine.ClientRequest.Session.NONE, payload)));
+            at(now + pause(), this::next);
+        }
     }
 
     /** For tests that drive the nodes themselves: starts the nodes only (no clients, faults or healing); then {@link #step}. */

@@ -143,6 +143,10 @@ final class SimCommand implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE}).")
     String profile = "mixed";
 
+    @Option(names = "--admin", arity = "1", description = "An operator issues the protocol's admin commands in the fault phase: leader transfers and "
+            + "membership changes (remove, add learner, promote), for engines that take them (default ${DEFAULT-VALUE}).")
+    boolean admin = false;
+
     @Option(names = "--schedule", description = "Explicit fault schedule (as a failure prints it) instead of generating one.")
     String schedule;
 
@@ -171,7 +175,7 @@ final class SimCommand implements Callable<Integer> {
                     Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads,
                     io.tandem.execution.ExecutionMode.parse(execution),
                     threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2,
-                    parseEngineConfig(engineConfig), io.tandem.sim.FaultProfile.parse(profile));
+                    parseEngineConfig(engineConfig), io.tandem.sim.FaultProfile.parse(profile), admin);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

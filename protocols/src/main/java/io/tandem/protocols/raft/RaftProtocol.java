@@ -141,6 +141,42 @@ public class RaftProtocol implements SimulatedProtocol {
         return choices[r.nextInt(choices.length)];
     }
 
+    /**
+     * An operator who transfers leadership to a random member a third of the time and otherwise walks
+     * one member through removal, re-adding as a learner and promotion (Raft §6, thesis §4.2.1), one
+     * step at a time: a step is repeated until it is answered as done.
+     */
+    @Override
+    public java.util.Optional<io.tandem.sim.SimAdminWorkload> adminWorkload() {
+        return java.util.Optional.of(new io.tandem.sim.SimAdminWorkload() {
+            private NodeId victim;
+            private int step; // 0: remove next, 1: add as learner next, 2: promote next
+            private boolean lastWasStep;
+
+            @Override
+            public byte[] next(java.util.random.RandomGenerator random, List<NodeId> members) {
+                if (random.nextInt(3) == 0) {
+                    lastWasStep = false;
+                    return RaftAdmin.transferLeadership(members.get(random.nextInt(members.size())));
+                }
+                lastWasStep = true;
+                if (victim == null) victim = members.get(random.nextInt(members.size()));
+                return switch (step) {
+                    case 0 -> RaftAdmin.remove(victim);
+                    case 1 -> RaftAdmin.addLearner(victim);
+                    default -> RaftAdmin.promote(victim);
+                };
+            }
+
+            @Override
+            public void outcome(boolean ok) {
+                if (!ok || !lastWasStep) return;
+                step = (step + 1) % 3;
+                if (step == 0) victim = null;
+            }
+        });
+    }
+
     @Override
     public String describeConfig() {
         RaftConfig c = config;

@@ -70,6 +70,15 @@ class RaftSimulationTest {
         assertThat(s.failures()).as(failures(s)).isEmpty();
     }
 
+    /** The seed mix with an operator who transfers leadership and removes, re-adds and promotes members (opt-in: {@code --admin true}). */
+    @Test
+    void raftPassesTheSeedMixWithLeaderTransfersAndMembershipChanges() {
+        SimOptions o = SimOptions.mix().toBuilder().admin(true).build();
+        SimRunner.Summary s = SimRunner.run(Protocols.byName("raft"), o, SimOptions.seeds(1, Math.max(40, SEEDS / 5)), 3, null);
+        System.out.println("raft (seed mix, admin): " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
     @Test
     void fiveNodesThroughTheCodecPass() {
         SimOptions o = SimOptions.defaults();
