@@ -439,12 +439,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             send(from, new VoteResponse(currentTerm, false));
             return;
         }
-        if (m.term() > currentTerm) {
-            // Figure 2: a follower's timer restarts on its leader's messages and on granting a vote, not on a
-            // refused candidate's higher term; otherwise a candidate with a shorter log, which can never win,
-            // keeps delaying the one member that could (seen with pre-vote off: issue 16, seed 135 with --admin).
-            becomeFollowerKeepingTimer(m.term(), state instanceof FollowerState);
-        }
+        if (m.term() > currentTerm) becomeFollower(m.term(), null);
         boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
             votedFor = from;
@@ -478,19 +473,6 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private boolean heardFromLiveLeader() {
         return state instanceof LeaderState || now() - heardFromLeaderAt < electionMinNanos;
-    }
-
-    /** {@link #becomeFollower} for a higher term heard from a candidate; a follower's running election timer is kept. */
-    private void becomeFollowerKeepingTimer(long term, boolean timerRunning) {
-        if (!timerRunning) {
-            becomeFollower(term, null);
-            return;
-        }
-        currentTerm = term;
-        votedFor = null;
-        persistTermAndVote();
-        state = new FollowerState();
-        leaderId = null;
     }
 
     /**
