@@ -388,6 +388,13 @@ final class SimDisk {
                     host.storageEvent(new StorageEvent.SnapshotFailed(snapshot, "snapshot at index " + snapshot.lastIncludedIndex() + " failed verification (size or crc32c); nothing installed", token));
                     return;
                 }
+                if (durableSnapshot != null && snapshot.lastIncludedIndex() < durableSnapshot.meta().lastIncludedIndex()) {
+                    // The contract (SnapshotStore#writeChunk): never installed over a newer one. Installs
+                    // complete after independent latencies here, so an older transfer can finish last.
+                    host.storageEvent(new StorageEvent.SnapshotFailed(snapshot, "snapshot at index " + snapshot.lastIncludedIndex()
+                            + " is older than the local one at " + durableSnapshot.meta().lastIncludedIndex() + "; nothing installed", token));
+                    return;
+                }
                 durableSnapshot = new StoredSnapshot(snapshot, whole);
                 host.installSnapshot(snapshot, whole);
                 host.storageEvent(new StorageEvent.SnapshotChunkWritten(snapshot, offset, true, token));

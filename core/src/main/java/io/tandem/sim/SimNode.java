@@ -182,6 +182,20 @@ final class SimNode implements SimDisk.Host {
         for (Deferred d : queued) sim.at(sim.now(), () -> runIfCurrent(inc, d.kind(), d.detail(), d.action()));
     }
 
+    /**
+     * Sets this node's clock rate error from now on (scripted scenarios), keeping the local clock
+     * continuous: only its rate changes, never its reading.
+     */
+    void setDriftPpm(long ppm) {
+        long before = localNow();
+        driftPpm = ppm;
+        if (!up) return; // a start sets a new clock origin anyway
+        clockOffset += before - localNow();
+        for (Map.Entry<TimerKey, TimerState> e : new ArrayList<>(timers.entrySet())) {
+            arm(e.getKey(), Math.max(0, e.getValue().deadlineLocal() - localNow()), e.getValue().deadlineLocal());
+        }
+    }
+
     /** Moves the local clock forward; armed timers keep their local deadlines and so fire earlier in virtual time. */
     void jumpClock(long deltaNanos) {
         if (!up) return;

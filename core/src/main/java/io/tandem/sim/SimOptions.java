@@ -47,6 +47,11 @@ import java.util.Set;
  *                            parallel executor the runtime ships (P-SMR, opt-P-SMR) with its workers' steps
  *                            interleaved deterministically from the seed
  * @param executionThreads    workers of a parallel executor (1 for the sequential one)
+ * @param randomConfig        each seed runs the engine with a configuration drawn from the seed within its valid
+ *                            ranges ({@link SimulatedProtocol#withRandomConfig}); false: the protocol's own
+ * @param profile             the shape of the fault phase ({@link FaultProfile}); {@code MIXED} picks one per seed
+ * @param admin               an operator issues the protocol's admin commands now and then in the fault phase
+ *                            ({@link SimulatedProtocol#adminWorkload}: leader transfers, membership changes)
  */
 public record SimOptions(
         long seed,
@@ -77,7 +82,10 @@ public record SimOptions(
         int clockDriftPpm,
         double leaseReadShare,
         io.tandem.execution.ExecutionMode execution,
-        int executionThreads) {
+        int executionThreads,
+        boolean randomConfig,
+        FaultProfile profile,
+        boolean admin) {
 
     public SimOptions {
         // An EnumSet keeps a fixed iteration order (Set.copyOf would not, between JVM runs).
@@ -97,6 +105,7 @@ public record SimOptions(
         positive("meanFaultNanos", meanFaultNanos);
         if (pipelinedCommands < 0) throw new IllegalArgumentException("pipelinedCommands must be >= 0");
         java.util.Objects.requireNonNull(execution, "execution");
+        java.util.Objects.requireNonNull(profile, "profile");
         if (executionThreads < 1 || executionThreads > 64) throw new IllegalArgumentException("executionThreads must be in [1, 64], was " + executionThreads);
         if (execution == io.tandem.execution.ExecutionMode.SEQUENTIAL && executionThreads != 1) {
             throw new IllegalArgumentException("the sequential execution runs one thread; executionThreads must be 1");
@@ -127,7 +136,16 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1);
+                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1, false, FaultProfile.STANDARD, false);
+    }
+
+    /**
+     * The seed mix of {@code tandem sim} (issue 16): the defaults with a configuration drawn per seed
+     * and crash-heavy and slow-disk seeds among the standard ones (the operator's admin commands are
+     * opt-in: {@link Builder#admin}).
+     */
+    public static SimOptions mix() {
+        return defaults().toBuilder().randomConfig(true).profile(FaultProfile.MIXED).build();
     }
 
     public SimOptions withSeed(long seed) {
@@ -220,6 +238,9 @@ public record SimOptions(
         private double leaseReadShare;
         private io.tandem.execution.ExecutionMode execution = io.tandem.execution.ExecutionMode.SEQUENTIAL;
         private int executionThreads = 1;
+        private boolean randomConfig;
+        private FaultProfile profile = FaultProfile.STANDARD;
+        private boolean admin;
 
         private Builder(SimOptions o) {
             seed = o.seed;
@@ -251,6 +272,9 @@ public record SimOptions(
             leaseReadShare = o.leaseReadShare;
             execution = o.execution;
             executionThreads = o.executionThreads;
+            randomConfig = o.randomConfig;
+            profile = o.profile;
+            admin = o.admin;
         }
 
         public Builder seed(long v) { seed = v; return this; }
@@ -282,10 +306,14 @@ public record SimOptions(
         public Builder leaseReadShare(double v) { leaseReadShare = v; return this; }
         public Builder execution(io.tandem.execution.ExecutionMode mode, int threads) { execution = mode; executionThreads = threads; return this; }
 
+        public Builder randomConfig(boolean v) { randomConfig = v; return this; }
+        public Builder profile(FaultProfile v) { profile = v; return this; }
+        public Builder admin(boolean v) { admin = v; return this; }
+
         public SimOptions build() {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
                     faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads);
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads, randomConfig, profile, admin);
         }
     }
 
@@ -331,6 +359,9 @@ public record SimOptions(
             add(out, cli, "execution", execution.text());
             add(out, cli, "threads", Integer.toString(executionThreads));
         }
+        add(out, cli, "engine-config", randomConfig ? "random" : "default");
+        add(out, cli, "profile", profile.flag());
+        add(out, cli, "admin", Boolean.toString(admin));
         if (schedule != null) add(out, cli, "schedule", schedule.format());
         return out;
     }

@@ -10,4 +10,27 @@ import java.util.List;
  */
 public interface SimulatedProtocol extends Protocol {
     List<SimInvariant> invariants();
+
+    /**
+     * This protocol with an engine configuration drawn from {@code random} within the configuration's
+     * valid ranges, for a group of {@code nodes} (issue 16: short and long election timeouts, tiny
+     * snapshot thresholds and chunks, batching limits, optional features on and off). The same draws
+     * give the same configuration, so a seed replays exactly. The default keeps the configuration.
+     */
+    default SimulatedProtocol withRandomConfig(java.util.random.RandomGenerator random, int nodes) {
+        return this;
+    }
+
+    /**
+     * A fresh admin workload for one run (leader transfers, membership changes), or empty if the
+     * engine takes no admin commands.
+     */
+    default java.util.Optional<SimAdminWorkload> adminWorkload() {
+        return java.util.Optional.empty();
+    }
+
+    /** The engine configuration in one line, printed with a failing seed (empty if there is nothing to say). */
+    default String describeConfig() {
+        return "";
+    }
 }

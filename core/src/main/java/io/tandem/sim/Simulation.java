@@ -66,6 +66,8 @@ public final class Simulation implements SimCluster {
 
     private final Protocol protocol;
     private final SimOptions options;
+    /** The options as given (a profile may change some for the run): what a replay command repeats. */
+    private final SimOptions givenOptions;
     private final List<NodeId> members;
     private final List<SimInvariant> invariants;
     private final KryoCodec codec;
@@ -100,6 +102,9 @@ public final class Simulation implements SimCluster {
     private boolean finished;
     private SimFailure failure;
     private final TreeMap<String, Long> stats = new TreeMap<>();
+    /** Scripted scenarios only ({@link SimScenario}): drops a message when it arrives, and watches every message sent. */
+    private SimScenario.MessageRule scenarioDrop;
+    private SimScenario.MessageRule scenarioSendWatch;
 
     public Simulation(Protocol protocol, SimOptions options) {
         this(protocol, options, null);
@@ -124,6 +129,13 @@ public final class Simulation implements SimCluster {
     }
 
     public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink) {
+        this.givenOptions = options;
+        // The profile and the engine configuration derive from the seed alone (not from the split
+        // streams below), so that every other random choice stays as it was without them.
+        options = options.profile().apply(options);
+        if (options.randomConfig() && protocol instanceof SimulatedProtocol sp) {
+            protocol = sp.withRandomConfig(new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L), options.nodes());
+        }
         this.protocol = protocol;
         this.options = options;
         this.traceSink = traceSink;
@@ -196,6 +208,7 @@ public final class Simulation implements SimCluster {
             // In the middle of the fault phase, so that leaders change while the commands are in flight.
             at(options.durationNanos() / 3, pipelined::start);
         }
+        if (options.admin() && protocol instanceof SimulatedProtocol sp) sp.adminWorkload().ifPresent(this::startAdmin);
         loop();
         if (failure == null && !finished) fail(SimFailure.Kind.LIVENESS, "liveness", "the event queue drained before the clients finished");
         if (failure == null) checkInvariants();
@@ -221,8 +234,63 @@ public final class Simulation implements SimCluster {
         stat("disk.flushes", flushes);
         stat("client.retries", clients.stream().mapToLong(SimClient::retries).sum());
         if (pipelined != null) stat("pipelined.retries", pipelined.retries());
-        return new SimResult(options, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
+        if (options.randomConfig() && protocol instanceof SimulatedProtocol sp && !sp.describeConfig().isEmpty()) trace("engine-config", null, sp.describeConfig());
+        return new SimResult(givenOptions, protocol.name(), Optional.ofNullable(failure), trace.value(), eventsRun, now, schedule, recorded,
                 Collections.unmodifiableSortedMap(new TreeMap<>(stats)));
+    }
+
+    /**
+     * The operator: every 500 ms on average in the fault phase, the workload's next admin command to a
+     * random member, without a session; its outcome goes back to the workload. Its own random stream
+     * (not split from the root), so runs without it are unchanged.
+     */
+    private void startAdmin(SimAdminWorkload workload) {
+        Operator operator = new Operator(workload, new SplittableRandom(options.seed() ^ 0xAD31_5EEDL));
+        at(operator.pause(), operator::next);
+    }
+
+    private final class Operator implements SimCaller {
+        private final SimAdminWorkload workload;
+        private final SplittableRandom random;
+        private long waitingFor = -1;
+
+        Operator(SimAdminWorkload workload, SplittableRandom random) {
+            this.workload = workload;
+            this.random = random;
+        }
+
+        long pause() {
+            return (long) (random.nextExponential() * 500 * SimTime.MILLIS);
+        }
+
+        @Override
+        public int thread() {
+            return -2;
+        }
+
+        @Override
+        public void onReply(long opId, NodeId from, SimClient.Outcome outcome) {
+            if (opId != waitingFor) return;
+            waitingFor = -1;
+            boolean ok = outcome instanceof SimClient.Outcome.Result;
+            count(ok ? "admin.ok" : "admin.rejected");
+            workload.outcome(ok);
+        }
+
+        void next() {
+            if (healed || finished) return;
+            if (waitingFor >= 0) { // no answer since the last one: it counts as failed
+                count("admin.unanswered");
+                workload.outcome(false);
+            }
+            byte[] payload = workload.next(random, members);
+            NodeId target = members.get(random.nextInt(members.size()));
+            waitingFor = nextOpId();
+            count("admin.sent");
+            sendToNode(target, new SimNode.ClientCall(this, waitingFor,
+                    io.tandem.engine.ClientRequest.command(nextRequestId(), io.tandem.engine.ClientRequest.Session.NONE, payload)));
+            at(now + pause(), this::next);
+        }
     }
 
     /** For tests that drive the nodes themselves: starts the nodes only (no clients, faults or healing); then {@link #step}. */
@@ -239,6 +307,51 @@ public final class Simulation implements SimCluster {
         trace.event();
         e.action.run();
         return true;
+    }
+
+    /**
+     * One event of a scripted scenario ({@link SimScenario}): runs it like the main loop does, with the
+     * invariants after it; false if there was no event or the run has failed.
+     */
+    boolean scenarioStep() {
+        if (failure != null) return false;
+        Event e = queue.poll();
+        if (e == null) return false;
+        now = e.time;
+        eventsRun++;
+        trace.event();
+        try {
+            e.action.run();
+        } catch (StopRun stop) {
+            return false;
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable t) {
+            fail(SimFailure.Kind.ENGINE_ERROR, "engine-error", stackTrace(t));
+            return false;
+        }
+        if (!invariants.isEmpty()) checkInvariants();
+        return failure == null;
+    }
+
+    /** The time of the next event, or {@link Long#MAX_VALUE} if there is none. */
+    long nextEventTime() {
+        Event e = queue.peek();
+        return e == null ? Long.MAX_VALUE : e.time;
+    }
+
+    /** Moves the clock to {@code time} when no event comes before it (scripted scenarios). */
+    void advanceTo(long time) {
+        now = Math.max(now, time);
+    }
+
+    Optional<SimFailure> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    void scenarioRules(SimScenario.MessageRule drop, SimScenario.MessageRule sendWatch) {
+        this.scenarioDrop = drop;
+        this.scenarioSendWatch = sendWatch;
     }
 
     private void loop() {
@@ -306,6 +419,8 @@ public final class Simulation implements SimCluster {
         List<String> status = new ArrayList<>();
         for (SimNode n : nodes.values()) status.add(n.status());
         for (SimClient c : clients) if (!c.isDone()) status.add(c.status());
+        if (protocol instanceof SimulatedProtocol sp && options.randomConfig()) status.add("engine config: " + sp.describeConfig());
+        if (givenOptions.profile() != FaultProfile.STANDARD) status.add("fault profile: " + givenOptions.profile().forSeed(options.seed()).flag());
         failure = new SimFailure(kind, check, message, now, List.copyOf(status));
     }
 
@@ -391,6 +506,7 @@ public final class Simulation implements SimCluster {
     void send(NodeId from, NodeId to, ProtocolMessage message) {
         SimNode dest = nodes.get(to);
         if (dest == null) throw new IllegalArgumentException(from + " sent " + message.getClass().getSimpleName() + " to " + to + ", which is not a member");
+        if (scenarioSendWatch != null) scenarioSendWatch.test(from, to, message);
         Object wire = codec == null ? message : codec.encode(message);
         count("messages.sent");
         boolean contact = message instanceof io.tandem.engine.ContactMessage; // a join request crosses a removal (Derecho's bootstrap socket)
@@ -417,6 +533,11 @@ public final class Simulation implements SimCluster {
         }
         if (!from.equals(dest.id) && !(message instanceof io.tandem.engine.ContactMessage) && !dest.isConnectedTo(from)) { // a removed member's messages are refused
             count("messages.refused");
+            traceDrop("message", dest.id, new Object[] {from, message});
+            return;
+        }
+        if (scenarioDrop != null && dest.isUp() && scenarioDrop.test(from, dest.id, message)) {
+            count("messages.dropped-by-scenario");
             traceDrop("message", dest.id, new Object[] {from, message});
             return;
         }

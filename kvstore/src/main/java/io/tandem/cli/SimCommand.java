@@ -135,6 +135,18 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--lease-reads", paramLabel = "SHARE", description = "Share of reads asked with the LEASE policy, 0 to 1 (default ${DEFAULT-VALUE}).")
     double leaseReads = DEFAULTS.leaseReadShare();
 
+    @Option(names = "--engine-config", paramLabel = "random|default", description = "random: each seed runs the engine with a configuration drawn from the seed within its valid ranges "
+            + "(timeouts, snapshot thresholds and chunks, batching, optional features); default: the protocol's own (default ${DEFAULT-VALUE}).")
+    String engineConfig = "random";
+
+    @Option(names = "--profile", paramLabel = "PROFILE", description = "Fault profile: standard, crash-heavy, slow-disk, or mixed (one of them per seed: a quarter crash-heavy, a quarter slow-disk) "
+            + "(default ${DEFAULT-VALUE}).")
+    String profile = "mixed";
+
+    @Option(names = "--admin", arity = "1", description = "An operator issues the protocol's admin commands in the fault phase: leader transfers and "
+            + "membership changes (remove, add learner, promote), for engines that take them (default ${DEFAULT-VALUE}).")
+    boolean admin = false;
+
     @Option(names = "--schedule", description = "Explicit fault schedule (as a failure prints it) instead of generating one.")
     String schedule;
 
@@ -162,10 +174,19 @@ final class SimCommand implements Callable<Integer> {
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
                     Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads,
                     io.tandem.execution.ExecutionMode.parse(execution),
-                    threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2);
+                    threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2,
+                    parseEngineConfig(engineConfig), io.tandem.sim.FaultProfile.parse(profile), admin);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    private static boolean parseEngineConfig(String text) {
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "random" -> true;
+            case "default" -> false;
+            default -> throw new IllegalArgumentException("--engine-config must be random or default, was '" + text + "'");
+        };
     }
 
     @Override

@@ -143,7 +143,7 @@ class Acceptor {
      * vote from {@code fromSlot} on (in pages), once the promise and those votes are durable.
      */
     private void onPrepare(NodeId from, Prepare p) {
-        if (p.ballot().lessThan(promised)) {
+        if (refusesPhase1(p.ballot())) {
             rc.send(from, new Nack(p.ballot(), promised, RequestIds.BACKGROUND));
             return;
         }
@@ -186,7 +186,7 @@ class Acceptor {
      * already garbage-collected are chosen and get no vote (the answer says so through its gcSlot).
      */
     private void onAccept(NodeId from, Accept a) {
-        if (a.ballot().lessThan(promised)) {
+        if (refusesPhase2(a.ballot())) {
             // PL-4: the Nack goes to the proposer owning the stale ballot, which is the sender unless
             // a proxy leader relayed the Phase 2a (a proxy cannot act on it; the leader can).
             NodeId owner = rc.topology.leaderOf(a.ballot());
@@ -293,8 +293,27 @@ class Acceptor {
         replies.addLast(new PendingReply(journalIndex, promiseToken, to, message));
     }
 
+    /** Spec §1.3: Phase 1a of a ballot below the promise is refused. Overridable so tests can plant an acceptor that promises anything. */
+    boolean refusesPhase1(Ballot ballot) {
+        return ballot.lessThan(promised);
+    }
+
+    /** Spec §1.3: Phase 2a of a ballot below the promise is refused. Overridable so tests can plant an acceptor that votes in any ballot. */
+    boolean refusesPhase2(Ballot ballot) {
+        return ballot.lessThan(promised);
+    }
+
     private boolean ready(long journalIndex, long token) {
-        return journalIndex <= rc.engine.log().durableIndex() && token <= promiseDurableToken;
+        return journalIndex <= rc.engine.log().durableIndex() && promiseDurable(token);
+    }
+
+    /**
+     * Spec §2.3: a Phase 1b leaves only once the promise it carries survives a crash, or a restarted
+     * acceptor could accept a lower ballot's Phase 2a after promising a higher one. Overridable so
+     * tests can plant an acceptor that promises before the promise is durable.
+     */
+    boolean promiseDurable(long token) {
+        return token <= promiseDurableToken;
     }
 
     private void flushReplies() {

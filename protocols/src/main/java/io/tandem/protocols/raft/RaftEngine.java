@@ -273,7 +273,9 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         bases.removeIf(b -> b.index() == index || b.index() < log.baseIndex());
         bases.add(new BaseRecord(index, term, configuration));
         bases.sort((a, b) -> Long.compare(a.index(), b.index()));
-        while (bases.size() > 4) bases.removeFirst();
+        // Bounded, but never the record of the base the log rests on now: while the log starts there,
+        // recovery needs it (snapshot installs that never complete may add records above it meanwhile).
+        while (bases.size() > 4) bases.remove(bases.getFirst().index() == log.baseIndex() ? 1 : 0);
         long token = nextToken++;
         ctx.meta().put(BASE_KEY, BaseRecord.encodeAll(bases), token);
         return token;
@@ -411,7 +413,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private void onPreVoteRequest(NodeId from, PreVoteRequest m) {
         boolean granted = m.term() > currentTerm
                 && !heardFromLiveLeader()
-                && log.isUpToDate(m.lastLogIndex(), m.lastLogTerm());
+                && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         send(from, new PreVoteResponse(granted ? m.term() : currentTerm, granted));
     }
 
@@ -438,7 +440,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             return;
         }
         if (m.term() > currentTerm) becomeFollower(m.term(), null);
-        boolean granted = (votedFor == null || votedFor.equals(from)) && log.isUpToDate(m.lastLogIndex(), m.lastLogTerm());
+        boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
             votedFor = from;
             persistTermAndVote();
@@ -633,6 +635,13 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     /**
+     * Called after a follower's acknowledgement was counted by the commit rounds. Does nothing: §5.4.2
+     * (Figure 8) forbids committing an entry of an earlier term by counting its replicas, and the
+     * rounds only cover entries of the leader's term. Overridable so tests can plant that bug.
+     */
+    void acknowledgementCounted(LeaderState leader) {}
+
+    /**
      * §5.2 "before responding to RPCs": true once the current term and vote are on disk. Until then
      * messages are held and our own vote is not counted, so a crash cannot make us vote twice in a
      * term. Overridable so tests can plant a vote that is acted upon before it is durable.
@@ -708,7 +717,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         } else if (prev > log.lastIndex()) {
             send(from, new AppendEntriesResponse(currentTerm, false, 0, m.prevLogIndex(), 0, log.lastIndex() + 1, m.requestId()));
             return;
-        } else if (log.termAt(prev) != m.prevLogTerm()) {
+        } else if (!prevEntryMatches(prev, m.prevLogTerm())) {
             long conflictTerm = log.termAt(prev);
             send(from, new AppendEntriesResponse(currentTerm, false, 0, m.prevLogIndex(), conflictTerm,
                     log.firstIndexOfTerm(conflictTerm, prev), m.requestId()));
@@ -729,15 +738,59 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             log.append(e);
             if (EntryPayload.isConfigChange(e.payload())) configurationMayHaveChanged();
         }
-        advanceCommit(Math.min(m.leaderCommit(), verified));
+        advanceCommit(followerCommit(m.leaderCommit(), verified));
         acknowledge(follower, from, verified, m.requestId());
     }
 
     /** Answers success for entries up to {@code verified} once they are durable; partial progress is acknowledged as it becomes durable. */
     private void acknowledge(FollowerState follower, NodeId leader, long verified, long requestId) {
         refreshDurableIndex();
-        long ack = follower.acknowledge(verified, durableIndex, requestId);
+        long ack = follower.acknowledge(verified, acknowledgeableIndex(), requestId);
         if (ack != FollowerState.NOTHING) sendAck(leader, ack, requestId);
+    }
+
+    /**
+     * The highest index a follower may acknowledge: what is durable, since the leader counts the
+     * acknowledgement as a vote towards committing (§5.3, DESIGN §6). Overridable so tests can plant
+     * a follower that acknowledges entries its disk has not synced.
+     */
+    /**
+     * §5.4.1 election restriction: a vote (or pre-vote) only for a candidate whose log is at least as
+     * up-to-date as ours, so every leader holds every committed entry. Overridable so tests can plant
+     * a voter that skips the check.
+     */
+    boolean candidateUpToDate(long lastLogIndex, long lastLogTerm) {
+        return log.isUpToDate(lastLogIndex, lastLogTerm);
+    }
+
+    /**
+     * §5.3 consistency check: entries are appended only after the entry before them, by index and
+     * term, matches the leader's. Overridable so tests can plant a follower that skips it.
+     */
+    boolean prevEntryMatches(long prevIndex, long prevTerm) {
+        return log.termAt(prevIndex) == prevTerm;
+    }
+
+    /**
+     * §5.3 (Figure 2, AppendEntries step 5): a follower commits up to the leader's commit index but
+     * never past the last entry this message verified, since entries after it may be a stale
+     * suffix. Overridable so tests can plant a follower that trusts the leader's index alone.
+     */
+    long followerCommit(long leaderCommit, long verifiedIndex) {
+        return Math.min(leaderCommit, verifiedIndex);
+    }
+
+    /**
+     * A leadership transfer ends the lease at once and for good (thesis §3.10, §6.4.1): the target's
+     * TimeoutNow election overrides the followers' promise not to vote, so a new leader can commit
+     * while the old lease would still run. Overridable so tests can plant a transfer that keeps it.
+     */
+    boolean transferEndsLease() {
+        return true;
+    }
+
+    long acknowledgeableIndex() {
+        return durableIndex;
     }
 
     private void sendAck(NodeId leader, long matchIndex, long requestId) {
@@ -770,6 +823,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 p.match = m.matchIndex();
                 madeProgress(p, now);
                 handleCompleted(leader, leader.commits.ack(p.id, p.match, now));
+                acknowledgementCounted(leader);
             }
             switch (p.mode) {
                 case PROBE -> {
@@ -847,7 +901,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         advanceCommit(leader.commits.committedIndex());
     }
 
-    private void advanceCommit(long index) {
+    void advanceCommit(long index) {
         long newCommit = Math.min(index, log.lastIndex());
         if (newCommit <= commitIndex) return;
         commitIndex = newCommit;
@@ -933,7 +987,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * because TimeoutNow overrides the followers' refusal.
      */
     private boolean leaseValid(LeaderState leader) {
-        return leader.transfer == null && leader.termCommitted(commitIndex) && leader.reads.leaseRunning(now());
+        return (leader.transfer == null || !transferEndsLease()) && leader.termCommitted(commitIndex) && leader.reads.leaseRunning(now());
     }
 
     /**
@@ -1100,7 +1154,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             return;
         }
         leader.transfer = new LeadershipTransfer(target, requestId);
-        leader.reads.endLease();
+        if (transferEndsLease()) leader.reads.endLease();
         ctx.schedule(electionMinNanos, TRANSFER);
         replicate(leader, leader.peers.get(target));
     }

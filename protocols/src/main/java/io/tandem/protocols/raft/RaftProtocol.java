@@ -109,6 +109,83 @@ public class RaftProtocol implements SimulatedProtocol {
         return all;
     }
 
+    /**
+     * A configuration drawn within {@link RaftConfig}'s valid ranges (issue 16): elections after 150 ms
+     * to 2 s, pre-vote and check-quorum on or off, windows and batches down to one entry, snapshots
+     * every few entries in chunks of a few bytes, little log kept behind them. The clock drift bound
+     * stays a tenth of the election timeout, far above the simulator's drift (at most 0.1 %).
+     */
+    @Override
+    public RaftProtocol withRandomConfig(java.util.random.RandomGenerator r, int nodes) {
+        long min = pick(r, 150, 300, 1000);
+        long max = min + min * pick(r, 20, 50, 100) / 100;
+        long heartbeat = min / pick(r, 3, 5, 10);
+        RaftConfig c = config.toBuilder()
+                .electionTimeout(java.time.Duration.ofMillis(min), java.time.Duration.ofMillis(max))
+                .heartbeatInterval(java.time.Duration.ofMillis(heartbeat))
+                .resendInterval(java.time.Duration.ofMillis(heartbeat * pick(r, 1, 2)))
+                .commitDeadline(java.time.Duration.ofMillis(min))
+                .maxClockDrift(java.time.Duration.ofMillis(min / 10))
+                .preVote(r.nextBoolean())
+                .checkQuorum(r.nextBoolean())
+                .maxInflight((int) pick(r, 1, 2, 8, 32), (int) pick(r, 4096, 64 << 10, 4 << 20))
+                .maxBatch((int) pick(r, 1, 3, 16, 1024), (int) pick(r, 64, 1024, 256 << 10))
+                .snapshotThreshold(pick(r, 4, 16, 64, 10_000))
+                .snapshotChunkBytes((int) pick(r, 8, 64, 1024, 256 << 10))
+                .logRetentionEntries(pick(r, 0, 2, 50, 1_000))
+                .build();
+        return withConfig(c);
+    }
+
+    private static long pick(java.util.random.RandomGenerator r, long... choices) {
+        return choices[r.nextInt(choices.length)];
+    }
+
+    /**
+     * An operator who transfers leadership to a random member a third of the time and otherwise walks
+     * one member through removal, re-adding as a learner and promotion (Raft §6, thesis §4.2.1), one
+     * step at a time: a step is repeated until it is answered as done.
+     */
+    @Override
+    public java.util.Optional<io.tandem.sim.SimAdminWorkload> adminWorkload() {
+        return java.util.Optional.of(new io.tandem.sim.SimAdminWorkload() {
+            private NodeId victim;
+            private int step; // 0: remove next, 1: add as learner next, 2: promote next
+            private boolean lastWasStep;
+
+            @Override
+            public byte[] next(java.util.random.RandomGenerator random, List<NodeId> members) {
+                if (random.nextInt(3) == 0) {
+                    lastWasStep = false;
+                    return RaftAdmin.transferLeadership(members.get(random.nextInt(members.size())));
+                }
+                lastWasStep = true;
+                if (victim == null) victim = members.get(random.nextInt(members.size()));
+                return switch (step) {
+                    case 0 -> RaftAdmin.remove(victim);
+                    case 1 -> RaftAdmin.addLearner(victim);
+                    default -> RaftAdmin.promote(victim);
+                };
+            }
+
+            @Override
+            public void outcome(boolean ok) {
+                if (!ok || !lastWasStep) return;
+                step = (step + 1) % 3;
+                if (step == 0) victim = null;
+            }
+        });
+    }
+
+    @Override
+    public String describeConfig() {
+        RaftConfig c = config;
+        return "election=" + c.electionTimeoutMin().toMillis() + "-" + c.electionTimeoutMax().toMillis() + "ms heartbeat=" + c.heartbeatInterval().toMillis()
+                + "ms resend=" + c.resendInterval().toMillis() + "ms drift=" + c.maxClockDrift().toMillis() + "ms preVote=" + c.preVote() + " checkQuorum=" + c.checkQuorum()
+                + " inflight=" + c.maxInflightMessages() + "/" + c.maxInflightBytes() + "B batch=" + c.maxBatchEntries() + "/" + c.maxBatchBytes()
+                + "B snapshotEvery=" + c.snapshotThreshold() + " chunk=" + c.snapshotChunkBytes() + "B retain=" + c.logRetentionEntries();
+    }
+
     @Override
     public String toString() {
         return name();

@@ -6,7 +6,8 @@ import java.util.Locale;
  * Deliberately broken MultiPaxos engines, which prove that the simulator and the slowness detector
  * can fail. Test code only: each plants one bug through the node's {@link Roles}, with a role that
  * overrides one seam ({@link Leader#startPhase1}, {@link Leader#decisionQuorums},
- * {@link Acceptor#journaled}); the shipped roles have no flag for it.
+ * {@link Acceptor#journaled}, {@link Acceptor#promiseDurable},
+ * {@link Acceptor#refusesPhase1}, {@link Acceptor#refusesPhase2}); the shipped roles have no flag for it.
  */
 public final class BrokenMultiPaxos {
     public enum Bug {
@@ -15,7 +16,13 @@ public final class BrokenMultiPaxos {
         /** Acceptors answer Phase 2a before their vote is durable (safety bug after a crash). */
         ACK_BEFORE_DURABLE("multipaxos-unsafe-ack-before-durable"),
         /** A slot counts as chosen only once every acceptor voted: safe, but the slowest acceptor sets every latency (fail-slow bug). */
-        WAIT_FOR_ALL_ACCEPTORS("multipaxos-slow-wait-for-all-acceptors");
+        WAIT_FOR_ALL_ACCEPTORS("multipaxos-slow-wait-for-all-acceptors"),
+        /** Acceptors send Phase 1b before their promise is durable (safety bug after a crash; issue 16: it passed 500 random seeds). */
+        PROMISE_BEFORE_DURABLE("multipaxos-unsafe-promise-before-durable"),
+        /** Acceptors answer Phase 1a of any ballot, even below their promise (without raising the promise). */
+        PROMISE_LOWER_BALLOT("multipaxos-unsafe-promise-lower-ballot"),
+        /** Acceptors vote in Phase 2a of any ballot, even below their promise (spec §1.3). */
+        ACCEPT_BELOW_PROMISE("multipaxos-unsafe-accept-below-promise");
 
         private final String protocolName;
 
@@ -61,6 +68,39 @@ public final class BrokenMultiPaxos {
                             // Every acceptor must vote: stricter, so still safe, but never quorum-tolerant.
                             var acceptors = super.decisionQuorums().members();
                             return QuorumSystem.threshold(acceptors, 1, acceptors.size());
+                        }
+                    };
+                }
+            };
+            case PROMISE_BEFORE_DURABLE -> new Roles() {
+                @Override
+                public Acceptor acceptor(RoleContext rc, boolean recordHistory) {
+                    return new Acceptor(rc, recordHistory) {
+                        @Override
+                        boolean promiseDurable(long token) {
+                            return true; // answers as soon as the promise is written, before the disk has it
+                        }
+                    };
+                }
+            };
+            case PROMISE_LOWER_BALLOT -> new Roles() {
+                @Override
+                public Acceptor acceptor(RoleContext rc, boolean recordHistory) {
+                    return new Acceptor(rc, recordHistory) {
+                        @Override
+                        boolean refusesPhase1(Ballot ballot) {
+                            return false;
+                        }
+                    };
+                }
+            };
+            case ACCEPT_BELOW_PROMISE -> new Roles() {
+                @Override
+                public Acceptor acceptor(RoleContext rc, boolean recordHistory) {
+                    return new Acceptor(rc, recordHistory) {
+                        @Override
+                        boolean refusesPhase2(Ballot ballot) {
+                            return false;
                         }
                     };
                 }

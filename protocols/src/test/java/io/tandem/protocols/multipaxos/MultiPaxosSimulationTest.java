@@ -78,6 +78,13 @@ class MultiPaxosSimulationTest {
         assertThat(s.failures()).as(failures(s)).isEmpty();
     }
 
+    /** The seed mix of {@code tandem sim} (issue 16): a configuration drawn per seed, crash-heavy and slow-disk seeds among the rest. */
+    @Test
+    void multiPaxosPassesTheSeedMixWithRandomConfigurationsAndFaultProfiles() {
+        SimRunner.Summary s = run((MultiPaxosProtocol) Protocols.byName("multipaxos"), SimOptions.mix(), Math.max(40, SEEDS / 5), "multipaxos (seed mix)");
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
     @Test
     void fiveNodesThroughTheCodecPass() {
         SimOptions o = SimOptions.defaults();

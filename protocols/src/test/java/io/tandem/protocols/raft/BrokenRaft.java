@@ -11,7 +11,9 @@ import java.util.Set;
  * Deliberately broken Raft engines, which prove that the simulator, the linearizability checker and
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
- * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}); the shipped engine has no flag for it.
+ * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}, {@link RaftEngine#transferEndsLease}, {@link RaftEngine#candidateUpToDate},
+ * {@link RaftEngine#prevEntryMatches}, {@link RaftEngine#followerCommit}) or
+ * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
     public enum Bug {
@@ -24,7 +26,21 @@ public final class BrokenRaft extends RaftProtocol {
         /** Commit waits for every voter, so the slowest follower decides the latency of every command (fail-slow bug). */
         WAIT_FOR_ALL_FOLLOWERS,
         /** Every read is served from the local state of whichever node gets it, without a read index (stale reads). */
-        STALE_READS;
+        STALE_READS,
+        /** A new leader commits the entries it inherited from earlier terms by counting their replicas (Raft Figure 8, §5.4.2). */
+        COMMIT_EARLIER_TERM_BY_COUNTING,
+        /** The lease ignores clock drift ({@code maxClockDrift} 0): a leader whose clock runs slow serves reads after a new leader was elected (thesis §6.4.1). */
+        LEASE_WITHOUT_DRIFT_BOUND,
+        /** A follower acknowledges appended entries before its disk synced them (safety bug after a crash). */
+        ACK_BEFORE_DURABLE,
+        /** A leader that hands over leadership keeps serving reads from its lease (thesis §6.4.1). */
+        LEASE_KEPT_ACROSS_TRANSFER,
+        /** Votes (and pre-votes) without the election restriction: a candidate missing committed entries can win (§5.4.1). */
+        VOTE_FOR_STALE_LOG,
+        /** A follower appends entries without checking the term of the entry before them (§5.3 consistency check). */
+        SKIP_PREV_TERM_CHECK,
+        /** A follower commits up to the leader's commit index even past the entries the message verified (Figure 2, step 5). */
+        COMMIT_PAST_VERIFIED;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -92,6 +108,47 @@ public final class BrokenRaft extends RaftProtocol {
                 @Override
                 boolean windowOpen(Peer p) {
                     return true;
+                }
+            };
+            case COMMIT_EARLIER_TERM_BY_COUNTING -> new RaftEngine(self, members, config) {
+                @Override
+                void acknowledgementCounted(LeaderState leader) {
+                    // Commits the highest index a majority of voters holds, whatever its term.
+                    List<Long> matches = new java.util.ArrayList<>();
+                    for (NodeId v : configuration().voters()) matches.add(leader.commits.matchOf(v));
+                    matches.sort(java.util.Comparator.reverseOrder());
+                    advanceCommit(matches.get(matches.size() / 2));
+                }
+            };
+            case LEASE_WITHOUT_DRIFT_BOUND -> new RaftEngine(self, members, config.toBuilder().maxClockDrift(java.time.Duration.ZERO).build());
+            case ACK_BEFORE_DURABLE -> new RaftEngine(self, members, config) {
+                @Override
+                long acknowledgeableIndex() {
+                    return lastIndex();
+                }
+            };
+            case LEASE_KEPT_ACROSS_TRANSFER -> new RaftEngine(self, members, config) {
+                @Override
+                boolean transferEndsLease() {
+                    return false;
+                }
+            };
+            case VOTE_FOR_STALE_LOG -> new RaftEngine(self, members, config) {
+                @Override
+                boolean candidateUpToDate(long lastLogIndex, long lastLogTerm) {
+                    return true;
+                }
+            };
+            case SKIP_PREV_TERM_CHECK -> new RaftEngine(self, members, config) {
+                @Override
+                boolean prevEntryMatches(long prevIndex, long prevTerm) {
+                    return true;
+                }
+            };
+            case COMMIT_PAST_VERIFIED -> new RaftEngine(self, members, config) {
+                @Override
+                long followerCommit(long leaderCommit, long verifiedIndex) {
+                    return leaderCommit;
                 }
             };
             case STALE_READS -> new RaftEngine(self, members, config) {

@@ -62,6 +62,23 @@ class RaftSimulationTest {
         assertThat(s.failures()).as(failures(s)).isEmpty();
     }
 
+    /** The seed mix of {@code tandem sim} (issue 16): a configuration drawn per seed, crash-heavy and slow-disk seeds among the rest. */
+    @Test
+    void raftPassesTheSeedMixWithRandomConfigurationsAndFaultProfiles() {
+        SimRunner.Summary s = SimRunner.run(Protocols.byName("raft"), SimOptions.mix(), SimOptions.seeds(1, Math.max(40, SEEDS / 5)), 3, null);
+        System.out.println("raft (seed mix): " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
+    /** The seed mix with an operator who transfers leadership and removes, re-adds and promotes members (opt-in: {@code --admin true}). */
+    @Test
+    void raftPassesTheSeedMixWithLeaderTransfersAndMembershipChanges() {
+        SimOptions o = SimOptions.mix().toBuilder().admin(true).build();
+        SimRunner.Summary s = SimRunner.run(Protocols.byName("raft"), o, SimOptions.seeds(1, Math.max(40, SEEDS / 5)), 3, null);
+        System.out.println("raft (seed mix, admin): " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
     @Test
     void fiveNodesThroughTheCodecPass() {
         SimOptions o = SimOptions.defaults();

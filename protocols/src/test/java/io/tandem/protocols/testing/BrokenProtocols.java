@@ -34,14 +34,15 @@ public final class BrokenProtocols implements ProtocolProvider {
         BY_NAME.put(BuggyToy.NAME, BuggyToy::new);
         for (BrokenRaft.Bug bug : BrokenRaft.Bug.values()) {
             BY_NAME.put(bug.protocolName(), switch (bug) {
-                case COMMIT_WITHOUT_QUORUM, VOTE_BEFORE_PERSIST, STALE_READS -> () -> new BrokenRaft(bug, RaftConfig.DEFAULTS);
+                case COMMIT_WITHOUT_QUORUM, VOTE_BEFORE_PERSIST, STALE_READS, COMMIT_EARLIER_TERM_BY_COUNTING, LEASE_WITHOUT_DRIFT_BOUND, ACK_BEFORE_DURABLE, LEASE_KEPT_ACROSS_TRANSFER,
+                        VOTE_FOR_STALE_LOG, SKIP_PREV_TERM_CHECK, COMMIT_PAST_VERIFIED -> () -> new BrokenRaft(bug, RaftConfig.DEFAULTS);
                 case UNBOUNDED_FOLLOWER_QUEUE, WAIT_FOR_ALL_FOLLOWERS -> () -> new BrokenRaft(bug, RaftConfig.builder().maxInflight(4, 1 << 20).build())
                         .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
             });
         }
         for (BrokenMultiPaxos.Bug bug : BrokenMultiPaxos.Bug.values()) {
             BY_NAME.put(bug.protocolName(), switch (bug) {
-                case SKIP_PHASE1, ACK_BEFORE_DURABLE -> () -> BrokenMultiPaxos.protocol(bug, MultiPaxosConfig.DEFAULTS);
+                case SKIP_PHASE1, ACK_BEFORE_DURABLE, PROMISE_BEFORE_DURABLE, PROMISE_LOWER_BALLOT, ACCEPT_BELOW_PROMISE -> () -> BrokenMultiPaxos.protocol(bug, MultiPaxosConfig.DEFAULTS);
                 case WAIT_FOR_ALL_ACCEPTORS -> () -> BrokenMultiPaxos.protocol(bug, MultiPaxosConfig.builder().detector(Duration.ofMillis(500), 64).build())
                         .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
             });
