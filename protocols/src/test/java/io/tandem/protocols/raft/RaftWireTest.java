@@ -121,6 +121,30 @@ class RaftWireTest {
     }
 
     @Test
+    void commandEntriesKeepTheirLoggedFormatByteForByte() throws java.io.IOException {
+        for (var c : List.of(new EntryPayload.Command(io.tandem.engine.NodeId.of("node-7"), 42, new io.tandem.engine.ClientRequest.Session(-5, 9, 3), new byte[] {1, 2, 3}),
+                new EntryPayload.Command(null, 0, io.tandem.engine.ClientRequest.Session.NONE, new byte[0]))) {
+            // The format logs written before the direct encoder hold: DataOutputStream's writeUTF and big-endian longs.
+            var reference = new java.io.ByteArrayOutputStream();
+            try (var out = new java.io.DataOutputStream(reference)) {
+                out.writeByte(EntryPayload.COMMAND_WITH_WATERMARK);
+                out.writeUTF(c.origin() == null ? "" : c.origin().value());
+                out.writeLong(c.requestId());
+                out.writeLong(c.session().clientId());
+                out.writeLong(c.session().sequence());
+                out.writeLong(c.session().lowWatermark());
+                out.write(c.command());
+            }
+            assertThat(EntryPayload.encode(c)).isEqualTo(reference.toByteArray());
+            var back = (EntryPayload.Command) EntryPayload.decode(reference.toByteArray());
+            assertThat(back.origin()).isEqualTo(c.origin());
+            assertThat(back.requestId()).isEqualTo(c.requestId());
+            assertThat(back.session()).isEqualTo(c.session());
+            assertThat(back.command()).isEqualTo(c.command());
+        }
+    }
+
+    @Test
     void throughTheProtocolsKryoCodecTheSameBytesAreACodecException() {
         KryoCodec.Builder builder = KryoCodec.builder();
         new RaftProtocol().registerMessages(builder);
