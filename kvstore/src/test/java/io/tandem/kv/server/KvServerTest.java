@@ -292,7 +292,7 @@ class KvServerTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
-            assertThat(r.body()).contains("tandem_kv_server_requests_seconds_count{node=\"n" + (i + 1) + "\",type=\"status\"}")
+            assertThat(r.body()).contains("tandem_kv_server_requests_total{node=\"n" + (i + 1) + "\",type=\"status\"}")
                     .contains("tandem_raft_term{").contains("tandem_transport_frames_sent_total{").contains("jvm_memory_used_bytes");
         }
         HttpResponse<String> notFound = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.metricsPort(0) + "/nothing")).build(),

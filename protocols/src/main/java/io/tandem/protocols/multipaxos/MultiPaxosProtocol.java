@@ -131,12 +131,12 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         registry.register(MultiPaxosMessage.Prepare.class, id++);
         registry.register(MultiPaxosMessage.Promise.class, id++);
         registry.register(MultiPaxosMessage.Nack.class, id++);
-        registry.register(MultiPaxosMessage.Accept.class, id++);
-        registry.register(MultiPaxosMessage.Accepted.class, id++);
-        registry.register(MultiPaxosMessage.Chosen.class, id++);
+        registry.register(MultiPaxosMessage.Accept.class, new PaxosWire.AcceptSerializer(), id++); // hand-written: the hot path
+        registry.register(MultiPaxosMessage.Accepted.class, new PaxosWire.AcceptedSerializer(), id++); // hand-written: the hot path
+        registry.register(MultiPaxosMessage.Chosen.class, new PaxosWire.ChosenSerializer(), id++); // hand-written: the hot path
         registry.register(MultiPaxosMessage.Heartbeat.class, id++);
         registry.register(MultiPaxosMessage.HeartbeatAck.class, id++);
-        registry.register(MultiPaxosMessage.Propose.class, id++);
+        registry.register(MultiPaxosMessage.Propose.class, new PaxosWire.ProposeSerializer(), id++); // hand-written: the hot path
         registry.register(MultiPaxosMessage.ProposeRead.class, id++);
         registry.register(MultiPaxosMessage.ProposeRejected.class, id++);
         registry.register(MultiPaxosMessage.MaxVotedSlotQuery.class, id++);

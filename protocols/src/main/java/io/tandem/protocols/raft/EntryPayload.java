@@ -42,6 +42,7 @@ sealed interface EntryPayload {
     long requestId();
 
     static byte[] encode(EntryPayload payload) {
+        if (payload instanceof Command c) return encodeCommand(c);
         var bytes = new ByteArrayOutputStream(payload instanceof Command c ? c.command().length + 48 : 64);
         try (var out = new DataOutputStream(bytes)) {
             switch (payload) {
@@ -71,6 +72,10 @@ sealed interface EntryPayload {
     }
 
     static EntryPayload decode(byte[] data) {
+        if (data.length > 0 && data[0] == COMMAND_WITH_WATERMARK) {
+            Command c = decodeCommand(data);
+            if (c != null) return c;
+        }
         try (var in = new DataInputStream(new ByteArrayInputStream(data))) {
             byte kind = in.readByte();
             NodeId origin = readOrigin(in);
@@ -90,6 +95,89 @@ sealed interface EntryPayload {
             };
         } catch (IOException e) {
             throw new IllegalStateException("corrupt Raft entry payload of " + data.length + " bytes", e);
+        }
+    }
+
+    /**
+     * A command, the one kind every write appends (and every replica decodes to execute), written
+     * straight into an array of its exact size: the same bytes {@link DataOutputStream} writes
+     * ({@code writeUTF} of an ASCII node id is its length as u16 and its bytes; longs big-endian),
+     * without the stream's buffer and copy.
+     */
+    private static byte[] encodeCommand(Command c) {
+        String origin = c.origin() == null ? "" : c.origin().value(); // node ids are ASCII
+        int n = origin.length();
+        byte[] command = c.command();
+        byte[] out = new byte[1 + 2 + n + 8 + 24 + command.length];
+        out[0] = COMMAND_WITH_WATERMARK;
+        out[1] = (byte) (n >>> 8);
+        out[2] = (byte) n;
+        for (int i = 0; i < n; i++) out[3 + i] = (byte) origin.charAt(i);
+        int at = 3 + n;
+        at = putLong(out, at, c.requestId());
+        at = putLong(out, at, c.session().clientId());
+        at = putLong(out, at, c.session().sequence());
+        at = putLong(out, at, c.session().lowWatermark());
+        System.arraycopy(command, 0, out, at, command.length);
+        return out;
+    }
+
+    /** The inverse of {@link #encodeCommand}, or null if the bytes are not a well-formed command (the stream decoder then names the problem). */
+    private static Command decodeCommand(byte[] data) {
+        if (data.length < 3) return null;
+        int n = ((data[1] & 0xff) << 8) | (data[2] & 0xff);
+        int at = 3 + n;
+        if (data.length < at + 32) return null;
+        NodeId origin = n == 0 ? null : Origins.of(data, 3, n);
+        if (origin == null && n != 0) return null;
+        long requestId = getLong(data, at);
+        var session = new ClientRequest.Session(getLong(data, at + 8), getLong(data, at + 16), getLong(data, at + 24));
+        at += 32;
+        return new Command(origin, requestId, session, java.util.Arrays.copyOfRange(data, at, data.length));
+    }
+
+    private static int putLong(byte[] out, int at, long v) {
+        for (int i = 7; i >= 0; i--) out[at++] = (byte) (v >>> (8 * i));
+        return at;
+    }
+
+    private static long getLong(byte[] in, int at) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) v = (v << 8) | (in[at + i] & 0xff);
+        return v;
+    }
+
+    /**
+     * The origins of decoded commands: a group has a handful of members, so each name is parsed and
+     * validated once, not for every committed entry on every replica (copy on write; a racing
+     * addition may be lost, which only costs a parse).
+     */
+    final class Origins {
+        private record Known(byte[] name, NodeId id) {}
+
+        private static final int MAX = 64;
+        private static volatile Known[] known = new Known[0];
+
+        private Origins() {}
+
+        /** The node id in {@code data[from, from+length)}, or null if it is not a valid one. */
+        static NodeId of(byte[] data, int from, int length) {
+            for (Known k : known) {
+                if (java.util.Arrays.equals(k.name(), 0, k.name().length, data, from, from + length)) return k.id();
+            }
+            NodeId id;
+            try {
+                id = NodeId.of(new String(data, from, length, java.nio.charset.StandardCharsets.ISO_8859_1));
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            Known[] old = known;
+            if (old.length < MAX) {
+                Known[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+                grown[old.length] = new Known(java.util.Arrays.copyOfRange(data, from, from + length), id);
+                known = grown;
+            }
+            return id;
         }
     }
 

@@ -83,13 +83,19 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private record TransferTimer() implements TimerKey {}
 
+    /** Sends the entries appended since the last send; armed with no delay (see {@link #scheduleReplication}). */
+    private record ReplicateTimer() implements TimerKey {}
+
     private static final TimerKey ELECTION = new ElectionTimer();
     private static final TimerKey HEARTBEAT = new HeartbeatTimer();
     private static final TimerKey CHECK_QUORUM = new CheckQuorumTimer();
     private static final TimerKey DETECTOR = new DetectorTimer();
     private static final TimerKey TRANSFER = new TransferTimer();
+    private static final TimerKey REPLICATE = new ReplicateTimer();
 
     static final String TERM_KEY = "raft.term";
+    /** A {@link #REPLICATE} timer is armed and has not fired yet. */
+    private boolean replicationDue;
     static final String BASE_KEY = "raft.base";
     /** Messages held back while the term and vote are not yet durable; more are dropped (Raft tolerates loss). */
     private static final int MAX_HELD_MESSAGES = 4096;
@@ -317,6 +323,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             case CheckQuorumTimer t -> onCheckQuorumTimer();
             case DetectorTimer t -> onDetectorTimer();
             case TransferTimer t -> onTransferTimer();
+            case ReplicateTimer t -> onReplicateTimer();
             default -> { }
         }
     }
@@ -565,7 +572,30 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         leader.uncommittedBytes += bytes.length;
         if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration());
         handleCompleted(leader, leader.commits.propose(index, now()));
-        for (Peer p : leader.peers.values()) replicate(leader, p);
+        if (payload instanceof EntryPayload.Command) scheduleReplication();
+        else for (Peer p : leader.peers.values()) replicate(leader, p);
+    }
+
+    /**
+     * Batches the client commands that arrive together into one AppendEntries per follower. A timer
+     * with no delay fires only after the runtime has handed the engine every input it drained at once
+     * (NodeRuntime runs due timers after each drain of its inbox; the simulator after the current
+     * event), so under load one message carries every command of a drain, and a lone command waits
+     * for nothing: the batch adapts to the load with no batching delay to tune. Sending later is
+     * always safe in Raft (§5.3: followers accept any prefix in order); only the message count
+     * changes.
+     */
+    private void scheduleReplication() {
+        if (replicationDue) return;
+        replicationDue = true;
+        ctx.schedule(0, REPLICATE);
+    }
+
+    private void onReplicateTimer() {
+        replicationDue = false;
+        if (state instanceof LeaderState leader) {
+            for (Peer p : leader.peers.values()) replicate(leader, p);
+        }
     }
 
     private void onHeartbeatTimer() {

@@ -92,10 +92,10 @@ public class RaftProtocol implements SimulatedProtocol {
         registry.register(RaftMessage.PreVoteResponse.class, id++);
         registry.register(RaftMessage.VoteRequest.class, id++);
         registry.register(RaftMessage.VoteResponse.class, id++);
-        registry.register(RaftMessage.AppendEntries.class, id++);
-        registry.register(RaftMessage.AppendEntriesResponse.class, id++);
-        registry.register(RaftMessage.Heartbeat.class, id++);
-        registry.register(RaftMessage.HeartbeatResponse.class, id++);
+        registry.register(RaftMessage.AppendEntries.class, new RaftWire.AppendEntriesSerializer(), id++); // hand-written: the hot path
+        registry.register(RaftMessage.AppendEntriesResponse.class, new RaftWire.AppendEntriesResponseSerializer(), id++); // hand-written: the hot path
+        registry.register(RaftMessage.Heartbeat.class, new RaftWire.HeartbeatSerializer(), id++); // hand-written: the hot path
+        registry.register(RaftMessage.HeartbeatResponse.class, new RaftWire.HeartbeatResponseSerializer(), id++); // hand-written: the hot path
         registry.register(RaftMessage.InstallSnapshot.class, id++);
         registry.register(RaftMessage.InstallSnapshotResponse.class, id++);
         registry.register(RaftMessage.TimeoutNow.class, id++);
