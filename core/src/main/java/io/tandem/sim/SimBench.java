@@ -89,12 +89,16 @@ public final class SimBench {
      * @param leaderQueueEnd  jobs queued on the leader at the end of the window
      * @param leaderQueueStart jobs queued on the leader at the start of the window
      * @param leaderInFlightMax most messages the leader had on its links to the slow nodes at once in the window
+     * @param backlogStart    work waiting for the slow nodes at the start of the window: messages on the leader's links to
+     *                        them plus the jobs queued on their CPUs (with TCP flow control, what a real leader
+     *                        would end up buffering once the slow nodes' socket buffers are full)
+     * @param backlogEnd      the same at the end of the window (growth = an unbounded queue somewhere)
      * @param leaderCpu       the leader's core time in the window per second of window (1.0 = one core busy)
      * @param leaderChanges   how often the leader sampled every 10 ms changed in the window
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
-                         int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, double leaderCpu,
+                         int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
                          int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline) {
         public String slowText() {
             if (config.slow().isEmpty()) return "healthy";
@@ -147,7 +151,7 @@ public final class SimBench {
         List<Bucket> buckets = log.buckets(sampler);
         return new Result(protocol.name(), config, leader[0], List.copyOf(slowNodes), lat.length, lat.length / seconds,
                 mean, q(lat, 0.5), q(lat, 0.99), q(lat, 0.999), lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e3,
-                sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax,
+                sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
                 retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets);
     }
@@ -258,6 +262,8 @@ public final class SimBench {
         int queueMax;
         int queueEnd;
         int inFlightMax;
+        int backlogStart = -1;
+        int backlogEnd;
         int leaderChanges;
         private String lastLeader;
         private long busyAtStart = -1;
@@ -286,6 +292,10 @@ public final class SimBench {
                 int inFlight = 0;
                 for (String s : slowNodes) inFlight += costs.network().inFlight(leader[0], s);
                 inFlightMax = Math.max(inFlightMax, inFlight);
+                int backlog = inFlight;
+                for (String s : slowNodes) backlog += costs.cpu(s).queued();
+                if (backlogStart < 0) backlogStart = backlog;
+                backlogEnd = backlog;
                 int bucket = (int) ((sim.nowNanos() - start) / LatencyLog.BUCKET);
                 while (queueByBucket.size() <= bucket) queueByBucket.add(0);
                 queueByBucket.set(bucket, Math.max(queueByBucket.get(bucket), q));
