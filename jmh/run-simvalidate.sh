@@ -24,11 +24,18 @@ while (($#)); do
   shift
 done
 mkdir -p "$out"
+# Only the jars this needs (run-peers.sh alone would build every peer system's adapter).
+jar="$root/jmh/target/benchmarks.jar"
+if [[ "${TANDEM_SKIP_BUILD:-0}" != 1 ]] && { [[ ! -f "$jar" || ! -f "$root/peers/tandem/target/peer-tandem.jar" ]] || [[ -n "$(find "$root" -path "$root/*/target" -prune -o -path "$root/.git" -prune -o \( -name '*.java' -o -name 'pom.xml' \) -newer "$jar" -print -quit)" ]]; }; then
+  echo "run-simvalidate: building jmh and peers/tandem..." >&2
+  (cd "$root" && ./mvnw -q -B -DskipTests -pl jmh,peers/tandem -am package >"$out/build.log" 2>&1) || { tail -40 "$out/build.log" >&2; exit 1; }
+fi
+export TANDEM_SKIP_BUILD=1
 real=()
 for c in $clients; do
   echo "run-simvalidate: real cluster, $c clients..." >&2
   "$root/jmh/run-peers.sh" --systems tandem-raft,tandem-multipaxos,tandem-unreplicated --configs 64B-fsync --slowdown none --runs 1 \
-    --warmup "$warmup" --measure "$measure" --clients "$c" --out "$out/real-$c" >"$out/real-$c.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $c clients (see $out/real-$c.log)" >&2
+    --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "${TANDEM_PEERBENCH_WORK:-/var/tmp/tandem-peerbench-simvalidate}" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" --out "$out/real-$c" >"$out/real-$c.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $c clients (see $out/real-$c.log)" >&2
   real+=(--real "$c=$out/real-$c")
 done
 echo "load average now: $(cat /proc/loadavg)" | tee "$out/conditions.txt"

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  *       TCP transport's CPU per message on its I/O thread, codec excluded;</li>
  *   <li>{@code client.request.ns} and {@code client.reply.ns}: the server's I/O work for a client
  *       request and its reply; {@code client.op.ns}: the load generator's CPU per operation;</li>
+ *   <li>{@code wakeup.ns}: handing work to a parked thread (futex wake and wake-up), charged to
+ *       a job whose stage was idle;</li>
  *   <li>{@code apply.ns}, {@code apply.perByte}: the state machine's apply of one command;
  *       {@code workload.commandBytes}: the size of the benchmark's command (a KV put) in the log;</li>
  *   <li>{@code disk.fsync}: the measured distribution of one write + fsync on the real storage
@@ -173,6 +175,11 @@ public final class CostTable {
 
     public long clientOpCost() {
         return nanos("client.op.ns", 0);
+    }
+
+    /** Handing work to a parked thread: charged to a job that finds its stage idle ({@link NodeCpu#setWakeupCost}). */
+    public long wakeupCost() {
+        return nanos("wakeup.ns", 0);
     }
 
     public long applyCost(long bytes) {

@@ -35,6 +35,8 @@ public final class NodeCpu {
     private boolean wakeScheduled;
 
     private boolean paused;
+    private long wakeupNanos;
+    private long wakeups;
     private int queued;
     private int maxQueued;
     private long jobs;
@@ -66,9 +68,28 @@ public final class NodeCpu {
         return host;
     }
 
+    /**
+     * What handing work to an idle thread costs (a parked thread woken: the futex wake and the
+     * wake-up on the other side); a thread that is busy or has work queued picks the next job up
+     * without it, as the real loops do.
+     */
+    public void setWakeupCost(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("negative cost");
+        this.wakeupNanos = nanos;
+    }
+
+    /** How many jobs found their thread idle (and paid the wake-up). */
+    public long wakeups() {
+        return wakeups;
+    }
+
     /** Queues a job; it starts as soon as the host lets it. */
     public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone) {
         if (costNanos < 0) throw new IllegalArgumentException("negative cost");
+        if (wakeupNanos > 0 && running.get(stage) == 0 && queues.get(stage).isEmpty()) {
+            costNanos += wakeupNanos;
+            wakeups++;
+        }
         queues.get(stage).add(new Job(stage, costNanos, onStart, onDone, host.scheduler().now(), host.nextSeq()));
         queued++;
         maxQueued = Math.max(maxQueued, queued);

@@ -121,6 +121,20 @@ class CpuModelTest {
     }
 
     @Test
+    void onlyAJobThatFindsItsThreadIdlePaysTheWakeup() {
+        CpuHost host = new CpuHost("h", 1, clock);
+        NodeCpu cpu = new NodeCpu("n1", host, 1, 1, 1);
+        cpu.setWakeupCost(3);
+        job(cpu, Stage.LOOP, 10, "a"); // idle thread: 10 + 3
+        job(cpu, Stage.LOOP, 10, "b"); // queued behind a: picked up without a wake-up
+        clock.runUntil(100);
+        job(cpu, Stage.LOOP, 10, "c"); // idle again
+        clock.runUntil(200);
+        assertThat(log).containsExactly("start a @0", "done a @13", "start b @13", "done b @23", "start c @100", "done c @113");
+        assertThat(cpu.wakeups()).isEqualTo(2);
+    }
+
+    @Test
     void invalidSettingsAreRejected() {
         CpuHost host = new CpuHost("h", 1, clock);
         assertThatThrownBy(() -> new CpuHost("x", 0, clock)).hasMessageContaining("at least one core");

@@ -126,6 +126,11 @@ public final class CostCalibration {
                 + tr.roundTrips + " samples, median " + tr.rttMedianNs + " ns) less the CPU charged on the way, halved, give net.oneway");
         log("transport: send " + tr.sendNs + " receive " + tr.receiveNs + " oneway " + tr.oneway.format());
 
+        long wakeup = wakeup(quick);
+        t.put("wakeup.ns", Long.toString(wakeup));
+        t.put("meta.source.wakeup", "two platform threads handing a token back and forth with LockSupport.park/unpark: process CPU time per hand-off");
+        log("wakeup: " + wakeup);
+
         // The KV server's own work around a client request and its reply: the same transport and codec work, for a request of the put's size.
         long commandBytes = commandBytes();
         t.put("workload.commandBytes", Long.toString(commandBytes));
@@ -262,6 +267,36 @@ public final class CostCalibration {
         double decPerByte = Math.max(0, (dec[1] - dec[0]) / (sizes[1] - sizes[0]));
         return new long[] {Math.round(Math.max(0, enc[0] - encPerByte * sizes[0])), Math.round(encPerByte * 1000),
                 Math.round(Math.max(0, dec[0] - decPerByte * sizes[0])), Math.round(decPerByte * 1000)};
+    }
+
+    // ---- thread hand-off ----
+
+    private static long wakeup(boolean quick) throws InterruptedException {
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        int n = quick ? 20_000 : 100_000;
+        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+        Thread main = Thread.currentThread();
+        Thread[] other = new Thread[1];
+        other[0] = Thread.ofPlatform().daemon().start(() -> {
+            for (int i = 0; i < 2 * n + 2_000; i++) {
+                while (turn.get() != 1) LockSupport.park();
+                turn.set(0);
+                LockSupport.unpark(main);
+            }
+        });
+        long result = 0;
+        for (int round = 0; round < 2; round++) {
+            int rounds = round == 0 ? 2_000 : 2 * n;
+            long p0 = os.getProcessCpuTime();
+            for (int i = 0; i < rounds; i++) {
+                turn.set(1);
+                LockSupport.unpark(other[0]);
+                while (turn.get() != 0) LockSupport.park();
+            }
+            result = (os.getProcessCpuTime() - p0) / (2L * rounds);
+        }
+        other[0].join(10_000);
+        return result;
     }
 
     // ---- transport ----

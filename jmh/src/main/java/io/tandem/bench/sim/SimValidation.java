@@ -69,7 +69,9 @@ public final class SimValidation {
         List<String> rankings = new ArrayList<>();
         for (Map.Entry<Integer, Path> e : real.entrySet()) {
             int clients = e.getKey();
-            Map<String, Point> measured = readSummary(e.getValue().resolve("summary.csv"), config);
+            Path summary = e.getValue().resolve("summary.csv");
+            Map<String, Point> measured = Files.exists(summary) ? readSummary(summary, config) : Map.of();
+            if (measured.isEmpty()) System.out.println(clients + " clients: no real measurement in " + summary + " (see the run's log)");
             Map<String, Double> realThr = new HashMap<>();
             Map<String, Double> modelThr = new HashMap<>();
             for (Map.Entry<String, String[]> s : SYSTEMS.entrySet()) {
