@@ -94,12 +94,13 @@ public final class SimBench {
      *                        would end up buffering once the slow nodes' socket buffers are full)
      * @param backlogEnd      the same at the end of the window (growth = an unbounded queue somewhere)
      * @param leaderCpu       the leader's core time in the window per second of window (1.0 = one core busy)
+     * @param cpuMicrosPerOp  core time of every node and the load generator in the window, per completed operation
      * @param leaderChanges   how often the leader sampled every 10 ms changed in the window
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
                          int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
-                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline) {
+                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp) {
         public String slowText() {
             if (config.slow().isEmpty()) return "healthy";
             return String.join(" ", config.slow().stream().map(Slowdown::format).toList());
@@ -140,7 +141,10 @@ public final class SimBench {
         log.window(windowStart, windowEnd);
         Sampler sampler = new Sampler(sim, costs, leader, slowNodes, windowStart, windowEnd);
         sim.at(windowStart, sampler::tick);
+        sim.runUntil(windowStart);
+        long busyStart = totalBusy(costs);
         sim.runUntil(windowEnd);
+        long busyWindow = totalBusy(costs) - busyStart;
         for (SimBenchClient c : clients) c.stop();
 
         long[] lat = log.latencies();
@@ -153,7 +157,13 @@ public final class SimBench {
                 mean, q(lat, 0.5), q(lat, 0.99), q(lat, 0.999), lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e3,
                 sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
-                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets);
+                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length);
+    }
+
+    private static long totalBusy(CostModel costs) {
+        long b = 0;
+        for (io.tandem.sim.cost.CpuHost h : costs.hosts().values()) b += h.busyNanos();
+        return b;
     }
 
     private static double q(long[] sorted, double quantile) {

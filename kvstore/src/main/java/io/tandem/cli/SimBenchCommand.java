@@ -141,7 +141,7 @@ final class SimBenchCommand implements Callable<Integer> {
 
     static final String[] COLUMNS = {"protocol", "nodes", "clients", "slow", "resources", "seed", "throughput_ops_s", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",
             "throughput_pct", "mean_pct", "p99_pct", "leader", "slow_nodes", "leader_queue_start", "leader_queue_max", "leader_queue_end", "leader_queue_max_healthy",
-            "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "leader_changes", "retries", "events", "wall_s"};
+            "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s"};
 
     private static String header() {
         return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
@@ -159,7 +159,7 @@ final class SimBenchCommand implements Callable<Integer> {
                 Long.toString(r.config().seed()), f0(r.throughput()), f0(r.meanMicros()), f0(r.p50Micros()), f0(r.p99Micros()), f0(r.p999Micros()), f0(r.maxMicros()),
                 thrPct, meanPct, p99Pct, String.valueOf(r.leader()), String.join(" ", r.slowNodes()), Integer.toString(r.leaderQueueStart()),
                 Integer.toString(r.leaderQueueMax()), Integer.toString(r.leaderQueueEnd()), base == null ? "" : Integer.toString(base.leaderQueueMax()),
-                Integer.toString(r.leaderInFlightMax()), Integer.toString(r.backlogStart()), Integer.toString(r.backlogEnd()), String.format(Locale.ROOT, "%.3f", r.leaderCpu()), Integer.toString(r.leaderChanges()),
+                Integer.toString(r.leaderInFlightMax()), Integer.toString(r.backlogStart()), Integer.toString(r.backlogEnd()), String.format(Locale.ROOT, "%.3f", r.leaderCpu()), String.format(Locale.ROOT, "%.1f", r.cpuMicrosPerOp()), Integer.toString(r.leaderChanges()),
                 Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9)});
         for (SimBench.Bucket b : r.timeline()) {
             timeline.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),

@@ -29,7 +29,7 @@ import java.util.Map;
 public final class SimValidation {
     private SimValidation() {}
 
-    private record Point(double throughput, double p50, double p99) {}
+    private record Point(double throughput, double p50, double p99, double cpuPerOp) {}
 
     private static final Map<String, String[]> SYSTEMS = new LinkedHashMap<>();
 
@@ -62,8 +62,8 @@ public final class SimValidation {
         System.out.printf("cost table: calibrated %s on %s, load %s; model: all replicas and the load generator on %d shared cores%n",
                 table.meta("date"), table.meta("host"), table.meta("load.before"), cores);
         List<String> csv = new ArrayList<>();
-        csv.add("clients,system,real_ops_s,model_ops_s,throughput_error_pct,real_p50_us,model_p50_us,real_p99_us,model_p99_us,within_25pct");
-        System.out.printf("%-7s %-20s %10s %10s %7s %9s %9s %9s %9s%n", "clients", "system", "real ops/s", "model", "err %", "real p50", "model p50", "real p99", "model p99");
+        csv.add("clients,system,real_ops_s,model_ops_s,throughput_error_pct,real_p50_us,model_p50_us,real_p99_us,model_p99_us,real_cpu_us_per_op,model_cpu_us_per_op,within_25pct");
+        System.out.printf("%-7s %-20s %10s %10s %7s %9s %9s %9s %9s %9s %9s%n", "clients", "system", "real ops/s", "model", "err %", "real p50", "model p50", "real p99", "model p99", "real cpu", "model cpu");
         int within = 0;
         int points = 0;
         List<String> rankings = new ArrayList<>();
@@ -89,10 +89,10 @@ public final class SimValidation {
                 double err = 100.0 * (m.throughput() - r.throughput()) / r.throughput();
                 points++;
                 if (Math.abs(err) <= 25) within++;
-                System.out.printf(Locale.ROOT, "%-7d %-20s %10.0f %10.0f %+7.1f %9.0f %9.0f %9.0f %9.0f%n", clients, s.getKey(), r.throughput(), m.throughput(), err,
-                        r.p50(), m.p50Micros(), r.p99(), m.p99Micros());
-                csv.add(String.format(Locale.ROOT, "%d,%s,%.0f,%.0f,%.1f,%.0f,%.0f,%.0f,%.0f,%s", clients, s.getKey(), r.throughput(), m.throughput(), err, r.p50(), m.p50Micros(),
-                        r.p99(), m.p99Micros(), Math.abs(err) <= 25));
+                System.out.printf(Locale.ROOT, "%-7d %-20s %10.0f %10.0f %+7.1f %9.0f %9.0f %9.0f %9.0f %9.1f %9.1f%n", clients, s.getKey(), r.throughput(), m.throughput(), err,
+                        r.p50(), m.p50Micros(), r.p99(), m.p99Micros(), r.cpuPerOp(), m.cpuMicrosPerOp());
+                csv.add(String.format(Locale.ROOT, "%d,%s,%.0f,%.0f,%.1f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s", clients, s.getKey(), r.throughput(), m.throughput(), err, r.p50(), m.p50Micros(),
+                        r.p99(), m.p99Micros(), r.cpuPerOp(), m.cpuMicrosPerOp(), Math.abs(err) <= 25));
             }
             List<String> realRank = realThr.keySet().stream().sorted((a, b) -> Double.compare(realThr.get(b), realThr.get(a))).toList();
             List<String> modelRank = realRank.stream().sorted((a, b) -> Double.compare(modelThr.get(b), modelThr.get(a))).toList();
@@ -114,11 +114,13 @@ public final class SimValidation {
         int cThr = header.indexOf("throughput");
         int cP50 = header.indexOf("p50_us");
         int cP99 = header.indexOf("p99_us");
+        int cCpu = header.indexOf("cpu_us_per_op");
         Map<String, Point> out = new HashMap<>();
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
             if (f.length <= cP99 || !f[cConfig].equals(config) || f[cThr].isBlank()) continue;
-            out.put(f[cSystem], new Point(Double.parseDouble(f[cThr]), Double.parseDouble(f[cP50]), Double.parseDouble(f[cP99])));
+            double cpu = cCpu >= 0 && !f[cCpu].isBlank() ? Double.parseDouble(f[cCpu]) : Double.NaN;
+            out.put(f[cSystem], new Point(Double.parseDouble(f[cThr]), Double.parseDouble(f[cP50]), Double.parseDouble(f[cP99]), cpu));
         }
         return out;
     }
