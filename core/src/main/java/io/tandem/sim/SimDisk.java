@@ -39,6 +39,15 @@ final class SimDisk {
         /** One sampled disk latency for this node, slow-node factor included. */
         long diskLatency();
 
+        /**
+         * The latency of one group-committed flush of {@code entries} log appends and {@code bytes}
+         * in all; the simulator's default ignores the size ({@link #diskLatency()}), the cost model
+         * charges it (io.tandem.sim.cost.DiskModel).
+         */
+        default long flushLatency(int entries, long bytes) {
+            return diskLatency();
+        }
+
         /** A snapshot received from a peer is durable: restore the state machine from it. */
         void installSnapshot(SnapshotMeta meta, byte[] data);
     }
@@ -65,6 +74,9 @@ final class SimDisk {
     record StoredSnapshot(SnapshotMeta meta, byte[] data) {}
 
     private final Host host;
+
+    /** Index, term, length and checksum in front of each record: what the real log writes beside the payload. */
+    static final int RECORD_HEADER_BYTES = 24;
 
     // The durable image: what survives a crash.
     private final List<StoredRecord> records = new ArrayList<>();
@@ -169,7 +181,19 @@ final class SimDisk {
     private void startFlush() {
         flushing = true;
         int batch = pending.size();
-        host.scheduleDisk(host.diskLatency(), "flush", () -> completeFlush(batch));
+        int entries = 0;
+        long bytes = 0;
+        for (Op op : pending) {
+            switch (op) {
+                case Op.Append(LogEntry entry) -> {
+                    entries++;
+                    bytes += entry.payload().length + RECORD_HEADER_BYTES;
+                }
+                case Op.PutMeta(String key, byte[] value, long token) -> bytes += key.length() + value.length + RECORD_HEADER_BYTES;
+                default -> {}
+            }
+        }
+        host.scheduleDisk(host.flushLatency(entries, bytes), "flush", () -> completeFlush(batch));
     }
 
     private void completeFlush(int batch) {

@@ -77,6 +77,10 @@ final class SimNode implements SimDisk.Host {
     private final List<GroupView> views = new ArrayList<>();
     private boolean polling;
     private boolean pollScheduled;
+    /** Effects (messages, replies) of the cost-model job running now, released when it finishes; null outside one. */
+    private List<Runnable> capture;
+    /** Under the cost model, the last index handed to the execution thread (applied later); -1: none since the last reset. */
+    private long lastDelivered = -1;
 
     /**
      * A poll that found work is repeated this much later in virtual time (spinning, as the real
@@ -130,6 +134,7 @@ final class SimNode implements SimDisk.Host {
         timers.clear();
         pendingCalls.clear();
         appliedNotificationQueued = false;
+        lastDelivered = -1;
         regions = new SimRegions(this, sim, incarnation);
         peers.clear();
         for (NodeId m : sim.members()) if (!m.equals(id)) peers.add(m);
@@ -234,6 +239,10 @@ final class SimNode implements SimDisk.Host {
     }
 
     private void dispatch(String kind, Object detail, Runnable action) {
+        if (sim.costs() != null) {
+            runCosted(incarnation, kind, detail, null, 0, action);
+            return;
+        }
         if (paused) {
             backlog.add(new Deferred(kind, detail, action));
             return;
@@ -241,6 +250,84 @@ final class SimNode implements SimDisk.Host {
         sim.trace(kind, id, detail);
         action.run();
         if (polling && up && !paused) poll();
+    }
+
+    // ---- the cost model (issue 18) ----
+
+    /**
+     * Under the cost model: the event queues on this node's I/O thread (receiving and decoding a
+     * message or a client request), then on its protocol loop, where the handler runs when the job
+     * gets a core; what the handler sends leaves when the job's service time is over. Dropped if the
+     * node crashed or restarted meanwhile; queued in the backlog while the node is paused by a fault
+     * of the schedule.
+     */
+    void runCosted(long inc, String kind, Object detail, String type, long bytes, Runnable action) {
+        if (inc != incarnation || !up) {
+            sim.traceDrop(kind, id, detail);
+            return;
+        }
+        io.tandem.sim.cost.CostModel costs = sim.costs();
+        if (costs == null) { // the correctness simulator: no time, as dispatch always did
+            dispatch(kind, detail, action);
+            return;
+        }
+        io.tandem.sim.cost.CostTable table = costs.table();
+        io.tandem.sim.cost.NodeCpu cpu = costs.cpu(id.value());
+        long ioCost = switch (kind) {
+            case "message" -> table.receiveCost(bytes) + table.decodeCost(type, bytes);
+            case "client-request" -> table.clientRequestCost();
+            default -> 0;
+        };
+        long loop = table.loopCost(kind, type, bytes);
+        Runnable onLoop = () -> job(cpu, io.tandem.sim.cost.Stage.LOOP, loop, inc, () -> {
+            if (paused) {
+                backlog.add(new Deferred(kind, detail, action));
+                return;
+            }
+            sim.trace(kind, id, detail);
+            io.tandem.sim.cost.HandlerProbe probe = sim.probe();
+            if (probe == null) {
+                action.run();
+            } else {
+                long t0 = System.nanoTime(); // calibration only: wall time is reported, never fed back
+                action.run();
+                probe.handled(kind, type, bytes, System.nanoTime() - t0);
+            }
+            if (polling && up && !paused) poll();
+        });
+        if (ioCost > 0) cpu.submit(io.tandem.sim.cost.Stage.IO, ioCost, null, () -> { if (inc == incarnation && up) onLoop.run(); });
+        else onLoop.run();
+    }
+
+    /** Queues {@code body} on {@code stage} with service time {@code cost}; its effects leave when it finishes. */
+    private void job(io.tandem.sim.cost.NodeCpu cpu, io.tandem.sim.cost.Stage stage, long cost, long inc, Runnable body) {
+        List<Runnable> effects = new ArrayList<>();
+        cpu.submit(stage, cost, () -> {
+            if (inc != incarnation || !up) return;
+            capture = effects;
+            try {
+                body.run();
+            } finally {
+                capture = null;
+            }
+        }, () -> {
+            for (Runnable effect : effects) effect.run();
+        });
+    }
+
+    /** Holds {@code effect} until the cost-model job running now finishes; false if no job runs (then the caller does it now). */
+    boolean capture(Runnable effect) {
+        if (capture == null) return false;
+        capture.add(effect);
+        return true;
+    }
+
+    /** Under the cost model, execution work runs on the node's execution thread, in order, with its calibrated cost. */
+    private boolean onExecutionThread(long cost, Runnable body) {
+        io.tandem.sim.cost.CostModel costs = sim.costs();
+        if (costs == null) return false;
+        job(costs.cpu(id.value()), io.tandem.sim.cost.Stage.EXEC, cost, incarnation, body);
+        return true;
     }
 
     // ---- polling, regions and views ----
@@ -382,13 +469,24 @@ final class SimNode implements SimDisk.Host {
 
     @Override
     public long diskLatency() {
+        if (sim.costs() != null) return sim.costs().disk(id.value()).transfer(0) + sim.costs().table().disk().sample(sim.diskRandom());
         return sim.options().diskLatency().sample(sim.diskRandom()) * sim.network().slowFactor(id);
+    }
+
+    @Override
+    public long flushLatency(int entries, long bytes) {
+        io.tandem.sim.cost.CostModel costs = sim.costs();
+        if (costs == null) return diskLatency();
+        // The benchmark's commands are the size of a real KV put in the log, not the simulator's register commands.
+        long real = costs.table().commandBytes() > 0 ? Math.max(bytes, entries * (costs.table().commandBytes() + SimDisk.RECORD_HEADER_BYTES)) : bytes;
+        return costs.disk(id.value()).flush(real);
     }
 
     @Override
     public void installSnapshot(SnapshotMeta meta, byte[] data) {
         restore(data);
         execution.flush();
+        lastDelivered = -1;
         notifyApplied();
     }
 
@@ -488,12 +586,19 @@ final class SimNode implements SimDisk.Host {
         @Override
         public void deliver(Committed entry) {
             checkLive();
-            long expected = execution.appliedIndex() + 1;
+            long expected = (lastDelivered >= 0 ? lastDelivered : execution.appliedIndex()) + 1;
+            if (sim.costs() != null) lastDelivered = entry.index();
             if (entry.index() != expected) {
                 sim.violation("in-order-execution", id + " delivered index " + entry.index() + " but its next index to apply is " + expected
                         + (entry.index() > expected ? " (a gap)" : " (a duplicate or a step back)"));
             }
             sim.checkStateMachineSafety(id, entry);
+            long bytes = entry.command() == null ? 0 : Math.max(entry.command().length, sim.costs() == null ? 0 : sim.costs().table().commandBytes());
+            if (sim.costs() != null && onExecutionThread(sim.costs().table().applyCost(bytes), () -> {
+                execution.apply(entry);
+                execution.flush();
+                notifyApplied();
+            })) return;
             execution.apply(entry);
             execution.flush();
             notifyApplied();
@@ -507,6 +612,10 @@ final class SimNode implements SimDisk.Host {
             if (call.request().kind() != ClientRequest.Kind.READ) {
                 sim.violation("serve-read", id + " served request " + requestId + " as a read but it is a command");
             }
+            if (sim.costs() != null && onExecutionThread(sim.costs().table().applyCost(call.request().payload().length), () -> {
+                execution.read(requestId, afterIndex, call.request().payload());
+                execution.flush();
+            })) return;
             execution.read(requestId, afterIndex, call.request().payload());
             execution.flush();
         }
@@ -526,6 +635,11 @@ final class SimNode implements SimDisk.Host {
         @Override
         public void takeSnapshot(long token) {
             checkLive();
+            if (sim.costs() != null && onExecutionThread(0, () -> snapshotNow(token))) return;
+            snapshotNow(token);
+        }
+
+        private void snapshotNow(long token) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try {
                 execution.writeSnapshot(bytes);

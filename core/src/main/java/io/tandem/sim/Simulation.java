@@ -105,6 +105,9 @@ public final class Simulation implements SimCluster {
     /** Scripted scenarios only ({@link SimScenario}): drops a message when it arrives, and watches every message sent. */
     private SimScenario.MessageRule scenarioDrop;
     private SimScenario.MessageRule scenarioSendWatch;
+    /** Time for the run (issue 18), or null: then every handler costs nothing, as in the correctness simulator. */
+    private final io.tandem.sim.cost.CostModel costs;
+    private io.tandem.sim.cost.HandlerProbe probe;
 
     public Simulation(Protocol protocol, SimOptions options) {
         this(protocol, options, null);
@@ -129,6 +132,17 @@ public final class Simulation implements SimCluster {
     }
 
     public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink) {
+        this(protocol, options, traceSink, null);
+    }
+
+    /**
+     * A run whose nodes spend time: with a {@link io.tandem.sim.cost.CostModel}, every event a node
+     * handles queues on its CPU and costs what the model's calibrated table says, messages and disk
+     * flushes take the model's latencies and bandwidths (see {@link SimBench}). Without one ({@code
+     * null}), exactly the run of {@link #Simulation(Protocol, SimOptions, Consumer)}.
+     */
+    public Simulation(Protocol protocol, SimOptions options, Consumer<String> traceSink, io.tandem.sim.cost.CostModel costs) {
+        this.costs = costs;
         this.givenOptions = options;
         // The profile and the engine configuration derive from the seed alone (not from the split
         // streams below), so that every other random choice stays as it was without them.
@@ -165,6 +179,19 @@ public final class Simulation implements SimCluster {
         for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
         this.schedule = options.schedule() != null ? options.schedule() : FaultSchedule.generate(faultRandom, options, members);
         validate(schedule);
+        if (costs != null) {
+            costs.attach(new io.tandem.sim.cost.Scheduler() {
+                @Override
+                public long now() {
+                    return now;
+                }
+
+                @Override
+                public void at(long atNanos, Runnable action) {
+                    Simulation.this.at(atNanos, action);
+                }
+            }, members.stream().map(NodeId::value).toList());
+        }
     }
 
     public static SimResult run(Protocol protocol, SimOptions options) {
@@ -291,6 +318,45 @@ public final class Simulation implements SimCluster {
                     io.tandem.engine.ClientRequest.command(nextRequestId(), io.tandem.engine.ClientRequest.Session.NONE, payload)));
             at(now + pause(), this::next);
         }
+    }
+
+    /** The cost model of this run, or null. */
+    io.tandem.sim.cost.CostModel costs() {
+        return costs;
+    }
+
+    io.tandem.sim.cost.HandlerProbe probe() {
+        return probe;
+    }
+
+    /** Times every engine handler of this run in wall-clock time (calibration only; needs a cost model). */
+    public void setHandlerProbe(io.tandem.sim.cost.HandlerProbe probe) {
+        if (costs == null) throw new IllegalStateException("the handler probe needs a cost model");
+        this.probe = probe;
+    }
+
+    /**
+     * Runs events until virtual time {@code endNanos} (for {@link SimBench}: no fault schedule, no
+     * healing, no history check); the caller starts the nodes and clients first. Engine errors propagate.
+     */
+    void runUntil(long endNanos) {
+        while (!queue.isEmpty() && queue.peek().time <= endNanos) {
+            Event e = queue.poll();
+            now = e.time;
+            eventsRun++;
+            if (eventsRun > options.maxEvents()) throw new IllegalStateException("more than " + options.maxEvents() + " events by " + SimTime.clock(now));
+            try {
+                e.action.run();
+            } catch (StopRun stop) {
+                // recorded in failure, reported below
+            }
+            if (failure != null) throw new IllegalStateException("the run failed: " + failure.summary());
+        }
+        now = Math.max(now, endNanos);
+    }
+
+    long eventsRun() {
+        return eventsRun;
     }
 
     /** For tests that drive the nodes themselves: starts the nodes only (no clients, faults or healing); then {@link #step}. */
@@ -504,6 +570,8 @@ public final class Simulation implements SimCluster {
     // ---- network ----
 
     void send(NodeId from, NodeId to, ProtocolMessage message) {
+        // With a cost model, a message leaves when the handler that sent it has finished, then takes the sender's I/O thread.
+        if (costs != null && nodes.get(from).capture(() -> costedSend(from, to, message))) return;
         SimNode dest = nodes.get(to);
         if (dest == null) throw new IllegalArgumentException(from + " sent " + message.getClass().getSimpleName() + " to " + to + ", which is not a member");
         if (scenarioSendWatch != null) scenarioSendWatch.test(from, to, message);
@@ -522,6 +590,58 @@ public final class Simulation implements SimCluster {
         if (arrivals.length > 1) count("messages.duplicated");
         long incarnation = dest.incarnation();
         for (long arrival : arrivals) at(arrival, () -> arrive(from, dest, incarnation, wire));
+    }
+
+    /** A message leaving {@code from} under the cost model: encode and send on its I/O thread, then the link. */
+    private void costedSend(NodeId from, NodeId to, ProtocolMessage message) {
+        SimNode dest = nodes.get(to);
+        if (dest == null) throw new IllegalArgumentException(from + " sent " + message.getClass().getSimpleName() + " to " + to + ", which is not a member");
+        Object wire = codec == null ? message : codec.encode(message);
+        long bytes = wire instanceof byte[] b ? b.length : 0;
+        count("messages.sent");
+        if (!from.equals(to) && !nodes.get(from).isConnectedTo(to)) {
+            count("messages.refused");
+            return;
+        }
+        if (from.equals(to)) {
+            long incarnation = dest.incarnation();
+            at(now, () -> arrive(from, dest, incarnation, wire, bytes));
+            return;
+        }
+        SimNode source = nodes.get(from);
+        long sourceIncarnation = source.incarnation();
+        String type = message.getClass().getSimpleName();
+        io.tandem.sim.cost.CostTable table = costs.table();
+        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, table.encodeCost(type, bytes) + table.sendCost(bytes), null, () -> {
+            if (source.incarnation() != sourceIncarnation || !source.isUp()) { // its process died with the send buffer
+                count("messages.lost");
+                return;
+            }
+            if (network.blocked(from, to)) {
+                count("messages.lost");
+                return;
+            }
+            long arrival = costs.network().arrival(from.value(), to.value(), now, bytes);
+            long incarnation = dest.incarnation();
+            costs.network().sent(from.value(), to.value());
+            at(arrival, () -> {
+                costs.network().arrived(from.value(), to.value());
+                arrive(from, dest, incarnation, wire, bytes);
+            });
+        });
+    }
+
+    private void arrive(NodeId from, SimNode dest, long incarnation, Object wire, long bytes) {
+        ProtocolMessage message = codec == null ? (ProtocolMessage) wire : (ProtocolMessage) codec.decode((byte[]) wire);
+        if (network.blocked(from, dest.id) || (!from.equals(dest.id) && !dest.isConnectedTo(from))) {
+            count(network.blocked(from, dest.id) ? "messages.partitioned" : "messages.refused");
+            traceDrop("message", dest.id, new Object[] {from, message});
+            return;
+        }
+        dest.runCosted(incarnation, "message", new Object[] {from, message}, message.getClass().getSimpleName(), bytes, () -> {
+            count("messages.delivered");
+            dest.engine().onMessage(from, message);
+        });
     }
 
     private void arrive(NodeId from, SimNode dest, long incarnation, Object wire) {
@@ -598,6 +718,19 @@ public final class Simulation implements SimCluster {
 
     void sendToNode(NodeId target, SimNode.ClientCall call) {
         SimNode node = nodes.get(target);
+        if (costs != null) {
+            // The load generator's I/O thread sends the request, the link carries it, the node's I/O thread reads it.
+            long bytes = call.request().payload().length + CLIENT_FRAME_BYTES + Math.max(0, costs.table().commandBytes() - call.request().payload().length);
+            costs.cpu(io.tandem.sim.cost.CostModel.CLIENT).submit(io.tandem.sim.cost.Stage.IO, costs.table().clientOpCost() / 2, null, () ->
+                    at(costs.network().arrival(io.tandem.sim.cost.CostModel.CLIENT, target.value(), now, bytes), () -> {
+                        if (!node.isUp()) {
+                            traceDrop("client-request", target, call.request());
+                            return;
+                        }
+                        node.runCosted(node.incarnation(), "client-request", call.request(), null, bytes, () -> node.clientRequest(call));
+                    }));
+            return;
+        }
         at(now + network.clientDelay(target), () -> {
             if (!node.isUp()) {
                 traceDrop("client-request", target, call.request());
@@ -608,11 +741,24 @@ public final class Simulation implements SimCluster {
     }
 
     void replyToClient(SimNode node, SimNode.ClientCall call, SimClient.Outcome outcome) {
+        if (costs != null) {
+            Runnable reply = () -> costs.cpu(node.id.value()).submit(io.tandem.sim.cost.Stage.IO, costs.table().clientReplyCost(), null, () ->
+                    at(costs.network().arrival(node.id.value(), io.tandem.sim.cost.CostModel.CLIENT, now, CLIENT_FRAME_BYTES + 16), () ->
+                            costs.cpu(io.tandem.sim.cost.CostModel.CLIENT).submit(io.tandem.sim.cost.Stage.IO, costs.table().clientOpCost() - costs.table().clientOpCost() / 2, null, () -> {
+                                trace("client-reply", node.id, new Object[] {call.client().thread(), call.opId(), outcome});
+                                call.client().onReply(call.opId(), node.id, outcome);
+                            })));
+            if (!node.capture(reply)) reply.run();
+            return;
+        }
         at(now + network.clientDelay(node.id), () -> {
             trace("client-reply", node.id, new Object[] {call.client().thread(), call.opId(), outcome});
             call.client().onReply(call.opId(), node.id, outcome);
         });
     }
+
+    /** Framing and request header of a client request on the wire, beside its payload. */
+    static final int CLIENT_FRAME_BYTES = 32;
 
     long nextRequestId() {
         return ++nextRequestId;

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "Tandem: state machine replication for the JVM.",
         subcommands = {CommandLine.HelpCommand.class, InfoCommand.class, DemoCommand.class, ClusterCommand.class, ServerCommand.class,
                 KvCommands.Put.class, KvCommands.Get.class, KvCommands.Delete.class, KvCommands.Cas.class, KvCommands.Scan.class,
-                KvCommands.Status.class, KvCommands.Member.class, CertsCommand.class, SimCommand.class, CheckCommand.class})
+                KvCommands.Status.class, KvCommands.Member.class, CertsCommand.class, SimCommand.class, SimBenchCommand.class, CheckCommand.class})
 public final class TandemCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,331 @@
+package io.tandem.sim;
+
+import io.tandem.engine.Engine;
+import io.tandem.engine.EngineStatus;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.Protocol;
+import io.tandem.sim.cost.CostModel;
+import io.tandem.sim.cost.CostTable;
+import io.tandem.sim.cost.HandlerProbe;
+import io.tandem.sim.cost.NodeCpu;
+import io.tandem.sim.cost.Slowdown;
+import io.tandem.sim.cost.Stage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The performance simulator (issue 18, DESIGN §8.5): the real engines in the deterministic
+ * simulator, with time from a calibrated {@link CostModel}, under closed-loop clients; optionally a
+ * slowdown ({@link Slowdown}) applied after the warm-up. One run is a pure function of the
+ * protocol, the {@link Config} and the {@link CostTable}: same inputs, same numbers, on any machine.
+ *
+ * <p>Timeline of a run: {@code warmup} (the cluster elects and settles, clients start at 0), then the
+ * slowdowns are applied to their nodes (the followers are chosen then, never the leader), then
+ * {@code settle} not measured, then {@code measure} measured: operations completed in that window,
+ * their latencies, the leader's queues.
+ */
+public final class SimBench {
+    private SimBench() {}
+
+    /**
+     * @param nodes     group size
+     * @param clients   closed-loop clients, one write outstanding each
+     * @param keys      key space (uniform)
+     * @param warmupNanos  before the slowdowns are applied
+     * @param settleNanos  after they are applied, not measured
+     * @param measureNanos the measured window
+     * @param seed      the run's seed
+     * @param resources where the nodes run (cores)
+     * @param slow      slowdowns applied at the end of the warm-up (empty: a healthy run)
+     */
+    public record Config(int nodes, int clients, int keys, long warmupNanos, long settleNanos, long measureNanos, long seed,
+                         CostModel.Resources resources, List<Slowdown> slow) {
+        public Config {
+            if (nodes < 1 || clients < 1 || keys < 1) throw new IllegalArgumentException("nodes, clients and keys must be >= 1");
+            if (warmupNanos < 0 || settleNanos < 0 || measureNanos <= 0) throw new IllegalArgumentException("bad timeline");
+            slow = List.copyOf(slow);
+        }
+
+        public static Config of(int nodes, int clients) {
+            return new Config(nodes, clients, 10_000, SimTime.seconds(2), SimTime.seconds(1), SimTime.seconds(4), 1, CostModel.Resources.dedicated(1), List.of());
+        }
+
+        public Config withSlow(List<Slowdown> s) {
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, s);
+        }
+
+        public Config withResources(CostModel.Resources r) {
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, r, slow);
+        }
+
+        public Config withTimeline(long warmup, long settle, long measure) {
+            return new Config(nodes, clients, keys, warmup, settle, measure, seed, resources, slow);
+        }
+
+        public Config withSeed(long s) {
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, s, resources, slow);
+        }
+
+        public Config withClients(int c) {
+            return new Config(nodes, c, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow);
+        }
+
+        public Config withNodes(int n) {
+            return new Config(n, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow);
+        }
+    }
+
+    /** One second (or shorter bucket) of the run: operations completed in it and their latencies. */
+    public record Bucket(long startNanos, long ops, double meanMicros, double p99Micros, int leaderQueued) {}
+
+    /**
+     * What a run measured in its window. Latencies in microseconds of virtual time.
+     *
+     * @param leader          the node that led when the slowdowns were applied (null if none did)
+     * @param slowNodes       the nodes slowed
+     * @param leaderQueueMax  most jobs queued on the leader's CPU at once in the window (its memory, in the model)
+     * @param leaderQueueEnd  jobs queued on the leader at the end of the window
+     * @param leaderQueueStart jobs queued on the leader at the start of the window
+     * @param leaderInFlightMax most messages the leader had on its links to the slow nodes at once in the window
+     * @param backlogStart    work waiting for the slow nodes at the start of the window: messages on the leader's links to
+     *                        them plus the jobs queued on their CPUs (with TCP flow control, what a real leader
+     *                        would end up buffering once the slow nodes' socket buffers are full)
+     * @param backlogEnd      the same at the end of the window (growth = an unbounded queue somewhere)
+     * @param leaderCpu       the leader's core time in the window per second of window (1.0 = one core busy)
+     * @param cpuMicrosPerOp  core time of every node and the load generator in the window, per completed operation
+     * @param leaderChanges   how often the leader sampled every 10 ms changed in the window
+     */
+    public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
+                         double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
+                         int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
+                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp) {
+        public String slowText() {
+            if (config.slow().isEmpty()) return "healthy";
+            return String.join(" ", config.slow().stream().map(Slowdown::format).toList());
+        }
+    }
+
+    public static Result run(Protocol protocol, Config config, CostTable table) {
+        return run(protocol, config, table, null);
+    }
+
+    /** Same, with every handler timed in wall-clock time by {@code probe} (calibration). */
+    public static Result run(Protocol protocol, Config config, CostTable table, HandlerProbe probe) {
+        long wallStart = System.nanoTime(); // for the report only
+        SimOptions options = SimOptions.defaults().toBuilder()
+                .seed(config.seed()).nodes(config.nodes()).clients(config.clients()).ops(0)
+                .faults(java.util.EnumSet.noneOf(FaultKind.class)).faultsPerSecond(0)
+                .lossRate(0).duplicateRate(0).reorderRate(0).codec(true).invariants(false).clockDriftPpm(0)
+                .maxEvents(Long.MAX_VALUE / 2).build();
+        CostModel costs = new CostModel(table, config.resources(), config.seed());
+        Simulation sim = new Simulation(protocol, options, null, costs);
+        if (probe != null) sim.setHandlerProbe(probe);
+        LatencyLog log = new LatencyLog();
+        List<SimBenchClient> clients = new ArrayList<>();
+        sim.begin();
+        for (int t = 0; t < config.clients(); t++) {
+            SimBenchClient c = new SimBenchClient(sim, t, config.keys(), SimTime.seconds(2), config.seed(), log);
+            clients.add(c);
+            sim.at(0, c::start);
+        }
+        // Warm-up, then until a leader is known (at most 10 s more): the slowdowns are applied to a settled cluster.
+        sim.runUntil(config.warmupNanos());
+        long giveUp = config.warmupNanos() + SimTime.seconds(10);
+        while (leaderOf(sim).isEmpty() && sim.nowNanos() < giveUp) sim.runUntil(sim.nowNanos() + SimTime.millis(10));
+        String[] leader = {leaderOf(sim).map(NodeId::value).orElse(null)};
+        List<String> slowNodes = applySlowdowns(sim, costs, config.slow(), leader[0]);
+        long windowStart = sim.nowNanos() + config.settleNanos();
+        long windowEnd = windowStart + config.measureNanos();
+        log.window(windowStart, windowEnd);
+        Sampler sampler = new Sampler(sim, costs, leader, slowNodes, windowStart, windowEnd);
+        sim.at(windowStart, sampler::tick);
+        sim.runUntil(windowStart);
+        long busyStart = totalBusy(costs);
+        sim.runUntil(windowEnd);
+        long busyWindow = totalBusy(costs) - busyStart;
+        for (SimBenchClient c : clients) c.stop();
+
+        long[] lat = log.latencies();
+        Arrays.sort(lat);
+        double seconds = config.measureNanos() / 1e9;
+        double mean = lat.length == 0 ? Double.NaN : Arrays.stream(lat).average().orElse(Double.NaN) / 1e3;
+        long retries = clients.stream().mapToLong(SimBenchClient::retries).sum();
+        List<Bucket> buckets = log.buckets(sampler);
+        return new Result(protocol.name(), config, leader[0], List.copyOf(slowNodes), lat.length, lat.length / seconds,
+                mean, q(lat, 0.5), q(lat, 0.99), q(lat, 0.999), lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e3,
+                sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
+                sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
+                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length);
+    }
+
+    private static long totalBusy(CostModel costs) {
+        long b = 0;
+        for (io.tandem.sim.cost.CpuHost h : costs.hosts().values()) b += h.busyNanos();
+        return b;
+    }
+
+    private static double q(long[] sorted, double quantile) {
+        if (sorted.length == 0) return Double.NaN;
+        int i = (int) Math.ceil(quantile * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e3;
+    }
+
+    /** The node whose engine says it leads (the highest epoch if several do), if any. */
+    static Optional<NodeId> leaderOf(Simulation sim) {
+        NodeId best = null;
+        long epoch = -1;
+        for (NodeId n : sim.members()) {
+            Optional<Engine> e = sim.engine(n);
+            if (e.isEmpty()) continue;
+            EngineStatus s = e.get().status();
+            if (s.role() == EngineStatus.Role.LEADER && s.epoch() > epoch) {
+                best = n;
+                epoch = s.epoch();
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static List<String> applySlowdowns(Simulation sim, CostModel costs, List<Slowdown> slow, String leader) {
+        List<String> slowed = new ArrayList<>();
+        for (Slowdown s : slow) {
+            List<String> targets = new ArrayList<>();
+            switch (s.target()) {
+                case "leader" -> {
+                    if (leader == null) throw new IllegalStateException("no leader at the end of the warm-up to slow down");
+                    targets.add(leader);
+                }
+                case "follower" -> {
+                    // The last members that are not the leader (and not already slowed), as the real harness picks them.
+                    List<NodeId> members = new ArrayList<>(sim.members());
+                    java.util.Collections.reverse(members);
+                    for (NodeId m : members) {
+                        if (targets.size() == s.count()) break;
+                        if (!m.value().equals(leader) && !slowed.contains(m.value())) targets.add(m.value());
+                    }
+                    if (targets.size() < s.count()) throw new IllegalArgumentException(s.format() + ": only " + targets.size() + " followers to slow");
+                }
+                default -> {
+                    if (!sim.members().contains(NodeId.of(s.target()))) throw new IllegalArgumentException(s.format() + ": no member " + s.target());
+                    targets.add(s.target());
+                }
+            }
+            for (String t : targets) {
+                s.apply(costs, t);
+                slowed.add(t);
+            }
+        }
+        return slowed;
+    }
+
+    /** Latencies of the operations completed in the window, and per-bucket counts. */
+    private static final class LatencyLog implements SimBenchClient.Recorder {
+        static final long BUCKET = SimTime.millis(250);
+        private long start = Long.MAX_VALUE;
+        private long end;
+        private long[] values = new long[1024];
+        private int size;
+        private final List<List<Long>> perBucket = new ArrayList<>();
+
+        void window(long start, long end) {
+            this.start = start;
+            this.end = end;
+            for (long t = start; t < end; t += BUCKET) perBucket.add(new ArrayList<>());
+        }
+
+        @Override
+        public void completed(long atNanos, long latencyNanos) {
+            if (atNanos < start || atNanos > end) return;
+            if (size == values.length) values = Arrays.copyOf(values, size * 2);
+            values[size++] = latencyNanos;
+            int b = (int) Math.min(perBucket.size() - 1, (atNanos - start) / BUCKET);
+            perBucket.get(b).add(latencyNanos);
+        }
+
+        long[] latencies() {
+            return Arrays.copyOf(values, size);
+        }
+
+        List<Bucket> buckets(Sampler sampler) {
+            List<Bucket> out = new ArrayList<>();
+            for (int i = 0; i < perBucket.size(); i++) {
+                long[] l = perBucket.get(i).stream().mapToLong(Long::longValue).sorted().toArray();
+                double mean = l.length == 0 ? Double.NaN : Arrays.stream(l).average().orElse(Double.NaN) / 1e3;
+                out.add(new Bucket(start + i * BUCKET - start, l.length, mean, q(l, 0.99), sampler.queueAt(i)));
+            }
+            return out;
+        }
+    }
+
+    /** Samples the leader's queues every 10 ms of the window (reads only: it changes nothing in the run). */
+    private static final class Sampler {
+        static final long EVERY = SimTime.millis(10);
+        private final Simulation sim;
+        private final CostModel costs;
+        private final String[] leader;
+        private final List<String> slowNodes;
+        private final long start;
+        private final long end;
+        int queueStart = -1;
+        int queueMax;
+        int queueEnd;
+        int inFlightMax;
+        int backlogStart = -1;
+        int backlogEnd;
+        int leaderChanges;
+        private String lastLeader;
+        private long busyAtStart = -1;
+        private final List<Integer> queueByBucket = new ArrayList<>();
+
+        Sampler(Simulation sim, CostModel costs, String[] leader, List<String> slowNodes, long start, long end) {
+            this.sim = sim;
+            this.costs = costs;
+            this.leader = leader;
+            this.slowNodes = slowNodes;
+            this.start = start;
+            this.end = end;
+        }
+
+        void tick() {
+            String now = leaderOf(sim).map(NodeId::value).orElse(null);
+            if (lastLeader != null && now != null && !now.equals(lastLeader)) leaderChanges++;
+            if (now != null) lastLeader = now;
+            if (leader[0] != null) {
+                NodeCpu cpu = costs.cpu(leader[0]);
+                if (busyAtStart < 0) busyAtStart = busy(cpu);
+                int q = cpu.queued();
+                if (queueStart < 0) queueStart = q;
+                queueMax = Math.max(queueMax, q);
+                queueEnd = q;
+                int inFlight = 0;
+                for (String s : slowNodes) inFlight += costs.network().inFlight(leader[0], s);
+                inFlightMax = Math.max(inFlightMax, inFlight);
+                int backlog = inFlight;
+                for (String s : slowNodes) backlog += costs.cpu(s).queued();
+                if (backlogStart < 0) backlogStart = backlog;
+                backlogEnd = backlog;
+                int bucket = (int) ((sim.nowNanos() - start) / LatencyLog.BUCKET);
+                while (queueByBucket.size() <= bucket) queueByBucket.add(0);
+                queueByBucket.set(bucket, Math.max(queueByBucket.get(bucket), q));
+            }
+            if (sim.nowNanos() + EVERY <= end) sim.at(sim.nowNanos() + EVERY, this::tick);
+        }
+
+        private static long busy(NodeCpu cpu) {
+            long b = 0;
+            for (Stage s : Stage.values()) b += cpu.busyNanos(s);
+            return b;
+        }
+
+        long leaderBusy(long endNanos) {
+            if (leader[0] == null || busyAtStart < 0) return 0;
+            return busy(costs.cpu(leader[0])) - busyAtStart;
+        }
+
+        int queueAt(int bucket) {
+            return bucket < queueByBucket.size() ? queueByBucket.get(bucket) : 0;
+        }
+    }
+}

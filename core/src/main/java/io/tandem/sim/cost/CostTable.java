@@ -1,0 +1,209 @@
+package io.tandem.sim.cost;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The calibrated service times the cost model charges (DESIGN §8.5): one table per machine, written
+ * by the calibration ({@code jmh/run-simcalibrate.sh}) from measurements of the real code on that
+ * machine, with the date, the machine and its load recorded beside the numbers. Keys (all times in
+ * nanoseconds, "perByte" ones may be fractional):
+ *
+ * <ul>
+ *   <li>{@code loop.message.<Type>.ns} and {@code loop.message.<Type>.perByte}: an engine handler
+ *       of that message type on the protocol loop, fixed part and per encoded byte;
+ *       {@code loop.message.default.ns} for a type not measured; {@code loop.client-request.ns},
+ *       {@code loop.timer.ns}, {@code loop.storage.ns}, {@code loop.applied.ns},
+ *       {@code loop.default.ns} for the other events;</li>
+ *   <li>{@code codec.encode.ns}, {@code codec.encode.perByte}, {@code codec.decode.ns},
+ *       {@code codec.decode.perByte} (or per type: {@code codec.encode.<Type>.ns} ...): the Kryo codec;</li>
+ *   <li>{@code transport.send.ns}, {@code transport.receive.ns}, {@code transport.perByte}: the real
+ *       TCP transport's CPU per message on its I/O thread, codec excluded;</li>
+ *   <li>{@code client.request.ns} and {@code client.reply.ns}: the server's I/O work for a client
+ *       request and its reply; {@code client.op.ns}: the load generator's CPU per operation;</li>
+ *   <li>{@code wakeup.ns}: handing work to a parked thread (futex wake and wake-up), charged to
+ *       a job whose stage was idle;</li>
+ *   <li>{@code apply.ns}, {@code apply.perByte}: the state machine's apply of one command;
+ *       {@code workload.commandBytes}: the size of the benchmark's command (a KV put) in the log;</li>
+ *   <li>{@code disk.fsync}: the measured distribution of one write + fsync on the real storage
+ *       (quantiles, see {@link Distribution}); {@code disk.bytesPerSecond}: its write bandwidth;</li>
+ *   <li>{@code net.oneway}: one-way latency of a loopback message beyond the CPU charged for it
+ *       (distribution); {@code net.bytesPerSecond}: link bandwidth;</li>
+ *   <li>{@code meta.*}: where and when it was measured, the load, how each number was obtained.</li>
+ * </ul>
+ */
+public final class CostTable {
+    /** The classpath resource holding the table calibrated on the development machine (see {@code protocols/README.md}). */
+    public static final String DEFAULT_RESOURCE = "/io/tandem/sim/cost/calibrated-costs.properties";
+
+    private final TreeMap<String, String> values;
+
+    private CostTable(Map<String, String> values) {
+        this.values = new TreeMap<>(values);
+        // Validate once, so that a bad table fails when read, not in the middle of a run.
+        disk();
+        network();
+        for (Map.Entry<String, String> e : this.values.entrySet()) {
+            if (e.getKey().endsWith(".ns") || e.getKey().endsWith(".perByte") || e.getKey().endsWith("bytesPerSecond") || e.getKey().endsWith("Bytes")) {
+                double v;
+                try {
+                    v = Double.parseDouble(e.getValue().trim());
+                } catch (NumberFormatException x) {
+                    throw new IllegalArgumentException("cost table: " + e.getKey() + " = '" + e.getValue() + "' is not a number");
+                }
+                if (!(v >= 0)) throw new IllegalArgumentException("cost table: " + e.getKey() + " must be >= 0, was " + e.getValue());
+            }
+        }
+    }
+
+    public static CostTable of(Map<String, String> values) {
+        return new CostTable(values);
+    }
+
+    public static CostTable read(Path file) {
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            Properties p = new Properties();
+            p.load(r);
+            return fromProperties(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read cost table " + file, e);
+        }
+    }
+
+    /** The table shipped on the classpath ({@link #DEFAULT_RESOURCE}). */
+    public static CostTable calibrated() {
+        try (InputStream in = CostTable.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) throw new IllegalStateException("no calibrated cost table on the classpath (" + DEFAULT_RESOURCE + "); run jmh/run-simcalibrate.sh");
+            Properties p = new Properties();
+            p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+            return fromProperties(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static CostTable fromProperties(Properties p) {
+        TreeMap<String, String> m = new TreeMap<>();
+        for (String k : p.stringPropertyNames()) m.put(k, p.getProperty(k));
+        return new CostTable(m);
+    }
+
+    /**
+     * A table with no CPU cost at all, a fixed 50 µs one-way network and a 1 ms disk: what the
+     * calibration drives the real engines with while it times their handlers. Not a model of any machine.
+     */
+    public static CostTable uncalibrated() {
+        return of(Map.of("disk.fsync", "1000000", "net.oneway", "50000", "meta.note", "uncalibrated: zero CPU costs"));
+    }
+
+    /** The same table with {@code key} set (or replaced). */
+    public CostTable with(String key, String value) {
+        TreeMap<String, String> m = new TreeMap<>(values);
+        m.put(key, value);
+        return new CostTable(m);
+    }
+
+    public Map<String, String> values() {
+        return java.util.Collections.unmodifiableMap(values);
+    }
+
+    public void write(Writer out, String comment) throws IOException {
+        out.write("# " + comment.replace("\n", "\n# ") + "\n");
+        for (Map.Entry<String, String> e : values.entrySet()) out.write(e.getKey() + "=" + e.getValue().replace("\\", "\\\\") + "\n");
+    }
+
+    public String meta(String key) {
+        return values.getOrDefault("meta." + key, "");
+    }
+
+    double number(String key, double fallback) {
+        String v = values.get(key);
+        return v == null ? fallback : Double.parseDouble(v.trim());
+    }
+
+    long nanos(String key, long fallback) {
+        return Math.round(number(key, fallback));
+    }
+
+    /** The loop's cost for an event of {@code kind} (message type {@code type}, or null) of {@code bytes}. */
+    public long loopCost(String kind, String type, long bytes) {
+        if ("message".equals(kind) && type != null) {
+            String base = "loop.message." + type;
+            if (values.containsKey(base + ".ns")) return nanos(base + ".ns", 0) + Math.round(number(base + ".perByte", 0) * bytes);
+            return nanos("loop.message.default.ns", 0) + Math.round(number("loop.message.default.perByte", 0) * bytes);
+        }
+        return nanos("loop." + kind + ".ns", nanos("loop.default.ns", 0));
+    }
+
+    public long encodeCost(String type, long bytes) {
+        return codec("encode", type, bytes);
+    }
+
+    public long decodeCost(String type, long bytes) {
+        return codec("decode", type, bytes);
+    }
+
+    private long codec(String op, String type, long bytes) {
+        String base = "codec." + op + (type != null && values.containsKey("codec." + op + "." + type + ".ns") ? "." + type : "");
+        return nanos(base + ".ns", 0) + Math.round(number(base + ".perByte", 0) * bytes);
+    }
+
+    public long sendCost(long bytes) {
+        return nanos("transport.send.ns", 0) + Math.round(number("transport.perByte", 0) * bytes);
+    }
+
+    public long receiveCost(long bytes) {
+        return nanos("transport.receive.ns", 0) + Math.round(number("transport.perByte", 0) * bytes);
+    }
+
+    public long clientRequestCost() {
+        return nanos("client.request.ns", 0);
+    }
+
+    public long clientReplyCost() {
+        return nanos("client.reply.ns", 0);
+    }
+
+    public long clientOpCost() {
+        return nanos("client.op.ns", 0);
+    }
+
+    /** Handing work to a parked thread: charged to a job that finds its stage idle ({@link NodeCpu#setWakeupCost}). */
+    public long wakeupCost() {
+        return nanos("wakeup.ns", 0);
+    }
+
+    public long applyCost(long bytes) {
+        return nanos("apply.ns", 0) + Math.round(number("apply.perByte", 0) * bytes);
+    }
+
+    /** Bytes one benchmark command takes in the log and on the wire (0: the simulator's own size). */
+    public long commandBytes() {
+        return nanos("workload.commandBytes", 0);
+    }
+
+    public Distribution disk() {
+        return Distribution.parse(values.getOrDefault("disk.fsync", "0"));
+    }
+
+    public double diskBytesPerSecond() {
+        return number("disk.bytesPerSecond", 0); // 0: unlimited
+    }
+
+    public Distribution network() {
+        return Distribution.parse(values.getOrDefault("net.oneway", "0"));
+    }
+
+    public double networkBytesPerSecond() {
+        return number("net.bytesPerSecond", 0); // 0: unlimited
+    }
+}

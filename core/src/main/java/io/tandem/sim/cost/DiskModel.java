@@ -1,0 +1,65 @@
+package io.tandem.sim.cost;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * One node's disk: a flush of {@code bytes} takes a sampled fsync latency (measured on the real
+ * storage) plus the bytes at the disk's write bandwidth, plus any extra latency. The simulated
+ * storage keeps one flush in flight and the next covers everything queued meanwhile, so group
+ * commit (and its growth under a slow disk) comes out of the queue, not from a constant. Slowness
+ * changes the bandwidth (the {@code blkio.throttle.write_bps_device} kind) or adds latency.
+ */
+public final class DiskModel {
+    private final Distribution fsync;
+    private final double baseBytesPerSecond;
+    private final RandomGenerator random;
+    private double bytesPerSecond;
+    private long extraNanos;
+    private long flushes;
+    private long bytesWritten;
+    private long maxBatchBytes;
+
+    public DiskModel(Distribution fsync, double bytesPerSecond, RandomGenerator random) {
+        this.fsync = fsync;
+        this.baseBytesPerSecond = bytesPerSecond;
+        this.bytesPerSecond = bytesPerSecond;
+        this.random = random;
+    }
+
+    /** Throttles writes to {@code bytesPerSecond} (0: back to the measured bandwidth). */
+    public void setBandwidth(double bytesPerSecond) {
+        if (bytesPerSecond < 0) throw new IllegalArgumentException("negative bandwidth");
+        this.bytesPerSecond = bytesPerSecond == 0 ? baseBytesPerSecond : bytesPerSecond;
+    }
+
+    public void setExtraLatency(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("negative latency");
+        this.extraNanos = nanos;
+    }
+
+    /** The service time of one flush (write and fsync) of {@code bytes}. */
+    public long flush(long bytes) {
+        flushes++;
+        bytesWritten += bytes;
+        maxBatchBytes = Math.max(maxBatchBytes, bytes);
+        long transfer = bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0;
+        return fsync.sample(random) + transfer + extraNanos;
+    }
+
+    /** A read (or a write without fsync) of {@code bytes}: the transfer only, plus extra latency. */
+    public long transfer(long bytes) {
+        return (bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0) + extraNanos;
+    }
+
+    public long flushes() {
+        return flushes;
+    }
+
+    public long bytesWritten() {
+        return bytesWritten;
+    }
+
+    public long maxBatchBytes() {
+        return maxBatchBytes;
+    }
+}

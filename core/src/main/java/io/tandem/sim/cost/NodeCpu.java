@@ -1,0 +1,195 @@
+package io.tandem.sim.cost;
+
+import java.util.ArrayDeque;
+import java.util.EnumMap;
+
+/**
+ * The CPU side of one node: a FIFO queue and a number of threads per {@link Stage}, a CPU quota
+ * (the cgroup {@code cpu.cfs_quota_us} kind: {@code quota} of core time per {@code period}, summed
+ * over the node's threads) and a paused flag (SIGSTOP: nothing starts until resumed).
+ *
+ * <p>A job is submitted with its service time and two actions: {@code onStart} runs when it gets a
+ * core (the engine handler runs then, reading the clock of that moment), {@code onDone} when its
+ * service time has passed (what it produced leaves then: messages, replies). The node's stages share
+ * the cores of its {@link CpuHost}.
+ */
+public final class NodeCpu {
+    /** One unit of work: its stage, service time and actions; ordered by the time it was queued, then submission. */
+    record Job(Stage stage, long cost, Runnable onStart, Runnable onDone, long queuedAt, long seq) {
+        boolean before(Job other) {
+            return queuedAt != other.queuedAt ? queuedAt < other.queuedAt : seq < other.seq;
+        }
+    }
+
+    private final String node;
+    private final CpuHost host;
+    private final EnumMap<Stage, ArrayDeque<Job>> queues = new EnumMap<>(Stage.class);
+    private final EnumMap<Stage, Integer> threads = new EnumMap<>(Stage.class);
+    private final EnumMap<Stage, Integer> running = new EnumMap<>(Stage.class);
+    private final EnumMap<Stage, Long> busy = new EnumMap<>(Stage.class);
+
+    private long quotaNanos; // 0: no quota
+    private long periodNanos;
+    private long periodStart;
+    private long usedInPeriod;
+    private boolean wakeScheduled;
+
+    private boolean paused;
+    private long wakeupNanos;
+    private long wakeups;
+    private int queued;
+    private int maxQueued;
+    private long jobs;
+
+    public NodeCpu(String node, CpuHost host, int ioThreads, int loopThreads, int execThreads) {
+        this.node = node;
+        this.host = host;
+        for (Stage s : Stage.values()) {
+            queues.put(s, new ArrayDeque<>());
+            running.put(s, 0);
+            busy.put(s, 0L);
+        }
+        threads.put(Stage.IO, positive(ioThreads));
+        threads.put(Stage.LOOP, positive(loopThreads));
+        threads.put(Stage.EXEC, positive(execThreads));
+        host.register(this);
+    }
+
+    private static int positive(int n) {
+        if (n < 1) throw new IllegalArgumentException("a stage needs at least one thread");
+        return n;
+    }
+
+    public String node() {
+        return node;
+    }
+
+    public CpuHost host() {
+        return host;
+    }
+
+    /**
+     * What handing work to an idle thread costs (a parked thread woken: the futex wake and the
+     * wake-up on the other side); a thread that is busy or has work queued picks the next job up
+     * without it, as the real loops do.
+     */
+    public void setWakeupCost(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("negative cost");
+        this.wakeupNanos = nanos;
+    }
+
+    /** How many jobs found their thread idle (and paid the wake-up). */
+    public long wakeups() {
+        return wakeups;
+    }
+
+    /** Queues a job; it starts as soon as the host lets it. */
+    public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone) {
+        if (costNanos < 0) throw new IllegalArgumentException("negative cost");
+        if (wakeupNanos > 0 && running.get(stage) == 0 && queues.get(stage).isEmpty()) {
+            costNanos += wakeupNanos;
+            wakeups++;
+        }
+        queues.get(stage).add(new Job(stage, costNanos, onStart, onDone, host.scheduler().now(), host.nextSeq()));
+        queued++;
+        maxQueued = Math.max(maxQueued, queued);
+        host.dispatch();
+    }
+
+    /**
+     * Limits the node to {@code quotaNanos} of core time per {@code periodNanos} from now on (0: no
+     * limit). Unused quota does not carry over; a job that overran its period's quota is paid for in
+     * the next period, as the kernel's CFS bandwidth control does.
+     */
+    public void setQuota(long quotaNanos, long periodNanos) {
+        if (quotaNanos < 0 || (quotaNanos > 0 && periodNanos <= 0)) throw new IllegalArgumentException("quota needs a positive period");
+        this.quotaNanos = quotaNanos;
+        this.periodNanos = periodNanos;
+        this.periodStart = host.scheduler().now();
+        this.usedInPeriod = 0;
+        host.dispatch();
+    }
+
+    public void setPaused(boolean paused) {
+        this.paused = paused;
+        if (!paused) host.dispatch();
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /** Jobs waiting for a core or a thread now (the node's queued work: its memory, in the model). */
+    public int queued() {
+        return queued;
+    }
+
+    public int maxQueued() {
+        return maxQueued;
+    }
+
+    /** Resets the high-water mark (at the start of a measurement window). */
+    public void resetMaxQueued() {
+        maxQueued = queued;
+    }
+
+    public long jobs() {
+        return jobs;
+    }
+
+    /** Core time used by {@code stage} so far. */
+    public long busyNanos(Stage stage) {
+        return busy.get(stage);
+    }
+
+    /** The job this node would start now, or null (paused, quota used, no free thread, nothing queued). */
+    Job startable() {
+        if (paused || queued == 0) return null;
+        if (quotaNanos > 0) {
+            long now = host.scheduler().now();
+            if (now >= periodStart + periodNanos) {
+                long periods = (now - periodStart) / periodNanos;
+                periodStart += periods * periodNanos;
+                usedInPeriod = Math.max(0, usedInPeriod - periods * quotaNanos);
+            }
+            if (usedInPeriod >= quotaNanos) {
+                if (!wakeScheduled) {
+                    wakeScheduled = true;
+                    host.scheduler().at(periodStart + periodNanos, () -> {
+                        wakeScheduled = false;
+                        host.dispatch();
+                    });
+                }
+                return null;
+            }
+        }
+        Job best = null;
+        for (Stage s : Stage.values()) {
+            if (running.get(s) >= threads.get(s)) continue;
+            Job head = queues.get(s).peekFirst();
+            if (head != null && (best == null || head.before(best))) best = head;
+        }
+        return best;
+    }
+
+    Job start(Job job) {
+        queues.get(job.stage()).removeFirst();
+        queued--;
+        running.merge(job.stage(), 1, Integer::sum);
+        usedInPeriod += job.cost();
+        jobs++;
+        if (job.onStart() != null) job.onStart().run();
+        return job;
+    }
+
+    void finish(Job job) {
+        running.merge(job.stage(), -1, Integer::sum);
+        busy.merge(job.stage(), job.cost(), Long::sum);
+        if (job.onDone() != null) job.onDone().run();
+    }
+
+    @Override
+    public String toString() {
+        return node + " queued=" + queued + (paused ? " paused" : "") + (quotaNanos > 0 ? " quota=" + quotaNanos + "/" + periodNanos : "");
+    }
+}

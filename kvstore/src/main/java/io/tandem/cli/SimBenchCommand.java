@@ -1,0 +1,236 @@
+package io.tandem.cli;
+
+import io.tandem.protocols.Protocols;
+import io.tandem.sim.SimBench;
+import io.tandem.sim.cost.CostModel;
+import io.tandem.sim.cost.CostTable;
+import io.tandem.sim.cost.Slowdown;
+import io.tandem.sim.cost.Units;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tandem simbench}: the performance simulator (issue 18). Runs a protocol's real engines in
+ * the deterministic simulator with time from the calibrated cost table, under closed-loop clients,
+ * healthy and with slowdowns, and prints and writes throughput and latency relative to healthy.
+ * Deterministic: the same command gives the same numbers on any machine.
+ */
+@Command(name = "simbench", sortOptions = false, mixinStandardHelpOptions = true, description = {
+        "Performance simulator: the real engines in the simulator with time from a calibrated cost table (CPU cores as queues, disk, links).",
+        "With --slow, each slowed run is compared with the healthy run of the same seed. --scenarios FILE runs a whole matrix.",
+        "Writes results.csv and timeline.csv (per 250 ms of each measured window) to --out."})
+final class SimBenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--protocol", description = "Protocol (default ${DEFAULT-VALUE}); with TANDEM_TEST_PROTOCOLS=1 also the broken twins.")
+    String protocol = "raft";
+
+    @Option(names = "--nodes", description = "Group size (default ${DEFAULT-VALUE}).")
+    int nodes = 3;
+
+    @Option(names = "--clients", description = "Closed-loop clients, one write outstanding each (default ${DEFAULT-VALUE}).")
+    int clients = 16;
+
+    @Option(names = "--slow", paramLabel = "TARGET:FAULT[,FAULT]", description = {"A slowdown applied after the warm-up; repeat for several. TARGET: follower, follower*2, leader, nK.",
+            "FAULT: cpu=5%[/1s], disk=512KiB/s, disk+=5ms, net=+400ms, pause=500ms/1s, stop."})
+    List<String> slow = new ArrayList<>();
+
+    @Option(names = "--scenarios", paramLabel = "FILE", description = "Run every scenario of FILE (one per line: protocol nodes clients healthy|slowdown...; see simbench/depfast.scenarios).")
+    Path scenarios;
+
+    @Option(names = "--seed", description = "Seed (default ${DEFAULT-VALUE}).")
+    long seed = 1;
+
+    @Option(names = "--cores", description = "Cores of each node's own machine (default ${DEFAULT-VALUE}).")
+    int cores = 1;
+
+    @Option(names = "--shared-cores", description = "0, or put every node and the load generator on one machine of this many cores (like this VM; default ${DEFAULT-VALUE}).")
+    int sharedCores = 0;
+
+    @Option(names = "--warmup", description = "Virtual warm-up before the slowdowns (default ${DEFAULT-VALUE}).")
+    String warmup = "2s";
+
+    @Option(names = "--settle", description = "Virtual time after the slowdowns, not measured (default ${DEFAULT-VALUE}).")
+    String settle = "1s";
+
+    @Option(names = "--measure", description = "Measured virtual window (default ${DEFAULT-VALUE}).")
+    String measure = "4s";
+
+    @Option(names = "--costs", paramLabel = "FILE", description = "Cost table (default: the table calibrated on the development machine, see protocols/README.md).")
+    Path costs;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where to write results.csv and timeline.csv (default simbench-out/<date-time>); 'none' writes nothing.")
+    String out;
+
+    @Override
+    public Integer call() throws IOException {
+        CostTable table = costs == null ? CostTable.calibrated() : CostTable.read(costs);
+        List<Scenario> list = new ArrayList<>();
+        Defaults d = new Defaults(seed, parse(warmup), parse(settle), parse(measure), cores, sharedCores);
+        if (scenarios != null) {
+            if (!slow.isEmpty()) throw new ParameterException(spec.commandLine(), "--scenarios and --slow do not go together");
+            list.addAll(readScenarios(scenarios, d));
+        } else {
+            List<Slowdown> s = new ArrayList<>();
+            try {
+                for (String text : slow) s.add(Slowdown.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            list.add(new Scenario(protocol, nodes, clients, d, List.of()));
+            if (!s.isEmpty()) list.add(new Scenario(protocol, nodes, clients, d, s));
+        }
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.printf("cost table: calibrated %s on %s (%s cores), load %s%n", table.meta("date"), table.meta("host"), table.meta("cores"), table.meta("load.before"));
+        stdout.println(header());
+        Map<String, SimBench.Result> healthy = new LinkedHashMap<>();
+        List<String[]> rows = new ArrayList<>();
+        List<String> timeline = new ArrayList<>();
+        long wall = System.nanoTime();
+        for (Scenario sc : list) {
+            String key = sc.baselineKey();
+            if (!sc.slow().isEmpty() && !healthy.containsKey(key)) {
+                SimBench.Result h = run(sc.healthy(), table);
+                healthy.put(key, h);
+                emit(stdout, rows, timeline, h, null);
+            }
+            SimBench.Result r = run(sc, table);
+            if (sc.slow().isEmpty()) {
+                if (healthy.containsKey(key)) continue; // already run as a baseline
+                healthy.put(key, r);
+            }
+            emit(stdout, rows, timeline, r, sc.slow().isEmpty() ? null : healthy.get(key));
+        }
+        stdout.printf(Locale.ROOT, "%d runs in %.1f s wall%n", rows.size(), (System.nanoTime() - wall) / 1e9);
+        if (!"none".equals(out)) {
+            Path dir = Path.of(out != null ? out : "simbench-out/" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            Files.createDirectories(dir);
+            List<String> csv = new ArrayList<>();
+            csv.add(String.join(",", COLUMNS));
+            for (String[] r : rows) csv.add(String.join(",", r));
+            Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
+            timeline.addFirst("protocol,nodes,clients,slow,t_ms,ops,ops_per_s,mean_us,p99_us,leader_queued_max");
+            Files.write(dir.resolve("timeline.csv"), timeline, StandardCharsets.UTF_8);
+            stdout.println("wrote " + dir.resolve("results.csv") + " and " + dir.resolve("timeline.csv"));
+        }
+        return 0;
+    }
+
+    private static SimBench.Result run(Scenario sc, CostTable table) {
+        CostModel.Resources res = sc.defaults().sharedCores() > 0 ? CostModel.Resources.shared(sc.defaults().sharedCores()) : CostModel.Resources.dedicated(sc.defaults().cores());
+        SimBench.Config c = new SimBench.Config(sc.nodes(), sc.clients(), 10_000, sc.defaults().warmup(), sc.defaults().settle(), sc.defaults().measure(), sc.defaults().seed(), res, sc.slow());
+        return SimBench.run(Protocols.byName(sc.protocol()), c, table);
+    }
+
+    static final String[] COLUMNS = {"protocol", "nodes", "clients", "slow", "resources", "seed", "throughput_ops_s", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",
+            "throughput_pct", "mean_pct", "p99_pct", "leader", "slow_nodes", "leader_queue_start", "leader_queue_max", "leader_queue_end", "leader_queue_max_healthy",
+            "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s"};
+
+    private static String header() {
+        return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
+                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "wall");
+    }
+
+    private static void emit(PrintWriter stdout, List<String[]> rows, List<String> timeline, SimBench.Result r, SimBench.Result base) {
+        String thrPct = base == null ? "" : pct(r.throughput(), base.throughput());
+        String meanPct = base == null ? "" : pct(r.meanMicros(), base.meanMicros());
+        String p99Pct = base == null ? "" : pct(r.p99Micros(), base.p99Micros());
+        stdout.println(String.format(Locale.ROOT, "%-34s %-5d %-3d %-30s %9.0f %8.0f %8.0f %8.0f %6s %6s %6s %13s %5.2f %.1fs", r.protocol(), r.config().nodes(), r.config().clients(), r.slowText(),
+                r.throughput(), r.meanMicros(), r.p50Micros(), r.p99Micros(), thrPct, meanPct, p99Pct,
+                r.leaderQueueStart() + "/" + r.leaderQueueMax() + "/" + r.leaderQueueEnd(), r.leaderCpu(), r.wallNanos() / 1e9));
+        rows.add(new String[] {r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(), r.config().resources().format(),
+                Long.toString(r.config().seed()), f0(r.throughput()), f0(r.meanMicros()), f0(r.p50Micros()), f0(r.p99Micros()), f0(r.p999Micros()), f0(r.maxMicros()),
+                thrPct, meanPct, p99Pct, String.valueOf(r.leader()), String.join(" ", r.slowNodes()), Integer.toString(r.leaderQueueStart()),
+                Integer.toString(r.leaderQueueMax()), Integer.toString(r.leaderQueueEnd()), base == null ? "" : Integer.toString(base.leaderQueueMax()),
+                Integer.toString(r.leaderInFlightMax()), Integer.toString(r.backlogStart()), Integer.toString(r.backlogEnd()), String.format(Locale.ROOT, "%.3f", r.leaderCpu()), String.format(Locale.ROOT, "%.1f", r.cpuMicrosPerOp()), Integer.toString(r.leaderChanges()),
+                Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9)});
+        for (SimBench.Bucket b : r.timeline()) {
+            timeline.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),
+                    Long.toString(b.startNanos() / 1_000_000), Long.toString(b.ops()), f0(b.ops() * 4.0), f0(b.meanMicros()), f0(b.p99Micros()), Integer.toString(b.leaderQueued())));
+        }
+    }
+
+    static String pct(double value, double healthy) {
+        return String.format(Locale.ROOT, "%.1f", 100.0 * value / healthy);
+    }
+
+    private static String f0(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    private long parse(String d) {
+        try {
+            return Units.parseNanos(d);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    record Defaults(long seed, long warmup, long settle, long measure, int cores, int sharedCores) {}
+
+    record Scenario(String protocol, int nodes, int clients, Defaults defaults, List<Slowdown> slow) {
+        String baselineKey() {
+            return protocol + "/" + nodes + "/" + clients + "/" + defaults;
+        }
+
+        Scenario healthy() {
+            return new Scenario(protocol, nodes, clients, defaults, List.of());
+        }
+    }
+
+    /**
+     * A scenario file: {@code key=value} lines set defaults for the lines after them (seed, warmup,
+     * settle, measure, cores, shared-cores); every other line is {@code protocol nodes clients} then
+     * {@code healthy} or one or more slowdowns; {@code #} starts a comment.
+     */
+    static List<Scenario> readScenarios(Path file, Defaults start) throws IOException {
+        List<Scenario> out = new ArrayList<>();
+        Defaults d = start;
+        int lineNo = 0;
+        for (String raw : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            lineNo++;
+            String line = raw.replaceAll("#.*", "").trim();
+            if (line.isEmpty()) continue;
+            try {
+                if (line.matches("[a-z-]+=\\S+")) {
+                    String[] kv = line.split("=", 2);
+                    d = switch (kv[0]) {
+                        case "seed" -> new Defaults(Long.parseLong(kv[1]), d.warmup(), d.settle(), d.measure(), d.cores(), d.sharedCores());
+                        case "warmup" -> new Defaults(d.seed(), Units.parseNanos(kv[1]), d.settle(), d.measure(), d.cores(), d.sharedCores());
+                        case "settle" -> new Defaults(d.seed(), d.warmup(), Units.parseNanos(kv[1]), d.measure(), d.cores(), d.sharedCores());
+                        case "measure" -> new Defaults(d.seed(), d.warmup(), d.settle(), Units.parseNanos(kv[1]), d.cores(), d.sharedCores());
+                        case "cores" -> new Defaults(d.seed(), d.warmup(), d.settle(), d.measure(), Integer.parseInt(kv[1]), d.sharedCores());
+                        case "shared-cores" -> new Defaults(d.seed(), d.warmup(), d.settle(), d.measure(), d.cores(), Integer.parseInt(kv[1]));
+                        default -> throw new IllegalArgumentException("unknown setting '" + kv[0] + "' (seed, warmup, settle, measure, cores, shared-cores)");
+                    };
+                    continue;
+                }
+                String[] f = line.split("\\s+");
+                if (f.length < 4) throw new IllegalArgumentException("expected: protocol nodes clients healthy|slowdown...");
+                List<Slowdown> s = new ArrayList<>();
+                for (int i = 3; i < f.length; i++) if (!f[i].equals("healthy")) s.add(Slowdown.parse(f[i]));
+                out.add(new Scenario(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]), d, s));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ":" + lineNo + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,47 @@
+package io.tandem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SimBenchCommandTest {
+    private static final SimBenchCommand.Defaults DEFAULTS = new SimBenchCommand.Defaults(1, 2_000_000_000L, 1_000_000_000L, 4_000_000_000L, 1, 0);
+
+    @Test
+    void theShippedMatrixParses() throws Exception {
+        List<SimBenchCommand.Scenario> list = SimBenchCommand.readScenarios(Path.of("../simbench/depfast.scenarios"), DEFAULTS);
+        assertThat(list).hasSize(24);
+        assertThat(list.get(1).protocol()).isEqualTo("raft");
+        assertThat(list.get(1).slow().getFirst().format()).isEqualTo("follower:cpu=5%");
+        assertThat(list.get(7).slow().getFirst().count()).isEqualTo(2);
+        assertThat(list.getFirst().defaults().measure()).isEqualTo(5_000_000_000L);
+    }
+
+    @Test
+    void aBadLineIsNamedWithItsFileAndLine(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("bad.scenarios");
+        Files.writeString(f, "seed=3\nraft 3 16 healthy\nraft 3 16 follower:warp=9\n");
+        assertThatThrownBy(() -> SimBenchCommand.readScenarios(f, DEFAULTS)).hasMessageContaining("bad.scenarios:3").hasMessageContaining("unknown fault 'warp=9'");
+        Files.writeString(f, "speed=3\n");
+        assertThatThrownBy(() -> SimBenchCommand.readScenarios(f, DEFAULTS)).hasMessageContaining("bad.scenarios:1").hasMessageContaining("unknown setting 'speed'");
+    }
+
+    @Test
+    void aBadSlowdownIsAUsageError() {
+        StringWriter out = new StringWriter();
+        CommandLine cli = TandemCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(out));
+        int exit = cli.execute("simbench", "--slow", "follower:cpu=5", "--out", "none");
+        assertThat(exit).isEqualTo(2);
+        assertThat(out.toString()).contains("needs a %");
+    }
+}

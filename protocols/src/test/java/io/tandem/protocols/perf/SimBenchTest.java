@@ -1,0 +1,71 @@
+package io.tandem.protocols.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.engine.Protocol;
+import io.tandem.protocols.Protocols;
+import io.tandem.protocols.testing.BrokenProtocols;
+import io.tandem.sim.SimBench;
+import io.tandem.sim.SimTime;
+import io.tandem.sim.cost.CostModel;
+import io.tandem.sim.cost.CostTable;
+import io.tandem.sim.cost.Slowdown;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The performance simulator end to end on the real engines (issue 18), with a fixed cost table of
+ * this test (so the assertions do not move when the machine's table is recalibrated). Everything
+ * asserted is virtual time of a deterministic model, never wall time.
+ */
+class SimBenchTest {
+    static final CostTable TABLE = CostTable.of(Map.ofEntries(
+            Map.entry("loop.default.ns", "3000"), Map.entry("loop.message.default.ns", "5000"), Map.entry("loop.client-request.ns", "4000"),
+            Map.entry("transport.send.ns", "8000"), Map.entry("transport.receive.ns", "8000"), Map.entry("codec.encode.ns", "1000"),
+            Map.entry("codec.decode.ns", "1000"), Map.entry("client.request.ns", "10000"), Map.entry("client.reply.ns", "8000"),
+            Map.entry("client.op.ns", "20000"), Map.entry("apply.ns", "5000"), Map.entry("workload.commandBytes", "100"), Map.entry("wakeup.ns", "2000"),
+            Map.entry("disk.fsync", "0:500000,0.5:1000000,0.99:3000000,1:5000000"), Map.entry("disk.bytesPerSecond", "200000000"),
+            Map.entry("net.oneway", "0:20000,0.5:30000,1:100000")));
+
+    private static SimBench.Result run(Protocol protocol, String slow) {
+        SimBench.Config c = SimBench.Config.of(3, 16).withTimeline(SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(1))
+                .withSlow(slow == null ? List.of() : List.of(Slowdown.parse(slow)));
+        return SimBench.run(protocol, c, TABLE);
+    }
+
+    @Test
+    void aRunIsAFunctionOfItsInputs() {
+        SimBench.Result a = run(Protocols.raft(), "follower:cpu=5%");
+        SimBench.Result b = run(Protocols.raft(), "follower:cpu=5%");
+        assertThat(a.ops()).isPositive().isEqualTo(b.ops());
+        assertThat(a.p99Micros()).isEqualTo(b.p99Micros());
+        assertThat(a.events()).isEqualTo(b.events());
+        assertThat(a.leader()).isNotNull();
+        assertThat(a.slowNodes()).hasSize(1).doesNotContain(a.leader());
+    }
+
+    @Test
+    void aDelayedFollowerCostsRaftLittleButStallsTheTwinThatWaitsForAll() {
+        SimBench.Result healthy = run(Protocols.raft(), null);
+        SimBench.Result delayed = run(Protocols.raft(), "follower:net=+400ms");
+        Protocol broken = BrokenProtocols.byName("raft-broken-wait-for-all-followers");
+        SimBench.Result brokenHealthy = run(broken, null);
+        SimBench.Result brokenDelayed = run(BrokenProtocols.byName("raft-broken-wait-for-all-followers"), "follower:net=+400ms");
+        // Raft commits with the leader and the healthy follower: losing the faster of two followers costs some throughput, not most.
+        assertThat(delayed.throughput()).isGreaterThan(0.6 * healthy.throughput());
+        // Waiting on every follower puts the +400 ms on every commit.
+        assertThat(brokenHealthy.throughput()).isGreaterThan(0.6 * healthy.throughput());
+        assertThat(brokenDelayed.throughput()).isLessThan(0.1 * brokenHealthy.throughput());
+        assertThat(brokenDelayed.p50Micros()).isGreaterThan(400_000);
+    }
+
+    @Test
+    void sharedCoresAreSlowerThanOneMachinePerNode() {
+        SimBench.Config dedicated = SimBench.Config.of(3, 64).withTimeline(SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(1));
+        SimBench.Result own = SimBench.run(Protocols.raft(), dedicated, TABLE);
+        SimBench.Result shared = SimBench.run(Protocols.raft(), dedicated.withResources(CostModel.Resources.shared(2)), TABLE);
+        assertThat(shared.throughput()).isLessThan(own.throughput());
+        assertThat(shared.leaderCpu()).isGreaterThan(0);
+    }
+}
