@@ -242,17 +242,14 @@ public final class CopilotEngine implements Engine, Inspectable {
             ctx.reject(request.requestId(), new Rejection.Unavailable("storage failed on " + self));
             return;
         }
+        // The other pilot's copy of this command already ran here before this copy arrived: ordered
+        // once in this log it would not be handed to execution (a command runs at its first position
+        // only) and this request would never be answered. Ordered twice, the second copy is a retry
+        // within this log: delivered, and answered from the session cache without running again.
         ClientRequest.Session session = request.session();
-        if (request.kind() == ClientRequest.Kind.COMMAND && executed.executed(session) && executed.orderedIn(other(pilot.log), session)
-                && !executed.orderedIn(pilot.log, session)) {
-            // The other pilot's copy already ran here before this copy arrived: ordered in this log it
-            // would never be handed to execution (only its first position runs), so its client would
-            // never hear. The other pilot orders it again in its own log, where it is delivered as a
-            // retry and answered from the session cache.
-            ctx.reject(request.requestId(), new Rejection.Redirect(List.of(members.get(pilotOf(other(pilot.log))))));
-            return;
-        }
-        pilot.onClientRequest(request);
+        boolean twice = request.kind() == ClientRequest.Kind.COMMAND && executed.executed(session) && executed.orderedIn(other(pilot.log), session)
+                && !executed.orderedIn(pilot.log, session);
+        pilot.onClientRequest(request, twice);
     }
 
     @Override

@@ -114,14 +114,17 @@ final class Pilot {
 
     // ---- client commands (§3.2, §3.3) ----
 
-    void onClientRequest(ClientRequest request) {
+    /** Queues a request; {@code twice}: order it twice in a row (see {@link CopilotEngine#onClientRequest}). */
+    void onClientRequest(ClientRequest request, boolean twice) {
         if (queue.size() >= engine.config.maxQueuedCommands()) {
             engine.ctx.reject(request.requestId(), new Rejection.Overloaded(queue.size() + " commands wait for a batch at " + engine.self));
             return;
         }
         boolean read = request.kind() == ClientRequest.Kind.READ;
         if (queue.isEmpty()) queuedSince = engine.now();
-        queue.addLast(new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read));
+        Command c = new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read);
+        queue.addLast(c);
+        if (twice) queue.addLast(c);
         maybePropose();
     }
 
@@ -158,7 +161,7 @@ final class Pilot {
         List<Command> batch = new ArrayList<>(Math.min(queue.size(), engine.config.maxBatch()));
         while (!queue.isEmpty() && batch.size() < engine.config.maxBatch()) batch.add(queue.pollFirst());
         batch = List.copyOf(batch);
-        long slot = nextSlot;
+        long slot = Math.max(nextSlot, engine.highestSeen[log] + 1);
         nextSlot = slot + 1;
         long dep = engine.highestSeen[1 - log];
         long now = engine.now();
