@@ -102,6 +102,11 @@ class CopilotRules {
         return Math.max(viewStart, highestHere + 1);
     }
 
+    /** The slot of a pilot's next proposal: its next slot, or above every slot of its log it has seen, the higher. */
+    long proposalSlot(long next, long highestHere) {
+        return Math.max(next, highestHere + 1);
+    }
+
     /** One replica's answer to a Prepare, as recovery needs it. */
     record Vote(int node, Status status, Ballot accepted, List<Command> cmds, long dep) {}
 

@@ -114,6 +114,11 @@ final class Pilot {
 
     // ---- client commands (§3.2, §3.3) ----
 
+    /** Nothing queued and nothing in flight. */
+    boolean idle() {
+        return queue.isEmpty() && inflight.isEmpty();
+    }
+
     /** Queues a request; {@code twice}: order it twice in a row (see {@link CopilotEngine#onClientRequest}). */
     void onClientRequest(ClientRequest request, boolean twice) {
         if (queue.size() >= engine.config.maxQueuedCommands()) {
@@ -161,7 +166,7 @@ final class Pilot {
         List<Command> batch = new ArrayList<>(Math.min(queue.size(), engine.config.maxBatch()));
         while (!queue.isEmpty() && batch.size() < engine.config.maxBatch()) batch.add(queue.pollFirst());
         batch = List.copyOf(batch);
-        long slot = Math.max(nextSlot, engine.highestSeen[log] + 1);
+        long slot = engine.rules.proposalSlot(nextSlot, engine.highestSeen[log]);
         nextSlot = slot + 1;
         long dep = engine.highestSeen[1 - log];
         long now = engine.now();

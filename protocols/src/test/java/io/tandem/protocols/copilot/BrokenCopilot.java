@@ -74,6 +74,11 @@ public final class BrokenCopilot {
                 long pilotFirstSlot(long viewStart, long highestHere, long executed, boolean elected) {
                     return elected ? executed : super.pilotFirstSlot(viewStart, highestHere, executed, elected);
                 }
+
+                @Override
+                long proposalSlot(long next, long highestHere) {
+                    return next; // and then goes on from there, over whatever it has seen
+                }
             };
             case WAIT_FOR_EVERY_REPLICA -> new CopilotRules() {
                 @Override
