@@ -1,38 +1,39 @@
 package io.tandem.protocols.copilot;
 
 /**
- * The ballot of one slot (copilot.md §2.3): compared by {@code round}, then by {@code node} (the index
- * of the member that proposes with it). Round 0 belongs to the slot's pilot and is the only ballot at
- * which the fast path may commit; a fast takeover or recovery prepares a higher round under its own
- * node index, so no two members ever propose with the same ballot.
- *
- * <p>Views are static in this engine (the pilot of log L is member L), so the spec's view component is
- * always 0 and is left out.
+ * The ballot of one slot (copilot.md §2.3 [rec]): compared by {@code view}, then {@code round}, then
+ * {@code node} (the index of the member that proposes with it). A log's view number names its pilot
+ * ({@code view % n}, see {@link PilotElection}), so two members never share a view, and round 0 of a
+ * view, {@code (view, 0, pilot)}, is the default ballot of that pilot's slots: the only ballot at which
+ * the fast path may commit. A fast takeover or recovery prepares a higher round under its own node
+ * index, so no two members ever propose with the same ballot; a new view outranks every ballot of
+ * every older one, which is what lets a new pilot take a whole log over with one round of promises.
  */
-public record Ballot(int round, int node) implements Comparable<Ballot> {
+public record Ballot(int view, int round, int node) implements Comparable<Ballot> {
     /** Below every real ballot: nothing promised or accepted yet. */
-    public static final Ballot NONE = new Ballot(-1, -1);
+    public static final Ballot NONE = new Ballot(-1, -1, -1);
 
     public Ballot {
-        if (round < -1 || node < -1) throw new IllegalArgumentException("ballot (" + round + ", " + node + ") is out of range");
+        if (view < -1 || round < -1 || node < -1) throw new IllegalArgumentException("ballot (" + view + ", " + round + ", " + node + ") is out of range");
     }
 
-    /** The default ballot of every slot of the log whose pilot is member {@code pilot}. */
-    public static Ballot initial(int pilot) {
-        return new Ballot(0, pilot);
+    /** The default ballot of the first view of {@code log}: view {@code log}, whose pilot is member {@code log}. */
+    public static Ballot initial(int log) {
+        return new Ballot(log, 0, log);
+    }
+
+    /** The default ballot of view {@code view}, whose pilot is member {@code pilot}. */
+    public static Ballot of(int view, int pilot) {
+        return new Ballot(view, 0, pilot);
     }
 
     public boolean isInitial() {
         return round == 0;
     }
 
-    /** The least ballot of member {@code node} above this one. */
-    public Ballot next(int node) {
-        return new Ballot(round + 1, node);
-    }
-
     @Override
     public int compareTo(Ballot o) {
+        if (view != o.view) return Integer.compare(view, o.view);
         return round != o.round ? Integer.compare(round, o.round) : Integer.compare(node, o.node);
     }
 
@@ -46,6 +47,6 @@ public record Ballot(int round, int node) implements Comparable<Ballot> {
 
     @Override
     public String toString() {
-        return round < 0 ? "-" : round + "." + node;
+        return round < 0 ? "-" : view + "." + round + "." + node;
     }
 }

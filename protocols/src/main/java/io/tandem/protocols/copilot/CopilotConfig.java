@@ -27,6 +27,11 @@ import java.util.Objects;
  * @param maxQueuedCommands    commands waiting for a batch at a pilot; more are rejected as Overloaded
  * @param detectorInterval     cadence of the slowness detector
  * @param quorumHistoryWindow  least decisions a same-quorum warning needs
+ * @param beaconInterval       how often a pilot announces its view to every member ({@code StartView}, §3.10; Go: 100 ms)
+ * @param viewChangeTimeout    how long a member hears nothing from a log's pilot before it stands for
+ *                             that log (members further from the pilot wait longer; Go: 1 s). Pilot
+ *                             election is for failures: a slow pilot is masked by the other one and
+ *                             by takeovers, never by electing a new one
  */
 public record CopilotConfig(
         boolean pingPong,
@@ -41,11 +46,13 @@ public record CopilotConfig(
         int maxInflightMessages,
         int maxQueuedCommands,
         Duration detectorInterval,
-        int quorumHistoryWindow) {
+        int quorumHistoryWindow,
+        Duration beaconInterval,
+        Duration viewChangeTimeout) {
 
     public static final CopilotConfig DEFAULTS = new CopilotConfig(
             true, Duration.ofMillis(1), true, Duration.ofMillis(10), Duration.ofMillis(2), Duration.ofMillis(50), Duration.ofMillis(50),
-            5000, 64, 256, 100_000, Duration.ofSeconds(1), 64);
+            5000, 64, 256, 100_000, Duration.ofSeconds(1), 64, Duration.ofMillis(100), Duration.ofSeconds(1));
 
     public CopilotConfig {
         positive("pingPongWait", pingPongWait);
@@ -54,6 +61,11 @@ public record CopilotConfig(
         positive("resendInterval", resendInterval);
         positive("catchUpInterval", catchUpInterval);
         positive("detectorInterval", detectorInterval);
+        positive("beaconInterval", beaconInterval);
+        positive("viewChangeTimeout", viewChangeTimeout);
+        if (viewChangeTimeout.compareTo(beaconInterval.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("viewChangeTimeout (" + viewChangeTimeout + ") must be at least two beacon intervals (" + beaconInterval + ")");
+        }
         if (maxBatch < 1) throw new IllegalArgumentException("maxBatch must be >= 1, was " + maxBatch);
         if (maxInflightSlots < 1) throw new IllegalArgumentException("maxInflightSlots must be >= 1, was " + maxInflightSlots);
         if (maxInflightMessages < 1) throw new IllegalArgumentException("maxInflightMessages must be >= 1, was " + maxInflightMessages);
@@ -68,26 +80,31 @@ public record CopilotConfig(
 
     public CopilotConfig withPingPong(boolean on) {
         return new CopilotConfig(on, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
     }
 
     public CopilotConfig withNullDepElimination(boolean on) {
         return new CopilotConfig(pingPong, pingPongWait, on, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
     }
 
     public CopilotConfig withTimers(Duration pingPongWait, Duration takeoverTimeout, Duration fastPathWait, Duration resendInterval, Duration catchUpInterval) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
     }
 
     public CopilotConfig withLimits(int maxBatch, int maxInflightSlots, int maxInflightMessages, int maxQueuedCommands) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
     }
 
     public CopilotConfig withDetector(Duration interval, int window) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, interval, window);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, interval, window, beaconInterval, viewChangeTimeout);
+    }
+
+    public CopilotConfig withElection(Duration beaconInterval, Duration viewChangeTimeout) {
+        return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
     }
 }

@@ -17,6 +17,10 @@ import io.tandem.protocols.copilot.CopilotMessage.FastAccept;
 import io.tandem.protocols.copilot.CopilotMessage.FastAcceptReply;
 import io.tandem.protocols.copilot.CopilotMessage.Prepare;
 import io.tandem.protocols.copilot.CopilotMessage.PrepareReply;
+import io.tandem.protocols.copilot.CopilotMessage.StartView;
+import io.tandem.protocols.copilot.CopilotMessage.ViewChange;
+import io.tandem.protocols.copilot.CopilotMessage.ViewChangeReply;
+import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.Inspectable;
 import io.tandem.storage.DurableLog;
 import io.tandem.storage.LogEntry;
@@ -29,13 +33,14 @@ import java.util.Map;
 
 /**
  * One member of a Copilot group (Ngo, Sen, Lloyd, OSDI 2020; implementation notes in copilot.md). Every
- * member is an acceptor and learner of both logs and executes their combined order; member 0 is also
- * the pilot (orderer of log 0) and member 1 the copilot (orderer of log 1), each with a {@link Pilot}
- * for its own log and {@link Takeovers} for the other pilot's blocking slots.
+ * member is an acceptor and learner of both logs and executes their combined order; the pilot of each
+ * log's current view (at first member 0 for log 0 and member 1 for log 1) also orders commands into it
+ * with a {@link Pilot} and takes over the other log's blocking slots with {@link Takeovers}.
  *
- * <p>The pilots are fixed (views never change in this engine): a pilot that crashes restarts from its
- * durable state and recovers its own unfinished slots by takeover, and while it is down the other
- * pilot takes over whatever of its log blocks execution, so one pilot keeps the group available.
+ * <p>A pilot that is slow or briefly down is masked by the other one (takeovers); a pilot that stays
+ * silent for the view-change timeout is replaced by {@link PilotElection}, which moves its log to a
+ * new view with a new pilot that recovers the log's in-flight slots. A restarted pilot recovers its
+ * own unfinished slots by takeover.
  *
  * <p>Durability: every change of a slot's promise or vote is appended to the durable log
  * ({@link SlotRecord}) and nothing that depends on it leaves this member before it is durable; a
@@ -49,6 +54,11 @@ public final class CopilotEngine implements Engine, Inspectable {
     record TakeoverCheck() implements TimerKey {}
 
     record DetectorTick() implements TimerKey {}
+
+    /** Every member's view of each log (§3.10): the view promised (refusing older ballots), the view established, its start slot. */
+    final int[] promisedView = {0, 1};
+    final int[] establishedView = {0, 1};
+    final long[] startSlot = {0, 0};
 
     /** Work that may run only once the durable log holds everything appended before it was queued. */
     private record Deferred(long durableIndex, Runnable action) {}
@@ -71,13 +81,18 @@ public final class CopilotEngine implements Engine, Inspectable {
     private long deliveredIndex;
     private final ExecutedCommands executed = new ExecutedCommands();
     private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
+    /** Commits learned and not yet written: they ride along with the next write (or the next catch-up tick). */
+    private final List<Slot> unwrittenCommits = new ArrayList<>();
     private boolean storageFailed;
     private long corruptRecords;
     /** Cursor at the last catch-up tick: a replica asks its peers only when it made no progress for a whole tick. */
     private long lastTickA = -1, lastTickB = -1;
 
+    /** This member's pilot role, for at most one log; null on other members. */
     Pilot pilot;
     Takeovers takeovers;
+    PilotElection election;
+    private SlownessDetector detector;
 
     // Simulator observation (only when the protocol's invariants were asked for).
     final List<CommitEvent> commitEvents = new ArrayList<>();
@@ -85,6 +100,11 @@ public final class CopilotEngine implements Engine, Inspectable {
     final List<Command> proposals = new ArrayList<>();
 
     record CommitEvent(int log, long slot, List<Command> cmds, long dep) {}
+
+    /** A phase message a proposer sent: (log, slot, ballot, phase) must never carry two values. */
+    record ProposalEvent(int log, long slot, Ballot ballot, boolean accept, List<Command> cmds, long dep) {}
+
+    final List<ProposalEvent> proposalEvents = new ArrayList<>();
 
     /** A command handed to execution from {@code log}; {@code retry}: a copy of one delivered before, which execution only answers. */
     record Delivery(int log, Committed entry, boolean retry) {}
@@ -109,27 +129,102 @@ public final class CopilotEngine implements Engine, Inspectable {
     public void start(EngineContext ctx) {
         this.ctx = ctx;
         replayDurableLog();
-        if (selfIndex < 2) {
-            pilot = new Pilot(this, selfIndex);
-            takeovers = new Takeovers(this);
-            pilot.start();
-            ctx.schedule(config.detectorInterval().toNanos(), new DetectorTick());
-        }
+        detector = new SlownessDetector(ctx.meters(), Pilot.VOCABULARY, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
+        takeovers = new Takeovers(this);
+        election = new PilotElection(this);
+        election.start();
+        updateRole(false);
+        ctx.schedule(config.detectorInterval().toNanos(), new DetectorTick());
         ctx.schedule(config.catchUpInterval().toNanos(), new CatchUpTick());
         execute();
+    }
+
+    /** The member that pilots {@code log} in the view this member knows as established. */
+    int pilotOf(int log) {
+        return establishedView[log] % n;
+    }
+
+    /** The current pilots, for clients (§3.2: every command goes to both). */
+    private List<NodeId> pilots() {
+        NodeId a = members.get(pilotOf(0)), b = members.get(pilotOf(1));
+        return a.equals(b) ? List.of(a) : List.of(a, b);
+    }
+
+    /**
+     * The least ballot a message of {@code log} must carry here: the default ballot of the promised
+     * view, so that nothing of an older view is taken once a candidate was promised a newer one.
+     */
+    Ballot viewFloor(int log) {
+        return Ballot.of(promisedView[log], promisedView[log] % n);
+    }
+
+    /** What slot {@code s} is promised to: its own promise or the log's view floor, the higher. */
+    private Ballot promise(Slot s) {
+        return Ballot.max(s.promised, viewFloor(s.log));
+    }
+
+    /** Takes or drops the pilot role to match the established views (a member pilots at most one log). */
+    void updateRole(boolean elected) {
+        int mine = -1;
+        for (int log = 0; log < 2; log++) {
+            if (establishedView[log] == promisedView[log] && pilotOf(log) == selfIndex && (mine < 0 || pilot != null && pilot.log == log)) mine = log;
+        }
+        if (pilot != null && (pilot.log != mine || pilot.initial.view() != establishedView[mine])) {
+            pilot.retire(pilots());
+            pilot = null;
+        }
+        if (pilot == null && mine >= 0) {
+            pilot = new Pilot(this, mine, Ballot.of(establishedView[mine], selfIndex), detector);
+            pilot.start(elected);
+        }
+    }
+
+    /** Promises view {@code view} of {@code log} (durably; the caller answers once it is). */
+    void promiseView(int log, int view) {
+        promisedView[log] = view;
+        persistView(log);
+        updateRole(false);
+    }
+
+    /** View {@code view} of {@code log} is established with fresh commands from {@code start} on. */
+    void establishView(int log, int view, long start) {
+        promisedView[log] = Math.max(promisedView[log], view);
+        establishedView[log] = view;
+        startSlot[log] = start;
+        seen(log, start - 1); // the slots below the start exist: they are recovered, never reused
+        persistView(log);
+        updateRole(true);
+        execute();
+    }
+
+    private void persistView(int log) {
+        if (storageFailed) return;
+        writeCommits();
+        DurableLog l = ctx.log();
+        l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encodeView(new SlotRecord.ViewState(log, promisedView[log], establishedView[log], startSlot[log]))));
     }
 
     /** Rebuilds every slot from the durable log, the last record of a slot winning. */
     private void replayDurableLog() {
         DurableLog log = ctx.log();
         for (long i = log.firstIndex(); i <= log.lastIndex(); i++) {
-            Slot s;
+            Object record;
             try {
-                s = SlotRecord.decode(log.entry(i).payload());
+                record = SlotRecord.decodeAny(log.entry(i).payload());
             } catch (IllegalArgumentException e) {
                 corruptRecords++;
                 continue;
             }
+            if (record instanceof SlotRecord.ViewState v) {
+                promisedView[v.log()] = Math.max(promisedView[v.log()], v.promised());
+                if (v.established() >= establishedView[v.log()]) {
+                    establishedView[v.log()] = v.established();
+                    startSlot[v.log()] = v.startSlot();
+                    seen(v.log(), v.startSlot() - 1);
+                }
+                continue;
+            }
+            Slot s = (Slot) record;
             slots[s.log].put(s.index, s);
             seen(s.log, s.index);
             if (s.cmds != null) seen(1 - s.log, s.dep);
@@ -140,14 +235,24 @@ public final class CopilotEngine implements Engine, Inspectable {
     public void onClientRequest(ClientRequest request) {
         if (pilot == null) {
             // Only the two pilots order commands; the runtime forwards the request to both (§3.2).
-            ctx.reject(request.requestId(), new Rejection.Redirect(List.of(members.get(0), members.get(1))));
+            ctx.reject(request.requestId(), new Rejection.Redirect(pilots()));
             return;
         }
         if (storageFailed) {
             ctx.reject(request.requestId(), new Rejection.Unavailable("storage failed on " + self));
             return;
         }
-        pilot.onClientRequest(request);
+        // The other pilot's copy of this command already ran here before this copy arrived (the
+        // client's message to this pilot was late): ordered once in this log it would not be handed
+        // to execution (a command runs at its first position only), and this request would wait for
+        // its timeout. An idle pilot orders it twice: the second copy is a retry within its log,
+        // delivered and answered from the session cache. A busy pilot does not: it is the slow one,
+        // every request reaches it late, and delivered retries would keep null-dependency
+        // elimination from skipping its entries; its clients have the other pilot's answer.
+        ClientRequest.Session session = request.session();
+        boolean twice = request.kind() == ClientRequest.Kind.COMMAND && pilot.idle() && executed.executed(session)
+                && executed.orderedIn(other(pilot.log), session) && !executed.orderedIn(pilot.log, session);
+        pilot.onClientRequest(request, twice);
     }
 
     @Override
@@ -157,19 +262,20 @@ public final class CopilotEngine implements Engine, Inspectable {
         switch (m) {
             case FastAccept fa -> onFastAccept(from, fa);
             case FastAcceptReply r -> {
-                if (pilot != null) pilot.onFastAcceptReply(from, r);
+                if (pilot != null && r.log() == pilot.log) pilot.onFastAcceptReply(from, r);
             }
             case Accept acc -> onAccept(from, acc);
             case AcceptReply r -> {
-                if (pilot != null && r.log() == selfIndex && r.ballot().equals(pilot.initial)) pilot.onAcceptReply(from, r);
-                else if (takeovers != null) takeovers.onAcceptReply(from, r);
+                if (pilot != null && r.log() == pilot.log && r.ballot().equals(pilot.initial)) pilot.onAcceptReply(from, r);
+                else takeovers.onAcceptReply(from, r);
             }
             case Commit c -> onCommit(c);
             case Prepare p -> onPrepare(from, p);
-            case PrepareReply r -> {
-                if (takeovers != null) takeovers.onPrepareReply(from, r);
-            }
+            case PrepareReply r -> takeovers.onPrepareReply(from, r);
             case CommitQuery q -> onCommitQuery(from, q);
+            case ViewChange v -> election.onViewChange(from, v);
+            case ViewChangeReply r -> election.onViewChangeReply(from, r);
+            case StartView v -> election.onStartView(from, v);
         }
     }
 
@@ -177,16 +283,21 @@ public final class CopilotEngine implements Engine, Inspectable {
     public void onTimer(TimerKey key) {
         switch (key) {
             case CatchUpTick t -> onCatchUpTick();
-            case TakeoverCheck t -> {
-                if (takeovers != null) takeovers.startBlocking(blockers());
-            }
+            case TakeoverCheck t -> takeovers.startBlocking(blockers());
             case DetectorTick t -> {
                 if (pilot != null) pilot.sampleDetector();
                 ctx.schedule(config.detectorInterval().toNanos(), t);
             }
-            case Pilot.PingPongWait t -> pilot.onPingPongWait();
-            case Pilot.FastPathWait t -> pilot.onFastPathWait(t.slot());
-            case Pilot.Resend t -> pilot.onResend(t.slot());
+            case PilotElection.Tick t -> election.onTick();
+            case Pilot.PingPongWait t -> {
+                if (pilot != null) pilot.onPingPongWait();
+            }
+            case Pilot.FastPathWait t -> {
+                if (pilot != null) pilot.onFastPathWait(t.slot());
+            }
+            case Pilot.Resend t -> {
+                if (pilot != null) pilot.onResend(t.slot());
+            }
             case Takeovers.Retry t -> takeovers.onRetry(t.log(), t.slot());
             default -> {}
         }
@@ -207,20 +318,21 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /**
      * Both pilots order commands, so both report LEADER and name themselves; the other members follow
-     * the pilot of log 0. The epoch is 0 (pilots are fixed); the commit index is the combined order's
-     * delivered position.
+     * the pilot of log 0. The epoch is the sum of the two logs' established views (it grows with every
+     * election); the commit index is the combined order's delivered position.
      */
     @Override
     public EngineStatus status() {
         EngineStatus.Role role = pilot != null ? EngineStatus.Role.LEADER : EngineStatus.Role.FOLLOWER;
-        return new EngineStatus(role, pilot != null ? self : members.get(0), 0, members, List.of(), deliveredIndex, -1, Map.of());
+        long epoch = (long) establishedView[0] + establishedView[1] - 1;
+        return new EngineStatus(role, pilot != null ? self : members.get(pilotOf(0)), epoch, members, List.of(), deliveredIndex, -1, Map.of());
     }
 
     @Override
     public String inspect() {
-        return (pilot != null ? (selfIndex == 0 ? "pilot " : "copilot ") : "replica ") + "cursor=" + cursor[0] + "/" + cursor[1] + " seen="
+        return (pilot != null ? (pilot.log == 0 ? "pilot " : "copilot ") : "replica ") + "cursor=" + cursor[0] + "/" + cursor[1] + " seen="
                 + highestSeen[0] + "/" + highestSeen[1] + " delivered=" + deliveredIndex + " heads=" + slotOrNull(0, cursor[0]) + " "
-                + slotOrNull(1, cursor[1]) + (pilot != null ? " " + pilot.describe() + " " + takeovers.describe() : "")
+                + slotOrNull(1, cursor[1]) + " " + election.describe() + (pilot != null ? " " + pilot.describe() : "") + " " + takeovers.describe()
                 + (corruptRecords > 0 ? " corrupt=" + corruptRecords : "");
     }
 
@@ -250,8 +362,22 @@ public final class CopilotEngine implements Engine, Inspectable {
     /** Appends the slot's state to the durable log; what depends on it waits with {@link #whenDurable}. */
     void persist(Slot s) {
         if (storageFailed) return;
+        writeCommits();
         DurableLog log = ctx.log();
         log.append(new LogEntry(log.lastIndex() + 1, 0, SlotRecord.encode(s)));
+    }
+
+    /**
+     * Appends the commit records learned since the last write. A commit record is never waited for
+     * (a commit lost in a crash is learned again from a peer), so it need not be written on its own:
+     * written with the next vote or promise it shares that write's fsync, instead of adding one to
+     * the disk's queue in front of the next vote on a command's path.
+     */
+    private void writeCommits() {
+        if (unwrittenCommits.isEmpty()) return;
+        DurableLog log = ctx.log();
+        for (Slot c : unwrittenCommits) log.append(new LogEntry(log.lastIndex() + 1, 0, SlotRecord.encode(c)));
+        unwrittenCommits.clear();
     }
 
     /** Runs {@code action} once everything appended so far is durable (now, if it already is). */
@@ -285,12 +411,12 @@ public final class CopilotEngine implements Engine, Inspectable {
         seen(m.log(), m.slot());
         seen(other, m.dep());
         Slot s = slot(m.log(), m.slot());
-        if (s.promised.greaterThan(m.ballot())) {
-            send(from, new FastAcceptReply(m.log(), m.slot(), m.ballot(), false, Slot.NO_DEP, s.promised));
+        if (promise(s).greaterThan(m.ballot())) {
+            send(from, new FastAcceptReply(m.log(), m.slot(), m.ballot(), false, Slot.NO_DEP, promise(s), -1));
             return;
         }
         if (s.committed()) {
-            send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            send(from, commitOf(s));
             return;
         }
         if (s.status.atLeast(Status.ACCEPTED)) return; // the Accept phase overtook it: never downgrade (§5.1 item 10)
@@ -311,9 +437,17 @@ public final class CopilotEngine implements Engine, Inspectable {
         } // else a duplicate: answer it the same way again
         long vouched = s.vouchedDep;
         Ballot promised = s.promised;
-        whenDurable(() -> send(from, new FastAcceptReply(m.log(), m.slot(), m.ballot(), true, vouched, promised)));
-        // §4.1: the other pilot's FastAccept for its own log is the ball.
-        if (pilot != null && m.log() == other(selfIndex) && indexOf(from) == m.log() && m.ballot().isInitial()) pilot.onBall();
+        int depView = promisedView[other];
+        whenDurable(() -> send(from, new FastAcceptReply(m.log(), m.slot(), m.ballot(), true, vouched, promised, depView)));
+        if (m.ballot().isInitial() && indexOf(from) == m.ballot().node() && m.ballot().view() == establishedView[m.log()]) {
+            election.heard(m.log()); // the log's pilot is alive
+            // §4.1: the other pilot's FastAccept for its own log is the ball.
+            if (pilot != null && m.log() == other(pilot.log)) pilot.onBall();
+        }
+    }
+
+    private static Commit commitOf(Slot s) {
+        return new Commit(s.log, s.index, s.cmds, s.dep, s.depView);
     }
 
     private static int other(int log) {
@@ -326,11 +460,11 @@ public final class CopilotEngine implements Engine, Inspectable {
         seen(other(m.log()), m.dep());
         Slot s = slot(m.log(), m.slot());
         if (s.committed()) {
-            send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            send(from, commitOf(s));
             return;
         }
-        if (s.promised.greaterThan(m.ballot())) {
-            send(from, new AcceptReply(m.log(), m.slot(), m.ballot(), false, s.promised));
+        if (promise(s).greaterThan(m.ballot())) {
+            send(from, new AcceptReply(m.log(), m.slot(), m.ballot(), false, promise(s), -1));
             return;
         }
         if (!(s.status == Status.ACCEPTED && s.accepted.equals(m.ballot()))) {
@@ -343,7 +477,8 @@ public final class CopilotEngine implements Engine, Inspectable {
             persist(s);
         }
         Ballot promised = s.promised;
-        whenDurable(() -> send(from, new AcceptReply(m.log(), m.slot(), m.ballot(), true, promised)));
+        int depView = promisedView[other(m.log())];
+        whenDurable(() -> send(from, new AcceptReply(m.log(), m.slot(), m.ballot(), true, promised, depView)));
     }
 
     /** §3.5 Commit handling: fill in the batch, set the final dependency, never downgrade. */
@@ -355,18 +490,19 @@ public final class CopilotEngine implements Engine, Inspectable {
         s.vouchedDep = s.vouched() ? Math.min(s.vouchedDep, m.dep()) : m.dep();
         s.cmds = m.cmds();
         s.dep = m.dep();
+        s.depView = m.depView();
         s.status = Status.COMMITTED;
         // Not waited for: a lost commit is learned again from a peer (catch-up, or a takeover's Prepare).
-        persist(s);
+        if (!storageFailed) unwrittenCommits.add(s);
         if (observed) commitEvents.add(new CommitEvent(m.log(), m.slot(), m.cmds(), m.dep()));
-        if (takeovers != null) takeovers.committed(m.log(), m.slot());
+        takeovers.committed(m.log(), m.slot());
         if (pilot != null) pilot.committed(s);
         execute();
     }
 
     /** Decides a slot here and tells every peer (the proposer of a fast, slow or takeover path). */
-    void decide(int log, long slot, List<Command> cmds, long dep) {
-        Commit c = new Commit(log, slot, cmds, dep);
+    void decide(int log, long slot, List<Command> cmds, long dep, int depView) {
+        Commit c = new Commit(log, slot, cmds, dep, depView);
         sendToPeers(c);
         onCommit(c);
     }
@@ -376,12 +512,12 @@ public final class CopilotEngine implements Engine, Inspectable {
         seen(m.log(), m.slot());
         Slot s = slot(m.log(), m.slot());
         if (s.committed()) {
-            send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            send(from, commitOf(s));
             return;
         }
-        if (!m.ballot().greaterThan(s.promised)) {
-            if (!m.ballot().equals(s.promised)) {
-                send(from, new PrepareReply(m.log(), m.slot(), m.ballot(), false, s.promised, Status.NONE, Ballot.NONE, null, Slot.NO_DEP));
+        if (!m.ballot().greaterThan(promise(s))) {
+            if (!m.ballot().equals(s.promised) || viewFloor(s.log).greaterThan(m.ballot())) {
+                send(from, new PrepareReply(m.log(), m.slot(), m.ballot(), false, promise(s), Status.NONE, Ballot.NONE, null, Slot.NO_DEP));
                 return;
             }
         } else {
@@ -397,7 +533,7 @@ public final class CopilotEngine implements Engine, Inspectable {
         long last = Math.min(q.last(), q.slot() + 64);
         for (long k = q.slot(); k <= last; k++) {
             Slot s = slotOrNull(q.log(), k);
-            if (s != null && s.committed()) ctx.send(from, new Commit(s.log, s.index, s.cmds, s.dep));
+            if (s != null && s.committed()) ctx.send(from, commitOf(s));
         }
     }
 
@@ -437,18 +573,26 @@ public final class CopilotEngine implements Engine, Inspectable {
     }
 
     /**
-     * §4.2: slots {@code from..to} of {@code log} deliver nothing, wherever they end up in the order:
-     * each is known here with the only batch it can ever commit with (a committed value, or the
-     * pilot's own batch: takeovers re-propose a batch they found or a no-op, never fresh commands,
-     * and pilots are fixed), and every write in it already ran and is no retry within its log.
+     * §4.2: slots {@code from..to} of {@code log}, the dependency range of a committed entry whose
+     * dependency was taken in view {@code depView} of {@code log}, deliver nothing wherever they end
+     * up in the order: each is known here with the only batch it can ever commit with, and every
+     * write in it already ran and is no retry within its log.
+     *
+     * <p>"The only batch": a committed value; or a batch accepted in view {@code depView} itself. In
+     * one view a slot gets fresh commands from that view's pilot only, once, and takeovers re-propose
+     * a batch they found or a no-op. A later view cannot give such a slot fresh commands either: a
+     * majority took the entry's dependency while it had promised no view above {@code depView}, so
+     * each of them knew the slot; any later view's majority includes one of them and starts above
+     * it (the §4.2 "nullDepSafe" rule of the reference code, with the view of the deciding quorum).
      */
-    boolean allNull(int log, long from, long to) {
+    boolean allNull(int log, long from, long to, int depView) {
         if (to < from) return true;
         java.util.Set<ExecutedCommands.SessionKey> inRange = new java.util.HashSet<>();
         for (long k = from; k <= to; k++) {
             Slot s = slotOrNull(log, k);
             if (s == null || s.cmds == null) return false;
             if (!s.committed() && s.cmds.isEmpty()) return false; // an accepted no-op may still lose to the pilot's batch
+            if (!s.committed() && (depView < 0 || s.accepted.view() != depView)) return false;
             for (Command c : s.cmds) {
                 if (c.read()) continue;
                 if (c.session().isNone() || !executed.executed(c.session()) || executed.orderedIn(log, c.session())) return false;
@@ -470,10 +614,10 @@ public final class CopilotEngine implements Engine, Inspectable {
     List<long[]> blockers() {
         List<long[]> out = new ArrayList<>();
         if (pilot == null) return out;
-        int own = selfIndex, other = other(own);
+        int own = pilot.log, other = other(own);
         Slot x = slotOrNull(own, cursor[own]);
         if (x != null && x.committed()) {
-            if (config.nullDepElimination() && allNull(other, cursor[other], x.dep)) return out;
+            if (config.nullDepElimination() && allNull(other, cursor[other], x.dep, x.depView)) return out;
             for (long k = cursor[other]; k <= x.dep && out.size() < 64; k++) {
                 Slot s = slotOrNull(other, k);
                 if (s == null || !s.committed()) out.add(new long[] {other, k});
@@ -492,6 +636,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** A replica whose execution made no progress for a whole tick asks its peers for the commits it lacks. */
     private void onCatchUpTick() {
+        writeCommits();
         long a = cursor[0], b = cursor[1];
         boolean stuck = a == lastTickA && b == lastTickB;
         lastTickA = a;
@@ -512,6 +657,11 @@ public final class CopilotEngine implements Engine, Inspectable {
         if (observed) proposals.addAll(batch);
     }
 
+    /** A proposer sent a phase message to its peers (its own vote on it is durable by then). */
+    void noteSent(int log, long slot, Ballot ballot, boolean accept, List<Command> cmds, long dep) {
+        if (observed) proposalEvents.add(new ProposalEvent(log, slot, ballot, accept, cmds, dep));
+    }
+
     long deliveredIndex() {
         return deliveredIndex;
     }
@@ -521,6 +671,6 @@ public final class CopilotEngine implements Engine, Inspectable {
     }
 
     Map<String, Long> slownessWarningsByKind() {
-        return pilot == null ? Map.of() : pilot.warningsByKind();
+        return detector == null ? Map.of() : detector.warningsByKind();
     }
 }

@@ -25,6 +25,9 @@ import java.util.Set;
  *   <li>{@code copilot-cross-log-order}: for two committed real entries {@code 0.i} and {@code 1.k},
  *       {@code dep(0.i) >= k} or {@code dep(1.k) >= i} (§5.3): every pair is ordered one way or the
  *       other, which is what makes the combined order the same at every replica.</li>
+ *   <li>{@code copilot-ballot-never-reused}: no proposer (a pilot, a takeover, a new pilot, any of
+ *       them restarted) ever sends two different values in the same phase of one slot at one ballot;
+ *       so a restarted pilot never reuses a ballot.</li>
  *   <li>{@code copilot-executed-were-proposed}: every command executed was proposed by a pilot.</li>
  *   <li>{@code copilot-no-command-executed-twice}: no replica incarnation runs a command of a
  *       (client, sequence) for the first time twice, although both pilots order every command (a
@@ -42,6 +45,7 @@ final class CopilotInvariants {
         return List.of(
                 SimInvariant.of("copilot-committed-slots-agree", o::check),
                 SimInvariant.of("copilot-cross-log-order", c -> o.crossLog()),
+                SimInvariant.of("copilot-ballot-never-reused", c -> o.ballotReuse()),
                 SimInvariant.of("copilot-executed-were-proposed", c -> o.proposedFirst()),
                 SimInvariant.of("copilot-no-command-executed-twice", c -> o.executedOnce()));
     }
@@ -63,7 +67,9 @@ final class CopilotInvariants {
 
     private record SessionKey(long client, long sequence) {}
 
-    private record Offsets(int commits, int proposals, int deliveries, Set<SessionKey> sessions) {}
+    private record Offsets(int commits, int proposals, int deliveries, int phases, Set<SessionKey> sessions) {}
+
+    private record PhaseKey(int log, long slot, Ballot ballot, boolean accept) {}
 
     private static final class Observed {
         private final Map<Long, Value>[] committed = newMaps();
@@ -71,7 +77,8 @@ final class CopilotInvariants {
         private final List<long[]>[] real = newLists();
         private final Set<String> proposed = new HashSet<>();
         private final IdentityHashMap<CopilotEngine, Offsets> seen = new IdentityHashMap<>();
-        private String crossLogViolation, unproposed, twice;
+        private final Map<PhaseKey, Long> phaseValues = new HashMap<>();
+        private String crossLogViolation, unproposed, twice, reused;
 
         @SuppressWarnings("unchecked")
         private static Map<Long, Value>[] newMaps() {
@@ -89,7 +96,15 @@ final class CopilotInvariants {
                 Optional<CopilotEngine> oe = cluster.engine(node, CopilotEngine.class);
                 if (oe.isEmpty()) continue;
                 CopilotEngine e = oe.get();
-                Offsets off = seen.getOrDefault(e, new Offsets(0, 0, 0, new HashSet<>()));
+                Offsets off = seen.getOrDefault(e, new Offsets(0, 0, 0, 0, new HashSet<>()));
+                for (int i = off.phases(); i < e.proposalEvents.size() && reused == null; i++) {
+                    CopilotEngine.ProposalEvent p = e.proposalEvents.get(i);
+                    long digest = SlotRecord.digest(p.cmds(), p.dep());
+                    Long before = phaseValues.putIfAbsent(new PhaseKey(p.log(), p.slot(), p.ballot(), p.accept()), digest);
+                    if (before != null && before != digest) {
+                        reused = node + " sent a second value for slot " + p.log() + "." + p.slot() + " at ballot " + p.ballot() + (p.accept() ? " (Accept)" : " (FastAccept)");
+                    }
+                }
                 for (int i = off.proposals(); i < e.proposals.size(); i++) proposed.add(key(e.proposals.get(i).origin(), e.proposals.get(i).requestId()));
                 for (int i = off.commits(); i < e.commitEvents.size(); i++) {
                     CopilotEngine.CommitEvent c = e.commitEvents.get(i);
@@ -111,7 +126,7 @@ final class CopilotInvariants {
                         twice = node + " executed the command of client " + d.session().clientId() + " sequence " + d.session().sequence() + " twice (index " + d.index() + ")";
                     }
                 }
-                seen.put(e, new Offsets(e.commitEvents.size(), e.proposals.size(), e.deliveries.size(), off.sessions()));
+                seen.put(e, new Offsets(e.commitEvents.size(), e.proposals.size(), e.deliveries.size(), e.proposalEvents.size(), off.sessions()));
             }
             return Optional.empty();
         }
@@ -131,6 +146,10 @@ final class CopilotInvariants {
 
         Optional<String> crossLog() {
             return Optional.ofNullable(crossLogViolation);
+        }
+
+        Optional<String> ballotReuse() {
+            return Optional.ofNullable(reused);
         }
 
         Optional<String> proposedFirst() {

@@ -38,8 +38,10 @@ public sealed interface CopilotMessage extends ProtocolMessage {
     /**
      * Answer to a FastAccept. {@code ok} false: the ballot was refused, {@code promised} is the higher
      * promise. Otherwise {@code dep} is the initial dependency (agreement) or a higher suggestion (§3.4).
+     * {@code depView}: the view of the other log this replica had promised when it took the
+     * dependency (§4.2 "nullDepSafe"; see {@link CopilotEngine#allNull}).
      */
-    record FastAcceptReply(int log, long slot, Ballot ballot, boolean ok, long dep, Ballot promised) implements CopilotMessage {}
+    record FastAcceptReply(int log, long slot, Ballot ballot, boolean ok, long dep, Ballot promised, int depView) implements CopilotMessage {}
 
     /** Phase 2 (slow path, takeover, recovery): accept {@code cmds} with final dependency {@code dep} at {@code ballot} (§3.5). */
     record Accept(int log, long slot, Ballot ballot, List<Command> cmds, long dep) implements CopilotMessage {
@@ -49,10 +51,16 @@ public sealed interface CopilotMessage extends ProtocolMessage {
         }
     }
 
-    record AcceptReply(int log, long slot, Ballot ballot, boolean ok, Ballot promised) implements CopilotMessage {}
+    /** Answer to an Accept; {@code depView} as in {@link FastAcceptReply}. */
+    record AcceptReply(int log, long slot, Ballot ballot, boolean ok, Ballot promised, int depView) implements CopilotMessage {}
 
-    /** The decision; one-way, may arrive before anything else about the slot (§3.5, §5.1 item 10). */
-    record Commit(int log, long slot, List<Command> cmds, long dep) implements CopilotMessage {
+    /**
+     * The decision; one-way, may arrive before anything else about the slot (§3.5, §5.1 item 10).
+     * {@code depView}: the highest view of the other log that a member of the deciding quorum had
+     * promised when it took the dependency, -1 if unknown (null-dependency elimination then never
+     * skips an uncommitted slot for this entry).
+     */
+    record Commit(int log, long slot, List<Command> cmds, long dep, int depView) implements CopilotMessage {
         @Override
         public long requestId() {
             return firstRequest(cmds);
@@ -74,4 +82,39 @@ public sealed interface CopilotMessage extends ProtocolMessage {
      * you have". Answered with {@link Commit}s; slots the peer has not committed are skipped.
      */
     record CommitQuery(int log, long slot, long last) implements CopilotMessage {}
+
+    /**
+     * View change, phase 1 (§3.10): candidate member {@code view % n} asks every member to promise view
+     * {@code view} of {@code log}: to take no message of that log at a ballot of an older view.
+     */
+    record ViewChange(int log, int view) implements CopilotMessage {
+        @Override
+        public long slot() {
+            return 0;
+        }
+    }
+
+    /**
+     * Answer to a {@link ViewChange}: on {@code ok}, the promise is durable and {@code highestSlot} is
+     * the highest slot of the log this member knows exists (-1: none); otherwise {@code promised} is
+     * the higher view it promised before.
+     */
+    record ViewChangeReply(int log, int view, boolean ok, int promised, long highestSlot) implements CopilotMessage {
+        @Override
+        public long slot() {
+            return 0;
+        }
+    }
+
+    /**
+     * View change, phase 2, and the pilot's heartbeat: view {@code view} of {@code log} is established
+     * and its pilot proposes fresh commands from {@code startSlot} on (every slot below it that anyone
+     * may hold is only ever recovered). Sent once a majority promised, then every beacon interval.
+     */
+    record StartView(int log, int view, long startSlot) implements CopilotMessage {
+        @Override
+        public long slot() {
+            return startSlot;
+        }
+    }
 }

@@ -83,6 +83,9 @@ public final class CopilotProtocol implements SimulatedProtocol {
         registry.register(CopilotMessage.Prepare.class, id++);
         registry.register(CopilotMessage.PrepareReply.class, id++);
         registry.register(CopilotMessage.CommitQuery.class, id++);
+        registry.register(CopilotMessage.ViewChange.class, id++);
+        registry.register(CopilotMessage.ViewChangeReply.class, id++);
+        registry.register(CopilotMessage.StartView.class, id++);
         if (id > CodecIds.DERECHO_FIRST) throw new IllegalStateException("Copilot registrations overflow their id range");
     }
 

@@ -64,12 +64,47 @@ class CopilotRules {
     }
 
     /**
-     * The ballot of a takeover of a slot of {@code log} whose highest known ballot is {@code above}:
-     * strictly higher (a Prepare at a ballot already promised would let two proposers share it) and
-     * above round 0, which belongs to the slot's pilot and its fast path.
+     * The ballot of a takeover of a slot whose highest known ballot is {@code above}, by member
+     * {@code self}, while the log's current view has default ballot {@code current}: in the newer of
+     * the two views (an older one would be refused by every member that promised the current view),
+     * strictly higher than {@code above} (a Prepare at a ballot already promised would let two
+     * proposers share it) and above round 0, which belongs to the view's pilot and its fast path.
      */
-    Ballot takeoverBallot(Ballot above, int log, int self) {
-        return new Ballot(Math.max(1, above.round() + 1), self);
+    Ballot takeoverBallot(Ballot above, Ballot current, int self) {
+        Ballot base = Ballot.max(above, current);
+        return new Ballot(base.view(), Math.max(1, base.round() + 1), self);
+    }
+
+    /**
+     * The slot a new pilot of a log starts proposing at (§3.10 [rec]): after the highest slot any
+     * member of the majority that promised its view knows of, so that every slot anyone can have
+     * chosen in an older view is recovered, never reused. ({@code highest} holds one value per member
+     * that promised, the candidate's own included.)
+     */
+    long viewStartSlot(long[] highest) {
+        long max = -1;
+        for (long h : highest) max = Math.max(max, h);
+        return max + 1;
+    }
+
+    /** Promises a candidate needs before it establishes its view (§3.10): a majority, its own included. */
+    int viewQuorum(int n) {
+        return slowQuorum(n);
+    }
+
+    /**
+     * The first slot a pilot proposes fresh commands at: at the start of its view or above, and above
+     * every slot of its log it holds (its own votes are durable before they are sent, so after a
+     * restart it resumes above every slot it ever proposed). {@code executed} (the first slot not yet
+     * executed here) and {@code elected} (the pilot was just elected, not restarted) are for test twins.
+     */
+    long pilotFirstSlot(long viewStart, long highestHere, long executed, boolean elected) {
+        return Math.max(viewStart, highestHere + 1);
+    }
+
+    /** The slot of a pilot's next proposal: its next slot, or above every slot of its log it has seen, the higher. */
+    long proposalSlot(long next, long highestHere) {
+        return Math.max(next, highestHere + 1);
     }
 
     /** One replica's answer to a Prepare, as recovery needs it. */
@@ -88,39 +123,45 @@ class CopilotRules {
     }
 
     /**
-     * Recovery value picking (§3.9) for a slot whose initial ballot belongs to member {@code pilot},
-     * from the answers of at least a majority ({@code votes}) out of {@code n} members.
+     * Recovery value picking (§3.9) for a slot, from the answers of at least a majority ({@code votes})
+     * out of {@code n} members. Only the answers at the highest ballot anyone accepted at count (Paxos:
+     * whatever was chosen at a lower ballot is what every proposal at a higher one carries).
      *
      * <ol>
      *   <li>A committed answer is the decision.</li>
-     *   <li>An accepted answer (highest accepted ballot first) may have been chosen at that ballot:
-     *       keep it. Fast-accepts happen only at the initial ballot, the lowest of all, so they never
-     *       outrank an accepted value.</li>
-     *   <li>Otherwise nothing was chosen by an Accept (any accept quorum meets this majority). Count the
-     *       members that certainly fast-accepted the initial value: the fast-accepted answers, plus the
-     *       pilot itself when it did not answer (it makes its own vote durable before it sends the
-     *       FastAccept, so anyone holding the value proves the pilot's vote). If f+1 of them did, keeping
-     *       the value with its initial dependency is safe (a majority passed the compatibility check, so
-     *       no conflicting other-log entry can have committed with a dependency below it) and required
-     *       if it was fast-committed.</li>
+     *   <li>An accepted answer at that ballot may have been chosen at it: keep it.</li>
+     *   <li>Otherwise that ballot is the default ballot of some view, {@code (view, 0, pilot)}, and
+     *       only fast-accepts were made at it. Count the members that certainly fast-accepted the
+     *       value: the fast-accepted answers, plus the pilot itself when it did not answer (a pilot
+     *       makes its own vote durable before it sends the FastAccept, so anyone holding the value
+     *       proves the pilot's vote). If f+1 of them did, keeping the value with its initial
+     *       dependency is safe (a majority passed the compatibility check, so no conflicting
+     *       other-log entry can have committed with a dependency below it) and required if it was
+     *       fast-committed.</li>
      *   <li>Else, if even counting every member that did not answer as a fast-accept the fast quorum
      *       cannot be reached, nothing was chosen: commit a no-op with dependency ⊥.</li>
      *   <li>Else the answers cannot tell (the paper's case 4): wait for more of them.</li>
      * </ol>
+     * A fast-accept at an older view's default ballot below an accepted or fast-accepted value of a
+     * newer view cannot have been chosen: the newer view's pilot proposes fresh values only above
+     * every slot a majority knew when it promised that view (see {@link #viewStartSlot}).
      */
-    Pick pickRecovery(List<Vote> votes, int pilot, int n) {
-        Vote best = null;
+    Pick pickRecovery(List<Vote> votes, int n) {
+        Ballot top = Ballot.NONE;
         for (Vote v : votes) {
             if (v.status() == Status.COMMITTED) return new Pick.Decided(v.cmds(), v.dep());
-            if (v.status() == Status.ACCEPTED && (best == null || v.accepted().greaterThan(best.accepted()))) best = v;
+            if (v.status().atLeast(Status.PRE_ACCEPTED) && v.accepted().greaterThan(top)) top = v.accepted();
         }
-        if (best != null) return new Pick.Propose(best.cmds(), best.dep());
+        for (Vote v : votes) {
+            if (v.status() == Status.ACCEPTED && v.accepted().equals(top)) return new Pick.Propose(v.cmds(), v.dep());
+        }
+        int pilot = top.node();
         boolean pilotAnswered = false;
         int fast = 0;
         Vote value = null;
         for (Vote v : votes) {
             if (v.node() == pilot) pilotAnswered = true;
-            if (v.status() == Status.FAST_ACCEPTED && v.accepted().equals(Ballot.initial(pilot))) {
+            if (v.status() == Status.FAST_ACCEPTED && v.accepted().equals(top) && top.isInitial()) {
                 fast++;
                 value = v;
             }
@@ -155,14 +196,14 @@ class CopilotRules {
         if (yc && y.dep < a) return Step.RUN_COPILOT;
         if (xc && yc) return Step.RUN_PILOT;
         if (nullDepElimination) {
-            if (xc && isNull.allNull(1, b, x.dep)) return Step.RUN_PILOT;
-            if (yc && isNull.allNull(0, a, y.dep)) return Step.RUN_COPILOT;
+            if (xc && isNull.allNull(1, b, x.dep, x.depView)) return Step.RUN_PILOT;
+            if (yc && isNull.allNull(0, a, y.dep, y.depView)) return Step.RUN_COPILOT;
         }
         return Step.BLOCKED;
     }
 
-    /** Whether slots {@code from..to} of {@code log} can change nothing when they run (§4.2). */
+    /** Whether slots {@code from..to} of {@code log} can change nothing when they run (§4.2), for an entry whose dependency was taken in view {@code depView}. */
     interface NullCheck {
-        boolean allNull(int log, long from, long to);
+        boolean allNull(int log, long from, long to, int depView);
     }
 }

@@ -48,6 +48,8 @@ final class Pilot {
         QuorumTracker accepts;
         long finalDep;
         boolean fastWaitOver;
+        /** The highest view of the other log any answer reported ({@link CopilotMessage.Commit#depView}). */
+        int fastDepView = -1, acceptDepView = -1;
 
         Proposal(long slot, List<Command> cmds, long initialDep, long now) {
             this.slot = slot;
@@ -76,33 +78,58 @@ final class Pilot {
     static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
 
-    Pilot(CopilotEngine engine, int log) {
+    Pilot(CopilotEngine engine, int log, Ballot initial, SlownessDetector detector) {
         this.engine = engine;
         this.log = log;
-        this.initial = Ballot.initial(log);
-        this.detector = new SlownessDetector(engine.ctx.meters(), VOCABULARY, engine.config.quorumHistoryWindow(), engine.config.detectorInterval().toNanos());
+        this.initial = initial;
+        this.detector = detector;
     }
 
-    void start() {
+    /** Starts ordering; {@code elected}: the view was just established here (else: restart or first view). */
+    void start(boolean elected) {
         long now = engine.now();
         for (NodeId p : engine.members) if (!p.equals(engine.self)) links.put(p, new PeerLink(p, now));
-        // Every slot anyone knows of in this log was made durable here before it was proposed, so a
-        // restarted pilot resumes after the highest one it holds and never reuses a slot.
-        nextSlot = engine.highestSeen[log] + 1;
+        // Every slot this pilot proposed was made durable here before anyone heard of it, and a new
+        // view starts above every slot its majority knew: resuming above both never reuses a slot.
+        nextSlot = engine.rules.pilotFirstSlot(engine.startSlot[log], engine.highestSeen[log], engine.cursor(log), elected);
         ball = log == 0; // pilot 0 starts with the ball (§4.1)
         lastBatchAt = now;
     }
 
+    /**
+     * A newer view of this log was promised or established here: stop ordering. Queued commands go
+     * back to their clients as redirects to the current pilots (the runtime forwards them); commands
+     * in flight either commit (a recovery keeps them) or their clients retry.
+     */
+    void retire(List<NodeId> pilots) {
+        for (Command c : queue) engine.ctx.reject(c.requestId(), new Rejection.Redirect(pilots));
+        queue.clear();
+        for (Proposal p : inflight.values()) {
+            engine.ctx.cancel(new Resend(p.slot));
+            engine.ctx.cancel(new FastPathWait(p.slot));
+        }
+        inflight.clear();
+        engine.ctx.cancel(new PingPongWait());
+    }
+
     // ---- client commands (§3.2, §3.3) ----
 
-    void onClientRequest(ClientRequest request) {
+    /** Nothing queued and nothing in flight. */
+    boolean idle() {
+        return queue.isEmpty() && inflight.isEmpty();
+    }
+
+    /** Queues a request; {@code twice}: order it twice in a row (see {@link CopilotEngine#onClientRequest}). */
+    void onClientRequest(ClientRequest request, boolean twice) {
         if (queue.size() >= engine.config.maxQueuedCommands()) {
             engine.ctx.reject(request.requestId(), new Rejection.Overloaded(queue.size() + " commands wait for a batch at " + engine.self));
             return;
         }
         boolean read = request.kind() == ClientRequest.Kind.READ;
         if (queue.isEmpty()) queuedSince = engine.now();
-        queue.addLast(new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read));
+        Command c = new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read);
+        queue.addLast(c);
+        if (twice) queue.addLast(c);
         maybePropose();
     }
 
@@ -139,7 +166,7 @@ final class Pilot {
         List<Command> batch = new ArrayList<>(Math.min(queue.size(), engine.config.maxBatch()));
         while (!queue.isEmpty() && batch.size() < engine.config.maxBatch()) batch.add(queue.pollFirst());
         batch = List.copyOf(batch);
-        long slot = Math.max(nextSlot, engine.highestSeen[log] + 1);
+        long slot = engine.rules.proposalSlot(nextSlot, engine.highestSeen[log]);
         nextSlot = slot + 1;
         long dep = engine.highestSeen[1 - log];
         long now = engine.now();
@@ -153,7 +180,10 @@ final class Pilot {
         // FastAccept leaves: a restarted pilot then knows every slot it ever proposed.
         engine.onFastAccept(engine.self, fa);
         if (!holds(slot, Status.FAST_ACCEPTED, batch)) return; // refused here (a takeover promised the slot away): its NACK abandons it
-        engine.whenDurable(() -> sendToPeers(fa, slot, Command.bytes(fa.cmds())));
+        engine.whenDurable(() -> {
+            engine.noteSent(fa.log(), fa.slot(), fa.ballot(), false, fa.cmds(), fa.dep());
+            sendToPeers(fa, slot, Command.bytes(fa.cmds()));
+        });
         engine.ctx.schedule(engine.config.resendInterval().toNanos(), new Resend(slot));
     }
 
@@ -178,6 +208,7 @@ final class Pilot {
             return;
         }
         if (p.answers.putIfAbsent(from, r.dep()) != null) return;
+        p.fastDepView = Math.max(p.fastDepView, r.depView());
         if (r.dep() == p.initialDep) p.agreements.ack(from, engine.now());
         decide(p);
     }
@@ -195,7 +226,7 @@ final class Pilot {
         if (agreed >= engine.rules.fastQuorum(n)) {
             fastCommits++;
             detector.quorumFormed(p.agreements.responders(), p.agreements.decidedBy(), n, engine.now() - p.proposedAt, engine.now());
-            commit(p, p.initialDep);
+            commit(p, p.initialDep, p.fastDepView);
             return;
         }
         int answered = p.answers.size();
@@ -216,7 +247,10 @@ final class Pilot {
         Accept a = new Accept(log, p.slot, initial, p.cmds, p.finalDep);
         engine.onAccept(engine.self, a);
         if (!holds(p.slot, Status.ACCEPTED, p.cmds)) return;
-        engine.whenDurable(() -> sendToPeers(a, p.slot, Command.bytes(a.cmds())));
+        engine.whenDurable(() -> {
+            engine.noteSent(a.log(), a.slot(), a.ballot(), true, a.cmds(), a.dep());
+            sendToPeers(a, p.slot, Command.bytes(a.cmds()));
+        });
     }
 
     /**
@@ -237,18 +271,19 @@ final class Pilot {
             abandon(p);
             return;
         }
+        p.acceptDepView = Math.max(p.acceptDepView, r.depView());
         if (p.accepts.ack(from, engine.now())) {
             slowCommits++;
             detector.quorumFormed(p.accepts.responders(), p.accepts.decidedBy(), engine.n, engine.now() - p.proposedAt, engine.now());
-            commit(p, p.finalDep);
+            commit(p, p.finalDep, p.acceptDepView);
         }
     }
 
-    private void commit(Proposal p, long dep) {
+    private void commit(Proposal p, long dep, int depView) {
         inflight.remove(p.slot);
         engine.ctx.cancel(new Resend(p.slot));
         engine.ctx.cancel(new FastPathWait(p.slot));
-        engine.decide(log, p.slot, p.cmds, dep);
+        engine.decide(log, p.slot, p.cmds, dep, depView);
         maybePropose();
     }
 
@@ -325,10 +360,6 @@ final class Pilot {
     void sampleDetector() {
         for (PeerLink link : links.values()) detector.sampleLink(link, engine.config.maxInflightMessages(), Long.MAX_VALUE, "");
         detector.sampleQuorums(engine.members, QuorumRule.atLeast(engine.rules.slowQuorum(engine.n)), engine.now());
-    }
-
-    Map<String, Long> warningsByKind() {
-        return detector.warningsByKind();
     }
 
     String describe() {

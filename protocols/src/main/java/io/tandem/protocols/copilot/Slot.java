@@ -23,6 +23,8 @@ final class Slot {
     long vouchedDep = NO_DEP;
     Ballot promised = Ballot.NONE;
     Ballot accepted = Ballot.NONE;
+    /** Of a committed slot: the view of the other log its dependency was taken in ({@link CopilotMessage.Commit#depView}); -1 unknown. */
+    int depView = -1;
 
     Slot(int log, long index) {
         this.log = log;

@@ -18,7 +18,11 @@ import java.util.List;
  * until its record is durable (§5.1 item 19).
  */
 final class SlotRecord {
-    private static final byte FORMAT = 1;
+    /** Format 1: ballots without a view (before pilot election), read as the first view of their log. */
+    private static final byte FORMAT_V1 = 1;
+    private static final byte FORMAT = 2;
+    /** A {@link ViewState} record: a log's promised and established view. */
+    private static final byte VIEW_FORMAT = 3;
 
     private SlotRecord() {}
 
@@ -30,12 +34,11 @@ final class SlotRecord {
             out.writeByte(s.log);
             out.writeLong(s.index);
             out.writeByte(s.status.ordinal());
-            out.writeInt(s.promised.round());
-            out.writeInt(s.promised.node());
-            out.writeInt(s.accepted.round());
-            out.writeInt(s.accepted.node());
+            writeBallot(out, s.promised);
+            writeBallot(out, s.accepted);
             out.writeLong(s.dep);
             out.writeLong(s.vouchedDep);
+            out.writeInt(s.depView);
             writeBatch(out, s.cmds);
             out.flush();
             return bytes.toByteArray();
@@ -44,26 +47,90 @@ final class SlotRecord {
         }
     }
 
-    /** Decodes a record into a fresh slot; throws IllegalArgumentException on a malformed record. */
+    /** A log's view state (§3.10), appended whenever it changes; replay keeps the highest. */
+    record ViewState(int log, int promised, int established, long startSlot) {}
+
+    static byte[] encodeView(ViewState v) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(24);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(VIEW_FORMAT);
+            out.writeByte(v.log());
+            out.writeInt(v.promised());
+            out.writeInt(v.established());
+            out.writeLong(v.startSlot());
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Decodes a record: a {@link Slot} or a {@link ViewState}; throws IllegalArgumentException on a
+     * malformed record.
+     */
+    static Object decodeAny(byte[] record) {
+        if (record.length > 0 && record[0] == VIEW_FORMAT) {
+            try {
+                DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(record));
+                in.readByte();
+                int log = in.readByte();
+                if (log != 0 && log != 1) throw new IllegalArgumentException("view record of log " + log);
+                ViewState v = new ViewState(log, in.readInt(), in.readInt(), in.readLong());
+                if (v.promised() < 0 || v.established() < 0 || v.established() > v.promised() || v.startSlot() < 0) {
+                    throw new IllegalArgumentException("view record " + v);
+                }
+                return v;
+            } catch (IOException e) {
+                throw new IllegalArgumentException("truncated view record", e);
+            }
+        }
+        return decode(record);
+    }
+
+    /** Decodes a slot record into a fresh slot; throws IllegalArgumentException on a malformed record. */
     static Slot decode(byte[] record) {
         try {
             DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(record));
-            if (in.readByte() != FORMAT) throw new IllegalArgumentException("unknown slot record format");
+            int format = in.readByte();
+            if (format != FORMAT && format != FORMAT_V1) throw new IllegalArgumentException("unknown slot record format " + format);
             int log = in.readByte();
             if (log != 0 && log != 1) throw new IllegalArgumentException("slot record of log " + log);
             Slot s = new Slot(log, in.readLong());
             int status = in.readByte();
             if (status < 0 || status >= Status.values().length) throw new IllegalArgumentException("slot record status " + status);
             s.status = Status.values()[status];
-            s.promised = new Ballot(in.readInt(), in.readInt());
-            s.accepted = new Ballot(in.readInt(), in.readInt());
+            if (format == FORMAT_V1) {
+                s.promised = v1Ballot(log, in.readInt(), in.readInt());
+                s.accepted = v1Ballot(log, in.readInt(), in.readInt());
+            } else {
+                s.promised = readBallot(in);
+                s.accepted = readBallot(in);
+            }
             s.dep = in.readLong();
             s.vouchedDep = in.readLong();
+            if (format != FORMAT_V1) s.depView = in.readInt();
             s.cmds = readBatch(in);
             return s;
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated slot record", e);
         }
+    }
+
+    private static void writeBallot(DataOutputStream out, Ballot b) throws IOException {
+        out.writeInt(b.view());
+        out.writeInt(b.round());
+        out.writeInt(b.node());
+    }
+
+    private static Ballot readBallot(DataInputStream in) throws IOException {
+        return new Ballot(in.readInt(), in.readInt(), in.readInt());
+    }
+
+    /** Before views, every ballot of log L belonged to its first view (view L). */
+    private static Ballot v1Ballot(int log, int round, int node) {
+        return round < 0 ? Ballot.NONE : new Ballot(log, round, node);
     }
 
     private static void writeBatch(DataOutputStream out, List<Command> cmds) throws IOException {

@@ -36,6 +36,7 @@ final class Takeovers {
         QuorumTracker accepts;
         List<Command> cmds;
         long dep;
+        int depView = -1;
         int tries;
         /** The highest ballot a refusal reported: the next try goes above it. */
         Ballot refusedBy = Ballot.NONE;
@@ -83,7 +84,7 @@ final class Takeovers {
     private void prepare(Attempt t) {
         Slot s = engine.slot(t.log, t.slot);
         Ballot above = Ballot.max(Ballot.max(s.promised, t.refusedBy), t.ballot == null ? Ballot.NONE : t.ballot);
-        t.ballot = engine.rules.takeoverBallot(above, t.log, engine.selfIndex);
+        t.ballot = engine.rules.takeoverBallot(above, engine.viewFloor(t.log), engine.selfIndex);
         t.phase = Phase.PREPARE;
         t.votes.clear();
         t.accepts = null;
@@ -105,8 +106,8 @@ final class Takeovers {
         }
         t.votes.putIfAbsent(from, new CopilotRules.Vote(engine.indexOf(from), r.status(), r.accepted(), r.cmds(), r.dep()));
         if (t.votes.size() < engine.rules.slowQuorum(engine.n)) return;
-        switch (engine.rules.pickRecovery(List.copyOf(t.votes.values()), t.log, engine.n)) {
-            case CopilotRules.Pick.Decided d -> engine.decide(t.log, t.slot, d.cmds(), d.dep());
+        switch (engine.rules.pickRecovery(List.copyOf(t.votes.values()), engine.n)) {
+            case CopilotRules.Pick.Decided d -> engine.decide(t.log, t.slot, d.cmds(), d.dep(), -1);
             case CopilotRules.Pick.Propose p -> accept(t, p.cmds(), p.dep());
             case CopilotRules.Pick.Wait w -> {} // more answers may settle it; else the retry does
         }
@@ -116,11 +117,17 @@ final class Takeovers {
         t.phase = Phase.ACCEPT;
         t.cmds = cmds;
         t.dep = dep;
+        t.depView = -1;
         t.accepts = QuorumTracker.kOfN(engine.members, engine.rules.slowQuorum(engine.n), engine.now(), QuorumTracker.NO_DEADLINE);
         Accept a = new Accept(t.log, t.slot, t.ballot, cmds, dep);
         engine.onAccept(engine.self, a);
         Slot own = engine.slotOrNull(t.log, t.slot);
-        if (own != null && own.status == Status.ACCEPTED && own.accepted.equals(t.ballot)) engine.whenDurable(() -> engine.sendToPeers(a));
+        if (own != null && own.status == Status.ACCEPTED && own.accepted.equals(t.ballot)) {
+            engine.whenDurable(() -> {
+                engine.noteSent(a.log(), a.slot(), a.ballot(), true, a.cmds(), a.dep());
+                engine.sendToPeers(a);
+            });
+        }
     }
 
     void onAcceptReply(NodeId from, AcceptReply r) {
@@ -130,7 +137,8 @@ final class Takeovers {
             t.refusedBy = Ballot.max(t.refusedBy, r.promised());
             return;
         }
-        if (t.accepts.ack(from, engine.now())) engine.decide(t.log, t.slot, t.cmds, t.dep);
+        t.depView = Math.max(t.depView, r.depView());
+        if (t.accepts.ack(from, engine.now())) engine.decide(t.log, t.slot, t.cmds, t.dep, t.depView);
     }
 
     /** A Commit arrived (from anyone): the takeover of that slot is over. */

@@ -19,6 +19,16 @@ public final class BrokenCopilot {
         FAST_PATH_BELOW_FAST_QUORUM,
         /** A takeover prepares at the slot pilot's own ballot instead of a higher one. */
         TAKEOVER_WITHOUT_HIGHER_BALLOT,
+        /**
+         * Pilot election without phase 1: a candidate establishes its view on its own promise alone, so
+         * the old pilot (suspected, but alive) and the new one both commit fresh values in the same slots.
+         */
+        ELECTION_WITHOUT_PROMISES,
+        /**
+         * A newly elected pilot does not recover its log's in-flight slots: it proposes fresh commands
+         * from the first slot it has not executed, over slots the old pilot may have committed.
+         */
+        NEW_PILOT_REUSES_IN_FLIGHT_SLOTS,
         /** Not a safety bug: every quorum waits for every replica, so one slow replica sets everyone's latency (fail-slow rule 1). */
         WAIT_FOR_EVERY_REPLICA;
 
@@ -26,6 +36,9 @@ public final class BrokenCopilot {
             return "copilot-broken-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
+
+    /** Elections after 200 ms of silence (beacons every 50 ms), so a five-second simulation goes through several. */
+    public static final CopilotConfig QUICK_ELECTIONS = CopilotConfig.DEFAULTS.withElection(java.time.Duration.ofMillis(50), java.time.Duration.ofMillis(200));
 
     public static CopilotProtocol protocol(Bug bug, CopilotConfig config) {
         CopilotRules rules = switch (bug) {
@@ -46,8 +59,25 @@ public final class BrokenCopilot {
             };
             case TAKEOVER_WITHOUT_HIGHER_BALLOT -> new CopilotRules() {
                 @Override
-                Ballot takeoverBallot(Ballot above, int log, int self) {
-                    return Ballot.initial(log);
+                Ballot takeoverBallot(Ballot above, Ballot current, int self) {
+                    return current;
+                }
+            };
+            case ELECTION_WITHOUT_PROMISES -> new CopilotRules() {
+                @Override
+                int viewQuorum(int n) {
+                    return 1;
+                }
+            };
+            case NEW_PILOT_REUSES_IN_FLIGHT_SLOTS -> new CopilotRules() {
+                @Override
+                long pilotFirstSlot(long viewStart, long highestHere, long executed, boolean elected) {
+                    return elected ? executed : super.pilotFirstSlot(viewStart, highestHere, executed, elected);
+                }
+
+                @Override
+                long proposalSlot(long next, long highestHere) {
+                    return next; // and then goes on from there, over whatever it has seen
                 }
             };
             case WAIT_FOR_EVERY_REPLICA -> new CopilotRules() {

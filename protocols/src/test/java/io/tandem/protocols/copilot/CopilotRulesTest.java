@@ -101,10 +101,50 @@ class CopilotRulesTest {
 
     @Test
     void takeoverBallotsAreAboveTheInitialRoundAndAnyPromise() {
-        assertThat(rules.takeoverBallot(Ballot.initial(0), 0, 1)).isEqualTo(new Ballot(1, 1));
-        assertThat(rules.takeoverBallot(Ballot.NONE, 0, 1).greaterThan(Ballot.initial(1))).isTrue();
-        assertThat(rules.takeoverBallot(new Ballot(3, 0), 0, 1)).isEqualTo(new Ballot(4, 1));
-        assertThat(new Ballot(1, 0).greaterThan(Ballot.initial(4))).isTrue();
+        assertThat(rules.takeoverBallot(Ballot.initial(0), Ballot.initial(0), 1)).isEqualTo(new Ballot(0, 1, 1));
+        assertThat(rules.takeoverBallot(Ballot.NONE, Ballot.initial(1), 0).greaterThan(Ballot.initial(1))).isTrue();
+        assertThat(rules.takeoverBallot(new Ballot(0, 3, 0), Ballot.initial(0), 1)).isEqualTo(new Ballot(0, 4, 1));
+        assertThat(new Ballot(0, 1, 0).greaterThan(Ballot.initial(0))).isTrue();
+        // In the current view when the slot's ballot is older: members that promised that view refuse older ones.
+        assertThat(rules.takeoverBallot(new Ballot(0, 7, 2), Ballot.of(5, 0), 1)).isEqualTo(new Ballot(5, 1, 1));
+        // A newer view outranks every round of an older one.
+        assertThat(Ballot.of(5, 0).greaterThan(new Ballot(2, 99, 4))).isTrue();
+    }
+
+    @Test
+    void aNewViewStartsAboveEverySlotItsMajorityKnows() {
+        assertThat(rules.viewStartSlot(new long[] {4, 9, -1})).isEqualTo(10);
+        assertThat(rules.viewStartSlot(new long[] {-1, -1})).isZero();
+        assertThat(rules.viewQuorum(5)).isEqualTo(3);
+        assertThat(rules.pilotFirstSlot(10, 3, 0, true)).isEqualTo(10);
+        assertThat(rules.pilotFirstSlot(10, 12, 0, false)).isEqualTo(13);
+    }
+
+    /**
+     * Across views (§3.10): only the answers at the highest ballot count. A fast-accepted value of a
+     * newer view outranks an older view's accepted one; fast-accepts of an older view under a newer
+     * view's value are ignored; a newer view's fast-accepts are counted with that view's pilot.
+     */
+    @Test
+    void recoveryOnlyCountsTheHighestBallotAcrossViews() {
+        List<Command> old = List.of(cmd(1, 1)), fresh = List.of(cmd(2, 2));
+        Ballot newView = Ballot.of(7, 2); // view 7 of a five-member group: member 2 pilots
+        List<CopilotRules.Vote> votes = List.of(
+                new CopilotRules.Vote(0, Status.ACCEPTED, new Ballot(0, 3, 1), old, 5),
+                new CopilotRules.Vote(2, Status.FAST_ACCEPTED, newView, fresh, 4),
+                new CopilotRules.Vote(3, Status.FAST_ACCEPTED, newView, fresh, 4),
+                new CopilotRules.Vote(4, Status.FAST_ACCEPTED, newView, fresh, 4));
+        assertThat(rules.pickRecovery(votes, 5)).isEqualTo(new CopilotRules.Pick.Propose(fresh, 4));
+        // Two fast-accepts of view 7, its pilot among them: with one member silent it may have been fast-committed.
+        assertThat(rules.pickRecovery(votes.subList(0, 3), 5)).isInstanceOf(CopilotRules.Pick.Wait.class);
+        // The old view's fast-accepts under view 7's do not count towards keeping the old value.
+        List<CopilotRules.Vote> mixed = List.of(
+                new CopilotRules.Vote(0, Status.FAST_ACCEPTED, Ballot.initial(0), old, 3),
+                new CopilotRules.Vote(1, Status.FAST_ACCEPTED, Ballot.initial(0), old, 3),
+                new CopilotRules.Vote(3, Status.PRE_ACCEPTED, newView, fresh, 6),
+                new CopilotRules.Vote(4, Status.NONE, Ballot.NONE, null, -1),
+                new CopilotRules.Vote(2, Status.NONE, Ballot.NONE, null, -1));
+        assertThat(rules.pickRecovery(mixed, 5)).isEqualTo(new CopilotRules.Pick.Propose(List.of(), -1));
     }
 
     /**
@@ -138,7 +178,7 @@ class CopilotRulesTest {
                         votes.add(new CopilotRules.Vote(m, s, s == Status.NONE ? Ballot.NONE : Ballot.initial(0), s == Status.NONE ? null : List.of(cmd(0, 0)),
                                 s == Status.FAST_ACCEPTED ? 4 : s == Status.PRE_ACCEPTED ? 6 : -1));
                     }
-                    CopilotRules.Pick pick = rules.pickRecovery(votes, 0, n);
+                    CopilotRules.Pick pick = rules.pickRecovery(votes, n);
                     String what = "n=" + n + " truth=" + java.util.Arrays.toString(truth) + " responders=" + Integer.toBinaryString(mask) + " -> " + pick;
                     switch (pick) {
                         case CopilotRules.Pick.Propose p when p.cmds().isEmpty() -> assertThat(mayHaveCommitted).as(what).isFalse();
@@ -158,13 +198,13 @@ class CopilotRulesTest {
     void recoveryKeepsAnAcceptedValueOfTheHighestBallotAndAdoptsACommit() {
         List<Command> a = List.of(cmd(1, 3)), b = List.of();
         List<CopilotRules.Vote> votes = List.of(
-                new CopilotRules.Vote(0, Status.ACCEPTED, new Ballot(1, 0), a, 5),
-                new CopilotRules.Vote(2, Status.ACCEPTED, new Ballot(2, 0), b, -1),
+                new CopilotRules.Vote(0, Status.ACCEPTED, new Ballot(1, 1, 0), a, 5),
+                new CopilotRules.Vote(2, Status.ACCEPTED, new Ballot(1, 2, 0), b, -1),
                 new CopilotRules.Vote(3, Status.FAST_ACCEPTED, Ballot.initial(1), a, 2));
-        assertThat(rules.pickRecovery(votes, 1, 5)).isEqualTo(new CopilotRules.Pick.Propose(b, -1));
+        assertThat(rules.pickRecovery(votes, 5)).isEqualTo(new CopilotRules.Pick.Propose(b, -1));
         List<CopilotRules.Vote> withCommit = new ArrayList<>(votes);
         withCommit.add(new CopilotRules.Vote(4, Status.COMMITTED, Ballot.initial(1), a, 7));
-        assertThat(rules.pickRecovery(withCommit, 1, 5)).isEqualTo(new CopilotRules.Pick.Decided(a, 7));
+        assertThat(rules.pickRecovery(withCommit, 5)).isEqualTo(new CopilotRules.Pick.Decided(a, 7));
     }
 
     // ---- HEAD-MERGE (§3.7) ----
@@ -172,7 +212,7 @@ class CopilotRulesTest {
     /** Runs HEAD-MERGE over what {@code known} holds; returns the slots run, as "log.slot". */
     private List<String> merge(Logs known, long[] cursor, List<String> out) {
         while (true) {
-            CopilotRules.Step step = rules.next(cursor[0], cursor[1], known, false, (l, f, t) -> false);
+            CopilotRules.Step step = rules.next(cursor[0], cursor[1], known, false, (l, f, t, v) -> false);
             if (step == CopilotRules.Step.BLOCKED) return out;
             int log = step == CopilotRules.Step.RUN_PILOT ? 0 : 1;
             out.add(log + "." + cursor[log]);

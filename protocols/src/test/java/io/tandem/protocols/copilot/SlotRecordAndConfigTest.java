@@ -18,8 +18,9 @@ class SlotRecordAndConfigTest {
     void aSlotRecordRoundTripsAndAMalformedOneIsRefusedWithAValue() {
         Slot s = new Slot(1, 42);
         s.status = Status.ACCEPTED;
-        s.promised = new Ballot(3, 0);
-        s.accepted = new Ballot(2, 1);
+        s.promised = new Ballot(4, 3, 0);
+        s.accepted = new Ballot(1, 2, 1);
+        s.depView = 6;
         s.dep = 17;
         s.vouchedDep = 15;
         s.cmds = List.of(new Command(NodeId.of("n2"), 9, new ClientRequest.Session(5, 8, 6), new byte[] {1, 2, 3}, false),
@@ -59,11 +60,41 @@ class SlotRecordAndConfigTest {
     }
 
     @Test
-    void ballotsOrderByRoundThenNode() {
-        assertThat(new Ballot(1, 0).greaterThan(new Ballot(0, 4))).isTrue();
-        assertThat(new Ballot(1, 2).greaterThan(new Ballot(1, 1))).isTrue();
+    void ballotsOrderByViewThenRoundThenNode() {
+        assertThat(new Ballot(0, 1, 0).greaterThan(new Ballot(0, 0, 4))).isTrue();
+        assertThat(new Ballot(0, 1, 2).greaterThan(new Ballot(0, 1, 1))).isTrue();
+        assertThat(new Ballot(3, 0, 3).greaterThan(new Ballot(1, 9, 4))).isTrue();
         assertThat(Ballot.initial(1).isInitial()).isTrue();
+        assertThat(Ballot.initial(1)).isEqualTo(new Ballot(1, 0, 1));
         assertThat(Ballot.NONE.compareTo(Ballot.initial(0))).isNegative();
-        assertThatThrownBy(() -> new Ballot(-2, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Ballot(0, -2, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aViewRecordRoundTripsAndAFormatOneSlotRecordReadsAsTheFirstView() throws Exception {
+        SlotRecord.ViewState v = new SlotRecord.ViewState(1, 6, 6, 42);
+        assertThat(SlotRecord.decodeAny(SlotRecord.encodeView(v))).isEqualTo(v);
+        byte[] bad = SlotRecord.encodeView(new SlotRecord.ViewState(0, 3, 3, 0));
+        bad[1] = 7;
+        assertThatThrownBy(() -> SlotRecord.decodeAny(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("view record of log 7");
+        // A record written before views (format 1: ballots of round and node) is read in the log's first view.
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.writeByte(1);
+        out.writeByte(1);
+        out.writeLong(5);
+        out.writeByte(Status.ACCEPTED.ordinal());
+        out.writeInt(2);
+        out.writeInt(0);
+        out.writeInt(2);
+        out.writeInt(0);
+        out.writeLong(3);
+        out.writeLong(3);
+        out.writeInt(0);
+        Slot old = SlotRecord.decode(bytes.toByteArray());
+        assertThat(old.promised).isEqualTo(new Ballot(1, 2, 0));
+        assertThat(old.accepted).isEqualTo(new Ballot(1, 2, 0));
+        assertThat(old.cmds).isEmpty();
+        assertThat(old.depView).isEqualTo(-1);
     }
 }
