@@ -205,6 +205,7 @@ final class Pilot {
         if (r.log() != log || p == null || p.phase != Phase.FAST || !r.ballot().equals(initial)) return; // stale
         if (!r.ok()) {
             abandon(p); // a takeover holds the slot at a higher ballot; it finishes it
+            if (r.promised().view() > initial.view()) engine.election.outranked(log, r.promised().view());
             return;
         }
         if (p.answers.putIfAbsent(from, r.dep()) != null) return;
@@ -269,6 +270,7 @@ final class Pilot {
         if (p == null || p.phase != Phase.ACCEPT) return;
         if (!r.ok()) {
             abandon(p);
+            if (r.promised().view() > initial.view()) engine.election.outranked(log, r.promised().view());
             return;
         }
         p.acceptDepView = Math.max(p.acceptDepView, r.depView());

@@ -57,6 +57,10 @@ final class PilotElection {
     private final CopilotEngine engine;
     private final long[] lastHeard = new long[2];
     private final Candidacy[] running = new Candidacy[2];
+    /** Since when this member, piloting the log, has been refused by a newer view than its own (-1: not). */
+    private final long[] outrankedSince = {-1, -1};
+    /** The newest view such refusals named. */
+    private final int[] outrankedBy = {-1, -1};
     /** The highest view number of each log seen in any message: a candidate stands above it. */
     private final int[] maxSeen = {0, 1};
     private long candidacies, established;
@@ -86,8 +90,10 @@ final class PilotElection {
         for (int log = 0; log < 2; log++) {
             if (p != null && p.log == log) {
                 lastHeard[log] = now;
+                standIfStillOutranked(log, now, timeout);
                 continue;
             }
+            outrankedSince[log] = -1;
             Candidacy c = running[log];
             if (c != null && now - c.startedAt > timeout) running[log] = null; // no majority in time: stand again later, higher
             if (running[log] != null) continue;
@@ -130,6 +136,32 @@ final class PilotElection {
         lastHeard[log] = engine.now();
         engine.send(engine.self, new ViewChange(log, view)); // our own promise first, durable before anyone else sees the view
         if (engine.promisedView[log] == view) engine.whenDurable(() -> engine.sendToPeers(new ViewChange(log, view)));
+    }
+
+    /**
+     * A member refused this pilot's proposal for {@code log} naming a promise in {@code view}, newer than
+     * the view this member pilots. Usually a new pilot was elected while this one was down or cut off,
+     * and its StartView arrives within a beacon interval and retires this pilot. But a candidacy can
+     * reach only its candidate (its messages lost), and a candidate that then pilots the other log
+     * never stands again: that member refuses every proposal of our view for good and each slot needs
+     * a takeover. So if no view at least as new is established here within the view-change timeout,
+     * the pilot stands again above it. Safe as any candidacy is: the promises of a majority, not who
+     * stands, decide a view, and the older view's slots are recovered by takeover at the new view's
+     * ballots, never reused.
+     */
+    void outranked(int log, int view) {
+        see(log, view);
+        if (outrankedSince[log] < 0) outrankedSince[log] = engine.now();
+        outrankedBy[log] = Math.max(outrankedBy[log], view);
+    }
+
+    /** The pilot of {@code log} stands again if it was outranked by a view that was not established in time. */
+    private void standIfStillOutranked(int log, long now, long timeout) {
+        if (outrankedSince[log] < 0 || now - outrankedSince[log] <= timeout) return;
+        outrankedSince[log] = -1;
+        Candidacy c = running[log];
+        if (engine.establishedView[log] >= outrankedBy[log] || c != null && now - c.startedAt <= timeout) return;
+        stand(log);
     }
 
     /** Phase 1 at a member: promise the view if it is the highest seen (durably, before answering). */
