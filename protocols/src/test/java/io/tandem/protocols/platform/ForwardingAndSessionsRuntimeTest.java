@@ -1,7 +1,6 @@
 package io.tandem.protocols.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.api.Channel;
 import io.tandem.api.Message;
@@ -174,16 +173,26 @@ class ForwardingAndSessionsRuntimeTest {
         // Each command was applied once: the answers are the counter values 2..33 (1 was the first command), each once.
         assertThat(new TreeSet<>(answered.values())).hasSize(commands).first().isEqualTo(2L);
         assertThat(new TreeSet<>(answered.values()).last()).isEqualTo(commands + 1L);
-        // A retry of an answered command gets its answer again and changes nothing. The retries above
-        // declared watermarks up to the lowest sequence then in flight (how far depends on timing), so
-        // only the last sequence is sure to be at or above every watermark the client has declared.
+        // A retry of an answered command gets its answer again and changes nothing.
         assertThat(value(nodes.get(submitter).submit(new byte[] {1}, new Session(client, commands, commands)).join()))
                 .isEqualTo(answered.get((long) commands));
-        // That retry declared watermark 32: an earlier sequence is now refused with a clear reason, never re-applied.
-        assertThatThrownBy(() -> nodes.get(submitter).submit(new byte[] {1}, new Session(client, 7, 1)).join())
-                .hasMessageContaining("below its session's low watermark " + commands);
+        // An early sequence asked again is never applied again. Which answer it gets depends on timing, not
+        // on the rules: a timed-out attempt above is not withdrawn, so an old copy of sequence 7 may still be
+        // ordered before the retry of 32 that raised the watermark; that copy finds 7's cached result and
+        // answers this request with it. Otherwise the request is refused as below the watermark (the exact
+        // refusal, in a quiet group, is NodeRuntimeTest's). Either way the counter does not move, which the
+        // next new command shows: it gets the next value.
+        try {
+            assertThat(value(nodes.get(submitter).submit(new byte[] {1}, new Session(client, 7, 1)).join()))
+                    .as("a retry of 7 answered from its cached result").isEqualTo(answered.get(7L));
+        } catch (CompletionException refused) {
+            assertThat(refused).hasMessageContaining("below its session's low watermark");
+        }
+        long next = commands + 1;
+        assertThat(value(nodes.get(submitter).submit(new byte[] {1}, new Session(client, next, next)).join()))
+                .as("the first new command after the retries").isEqualTo(commands + 2L);
         for (String id : nodes.keySet()) {
-            Await.until(DEADLINE, () -> counters.get(id).value() == commands + 1, () -> id + " counter " + counters.get(id).value());
+            Await.until(DEADLINE, () -> counters.get(id).value() == commands + 2, () -> id + " counter " + counters.get(id).value());
         }
     }
 
