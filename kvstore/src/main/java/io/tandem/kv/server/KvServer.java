@@ -231,7 +231,7 @@ public final class KvServer implements AutoCloseable {
 
     /**
      * Reads the TLS files and the client tokens file again and uses them from now on: new member
-     * and client connections get the new certificate and trust roots, new token authentications
+     * and client connections and new metrics scrapes get the new certificate and trust roots, new token authentications
      * the new tokens; open connections keep what they authenticated with. The server also does
      * this by itself when it sees one of those files change (checked every 10 s). If the new files
      * fail the start-up checks, nothing changes and the exception says why.
@@ -241,7 +241,9 @@ public final class KvServer implements AutoCloseable {
     public synchronized void reloadSecurity() {
         TlsMaterial tls = loadTls();
         ClientSecurity security = clientSecurity(tls);
+        javax.net.ssl.SSLContext metricsTls = tls != null && metrics != null ? tls.jdkServerContext() : null;
         if (tls != null && tcpTransport != null) tcpTransport.reloadTls();
+        if (metricsTls != null) metrics.reloadTls(metricsTls);
         clients.reload(security);
         currentSecurity = security;
         securityFilesSeen = securityFileTimes();

@@ -27,10 +27,13 @@ final class MetricsEndpoint implements AutoCloseable {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MetricsEndpoint.class);
     private final HttpServer http;
     private final ExecutorService executor;
+    /** The TLS context new HTTPS connections use, or null over plain HTTP. */
+    private final Swappable tls;
 
-    private MetricsEndpoint(HttpServer http, ExecutorService executor) {
+    private MetricsEndpoint(HttpServer http, ExecutorService executor, Swappable tls) {
         this.http = http;
         this.executor = executor;
+        this.tls = tls;
     }
 
     /**
@@ -56,8 +59,10 @@ final class MetricsEndpoint implements AutoCloseable {
      * a client certificate is asked for, not required), over HTTP if it is null; each scrape checked
      * by {@code access}. Throws {@link ServerStartException} naming the address if it cannot bind.
      */
-    static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry, SSLContext tls, Access access) {
+    static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry, SSLContext initialTls, Access access) {
         HttpServer http;
+        Swappable swappable = initialTls == null ? null : new Swappable(initialTls);
+        SSLContext tls = swappable == null ? null : swappable.context;
         try {
             if (tls == null) {
                 http = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -108,7 +113,79 @@ final class MetricsEndpoint implements AutoCloseable {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().name("tandem-metrics-http").daemon(true).unstarted(r));
         http.setExecutor(executor);
         http.start();
-        return new MetricsEndpoint(http, executor);
+        return new MetricsEndpoint(http, executor, swappable);
+    }
+
+    /**
+     * Serves new HTTPS connections with {@code fresh} (a renewed certificate, new trust roots); open
+     * connections keep what they negotiated, as on the member and client ports.
+     *
+     * @throws IllegalStateException if the endpoint serves plain HTTP
+     */
+    void reloadTls(SSLContext fresh) {
+        if (tls == null) throw new IllegalStateException("the metrics endpoint serves plain HTTP: no TLS to reload");
+        tls.current = java.util.Objects.requireNonNull(fresh, "fresh");
+    }
+
+    /**
+     * The JDK's HTTPS server takes one {@link SSLContext} for its lifetime and creates every
+     * connection's engine from it, so a reload swaps what this one context delegates to: each new
+     * connection reads the volatile field once, in {@code createSSLEngine}, and gets the whole old or
+     * the whole new key material, never a mix.
+     */
+    private static final class Swappable extends javax.net.ssl.SSLContextSpi {
+        volatile SSLContext current;
+        final SSLContext context;
+
+        Swappable(SSLContext initial) {
+            this.current = initial;
+            this.context = new SSLContext(this, initial.getProvider(), initial.getProtocol()) {};
+        }
+
+        @Override
+        protected void engineInit(javax.net.ssl.KeyManager[] km, javax.net.ssl.TrustManager[] tm, java.security.SecureRandom random) {
+            throw new UnsupportedOperationException("initialized from the member's TLS files; reload them instead");
+        }
+
+        @Override
+        protected javax.net.ssl.SSLSocketFactory engineGetSocketFactory() {
+            return current.getSocketFactory();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLServerSocketFactory engineGetServerSocketFactory() {
+            return current.getServerSocketFactory();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLEngine engineCreateSSLEngine() {
+            return current.createSSLEngine();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLEngine engineCreateSSLEngine(String host, int port) {
+            return current.createSSLEngine(host, port);
+        }
+
+        @Override
+        protected javax.net.ssl.SSLSessionContext engineGetServerSessionContext() {
+            return current.getServerSessionContext();
+        }
+
+        @Override
+        protected javax.net.ssl.SSLSessionContext engineGetClientSessionContext() {
+            return current.getClientSessionContext();
+        }
+
+        @Override
+        protected SSLParameters engineGetDefaultSSLParameters() {
+            return current.getDefaultSSLParameters();
+        }
+
+        @Override
+        protected SSLParameters engineGetSupportedSSLParameters() {
+            return current.getSupportedSSLParameters();
+        }
     }
 
     private static X509Certificate clientCertificate(HttpExchange exchange) {

@@ -14,6 +14,7 @@ import io.tandem.kv.testing.InJvmCluster;
 import io.tandem.kv.testing.RawClient;
 import io.tandem.kv.testing.SecureSetup;
 import io.tandem.testing.Await;
+import io.tandem.transport.tcp.tls.DevCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -177,6 +178,33 @@ class SecuritySettingsTest {
                     return false;
                 }
             }, () -> "the server picks up the changed tokens file");
+        }
+    }
+
+    @Test
+    void aRenewedCertificateReachesTheMetricsEndpointWithoutARestart() throws Exception {
+        SecureSetup setup = new SecureSetup(Files.createDirectories(tmp.resolve("metrics-certs")), 1);
+        try (InJvmCluster cluster = InJvmCluster.start(tmp.resolve("metrics-reload"), 1, setup.serverSettings())) {
+            cluster.awaitLeader(Duration.ofSeconds(30));
+            String uri = "https://127.0.0.1:" + cluster.metricsPort(0) + "/metrics";
+            assertThat(servedSerial(setup, uri)).isEqualTo(setup.issued.get("n1").certificate().getSerialNumber());
+            DevCertificates.Issued renewed = DevCertificates.issueMember(setup.ca, io.tandem.engine.NodeId.of("n1"), Duration.ofDays(365));
+            DevCertificates.writeCertificates(setup.dir.resolve("n1.pem"), renewed.certificate(), setup.ca.certificate());
+            DevCertificates.writeKey(setup.dir.resolve("n1-key.pem"), renewed.key());
+            cluster.server(0).reloadSecurity();
+            assertThat(servedSerial(setup, uri)).as("a new scrape after the reload").isEqualTo(renewed.certificate().getSerialNumber());
+        }
+    }
+
+    /** The serial number of the certificate the metrics endpoint presents to a new connection of a reader; the scrape must succeed. */
+    private static java.math.BigInteger servedSerial(SecureSetup setup, String uri) throws Exception {
+        // A new SSLContext per call, so no TLS session is resumed across the reload.
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().sslContext(setup.clientContext("reader")).connectTimeout(Duration.ofSeconds(5)).build()) {
+            var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri)).timeout(Duration.ofSeconds(10)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            var certificate = (java.security.cert.X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
+            return certificate.getSerialNumber();
         }
     }
 
