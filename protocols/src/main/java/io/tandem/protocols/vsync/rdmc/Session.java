@@ -1,0 +1,199 @@
+package io.tandem.protocols.vsync.rdmc;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * One member's part in moving one large message along a {@link Schedule} (derecho.md §3.3, the
+ * per-message handshake): a deterministic state machine with no I/O of its own. The caller feeds it
+ * what arrived ({@link #onReady}, {@link #onBlock}) and carries out what it answers: the blocks to
+ * send, the ready-for-block signals, and the completed message.
+ *
+ * <p><b>Receiver-driven flow control.</b> A member holds one receive buffer: it tells the member it
+ * will receive its next block from that it is ready ({@link Action.Ready}) only once every earlier
+ * block it was to receive has arrived, and a member sends a block only to a receiver that said it is
+ * ready for that step. A block that arrives unasked for is refused, not buffered.
+ *
+ * <p><b>Why it never deadlocks.</b> Each member sends its transfers in step order and asks for its
+ * incoming ones in step order. By induction on the step: if every transfer of the steps before t has
+ * completed, a transfer of step t from u to v can run, because u received its block in an earlier
+ * step (the schedule's rule), u's earlier sends are done, and v has received everything it was to
+ * receive before t, so it has said it is ready for t.
+ *
+ * <p>A failure is not handled here: as in Derecho, the layer above learns of a suspected member,
+ * wedges, and abandons the session (a message may then have reached some receivers only).
+ */
+public final class Session {
+    /** What the caller must do. */
+    public sealed interface Action {
+        /** Send {@code bytes} (block {@code block} of the message) to member {@code to} as step {@code step}'s transfer. */
+        record SendBlock(int to, int step, int block, byte[] bytes) implements Action {}
+
+        /** Tell member {@code to} that this member is ready for the block of step {@code step}. */
+        record Ready(int to, int step) implements Action {}
+
+        /** Every block is here: the whole message, exactly {@code size} bytes. */
+        record Completed(byte[] message) implements Action {}
+
+        /** Input that does not fit the schedule, refused and otherwise ignored; says why. */
+        record Refused(String reason) implements Action {}
+    }
+
+    private final Schedule schedule;
+    private final int rank;
+    private final int blockSize;
+    private final byte[] message;
+    private final List<Schedule.Transfer> incoming;
+    private final List<Schedule.Transfer> outgoing;
+    /** The step of each transfer: {@code stepOf[0][i]} of {@code incoming.get(i)}, {@code stepOf[1][i]} of {@code outgoing.get(i)}. */
+    private final int[][] stepOf;
+    /** Bit i: the receiver of {@code outgoing.get(i)} said it is ready for it. */
+    private final BitSet readyFromReceivers = new BitSet();
+    private final BitSet held;
+    private int nextIncoming;
+    private int nextOutgoing;
+    private boolean completed;
+
+    private Session(Schedule schedule, int rank, int blockSize, byte[] message, boolean isSender) {
+        this.schedule = schedule;
+        this.rank = rank;
+        this.blockSize = blockSize;
+        this.message = message;
+        this.incoming = schedule.transfersOf(rank, false);
+        this.outgoing = schedule.transfersOf(rank, true);
+        this.held = new BitSet(schedule.blocks());
+        if (isSender) held.set(0, schedule.blocks());
+        this.stepOf = stepsOf(schedule, rank);
+    }
+
+    private static int[][] stepsOf(Schedule schedule, int rank) {
+        List<Integer> in = new ArrayList<>();
+        List<Integer> out = new ArrayList<>();
+        for (int t = 0; t < schedule.steps(); t++) {
+            for (Schedule.Transfer x : schedule.step(t)) {
+                if (x.to() == rank) in.add(t);
+                if (x.from() == rank) out.add(t);
+            }
+        }
+        return new int[][] {in.stream().mapToInt(Integer::intValue).toArray(), out.stream().mapToInt(Integer::intValue).toArray()};
+    }
+
+    /** How many blocks of {@code blockSize} a message of {@code size} bytes takes (at least one). */
+    public static int blocksFor(int size, int blockSize) {
+        if (size < 0) throw new IllegalArgumentException("size must be >= 0, was " + size);
+        if (blockSize < 1) throw new IllegalArgumentException("blockSize must be >= 1, was " + blockSize);
+        return Math.max(1, (int) ((size + (long) blockSize - 1) / blockSize));
+    }
+
+    /** The sender's session (rank 0) for {@code message}; its schedule must have {@link #blocksFor} blocks. */
+    public static Session sender(Schedule schedule, int blockSize, byte[] message) {
+        checkShape(schedule, blockSize, message.length);
+        return new Session(schedule, 0, blockSize, message, true);
+    }
+
+    /** A receiver's session (rank 1..n−1) for a message of {@code size} bytes, announced beforehand. */
+    public static Session receiver(Schedule schedule, int rank, int blockSize, int size) {
+        if (rank < 1 || rank >= schedule.members()) throw new IllegalArgumentException("receiver rank must be in [1, " + schedule.members() + "), was " + rank);
+        checkShape(schedule, blockSize, size);
+        return new Session(schedule, rank, blockSize, new byte[size], false);
+    }
+
+    private static void checkShape(Schedule schedule, int blockSize, int size) {
+        int blocks = blocksFor(size, blockSize);
+        if (blocks != schedule.blocks()) {
+            throw new IllegalArgumentException("a message of " + size + " bytes in blocks of " + blockSize + " has " + blocks + " blocks, the schedule " + schedule.blocks());
+        }
+    }
+
+    /** What to do first: a receiver asks for its first block; the sender, holding the whole message, completes at once. */
+    public List<Action> start() {
+        List<Action> actions = new ArrayList<>();
+        if (rank != 0 && nextIncoming < incoming.size()) actions.add(readyForNext());
+        finishIfComplete(actions);
+        return actions;
+    }
+
+    /** Member {@code from} is ready for the block this member sends it in step {@code step}. */
+    public List<Action> onReady(int from, int step) {
+        List<Action> actions = new ArrayList<>();
+        int i = indexOf(stepOf[1], step);
+        if (i < 0 || outgoing.get(i).to() != from) {
+            actions.add(new Action.Refused("member " + from + " is ready for step " + step + ", but rank " + rank + " sends it nothing then"));
+            return actions;
+        }
+        readyFromReceivers.set(i);
+        sendWhatCan(actions);
+        return actions;
+    }
+
+    /** Block {@code block} arrived from member {@code from} as step {@code step}'s transfer. */
+    public List<Action> onBlock(int from, int step, int block, byte[] bytes) {
+        List<Action> actions = new ArrayList<>();
+        if (nextIncoming >= incoming.size()) {
+            actions.add(new Action.Refused("rank " + rank + " expects no more blocks, got block " + block + " of step " + step + " from " + from));
+            return actions;
+        }
+        Schedule.Transfer expected = incoming.get(nextIncoming);
+        int expectedStep = stepOf[0][nextIncoming];
+        if (step != expectedStep || from != expected.from() || block != expected.block()) {
+            actions.add(new Action.Refused("rank " + rank + " is ready for block " + expected.block() + " of step " + expectedStep + " from " + expected.from()
+                    + ", got block " + block + " of step " + step + " from " + from));
+            return actions;
+        }
+        int length = blockLength(block);
+        if (bytes.length != length) {
+            actions.add(new Action.Refused("block " + block + " must hold " + length + " bytes, got " + bytes.length));
+            return actions;
+        }
+        System.arraycopy(bytes, 0, message, block * blockSize, length);
+        held.set(block);
+        nextIncoming++;
+        if (nextIncoming < incoming.size()) actions.add(readyForNext());
+        sendWhatCan(actions);
+        finishIfComplete(actions);
+        return actions;
+    }
+
+    /** True once every block is held. */
+    public boolean complete() {
+        return held.cardinality() == schedule.blocks();
+    }
+
+    /** True once this member has sent every block the schedule gives it to send. */
+    public boolean sentAll() {
+        return nextOutgoing == outgoing.size();
+    }
+
+    private Action readyForNext() {
+        return new Action.Ready(incoming.get(nextIncoming).from(), stepOf[0][nextIncoming]);
+    }
+
+    /** Sends, in step order, every transfer whose block is held and whose receiver is ready. */
+    private void sendWhatCan(List<Action> actions) {
+        while (nextOutgoing < outgoing.size()) {
+            Schedule.Transfer x = outgoing.get(nextOutgoing);
+            if (!held.get(x.block()) || !readyFromReceivers.get(nextOutgoing)) return;
+            int offset = x.block() * blockSize;
+            byte[] bytes = java.util.Arrays.copyOfRange(message, offset, offset + blockLength(x.block()));
+            actions.add(new Action.SendBlock(x.to(), stepOf[1][nextOutgoing], x.block(), bytes));
+            nextOutgoing++;
+        }
+    }
+
+    private void finishIfComplete(List<Action> actions) {
+        if (!completed && complete()) {
+            completed = true;
+            actions.add(new Action.Completed(message));
+        }
+    }
+
+    private int blockLength(int block) {
+        return Math.min(blockSize, message.length - block * blockSize);
+    }
+
+    private static int indexOf(int[] steps, int step) {
+        int i = java.util.Arrays.binarySearch(steps, step);
+        return i >= 0 ? i : -1;
+    }
+}

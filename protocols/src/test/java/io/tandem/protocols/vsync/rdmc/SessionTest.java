@@ -1,0 +1,127 @@
+package io.tandem.protocols.vsync.rdmc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.protocols.vsync.rdmc.Schedule.Algorithm;
+import io.tandem.protocols.vsync.rdmc.Session.Action;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sessions of every member moving one message, with every message between them delivered in a
+ * random order (a seeded shuffle of everything in flight, so links are not even FIFO): every member
+ * ends with the exact bytes, nothing is refused, and no member ever has more than one receive buffer
+ * asked for.
+ */
+class SessionTest {
+    private record InFlight(int from, int to, Action action) {}
+
+    /** Runs one multicast to completion; answers what each member completed with. */
+    private static byte[][] multicast(Algorithm algorithm, int n, int blockSize, byte[] message, long seed) {
+        Schedule schedule = Schedule.of(algorithm, n, Session.blocksFor(message.length, blockSize));
+        Session[] sessions = new Session[n];
+        sessions[0] = Session.sender(schedule, blockSize, message);
+        for (int r = 1; r < n; r++) sessions[r] = Session.receiver(schedule, r, blockSize, message.length);
+        byte[][] completed = new byte[n][];
+        int[] outstandingReady = new int[n];
+        List<InFlight> inFlight = new ArrayList<>();
+        Random random = new Random(seed);
+        for (int r = 0; r < n; r++) carryOut(r, sessions[r].start(), inFlight, completed, outstandingReady);
+        int deliveries = 0;
+        while (!inFlight.isEmpty()) {
+            InFlight m = inFlight.remove(random.nextInt(inFlight.size()));
+            List<Action> actions = switch (m.action()) {
+                case Action.Ready ready -> sessions[m.to()].onReady(m.from(), ready.step());
+                case Action.SendBlock block -> {
+                    outstandingReady[m.to()]--;
+                    yield sessions[m.to()].onBlock(m.from(), block.step(), block.block(), block.bytes());
+                }
+                default -> throw new AssertionError("not a message: " + m.action());
+            };
+            carryOut(m.to(), actions, inFlight, completed, outstandingReady);
+            assertThat(++deliveries).as("deliveries of %s", schedule).isLessThan(10 * (schedule.steps() + 1) * n);
+        }
+        for (int r = 0; r < n; r++) {
+            assertThat(sessions[r].complete()).as("rank %d of %s", r, schedule).isTrue();
+            assertThat(sessions[r].sentAll()).as("rank %d of %s sent all it had to", r, schedule).isTrue();
+        }
+        return completed;
+    }
+
+    private static void carryOut(int self, List<Action> actions, List<InFlight> inFlight, byte[][] completed, int[] outstandingReady) {
+        for (Action a : actions) {
+            switch (a) {
+                case Action.Ready ready -> {
+                    assertThat(++outstandingReady[self]).as("rank %d asked for a second block before the first came", self).isEqualTo(1);
+                    inFlight.add(new InFlight(self, ready.to(), a));
+                }
+                case Action.SendBlock block -> inFlight.add(new InFlight(self, block.to(), a));
+                case Action.Completed done -> {
+                    assertThat(completed[self]).as("rank %d completes once", self).isNull();
+                    completed[self] = done.message();
+                }
+                case Action.Refused refused -> throw new AssertionError("rank " + self + " refused: " + refused.reason());
+            }
+        }
+    }
+
+    @Test
+    void everyMemberGetsTheExactMessageWhateverTheDeliveryOrder() {
+        int blockSize = 16;
+        Random bytes = new Random(7);
+        for (Algorithm algorithm : Algorithm.values()) {
+            for (int n : new int[] {1, 2, 3, 5, 8, 9}) {
+                for (int size : new int[] {0, 1, blockSize - 1, blockSize, 7 * blockSize + 3}) {
+                    byte[] message = new byte[size];
+                    bytes.nextBytes(message);
+                    for (long seed = 0; seed < 20; seed++) {
+                        byte[][] got = multicast(algorithm, n, blockSize, message, seed);
+                        for (int r = 0; r < n; r++) assertThat(got[r]).as("%s n=%d size=%d seed=%d rank %d", algorithm, n, size, seed, r).isEqualTo(message);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBlockNobodyAskedForIsRefusedAndChangesNothing() {
+        Schedule chain = Schedule.of(Algorithm.CHAIN, 3, 2);
+        Session second = Session.receiver(chain, 2, 4, 8);
+        assertThat(second.start()).containsExactly(new Action.Ready(1, 1)); // block 0 comes from rank 1 in step 1
+        // A sender that ignores flow control, or a forged block: the wrong step, source, block or length.
+        assertThat(second.onBlock(0, 0, 0, new byte[4])).singleElement().isInstanceOfSatisfying(Action.Refused.class,
+                r -> assertThat(r.reason()).isEqualTo("rank 2 is ready for block 0 of step 1 from 1, got block 0 of step 0 from 0"));
+        assertThat(second.onBlock(1, 1, 0, new byte[3])).singleElement().isInstanceOfSatisfying(Action.Refused.class,
+                r -> assertThat(r.reason()).isEqualTo("block 0 must hold 4 bytes, got 3"));
+        assertThat(second.complete()).isFalse();
+        // The right block is taken, and the next one asked for.
+        assertThat(second.onBlock(1, 1, 0, new byte[] {1, 2, 3, 4})).containsExactly(new Action.Ready(1, 2));
+        assertThat(second.onReady(0, 5)).singleElement().isInstanceOf(Action.Refused.class); // rank 2 sends nothing in a chain of 3
+    }
+
+    @Test
+    void theSenderWaitsForItsReceiverToBeReady() {
+        Schedule chain = Schedule.of(Algorithm.CHAIN, 2, 2);
+        Session sender = Session.sender(chain, 2, new byte[] {9, 8, 7});
+        assertThat(sender.start()).as("the sender holds the message from the start").singleElement().isInstanceOf(Action.Completed.class);
+        assertThat(sender.onReady(1, 1)).as("ready for step 1 only: block 0 of step 0 still waits").isEmpty();
+        List<Action> both = sender.onReady(1, 0);
+        assertThat(both).hasSize(2);
+        assertThat(both.get(0)).isInstanceOfSatisfying(Action.SendBlock.class, b -> assertThat(b.bytes()).containsExactly(9, 8));
+        assertThat(both.get(1)).isInstanceOfSatisfying(Action.SendBlock.class, b -> assertThat(b.bytes()).containsExactly(7));
+        assertThat(sender.sentAll()).isTrue();
+    }
+
+    @Test
+    void shapesThatDoNotMatchTheScheduleAreRefused() {
+        Schedule three = Schedule.of(Algorithm.BINOMIAL_PIPELINE, 4, 3);
+        assertThatThrownBy(() -> Session.sender(three, 4, new byte[20])).hasMessage("a message of 20 bytes in blocks of 4 has 5 blocks, the schedule 3");
+        assertThatThrownBy(() -> Session.receiver(three, 0, 4, 12)).hasMessage("receiver rank must be in [1, 4), was 0");
+        assertThatThrownBy(() -> Session.blocksFor(10, 0)).hasMessage("blockSize must be >= 1, was 0");
+        assertThat(Session.blocksFor(0, 8)).isEqualTo(1);
+        assertThat(Session.blocksFor(17, 8)).isEqualTo(3);
+    }
+}
