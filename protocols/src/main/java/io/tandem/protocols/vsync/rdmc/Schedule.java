@@ -15,11 +15,11 @@ import java.util.Optional;
  *
  * <p>Every algorithm keeps the telephone model: in one step a member sends at most one block and
  * receives at most one block, and it sends only blocks it received in an earlier step.
- * {@link ScheduleTest} checks these properties and the step counts for n = 2..64 and B = 1..100.
+ * {@code ScheduleTest} checks these properties and the step counts for n = 2..64 and B = 1..100.
  *
  * <h2>Binomial pipeline</h2>
  * For n = 2^d the members are the vertices of a d-dimensional hypercube. At step t every vertex u
- * pairs with {@code u XOR 2^(t mod d)}; the sender hands its partner block t while t < B, and every
+ * pairs with {@code u XOR 2^(t mod d)}; the sender hands its partner block t while t &lt; B, and every
  * other vertex hands its partner the highest-numbered block it holds that the partner lacks. Handing
  * the newest block keeps every block moving down its own binomial tree one step behind the block
  * before it, so the pipeline fills in d − 1 steps and then every vertex sends and receives one block
