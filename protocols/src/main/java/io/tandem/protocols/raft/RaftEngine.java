@@ -446,7 +446,12 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             send(from, new VoteResponse(currentTerm, false));
             return;
         }
-        if (m.term() > currentTerm) becomeFollower(m.term(), null);
+        if (m.term() > currentTerm) {
+            // Figure 2: a follower's timer restarts on its leader's messages and on granting a vote, not on a
+            // refused candidate's higher term; otherwise a candidate with a shorter log, which can never win,
+            // keeps delaying the one member that could (seen with pre-vote off: issue 16, seed 135 with --admin).
+            becomeFollowerKeepingTimer(m.term(), state instanceof FollowerState);
+        }
         boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
             votedFor = from;
@@ -480,6 +485,19 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private boolean heardFromLiveLeader() {
         return state instanceof LeaderState || now() - heardFromLeaderAt < electionMinNanos;
+    }
+
+    /** {@link #becomeFollower} for a higher term heard from a candidate; a follower's running election timer is kept. */
+    private void becomeFollowerKeepingTimer(long term, boolean timerRunning) {
+        if (!timerRunning) {
+            becomeFollower(term, null);
+            return;
+        }
+        currentTerm = term;
+        votedFor = null;
+        persistTermAndVote();
+        state = new FollowerState();
+        leaderId = null;
     }
 
     /**
@@ -954,6 +972,9 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     /** Hands newly committed entries to execution in index order. */
     private void deliverCommitted() {
+        // The storage is restoring the state machine from a received snapshot: what we delivered now would be
+        // overwritten (onSnapshotInstalled continues from the snapshot's index).
+        if (snapshotReceiver.installPending()) return;
         while (lastDelivered < commitIndex) {
             long index = lastDelivered + 1;
             if (index <= log.baseIndex()) { // covered by an installed snapshot
@@ -1231,7 +1252,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             pendingCompactionToken = 0;
             if (pendingCompactionIndex > log.baseIndex() && log.has(pendingCompactionIndex)) log.compactPrefix(pendingCompactionIndex);
         }
-        snapshotReceiver.baseSaved(token);
+        snapshotReceiver.baseSaved(token, lastDelivered);
     }
 
     /** §7 on the leader: a chunk the storage read for a follower goes out ({@link SnapshotSender}). */
@@ -1285,8 +1306,17 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             lastSnapshotIndex = Math.max(lastSnapshotIndex, index);
             commitGauge.set(commitIndex);
             configurationMayHaveChanged();
+        } else {
+            // Our commit index passed the snapshot while it was installed (a heartbeat carried it), so the log
+            // already holds it and what follows; but the storage restored the state machine to the snapshot,
+            // so execution continues right after it. Nothing beyond it was delivered: deliveries wait while
+            // an install is pending, and a last chunk is never written below what was delivered.
+            lastDelivered = Math.max(lastDelivered, index);
+            appliedIndex = Math.max(appliedIndex, index);
+            lastSnapshotIndex = Math.max(lastSnapshotIndex, index);
         }
         if (leaderId != null) send(leaderId, new InstallSnapshotResponse(currentTerm, index, 0, true));
+        deliverCommitted(); // deliveries held while the install was pending
     }
 
     /** §7 on the leader: the next chunk is read once the previous one is written; a done snapshot sets the match index. */
