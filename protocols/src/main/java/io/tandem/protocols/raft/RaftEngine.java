@@ -447,10 +447,15 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             return;
         }
         if (m.term() > currentTerm) {
-            // Figure 2: a follower's timer restarts on its leader's messages and on granting a vote, not on a
-            // refused candidate's higher term; otherwise a candidate with a shorter log, which can never win,
-            // keeps delaying the one member that could (seen with pre-vote off: issue 16, seed 135 with --admin).
-            becomeFollowerKeepingTimer(m.term(), state instanceof FollowerState);
+            // Figure 2 (and thesis §3.4): the election timer restarts on the current leader's messages and on a
+            // granted vote, not on a higher term from a candidate we may refuse; otherwise a candidate with a
+            // shorter log, which can never win, keeps delaying the one member that could (seen with pre-vote
+            // off: issue 16, seed 135 with --admin, nine lost elections in a row). Safe: no safety property
+            // rests on timers (terms, durable votes and the election restriction do that). Keeping a running
+            // timer only lets us stand sooner; we still adopt the term and may grant below (which restarts
+            // it), and a winner's first AppendEntries restarts it too. Only a leader stepping down has no
+            // timer running, and starts one.
+            becomeFollowerKeepingTimer(m.term(), !(state instanceof LeaderState));
         }
         boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
@@ -487,7 +492,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         return state instanceof LeaderState || now() - heardFromLeaderAt < electionMinNanos;
     }
 
-    /** {@link #becomeFollower} for a higher term heard from a candidate; a follower's running election timer is kept. */
+    /** {@link #becomeFollower} for a higher term heard from a candidate; a running election timer (follower or candidate) is kept. */
     private void becomeFollowerKeepingTimer(long term, boolean timerRunning) {
         if (!timerRunning) {
             becomeFollower(term, null);
