@@ -455,7 +455,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             // timer only lets us stand sooner; we still adopt the term and may grant below (which restarts
             // it), and a winner's first AppendEntries restarts it too. Only a leader stepping down has no
             // timer running, and starts one.
-            becomeFollowerKeepingTimer(m.term(), !(state instanceof LeaderState));
+            becomeFollowerKeepingTimer(m.term(), !(state instanceof LeaderState) && !refusedCandidateRestartsTimer());
         }
         boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
@@ -490,6 +490,11 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private boolean heardFromLiveLeader() {
         return state instanceof LeaderState || now() - heardFromLeaderAt < electionMinNanos;
+    }
+
+    /** Whether a candidate's higher term restarts our election timer even if we refuse it; false (Figure 2); a broken twin says true. */
+    boolean refusedCandidateRestartsTimer() {
+        return false;
     }
 
     /** {@link #becomeFollower} for a higher term heard from a candidate; a running election timer (follower or candidate) is kept. */

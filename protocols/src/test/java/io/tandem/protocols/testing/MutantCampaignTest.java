@@ -59,6 +59,7 @@ class MutantCampaignTest {
         raft(BrokenRaft.Bug.COMMIT_PAST_VERIFIED, 23, null);
         raft(BrokenRaft.Bug.UNBOUNDED_FOLLOWER_QUEUE, 2, null);
         raft(BrokenRaft.Bug.WAIT_FOR_ALL_FOLLOWERS, 1, null);
+        raft(BrokenRaft.Bug.REFUSED_VOTE_RESTARTS_TIMER, 0, "RaftScenarioTest.aTimerRestartedByEveryRefusedVoteRequestLeavesTheGroupWithoutLeader");
         multiPaxos(BrokenMultiPaxos.Bug.SKIP_PHASE1, 5, null);
         multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 289, null);
         multiPaxos(BrokenMultiPaxos.Bug.PROMISE_BEFORE_DURABLE, 0, "MultiPaxosScenarioTest.aPromiseSentBeforeItIsDurableLetsTwoValuesBeChosen");
