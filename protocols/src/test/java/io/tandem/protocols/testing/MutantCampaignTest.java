@@ -47,16 +47,16 @@ class MutantCampaignTest {
     }
 
     static {
-        raft(BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM, 1, null);
+        raft(BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM, 5, null);
         raft(BrokenRaft.Bug.VOTE_BEFORE_PERSIST, 0, "RaftScenarioTest.aVoteSentBeforeItIsDurableElectsTwoLeadersOfOneTerm");
         raft(BrokenRaft.Bug.STALE_READS, 2, null);
         raft(BrokenRaft.Bug.COMMIT_EARLIER_TERM_BY_COUNTING, 0, "RaftScenarioTest.figure8CountingReplicasOfAnEarlierTermLosesACommittedEntry");
         raft(BrokenRaft.Bug.LEASE_WITHOUT_DRIFT_BOUND, 0, "RaftScenarioTest.aLeaseWithoutTheDriftBoundServesAStaleRead");
-        raft(BrokenRaft.Bug.ACK_BEFORE_DURABLE, 206, "RaftScenarioTest.anAcknowledgementSentBeforeTheSyncLosesACommittedEntry");
+        raft(BrokenRaft.Bug.ACK_BEFORE_DURABLE, 0, "RaftScenarioTest.anAcknowledgementSentBeforeTheSyncLosesACommittedEntry");
         raft(BrokenRaft.Bug.LEASE_KEPT_ACROSS_TRANSFER, 0, "RaftScenarioTest.aLeaseKeptAcrossATransferServesAStaleRead");
         raft(BrokenRaft.Bug.VOTE_FOR_STALE_LOG, 11, null);
         raft(BrokenRaft.Bug.SKIP_PREV_TERM_CHECK, 60, null);
-        raft(BrokenRaft.Bug.COMMIT_PAST_VERIFIED, 23, null);
+        raft(BrokenRaft.Bug.COMMIT_PAST_VERIFIED, 213, null);
         raft(BrokenRaft.Bug.UNBOUNDED_FOLLOWER_QUEUE, 2, null);
         raft(BrokenRaft.Bug.WAIT_FOR_ALL_FOLLOWERS, 1, null);
         raft(BrokenRaft.Bug.REFUSED_VOTE_RESTARTS_TIMER, 0, "RaftScenarioTest.aTimerRestartedByEveryRefusedVoteRequestLeavesTheGroupWithoutLeader");
