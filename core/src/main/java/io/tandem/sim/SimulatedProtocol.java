@@ -32,7 +32,7 @@ public interface SimulatedProtocol extends Protocol {
     /**
      * Whether the engine keeps client sessions exactly-once with several commands in flight per session
      * (sequences, low watermarks, retries across leader changes). The seed mix ({@code randomConfig})
-     * then adds a {@link SimPipelinedClient} to most seeds; {@code --pipelined N} adds one to any engine.
+     * then adds a pipelined client ({@code SimPipelinedClient}) to most seeds; {@code --pipelined N} adds one to any engine.
      */
     default boolean pipelinedSessions() {
         return false;
