@@ -108,6 +108,16 @@ final class SimClient implements SimCaller {
     private void attempt() {
         Pending op = current;
         long requestId = sim.nextRequestId();
+        if (op.op().stale()) {
+            // A stale read may go to any member (it must wait until it applied the minimum index); the
+            // member is picked from the attempt's id, so no random draw shifts the rest of the seed.
+            ReadPolicy policy = ReadPolicy.stale(sim.highestApplied());
+            List<NodeId> members = sim.members();
+            NodeId target = members.get((int) Math.floorMod(requestId, (long) members.size()));
+            awaiting = 1;
+            sim.sendToNode(target, new SimNode.ClientCall(this, op.id(), ClientRequest.read(requestId, op.payload(), policy)));
+            return;
+        }
         ClientRequest request = op.op().f() == SimWorkload.Kind.READ
                 ? ClientRequest.read(requestId, op.payload(), op.op().lease() ? ReadPolicy.LEASE : ReadPolicy.LINEARIZABLE)
                 : ClientRequest.command(requestId, op.session(), op.payload());
@@ -126,7 +136,7 @@ final class SimClient implements SimCaller {
         if (current == null || current.id() != opId) return; // an answer to an attempt we gave up on
         switch (outcome) {
             case Outcome.Result(byte[] bytes) -> {
-                router.answered(from);
+                if (!current.op().stale()) router.answered(from); // a stale read's member says nothing about the leader
                 SimWorkload.Next op = current.op();
                 switch (op.f()) {
                     case READ -> complete(Completion.OK, SimHistory.tuple(op.key(), KvRegisterMachine.readValue(bytes)));
@@ -135,8 +145,13 @@ final class SimClient implements SimCaller {
                 }
             }
             case Outcome.Rejected(Rejection reason) -> {
-                if (reason instanceof Rejection.Redirect r) router.redirected(from, r.targets());
-                else router.failed(from);
+                if (current.op().stale()) {
+                    // not the router's pick: a stale read's rejection says nothing about the leader
+                } else if (reason instanceof Rejection.Redirect r) {
+                    router.redirected(from, r.targets());
+                } else {
+                    router.failed(from);
+                }
                 if (--awaiting > 0) return; // another target of this attempt may still answer
                 retries++;
                 sim.at(sim.now() + sim.retryBackoff(), () -> {
@@ -156,7 +171,7 @@ final class SimClient implements SimCaller {
             process += sim.options().clients(); // the indeterminate process is dead; the thread continues as a new one
             sequence = 0;
         }
-        for (NodeId n : router.targets()) router.failed(n);
+        if (!op.stale()) for (NodeId n : router.targets()) router.failed(n);
     }
 
     private enum Completion { OK, FAIL, FAIL_TIMEOUT, INFO_TIMEOUT }

@@ -443,6 +443,7 @@ final class SimNode implements SimDisk.Host {
     }
 
     private void notifyApplied() {
+        sim.noteApplied(execution.appliedIndex()); // before any answer it produced can reach a client
         if (appliedNotificationQueued) return;
         appliedNotificationQueued = true;
         post(0, "applied", null, () -> {

@@ -41,6 +41,10 @@ import java.util.Set;
  *                            at a seeded rate in [1 - ppm, 1 + ppm] of virtual time, so two clocks drift apart
  *                            (leases must allow for it through the engine's configured drift bound)
  * @param leaseReadShare      share of the clients' reads asked with {@code ReadPolicy.LEASE} (the rest linearizable)
+ * @param staleReadShare      share of the clients' reads asked with {@code ReadPolicy.stale(minIndex)}, sent to any member, for
+ *                            engines that serve them ({@link SimulatedProtocol#staleReads()}); minIndex is the highest index
+ *                            any member had applied when the read was invoked, which makes the read linearizable, so the
+ *                            history check judges it like the others. At most {@code 1 - leaseReadShare}
  * @param pipelinedCommands   0, or the number of commands one extra client keeps in flight at once on one session,
  *                            retrying each across failures until answered; every replica must apply each exactly once
  * @param execution           how each node executes the ordered commands: the sequential executor, or the same
@@ -81,6 +85,7 @@ public record SimOptions(
         int pipelinedCommands,
         int clockDriftPpm,
         double leaseReadShare,
+        double staleReadShare,
         io.tandem.execution.ExecutionMode execution,
         int executionThreads,
         boolean randomConfig,
@@ -93,6 +98,8 @@ public record SimOptions(
         positive("nodes", nodes);
         if (clockDriftPpm < 0 || clockDriftPpm > 100_000) throw new IllegalArgumentException("clockDriftPpm must be in [0, 100000], was " + clockDriftPpm);
         rate("leaseReadShare", leaseReadShare);
+        rate("staleReadShare", staleReadShare);
+        if (leaseReadShare + staleReadShare > 1) throw new IllegalArgumentException("leaseReadShare + staleReadShare must be <= 1, was " + (leaseReadShare + staleReadShare));
         positive("clients", clients);
         if (ops < 0) throw new IllegalArgumentException("ops must be >= 0");
         positive("keys", keys);
@@ -136,7 +143,7 @@ public record SimOptions(
                 EnumSet.allOf(FaultKind.class), 1.0, SimTime.millis(800),
                 new Latency.Uniform(SimTime.micros(200), SimTime.millis(2)), 0.01, 0.01, 0.05, false,
                 new Latency.Uniform(SimTime.micros(100), SimTime.millis(1)), true, 0.0,
-                5_000_000, true, null, 0, 1000, 0.3, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1, false, FaultProfile.STANDARD, false);
+                5_000_000, true, null, 0, 1000, 0.3, 0.2, io.tandem.execution.ExecutionMode.SEQUENTIAL, 1, false, FaultProfile.STANDARD, false);
     }
 
     /**
@@ -236,6 +243,7 @@ public record SimOptions(
         private int pipelinedCommands;
         private int clockDriftPpm;
         private double leaseReadShare;
+        private double staleReadShare;
         private io.tandem.execution.ExecutionMode execution = io.tandem.execution.ExecutionMode.SEQUENTIAL;
         private int executionThreads = 1;
         private boolean randomConfig;
@@ -270,6 +278,7 @@ public record SimOptions(
             pipelinedCommands = o.pipelinedCommands;
             clockDriftPpm = o.clockDriftPpm;
             leaseReadShare = o.leaseReadShare;
+            staleReadShare = o.staleReadShare;
             execution = o.execution;
             executionThreads = o.executionThreads;
             randomConfig = o.randomConfig;
@@ -304,6 +313,7 @@ public record SimOptions(
         public Builder pipelinedCommands(int v) { pipelinedCommands = v; return this; }
         public Builder clockDriftPpm(int v) { clockDriftPpm = v; return this; }
         public Builder leaseReadShare(double v) { leaseReadShare = v; return this; }
+        public Builder staleReadShare(double v) { staleReadShare = v; return this; }
         public Builder execution(io.tandem.execution.ExecutionMode mode, int threads) { execution = mode; executionThreads = threads; return this; }
 
         public Builder randomConfig(boolean v) { randomConfig = v; return this; }
@@ -313,7 +323,7 @@ public record SimOptions(
         public SimOptions build() {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, durationNanos, opTimeoutNanos, livenessNanos, livenessOps,
                     faults, faultsPerSecond, meanFaultNanos, networkLatency, lossRate, duplicateRate, reorderRate, codec,
-                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, execution, executionThreads, randomConfig, profile, admin);
+                    diskLatency, tornWrites, unsyncedSurvival, maxEvents, invariants, schedule, pipelinedCommands, clockDriftPpm, leaseReadShare, staleReadShare, execution, executionThreads, randomConfig, profile, admin);
         }
     }
 
@@ -354,6 +364,7 @@ public record SimOptions(
         add(out, cli, "invariants", Boolean.toString(invariants));
         add(out, cli, "clock-drift-ppm", Integer.toString(clockDriftPpm));
         add(out, cli, "lease-reads", number(leaseReadShare));
+        add(out, cli, "stale-reads", number(staleReadShare));
         if (pipelinedCommands > 0) add(out, cli, "pipelined", Integer.toString(pipelinedCommands));
         if (execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) {
             add(out, cli, "execution", execution.text());

@@ -29,6 +29,23 @@ public interface SimulatedProtocol extends Protocol {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Whether the engine keeps client sessions exactly-once with several commands in flight per session
+     * (sequences, low watermarks, retries across leader changes). The seed mix ({@code randomConfig})
+     * then adds a pipelined client ({@code SimPipelinedClient}) to most seeds; {@code --pipelined N} adds one to any engine.
+     */
+    default boolean pipelinedSessions() {
+        return false;
+    }
+
+    /**
+     * Whether any member serves {@code ReadPolicy.stale(minIndex)} reads from its state once it applied
+     * {@code minIndex}; the client mix then asks a share of its reads that way, at any member.
+     */
+    default boolean staleReads() {
+        return false;
+    }
+
     /** The engine configuration in one line, printed with a failing seed (empty if there is nothing to say). */
     default String describeConfig() {
         return "";

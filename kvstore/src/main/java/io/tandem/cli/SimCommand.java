@@ -135,6 +135,10 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--lease-reads", paramLabel = "SHARE", description = "Share of reads asked with the LEASE policy, 0 to 1 (default ${DEFAULT-VALUE}).")
     double leaseReads = DEFAULTS.leaseReadShare();
 
+    @Option(names = "--stale-reads", paramLabel = "SHARE", description = "Share of reads asked with ReadPolicy.stale(minIndex) at any member, for engines that serve them; "
+            + "minIndex is the highest index applied anywhere at invocation, so the history check judges them as linearizable (default ${DEFAULT-VALUE}).")
+    double staleReads = DEFAULTS.staleReadShare();
+
     @Option(names = "--engine-config", paramLabel = "random|default", description = "random: each seed runs the engine with a configuration drawn from the seed within its valid ranges "
             + "(timeouts, snapshot thresholds and chunks, batching, optional features); default: the protocol's own (default ${DEFAULT-VALUE}).")
     String engineConfig = "random";
@@ -172,7 +176,7 @@ final class SimCommand implements Callable<Integer> {
         try {
             return new SimOptions(seed, nodes, clients, ops, keys, opsPerKey, SimTime.parse(duration), SimTime.parse(opTimeout), SimTime.parse(liveness),
                     livenessOps, FaultKind.parseList(faults), faultRate, SimTime.parse(faultLength), Latency.parse(latency), loss, dup, reorder, codec,
-                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads,
+                    Latency.parse(diskLatency), tornWrites, unsyncedSurvival, maxEvents, invariants, schedule == null ? null : FaultSchedule.parse(schedule), pipelined, clockDriftPpm, leaseReads, staleReads,
                     io.tandem.execution.ExecutionMode.parse(execution),
                     threads != null ? threads : io.tandem.execution.ExecutionMode.parse(execution) == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2,
                     parseEngineConfig(engineConfig), io.tandem.sim.FaultProfile.parse(profile), admin);

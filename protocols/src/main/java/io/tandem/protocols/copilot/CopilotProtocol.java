@@ -101,4 +101,10 @@ public final class CopilotProtocol implements SimulatedProtocol {
     public String toString() {
         return name;
     }
+
+    /** Sessions keep exactly-once with several commands in flight (the seed mix adds a pipelined client). */
+    @Override
+    public boolean pipelinedSessions() {
+        return true;
+    }
 }

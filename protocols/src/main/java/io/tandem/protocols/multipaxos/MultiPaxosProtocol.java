@@ -209,6 +209,18 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         return choices[r.nextInt(choices.length)];
     }
 
+    /** Any member serves {@code ReadPolicy.stale(minIndex)} once it applied minIndex (the seed mix asks some reads so). */
+    @Override
+    public boolean staleReads() {
+        return true;
+    }
+
+    /** Sessions keep exactly-once with several commands in flight (the seed mix adds a pipelined client). */
+    @Override
+    public boolean pipelinedSessions() {
+        return true;
+    }
+
     @Override
     public String describeConfig() {
         MultiPaxosConfig c = config;

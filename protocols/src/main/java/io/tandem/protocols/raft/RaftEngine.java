@@ -446,7 +446,17 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             send(from, new VoteResponse(currentTerm, false));
             return;
         }
-        if (m.term() > currentTerm) becomeFollower(m.term(), null);
+        if (m.term() > currentTerm) {
+            // Figure 2 (and thesis §3.4): the election timer restarts on the current leader's messages and on a
+            // granted vote, not on a higher term from a candidate we may refuse; otherwise a candidate with a
+            // shorter log, which can never win, keeps delaying the one member that could (seen with pre-vote
+            // off: issue 16, seed 135 with --admin, nine lost elections in a row). Safe: no safety property
+            // rests on timers (terms, durable votes and the election restriction do that). Keeping a running
+            // timer only lets us stand sooner; we still adopt the term and may grant below (which restarts
+            // it), and a winner's first AppendEntries restarts it too. Only a leader stepping down has no
+            // timer running, and starts one.
+            becomeFollowerKeepingTimer(m.term(), !(state instanceof LeaderState) && !refusedCandidateRestartsTimer());
+        }
         boolean granted = (votedFor == null || votedFor.equals(from)) && candidateUpToDate(m.lastLogIndex(), m.lastLogTerm());
         if (granted && votedFor == null) {
             votedFor = from;
@@ -480,6 +490,24 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     private boolean heardFromLiveLeader() {
         return state instanceof LeaderState || now() - heardFromLeaderAt < electionMinNanos;
+    }
+
+    /** Whether a candidate's higher term restarts our election timer even if we refuse it; false (Figure 2); a broken twin says true. */
+    boolean refusedCandidateRestartsTimer() {
+        return false;
+    }
+
+    /** {@link #becomeFollower} for a higher term heard from a candidate; a running election timer (follower or candidate) is kept. */
+    private void becomeFollowerKeepingTimer(long term, boolean timerRunning) {
+        if (!timerRunning) {
+            becomeFollower(term, null);
+            return;
+        }
+        currentTerm = term;
+        votedFor = null;
+        persistTermAndVote();
+        state = new FollowerState();
+        leaderId = null;
     }
 
     /**
@@ -954,6 +982,9 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
 
     /** Hands newly committed entries to execution in index order. */
     private void deliverCommitted() {
+        // The storage is restoring the state machine from a received snapshot: what we delivered now would be
+        // overwritten (onSnapshotInstalled continues from the snapshot's index).
+        if (snapshotReceiver.installPending()) return;
         while (lastDelivered < commitIndex) {
             long index = lastDelivered + 1;
             if (index <= log.baseIndex()) { // covered by an installed snapshot
@@ -1231,7 +1262,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             pendingCompactionToken = 0;
             if (pendingCompactionIndex > log.baseIndex() && log.has(pendingCompactionIndex)) log.compactPrefix(pendingCompactionIndex);
         }
-        snapshotReceiver.baseSaved(token);
+        snapshotReceiver.baseSaved(token, lastDelivered);
     }
 
     /** §7 on the leader: a chunk the storage read for a follower goes out ({@link SnapshotSender}). */
@@ -1285,8 +1316,17 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             lastSnapshotIndex = Math.max(lastSnapshotIndex, index);
             commitGauge.set(commitIndex);
             configurationMayHaveChanged();
+        } else {
+            // Our commit index passed the snapshot while it was installed (a heartbeat carried it), so the log
+            // already holds it and what follows; but the storage restored the state machine to the snapshot,
+            // so execution continues right after it. Nothing beyond it was delivered: deliveries wait while
+            // an install is pending, and a last chunk is never written below what was delivered.
+            lastDelivered = Math.max(lastDelivered, index);
+            appliedIndex = Math.max(appliedIndex, index);
+            lastSnapshotIndex = Math.max(lastSnapshotIndex, index);
         }
         if (leaderId != null) send(leaderId, new InstallSnapshotResponse(currentTerm, index, 0, true));
+        deliverCommitted(); // deliveries held while the install was pending
     }
 
     /** §7 on the leader: the next chunk is read once the previous one is written; a done snapshot sets the match index. */

@@ -177,6 +177,18 @@ public class RaftProtocol implements SimulatedProtocol {
         });
     }
 
+    /** Any member serves {@code ReadPolicy.stale(minIndex)} once it applied minIndex (the seed mix asks some reads so). */
+    @Override
+    public boolean staleReads() {
+        return true;
+    }
+
+    /** Sessions keep exactly-once with several commands in flight (the seed mix adds a pipelined client). */
+    @Override
+    public boolean pipelinedSessions() {
+        return true;
+    }
+
     @Override
     public String describeConfig() {
         RaftConfig c = config;

@@ -35,6 +35,7 @@ final class SnapshotReceiver {
         long writeToken;
         int writeLength;
         InstallSnapshot heldLastChunk;
+        boolean lastChunkInFlight;
         boolean installing;
 
         Receiving(SnapshotMeta meta, Configuration configuration) {
@@ -60,6 +61,12 @@ final class SnapshotReceiver {
         long index = m.snapshot().lastIncludedIndex();
         if (receiving == null || !RaftEngine.sameSnapshot(receiving.meta, m.snapshot())) {
             if (m.offset() != 0) return new InstallSnapshotResponse(term, index, 0, false);
+            // A chunk write in flight cannot be called back: once the storage writes a last chunk it restores
+            // the state machine from it whatever we think, so forgetting that snapshot here would let the
+            // engine go on delivering from its log on top of a state machine that moved (issue 16, seed 1454:
+            // snapshot 80 still being written when snapshot 88 arrived; entry 73 was then delivered after 80).
+            // The newer snapshot waits: the leader sends it again on its resend timer.
+            if (receiving != null && (receiving.writeInFlight || receiving.installing)) return null;
             receiving = new Receiving(m.snapshot(), m.configuration());
             // The configuration must be on disk before the snapshot can be: a restart needs both.
             receiving.configToken = bases.saveBase(index, m.snapshot().lastIncludedTerm(), m.configuration());
@@ -76,6 +83,7 @@ final class SnapshotReceiver {
 
     private void writeChunk(InstallSnapshot m) {
         receiving.writeInFlight = true;
+        receiving.lastChunkInFlight = m.last();
         receiving.writeToken = tokens.getAsLong();
         receiving.writeLength = m.data().length;
         store.writeChunk(m.snapshot(), m.offset(), m.data(), m.last(), receiving.writeToken);
@@ -96,15 +104,32 @@ final class SnapshotReceiver {
         return new InstallSnapshotResponse(term, receiving.meta.lastIncludedIndex(), receiving.expectedOffset, false);
     }
 
-    /** A base record became durable: if it is the one of the snapshot being received, its held last chunk is written. */
-    void baseSaved(long token) {
+    /**
+     * A base record became durable: if it is the one of the snapshot being received, its held last chunk is
+     * written, unless the engine has meanwhile delivered up to the snapshot's index ({@code delivered}): the
+     * storage would restore the state machine to an older state than the one it has. That snapshot is then
+     * forgotten; the leader's next try finds it covered by our commit index and is answered done.
+     */
+    void baseSaved(long token, long delivered) {
         if (receiving == null || token != receiving.configToken) return;
         receiving.configSaved = true;
         if (receiving.heldLastChunk != null) {
             InstallSnapshot last = receiving.heldLastChunk;
             receiving.heldLastChunk = null;
+            if (last.snapshot().lastIncludedIndex() <= delivered) {
+                receiving = null;
+                return;
+            }
             writeChunk(last);
         }
+    }
+
+    /**
+     * True from the moment a last chunk is handed to the storage until the install is reported: the storage
+     * restores the state machine in between, so the engine delivers nothing meanwhile.
+     */
+    boolean installPending() {
+        return receiving != null && (receiving.installing || (receiving.writeInFlight && receiving.lastChunkInFlight));
     }
 
     /** The storage installed a snapshot; returns what was received if it is ours (and forgets it), else null. */

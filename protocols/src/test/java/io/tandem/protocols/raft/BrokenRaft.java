@@ -40,7 +40,11 @@ public final class BrokenRaft extends RaftProtocol {
         /** A follower appends entries without checking the term of the entry before them (§5.3 consistency check). */
         SKIP_PREV_TERM_CHECK,
         /** A follower commits up to the leader's commit index even past the entries the message verified (Figure 2, step 5). */
-        COMMIT_PAST_VERIFIED;
+        COMMIT_PAST_VERIFIED,
+        /** A follower restarts its election timer on any higher-term vote request, even one it refuses (liveness bug with pre-vote off: a hopeless candidate delays the electable one). */
+        REFUSED_VOTE_RESTARTS_TIMER,
+        /** A stale read is served at once, ignoring its minimum index (the client asked for state at least that new). */
+        STALE_READ_IGNORES_MIN_INDEX;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -149,6 +153,18 @@ public final class BrokenRaft extends RaftProtocol {
                 @Override
                 long followerCommit(long leaderCommit, long verifiedIndex) {
                     return leaderCommit;
+                }
+            };
+            case REFUSED_VOTE_RESTARTS_TIMER -> new RaftEngine(self, members, config) {
+                @Override
+                boolean refusedCandidateRestartsTimer() {
+                    return true;
+                }
+            };
+            case STALE_READ_IGNORES_MIN_INDEX -> new RaftEngine(self, members, config) {
+                @Override
+                void onRead(ClientRequest r) {
+                    super.onRead(r.readPolicy() instanceof ReadPolicy.Stale ? ClientRequest.read(r.requestId(), r.payload(), ReadPolicy.stale(0)) : r);
                 }
             };
             case STALE_READS -> new RaftEngine(self, members, config) {

@@ -377,4 +377,59 @@ class RaftScenarioTest {
     void aLeaseKeptAcrossATransferServesAStaleRead() {
         assertThat(leaseTransferScenario(BrokenRaft.Bug.LEASE_KEPT_ACROSS_TRANSFER)).isPresent();
     }
+
+    // ------------------------------------------------------------------------------------------
+    // A refused candidate must not hold back the electable one (Figure 2 election timer; issue 16)
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Three nodes, pre-vote off, elections after 300-310 ms. Follower B misses an entry that L and A
+     * commit, so B can never win while A is up-to-date. L crashes. A's clock runs 40 % slow, so B's
+     * timer always fires first: B campaigns again and again with higher terms, and A refuses each time.
+     * A must still stand when its own timer runs out (Figure 2: only a granted vote or the current
+     * leader restarts it); B then votes for A once A's term is above B's. Returns whether a leader
+     * was elected within 5 s and how many elections B started meanwhile.
+     */
+    record Election(boolean elected, int electionsOfB) {}
+
+    static Election hopelessCandidateScenario(BrokenRaft.Bug bug) {
+        RaftConfig config = config().electionTimeout(Duration.ofMillis(300), Duration.ofMillis(310)).preVote(false).build();
+        SimScenario s = SimScenario.start(protocol(bug, config), SimScenario.options(3, MS));
+        NodeId l = stableLeader(s);
+        List<NodeId> followers = s.members().stream().filter(m -> !m.equals(l)).toList();
+        NodeId a = followers.get(0);
+        NodeId b = followers.get(1);
+        s.drop("B gets no entries", (from, to, m) -> to.equals(b) && m instanceof AppendEntries ae && !ae.entries().isEmpty());
+        committedWrite(s, l, 1, 1);
+        assertThat(raft(s, b).lastIndex()).as("B's log is shorter than A's").isLessThan(raft(s, a).lastIndex());
+
+        java.util.Set<Long> termsOfB = new java.util.TreeSet<>();
+        s.drop("count B's elections", (from, to, m) -> {
+            if (from.equals(b) && m instanceof VoteRequest v) termsOfB.add(v.term());
+            return false;
+        });
+        s.clockRate(a, -400_000);
+        s.crash(l);
+        boolean elected = s.runUntil(() -> s.failure().isPresent() || leader(s).isPresent(), 5_000 * MS);
+        assertThat(s.failure()).as(failureText(s.failure())).isEmpty();
+        if (elected) assertThat(leader(s)).as("only A can win\n" + s.describe()).contains(a);
+        return new Election(elected, termsOfB.size());
+    }
+
+    @Test
+    void aRefusedCandidateDoesNotHoldBackTheElectableMember() {
+        // A's first election (still inside its leader-stickiness window, B's term 2 was not adopted)
+        // collides with B's term; its second, at its own timeout, wins: B campaigned three times.
+        Election e = hopelessCandidateScenario(null);
+        assertThat(e.elected()).as("A leads").isTrue();
+        assertThat(e.electionsOfB()).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void aTimerRestartedByEveryRefusedVoteRequestLeavesTheGroupWithoutLeader() {
+        // Every one of B's requests restarts A's slower timer: A never stands, B never wins.
+        Election e = hopelessCandidateScenario(BrokenRaft.Bug.REFUSED_VOTE_RESTARTS_TIMER);
+        assertThat(e.elected()).as("no leader within 5 s").isFalse();
+        assertThat(e.electionsOfB()).as("B campaigned all the while").isGreaterThanOrEqualTo(10);
+    }
 }

@@ -47,26 +47,28 @@ class MutantCampaignTest {
     }
 
     static {
-        raft(BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM, 1, null);
+        raft(BrokenRaft.Bug.COMMIT_WITHOUT_QUORUM, 5, null);
         raft(BrokenRaft.Bug.VOTE_BEFORE_PERSIST, 0, "RaftScenarioTest.aVoteSentBeforeItIsDurableElectsTwoLeadersOfOneTerm");
-        raft(BrokenRaft.Bug.STALE_READS, 2, null);
+        raft(BrokenRaft.Bug.STALE_READS, 1, null);
         raft(BrokenRaft.Bug.COMMIT_EARLIER_TERM_BY_COUNTING, 0, "RaftScenarioTest.figure8CountingReplicasOfAnEarlierTermLosesACommittedEntry");
         raft(BrokenRaft.Bug.LEASE_WITHOUT_DRIFT_BOUND, 0, "RaftScenarioTest.aLeaseWithoutTheDriftBoundServesAStaleRead");
-        raft(BrokenRaft.Bug.ACK_BEFORE_DURABLE, 206, "RaftScenarioTest.anAcknowledgementSentBeforeTheSyncLosesACommittedEntry");
+        raft(BrokenRaft.Bug.ACK_BEFORE_DURABLE, 0, "RaftScenarioTest.anAcknowledgementSentBeforeTheSyncLosesACommittedEntry");
         raft(BrokenRaft.Bug.LEASE_KEPT_ACROSS_TRANSFER, 0, "RaftScenarioTest.aLeaseKeptAcrossATransferServesAStaleRead");
         raft(BrokenRaft.Bug.VOTE_FOR_STALE_LOG, 11, null);
-        raft(BrokenRaft.Bug.SKIP_PREV_TERM_CHECK, 60, null);
-        raft(BrokenRaft.Bug.COMMIT_PAST_VERIFIED, 23, null);
+        raft(BrokenRaft.Bug.SKIP_PREV_TERM_CHECK, 159, null);
+        raft(BrokenRaft.Bug.COMMIT_PAST_VERIFIED, 60, null);
         raft(BrokenRaft.Bug.UNBOUNDED_FOLLOWER_QUEUE, 2, null);
         raft(BrokenRaft.Bug.WAIT_FOR_ALL_FOLLOWERS, 1, null);
+        raft(BrokenRaft.Bug.REFUSED_VOTE_RESTARTS_TIMER, 0, "RaftScenarioTest.aTimerRestartedByEveryRefusedVoteRequestLeavesTheGroupWithoutLeader");
+        raft(BrokenRaft.Bug.STALE_READ_IGNORES_MIN_INDEX, 1, null);
         multiPaxos(BrokenMultiPaxos.Bug.SKIP_PHASE1, 5, null);
-        multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 289, null);
+        multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 67, null);
         multiPaxos(BrokenMultiPaxos.Bug.PROMISE_BEFORE_DURABLE, 0, "MultiPaxosScenarioTest.aPromiseSentBeforeItIsDurableLetsTwoValuesBeChosen");
         // Answering a lower ballot's Phase 1a without raising the promise reports the acceptor's votes
         // truthfully, and no vote below its (higher) promise can follow; that ballot's Phase 2a is still
         // refused. The proposer wastes a round: equivalent for safety.
         survivor(BrokenMultiPaxos.Bug.PROMISE_LOWER_BALLOT, "equivalent for safety: the votes it reports are complete below its promise, and Phase 2a below the promise is still refused");
-        multiPaxos(BrokenMultiPaxos.Bug.ACCEPT_BELOW_PROMISE, 10, null);
+        multiPaxos(BrokenMultiPaxos.Bug.ACCEPT_BELOW_PROMISE, 3, null);
         multiPaxos(BrokenMultiPaxos.Bug.WAIT_FOR_ALL_ACCEPTORS, 1, null);
     }
 
