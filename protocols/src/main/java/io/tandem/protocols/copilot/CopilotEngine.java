@@ -242,17 +242,14 @@ public final class CopilotEngine implements Engine, Inspectable {
             ctx.reject(request.requestId(), new Rejection.Unavailable("storage failed on " + self));
             return;
         }
-        // The other pilot's copy of this command already ran here before this copy arrived (the
-        // client's message to this pilot was late): ordered once in this log it would not be handed
-        // to execution (a command runs at its first position only), and this request would wait for
-        // its timeout. An idle pilot orders it twice: the second copy is a retry within its log,
-        // delivered and answered from the session cache. A busy pilot does not: it is the slow one,
-        // every request reaches it late, and delivered retries would keep null-dependency
-        // elimination from skipping its entries; its clients have the other pilot's answer.
-        ClientRequest.Session session = request.session();
-        boolean twice = request.kind() == ClientRequest.Kind.COMMAND && pilot.idle() && executed.executed(session)
-                && executed.orderedIn(other(pilot.log), session) && !executed.orderedIn(pilot.log, session);
-        pilot.onClientRequest(request, twice);
+        // The command already ran here (the other pilot's copy ran before the client's message to this
+        // pilot arrived, or this is a retry of an answered command): the host answers it from its
+        // session table, after execution caught up with every delivery made so far (NodeRuntime and
+        // the simulator alike). Ordered again, the other pilot's command would be skipped at execution
+        // (a command runs at its first position only) and answer nothing, so it is not ordered at all.
+        // A command below its client's floor is ordered: execution answers it as stale.
+        if (request.kind() == ClientRequest.Kind.COMMAND && executed.delivered(request.session())) return;
+        pilot.onClientRequest(request);
     }
 
     @Override

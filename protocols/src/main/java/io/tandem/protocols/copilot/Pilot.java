@@ -121,13 +121,8 @@ final class Pilot {
 
     // ---- client commands (§3.2, §3.3) ----
 
-    /** Nothing queued and nothing in flight. */
-    boolean idle() {
-        return queue.isEmpty() && inflight.isEmpty();
-    }
-
-    /** Queues a request; {@code twice}: order it twice in a row (see {@link CopilotEngine#onClientRequest}). */
-    void onClientRequest(ClientRequest request, boolean twice) {
+    /** Queues a request for the next batch. */
+    void onClientRequest(ClientRequest request) {
         if (queue.size() >= engine.config.maxQueuedCommands()) {
             engine.ctx.reject(request.requestId(), new Rejection.Overloaded(queue.size() + " commands wait for a batch at " + engine.self));
             return;
@@ -136,7 +131,6 @@ final class Pilot {
         if (queue.isEmpty()) queuedSince = engine.now();
         Command c = new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read);
         queue.addLast(c);
-        if (twice) queue.addLast(c);
         maybePropose();
     }
 
