@@ -90,7 +90,7 @@ class CopilotSimulationTest {
     @Test
     void theSeedsThatStalledAfterPilotElectionPass() {
         SimOptions five = SimOptions.mix().withWorkload(5, SimOptions.mix().clients(), SimOptions.mix().ops());
-        for (long seed : new long[] {235, 255, 366}) {
+        for (long seed : new long[] {235, 255, 366, 452}) {
             SimRunner.Summary s = SimRunner.run(new CopilotProtocol(), five, SimOptions.seeds(seed, 1), 1, null);
             assertThat(s.failures()).as("5 nodes, seed %d: %s", seed, failures(s)).isEmpty();
         }
