@@ -613,9 +613,10 @@ public final class CopilotEngine implements Engine, Inspectable {
      * <p>The inherited slots all go at once (the spec's "takeovers on every slot in (committedUpTo,
      * startSlot)"): recovering them one head at a time made a new pilot that inherited 40 slots of
      * a slow-disk group take 40 sequential Paxos rounds, about 8 s, during which nothing executed
-     * (seeds 235, 255 and 366 of the 5-node mix). Each takeover is a Paxos instance of its own
-     * slot, so doing them in parallel is as safe as doing them in turn; a slot some other proposer
-     * still drives only costs a duel that the randomized backoff settles.
+     * (slow-disk seeds of the mix: 235, 255, 366, 452 at 5 nodes, 615, 631, 791, 1028, 1045 at 3).
+     * Each takeover is a Paxos instance of its own slot, so doing them in parallel is as safe as
+     * doing them in turn; a slot some other proposer still drives only costs a duel that the
+     * randomized backoff settles.
      */
     List<long[]> blockers() {
         List<long[]> out = new ArrayList<>();

@@ -154,7 +154,7 @@ final class Takeovers {
      * as often as it likes (an acceptor answers a repeat as it answered the first), and a fresh ballot
      * would throw away the answers already in: with slow disks a round trip (the taker's own promise
      * durable, then each acceptor's) can outlast the backoff, and a takeover that restarted at every
-     * timer stalled for seconds (seeds 235, 255, 366 of the slow-disk profile, 5 nodes).
+     * timer stalled for seconds (the slow-disk seeds of CopilotSimulationTest).
      */
     void onRetry(int log, long slot) {
         Attempt t = active.get(new Key(log, slot));
