@@ -1,5 +1,6 @@
 package io.tandem.execution;
 
+import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +34,18 @@ public interface Executor {
     void flush();
 
     long appliedIndex();
+
+    /**
+     * The cached result of the command of {@code session} if it already executed here and its result
+     * is still remembered ({@link SessionTable.Decision.Duplicate}), else null. Changes nothing. Called
+     * after {@link #flush()}, on the thread that drives the executor: the host answers a request that
+     * arrives after its command ran here (a client's retry, or the copy of a command that a
+     * several-leader engine ordered through another member first) without waiting for it to be ordered
+     * again. The default knows nothing.
+     */
+    default byte[] executedResult(ClientRequest.Session session) {
+        return null;
+    }
 
     /** Writes the session table and the state machine, as of {@link #appliedIndex()} (after a {@link #flush()}). */
     void writeSnapshot(OutputStream out) throws IOException;

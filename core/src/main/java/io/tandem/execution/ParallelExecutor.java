@@ -257,6 +257,16 @@ public final class ParallelExecutor implements Executor, AutoCloseable {
         }
     }
 
+    /** After {@link #flush()} every worker waits, so their tables can be read here; the command's home table is the one that holds it. */
+    @Override
+    public byte[] executedResult(ClientRequest.Session session) {
+        for (SessionTable t : sessions) {
+            byte[] r = t.cachedResult(session);
+            if (r != null) return r;
+        }
+        return null;
+    }
+
     private void report(Slot s) {
         if (s.entry.isNoop()) {
             if (s.entry.origin() != null) listener.executed(s.entry, NOOP);

@@ -95,6 +95,11 @@ public final class SequentialExecutor implements Executor {
         return appliedIndex;
     }
 
+    @Override
+    public byte[] executedResult(io.tandem.engine.ClientRequest.Session session) {
+        return sessions.cachedResult(session);
+    }
+
     /** Sessions remembered (tests, diagnostics). */
     public SessionTable sessions() {
         return sessions;

@@ -142,6 +142,19 @@ public final class SessionTable {
         return cached != null ? new Decision.Duplicate(cached) : APPLY;
     }
 
+    /**
+     * The cached result of the command of {@code session} if it executed here and its result is still
+     * remembered, else null. Unlike {@link #decide} it changes nothing (not even the floor): it answers
+     * a request that was never ordered at this point, so it must leave the table every replica keeps
+     * alike as it is.
+     */
+    public byte[] cachedResult(Session session) {
+        if (session.isNone()) return null;
+        ClientSession c = sessions.get(session.clientId());
+        if (c == null || session.sequence() <= c.floor) return null;
+        return c.get(session.sequence());
+    }
+
     /** Records the result of a command that {@link #decide} said to apply. */
     public void record(Session session, byte[] result) {
         ClientSession c = sessions.remove(session.clientId()); // re-insert at the end: most recently used

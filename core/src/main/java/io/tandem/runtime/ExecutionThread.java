@@ -1,8 +1,12 @@
 package io.tandem.runtime;
 
+import io.tandem.engine.ClientRequest;
 import io.tandem.engine.Committed;
 import io.tandem.execution.Executor;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.function.BiConsumer;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -22,6 +26,12 @@ final class ExecutionThread implements AutoCloseable {
 
     record Read(long requestId, long afterIndex, byte[] query) implements Task {}
 
+    /**
+     * Requests that arrived on the loop: each one whose command already executed here is handed to
+     * {@code found} with its cached result, once the batch this task came in is applied.
+     */
+    record Lookup(List<ClientRequest> requests, BiConsumer<ClientRequest, byte[]> found) implements Task {}
+
     /** Runs {@code action} on the execution thread between commands (snapshots, restores). */
     record Exclusive(Runnable action) implements Task {}
 
@@ -33,6 +43,8 @@ final class ExecutionThread implements AutoCloseable {
     private final Runnable onFailure;
     private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
     private final Thread thread;
+    /** Lookups of the batch being run (execution thread only): answered after its flush. */
+    private final List<Lookup> lookups = new ArrayList<>();
     private volatile Throwable failure;
 
     ExecutionThread(String node, Executor executor, LongConsumer appliedListener, Runnable onFailure) {
@@ -75,6 +87,7 @@ final class ExecutionThread implements AutoCloseable {
                     handle(next);
                 }
                 executor.flush();
+                answerLookups();
                 appliedListener.accept(executor.appliedIndex());
             }
         } catch (InterruptedException e) {
@@ -86,12 +99,29 @@ final class ExecutionThread implements AutoCloseable {
         }
     }
 
+    /**
+     * After a flush, so the session table holds every entry handed over before the lookup: a command
+     * that ran before its request arrived is found here; one that runs later completes the request
+     * itself (the runtime registered the request before it asked for the lookup). Neither races the other.
+     */
+    private void answerLookups() {
+        for (Lookup l : lookups) {
+            for (ClientRequest r : l.requests()) {
+                byte[] result = executor.executedResult(r.session());
+                if (result != null) l.found().accept(r, result);
+            }
+        }
+        lookups.clear();
+    }
+
     private void handle(Task t) {
         switch (t) {
             case Apply a -> executor.apply(a.entry());
+            case Lookup l -> lookups.add(l);
             case Read r -> executor.read(r.requestId(), r.afterIndex(), r.query());
             case Exclusive x -> {
                 executor.flush();
+                answerLookups();
                 x.action().run();
             }
             case Stop s -> throw new IllegalStateException("unreachable");

@@ -144,6 +144,11 @@ public final class NodeRuntime implements AutoCloseable {
     private final Timers timers = new Timers();
     /** Forwardable requests waiting for a member that can order them (loop thread only), in retry order. */
     private final ArrayDeque<PendingRequests.Pending> retries = new ArrayDeque<>();
+    /**
+     * Commands with a session that reached the engine during this loop turn (loop thread only): at the
+     * end of the turn they go to execution, which answers each whose command already ran here.
+     */
+    private final List<ClientRequest> sessionLookups = new java.util.ArrayList<>();
     /** Callers of {@link #awaitReady} (loop thread only). */
     private final List<AwaitReady> readyWaiters = new java.util.ArrayList<>();
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
@@ -445,6 +450,7 @@ public final class NodeRuntime implements AutoCloseable {
             if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
             while (running) {
                 int handled = inbox.drain(this::dispatch, config.loopBatch());
+                lookUpSessions();
                 long now = now();
                 for (TimerKey key : timers.due(now)) engine.onTimer(key);
                 long wall = System.nanoTime();
@@ -498,7 +504,10 @@ public final class NodeRuntime implements AutoCloseable {
         switch (e) {
             case Inbound m when m.message() instanceof RuntimeMessage r -> onRuntimeMessage(m.from(), r);
             case Inbound m -> engine.onMessage(m.from(), m.message());
-            case Request r -> engine.onClientRequest(r.request());
+            case Request r -> {
+                engine.onClientRequest(r.request());
+                noteSessionLookup(r.request());
+            }
             case Storage s -> {
                 engine.onStorageEvent(s.event());
                 if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
@@ -567,6 +576,44 @@ public final class NodeRuntime implements AutoCloseable {
         // Completed on any thread (execution, loop, shutdown); the loop alone sends, in order.
         p.future().whenComplete((result, error) -> enqueue(new AnswerMember(p, result, error)));
         engine.onClientRequest(p.request());
+        noteSessionLookup(p.request());
+    }
+
+    // ---- answers from the session table ----
+
+    /**
+     * A command whose (client, sequence) already executed at this node when its request arrived is
+     * answered from the session table, whatever the engine does with it: a client's retry after its
+     * answer was lost, or a copy of a command that a several-leader engine (Copilot) ordered through
+     * another member first. Such an engine does not hand its own copy to execution (a command runs at
+     * its first position only), so without this the request would wait for its timeout. Engines that
+     * order the retry again still answer it the same way, later.
+     *
+     * <p>Not racing execution: the request is registered (by id, and by session) before the loop sees
+     * it, and the lookup runs on the execution thread after the batch it is queued behind. A command
+     * that executed before the lookup is found in the table; one that executes after it completes the
+     * registered request as every executed command does. Only an exact cached result answers (never
+     * a sequence below the session's floor), and the lookup changes nothing in the table, which every
+     * replica keeps alike.
+     */
+    private void noteSessionLookup(ClientRequest r) {
+        if (r.kind() == ClientRequest.Kind.COMMAND && !r.session().isNone()) sessionLookups.add(r);
+    }
+
+    /** One lookup task per loop turn, not per request: the execution thread wakes once for the lot. */
+    private void lookUpSessions() {
+        if (sessionLookups.isEmpty()) return;
+        execution.submit(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::answerFromSessions));
+        sessionLookups.clear();
+    }
+
+    /** On the execution thread: the command of {@code r} had executed here; answer with its cached result. */
+    private void answerFromSessions(ClientRequest r, byte[] result) {
+        PendingRequests.Pending p = pending.take(r.requestId());
+        if (p == null) return; // answered meanwhile (its execution here, a remote answer), or timed out
+        metrics.answeredFromSessions.increment();
+        metrics.recordLatency(p);
+        p.future().complete(result);
     }
 
     private void answerMember(PendingRequests.Pending p, byte[] result, Throwable error) {

@@ -16,6 +16,7 @@ final class RuntimeMetrics {
     final Counter applied;
     final Counter duplicates;
     final Counter stale;
+    final Counter answeredFromSessions;
     final Counter forwarded;
     final Counter forwardsServed;
     final Counter rejectedNotLeader;
@@ -33,6 +34,8 @@ final class RuntimeMetrics {
         applied = Counter.builder("tandem.exec.applied").tags(tags).register(registry);
         duplicates = Counter.builder("tandem.exec.duplicates").description("retried commands answered from the session table").tags(tags).register(registry);
         stale = Counter.builder("tandem.exec.stale").description("copies of commands below their session's low watermark, not applied").tags(tags).register(registry);
+        answeredFromSessions = Counter.builder("tandem.exec.answered.from.sessions")
+                .description("requests whose command had already executed here when they arrived, answered from the session table").tags(tags).register(registry);
         forwarded = Counter.builder("tandem.client.forwarded").description("requests sent on to a member that can order them").tags(tags).register(registry);
         forwardsServed = Counter.builder("tandem.client.forwards.served").description("requests other members forwarded here").tags(tags).register(registry);
         rejectedNotLeader = Counter.builder("tandem.client.rejected").tags(tags.and("reason", "not-leader")).register(registry);

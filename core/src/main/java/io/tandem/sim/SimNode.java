@@ -385,6 +385,22 @@ final class SimNode implements SimDisk.Host {
     void clientRequest(ClientCall call) {
         pendingCalls.put(call.request().requestId(), call);
         engine.onClientRequest(call.request());
+        lookUpSession(call.request());
+    }
+
+    /**
+     * As the real runtime ({@code NodeRuntime}): a command whose (client, sequence) already executed
+     * here when its request arrived is answered from the session table, after execution caught up
+     * with what the engine delivered so far; it changes nothing in the table.
+     */
+    private void lookUpSession(ClientRequest r) {
+        if (r.kind() != ClientRequest.Kind.COMMAND || r.session().isNone()) return;
+        Runnable lookup = () -> {
+            if (!pendingCalls.containsKey(r.requestId())) return;
+            byte[] result = execution.executedResult(r.session());
+            if (result != null) answer(r.requestId(), new SimClient.Outcome.Result(result));
+        };
+        if (!onExecutionThread(0, lookup)) lookup.run();
     }
 
     private void answer(long requestId, SimClient.Outcome outcome) {

@@ -34,6 +34,24 @@ class SessionTableTest {
     }
 
     @Test
+    void aLookupOfTheCachedResultChangesNothing() {
+        SessionTable t = new SessionTable(10, 100);
+        applied(t, new Session(1, 1, 1), 42);
+        assertThat(t.cachedResult(new Session(1, 1, 1))).containsExactly(42);
+        assertThat(t.cachedResult(new Session(1, 2, 1))).isNull(); // never executed
+        assertThat(t.cachedResult(new Session(9, 1, 1))).isNull(); // unknown client
+        assertThat(t.cachedResult(Session.NONE)).isNull();
+        // A lookup's watermark (3: "1 and 2 are answered") is not the client's word in the order: the
+        // floor stays where the applied commands put it, so 1 is still a duplicate, not stale.
+        assertThat(t.cachedResult(new Session(1, 3, 3))).isNull();
+        assertThat(t.cachedResult(new Session(1, 1, 1))).containsExactly(42);
+        assertThat(t.decide(new Session(1, 1, 1))).isInstanceOf(SessionTable.Decision.Duplicate.class);
+        applied(t, new Session(1, 2, 2), 43); // its client raised the floor over 1
+        assertThat(t.cachedResult(new Session(1, 1, 1))).isNull(); // below the floor: never answered from the table
+        assertThat(t.cachedResult(new Session(1, 2, 2))).containsExactly(43);
+    }
+
+    @Test
     void commandsInFlightOnOneSessionApplyOnceInAnyOrder() {
         SessionTable t = new SessionTable(10, 100);
         // A client with 1..4 in flight (watermark 1) whose copies arrive out of order, some twice.

@@ -45,6 +45,13 @@ final class ExecutedCommands {
         return c != null && (session.sequence() <= c.floor || c.above.contains(session.sequence()));
     }
 
+    /** The command of {@code session} was delivered before and is above its client's floor (so its result is still cached by execution). */
+    boolean delivered(Session session) {
+        if (session.isNone()) return false;
+        Client c = clients.get(session.clientId());
+        return c != null && session.sequence() > c.floor && c.above.contains(session.sequence());
+    }
+
     /** An earlier slot of {@code log} (or an earlier command of the running batch) holds a copy of this session. */
     boolean orderedIn(int log, Session session) {
         return !session.isNone() && ordered[log].contains(SessionKey.of(session));

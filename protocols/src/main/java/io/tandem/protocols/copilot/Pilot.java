@@ -68,6 +68,12 @@ final class Pilot {
     private final Map<NodeId, PeerLink> links = new LinkedHashMap<>();
     private final SlownessDetector detector;
     private long nextSlot;
+    /**
+     * The first slot this incarnation proposed fresh commands at: every own slot below it that is not
+     * committed was left by an older view or by this member before a restart, and only a takeover
+     * finishes it ({@link CopilotEngine#blockers}).
+     */
+    private long firstSlot;
     private boolean ball;
     private long lastBatchAt;
     /** When the oldest command now queued arrived (or was queued again). */
@@ -92,6 +98,7 @@ final class Pilot {
         // Every slot this pilot proposed was made durable here before anyone heard of it, and a new
         // view starts above every slot its majority knew: resuming above both never reuses a slot.
         nextSlot = engine.rules.pilotFirstSlot(engine.startSlot[log], engine.highestSeen[log], engine.cursor(log), elected);
+        firstSlot = nextSlot;
         ball = log == 0; // pilot 0 starts with the ball (§4.1)
         lastBatchAt = now;
     }
@@ -114,13 +121,8 @@ final class Pilot {
 
     // ---- client commands (§3.2, §3.3) ----
 
-    /** Nothing queued and nothing in flight. */
-    boolean idle() {
-        return queue.isEmpty() && inflight.isEmpty();
-    }
-
-    /** Queues a request; {@code twice}: order it twice in a row (see {@link CopilotEngine#onClientRequest}). */
-    void onClientRequest(ClientRequest request, boolean twice) {
+    /** Queues a request for the next batch. */
+    void onClientRequest(ClientRequest request) {
         if (queue.size() >= engine.config.maxQueuedCommands()) {
             engine.ctx.reject(request.requestId(), new Rejection.Overloaded(queue.size() + " commands wait for a batch at " + engine.self));
             return;
@@ -129,7 +131,6 @@ final class Pilot {
         if (queue.isEmpty()) queuedSince = engine.now();
         Command c = new Command(engine.self, request.requestId(), read ? ClientRequest.Session.NONE : request.session(), request.payload(), read);
         queue.addLast(c);
-        if (twice) queue.addLast(c);
         maybePropose();
     }
 
@@ -320,6 +321,11 @@ final class Pilot {
         long low = nextSlot;
         for (long s : inflight.keySet()) low = Math.min(low, s);
         return low;
+    }
+
+    /** See {@link #firstSlot}. */
+    long firstSlot() {
+        return firstSlot;
     }
 
     /** Whether a proposal of this incarnation drives own slot {@code slot}. */

@@ -92,9 +92,7 @@ final class Takeovers {
         engine.onPrepare(engine.self, p); // our own promise, durable before anyone else sees the ballot
         Slot own = engine.slotOrNull(t.log, t.slot);
         if (own != null && own.promised.equals(t.ballot) && !own.committed()) engine.whenDurable(() -> engine.sendToPeers(p));
-        long base = engine.config.takeoverTimeout().toNanos();
-        long backoff = base << Math.min(t.tries, 6);
-        engine.ctx.schedule(backoff + engine.ctx.random().nextLong(base), new Retry(t.log, t.slot));
+        scheduleRetry(t);
     }
 
     void onPrepareReply(NodeId from, PrepareReply r) {
@@ -149,6 +147,15 @@ final class Takeovers {
         }
     }
 
+    /**
+     * The attempt's timer fired without a decision. Only a refusal (or a higher promise made here)
+     * moves the attempt to a higher ballot; otherwise the phase message goes again, at the same
+     * ballot, to the members that did not answer. Paxos lets a proposer repeat a phase at its ballot
+     * as often as it likes (an acceptor answers a repeat as it answered the first), and a fresh ballot
+     * would throw away the answers already in: with slow disks a round trip (the taker's own promise
+     * durable, then each acceptor's) can outlast the backoff, and a takeover that restarted at every
+     * timer stalled for seconds (the slow-disk seeds of CopilotSimulationTest).
+     */
     void onRetry(int log, long slot) {
         Attempt t = active.get(new Key(log, slot));
         if (t == null) return;
@@ -158,7 +165,34 @@ final class Takeovers {
             return;
         }
         t.tries++;
-        prepare(t);
+        Slot own = engine.slot(log, slot);
+        boolean outbid = t.refusedBy.greaterThan(t.ballot) || own.promised.greaterThan(t.ballot) || engine.viewFloor(log).greaterThan(t.ballot);
+        boolean ownVote = own.promised.equals(t.ballot) && (t.phase == Phase.PREPARE || own.status == Status.ACCEPTED && own.accepted.equals(t.ballot));
+        if (outbid || !ownVote) {
+            prepare(t);
+            return;
+        }
+        CopilotMessage m = t.phase == Phase.PREPARE ? new Prepare(log, slot, t.ballot) : new Accept(log, slot, t.ballot, t.cmds, t.dep);
+        List<NodeId> silent = new ArrayList<>();
+        for (NodeId peer : engine.members) {
+            if (peer.equals(engine.self)) continue;
+            boolean answered = t.phase == Phase.PREPARE ? t.votes.containsKey(peer) : t.accepts.hasAcked(peer);
+            if (!answered) silent.add(peer);
+        }
+        Ballot ballot = t.ballot;
+        Phase phase = t.phase;
+        // Like the first send: only once our own vote at this ballot is durable.
+        engine.whenDurable(() -> {
+            if (active.get(new Key(log, slot)) != t || !t.ballot.equals(ballot) || t.phase != phase) return;
+            for (NodeId peer : silent) engine.ctx.send(peer, m);
+        });
+        scheduleRetry(t);
+    }
+
+    private void scheduleRetry(Attempt t) {
+        long base = engine.config.takeoverTimeout().toNanos();
+        long backoff = base << Math.min(t.tries, 6);
+        engine.ctx.schedule(backoff + engine.ctx.random().nextLong(base), new Retry(t.log, t.slot));
     }
 
     String describe() {

@@ -82,4 +82,31 @@ class CopilotRuntimeTest {
         assertThat(s3.role()).isEqualTo(EngineStatus.Role.FOLLOWER);
         assertThat(s3.leader()).isEqualTo(NodeId.of("n1"));
     }
+
+    /**
+     * The late-copy race: the client's message to the copilot arrives after the pilot's copy of the
+     * command ran there. The copilot never hands its own copy to execution (a command runs at its first
+     * position only); the runtime answers it from the session table, whether the copilot is idle or
+     * busy ordering other commands at that moment.
+     */
+    @Test
+    void aCopyReachingAPilotAfterTheCommandRanThereIsAnsweredFromTheSessionTable() {
+        start();
+        for (int round = 1; round <= 5; round++) {
+            ClientRequest.Session session = new ClientRequest.Session(50, round);
+            byte[] first = nodes.get("n1").submit(utf8("early-" + round), session).orTimeout(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+            String command = "early-" + round;
+            Await.until(DEADLINE, () -> machines.get("n2").applied.contains(command), () -> "n2 applied " + machines.get("n2").applied);
+            // Busy in odd rounds: a burst of other clients' commands goes to the copilot with the late copy.
+            List<CompletableFuture<byte[]>> burst = new java.util.ArrayList<>();
+            if (round % 2 == 1) {
+                for (int i = 0; i < 10; i++) burst.add(nodes.get("n2").submit(utf8("busy-" + round + "-" + i), new ClientRequest.Session(100 + i, round)));
+            }
+            byte[] late = nodes.get("n2").submit(utf8("early-" + round), session).orTimeout(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+            assertThat(late).as("round %d: the late copy gets the command's one answer", round).isEqualTo(first);
+            burst.forEach(f -> f.orTimeout(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join());
+        }
+        Await.until(DEADLINE, () -> machines.values().stream().allMatch(m -> m.applied.size() == 5 + 3 * 10), () -> "applied: " + machines);
+        for (RecordingStateMachine m : machines.values()) assertThat(m.applied).doesNotHaveDuplicates().isEqualTo(machines.get("n1").applied);
+    }
 }
