@@ -177,7 +177,8 @@ public final class Simulation implements SimCluster {
         this.network = new SimNetwork(options, networkRandom);
         this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey(), options.leaseReadShare());
         for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
-        this.schedule = options.schedule() != null ? options.schedule() : FaultSchedule.generate(faultRandom, options, members);
+        this.schedule = options.schedule() != null ? options.schedule()
+                : protocol instanceof SimulatedProtocol sp ? sp.faultSchedule(faultRandom, options, members) : FaultSchedule.generate(faultRandom, options, members);
         validate(schedule);
         if (costs != null) {
             costs.attach(new io.tandem.sim.cost.Scheduler() {
@@ -487,6 +488,7 @@ public final class Simulation implements SimCluster {
         for (SimClient c : clients) if (!c.isDone()) status.add(c.status());
         if (protocol instanceof SimulatedProtocol sp && options.randomConfig()) status.add("engine config: " + sp.describeConfig());
         if (givenOptions.profile() != FaultProfile.STANDARD) status.add("fault profile: " + givenOptions.profile().forSeed(options.seed()).flag());
+        if (protocol instanceof SimulatedProtocol sp && !sp.describeFaultModel().isEmpty()) status.add("fault model: " + sp.describeFaultModel());
         failure = new SimFailure(kind, check, message, now, List.copyOf(status));
     }
 

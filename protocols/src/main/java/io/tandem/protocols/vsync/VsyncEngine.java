@@ -102,6 +102,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     private final LinkedHashSet<NodeId> pendingJoins = new LinkedHashSet<>();
+    private long lastProbe;
     private long appliedIndex;
 
     // ---- joining ----
@@ -164,6 +165,8 @@ public class VsyncEngine implements Engine, Inspectable {
         switch ((VsyncMessage) message) {
             case VsyncMessage.JoinRequest m -> onJoinRequest(from, m);
             case VsyncMessage.StateChunk m -> onStateChunk(from, m);
+            case VsyncMessage.Moved m -> onMoved(from, m);
+            case VsyncMessage.ViewProbe m -> onViewProbe(from, m);
         }
     }
 
@@ -372,10 +375,37 @@ public class VsyncEngine implements Engine, Inspectable {
                 }
             }
             flush();
+            probeIfStuck();
         } else if (phase == Phase.JOINING && !incomingMembers.isEmpty()) {
             // A joiner receiving state beats too, so the new view does not suspect it meanwhile.
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
             sst.pushRange(row.vid, row.delivered, incomingMembers.stream().filter(m -> !m.equals(self)).toList());
+        }
+    }
+
+    /** Every join-retry period while my view is not active: ask its other members whether they moved on. */
+    private void probeIfStuck() {
+        if (everActive || ctx.nowNanos() - lastProbe < config.joinRetryNanos()) return;
+        lastProbe = ctx.nowNanos();
+        for (NodeId m : others()) ctx.send(m, new VsyncMessage.ViewProbe(vid, io.tandem.engine.RequestIds.BACKGROUND));
+    }
+
+    /** A member that is in a later view without the prober tells it so. */
+    private void onViewProbe(NodeId from, VsyncMessage.ViewProbe m) {
+        if (phase == Phase.MEMBER && m.vid() < vid && !members.contains(from)) ctx.send(from, new VsyncMessage.Moved(vid, io.tandem.engine.RequestIds.BACKGROUND));
+    }
+
+    /** derecho.md §5.4: the group moved on without me; a view that never became active here was not mine to finish. */
+    private void onMoved(NodeId from, VsyncMessage.Moved m) {
+        if (phase != Phase.MEMBER || m.vid() <= vid) return;
+        if (!everActive) {
+            // I never saw every row of my view, so I sent and delivered nothing in it: I am a process that
+            // started late, not a member that failed, and joining now loses nothing.
+            ctx.requestPolling(false);
+            sst.predicates().removeAll();
+            startJoining();
+        } else {
+            shutdown("the group moved on to view " + m.vid() + " without me");
         }
     }
 
@@ -907,6 +937,14 @@ public class VsyncEngine implements Engine, Inspectable {
                 // Its process in my view is gone: the request comes from a new one (derecho.md §5.4). A late
                 // request of the process that is in the view now (same nonce) is old news.
                 if (!suspects(r) && sst.get(from, row.nonce) != m.nonce()) suspect(r);
+            } else if (bootstrapping()) {
+                // A process that asks to join holds a seat of the initial view that it never showed: a
+                // process that starts fresh installs view 1 itself and never asks, so this one restarted
+                // before the initial group formed (seed 23 of the minority model: n3 crashed 0.3 ms in).
+                // The initial view waits for every seat and would wait forever; removing the seat is safe
+                // (nothing can have been delivered in view 1 before every row showed it) and the process
+                // comes back as a joiner of the next view, with the state.
+                if (!suspects(r)) suspect(r);
             } else if (rank == 0 && joinersWaiting.contains(from) && !transferReading && ctx.nowNanos() - transferStartedAt > config.joinRetryNanos()) {
                 restartTransfer(); // it lost chunks: send the state again
             }
