@@ -46,6 +46,22 @@ public interface SimulatedProtocol extends Protocol {
         return false;
     }
 
+    /**
+     * The fault schedule of a run that was given none: by default the generic one ({@link
+     * FaultSchedule#generate}), which may cut any member off from any other. A protocol whose fault
+     * model is narrower by design (e.g. at most a minority out at a time, {@link MinorityFaultModel})
+     * draws its schedules within that model, so that its liveness check stays meaningful. Called on
+     * the protocol as configured for the run (after {@link #withRandomConfig}).
+     */
+    default FaultSchedule faultSchedule(java.util.random.RandomGenerator random, SimOptions options, List<io.tandem.engine.NodeId> members) {
+        return FaultSchedule.generate(random, options, members);
+    }
+
+    /** A line naming the fault model when it is not the generic one (printed with a failing seed), else empty. */
+    default String describeFaultModel() {
+        return "";
+    }
+
     /** The engine configuration in one line, printed with a failing seed (empty if there is nothing to say). */
     default String describeConfig() {
         return "";

@@ -186,7 +186,8 @@ public final class Simulation implements SimCluster {
         double staleShare = protocol instanceof SimulatedProtocol sp && sp.staleReads() ? options.staleReadShare() : 0;
         this.workload = new SimWorkload(workloadRandom, options.keys(), options.opsPerKey(), options.leaseReadShare(), staleShare);
         for (NodeId id : members) nodes.put(id, new SimNode(id, this, root.split()));
-        this.schedule = options.schedule() != null ? options.schedule() : FaultSchedule.generate(faultRandom, options, members);
+        this.schedule = options.schedule() != null ? options.schedule()
+                : protocol instanceof SimulatedProtocol sp ? sp.faultSchedule(faultRandom, options, members) : FaultSchedule.generate(faultRandom, options, members);
         validate(schedule);
         if (costs != null) {
             costs.attach(new io.tandem.sim.cost.Scheduler() {
@@ -512,6 +513,7 @@ public final class Simulation implements SimCluster {
         if (protocol instanceof SimulatedProtocol sp && options.randomConfig()) status.add("engine config: " + sp.describeConfig());
         if (options.pipelinedCommands() > 0 && givenOptions.pipelinedCommands() == 0) status.add("pipelined client (drawn for the seed): " + options.pipelinedCommands() + " commands");
         if (givenOptions.profile() != FaultProfile.STANDARD) status.add("fault profile: " + givenOptions.profile().forSeed(options.seed()).flag());
+        if (protocol instanceof SimulatedProtocol sp && !sp.describeFaultModel().isEmpty()) status.add("fault model: " + sp.describeFaultModel());
         failure = new SimFailure(kind, check, message, now, List.copyOf(status));
     }
 

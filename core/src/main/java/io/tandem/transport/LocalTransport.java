@@ -55,7 +55,8 @@ public final class LocalTransport implements Transport {
 
     @Override
     public boolean send(NodeId to, ProtocolMessage message) {
-        if (closed || !peers.contains(to)) return false;
+        // A contact message (a join request, derecho.md §5.4) may go to a node of the network outside the view.
+        if (closed || !peers.contains(to) && !(message instanceof io.tandem.engine.ContactMessage)) return false;
         try {
             return network.deliver(self, to, message);
         } catch (CodecException e) {
@@ -77,10 +78,10 @@ public final class LocalTransport implements Transport {
         regions.removePeer(member);
     }
 
-    /** A removed member's (or a stranger's) messages are refused. */
+    /** A removed member's (or a stranger's) messages are refused, except contact messages (see {@link io.tandem.engine.ContactMessage}). */
     boolean receive(NodeId from, ProtocolMessage message) {
         TransportListener l = listener;
-        if (closed || l == null || !peers.contains(from)) return false;
+        if (closed || l == null || !peers.contains(from) && !(message instanceof io.tandem.engine.ContactMessage)) return false;
         l.onMessage(from, message);
         return true;
     }

@@ -4,13 +4,18 @@ import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.routing.RoutingPolicy;
+import io.tandem.sim.FaultSchedule;
+import io.tandem.sim.MinorityFaultModel;
 import io.tandem.sim.SimCluster;
 import io.tandem.sim.SimInvariant;
+import io.tandem.sim.SimOptions;
+import io.tandem.sim.SimTime;
 import io.tandem.sim.SimulatedProtocol;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.random.RandomGenerator;
 
 /**
  * Virtual synchrony after Derecho ({@code virtual-synchrony}): ordered multicast through an SST in
@@ -54,6 +59,62 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     @Override
     public RoutingPolicy routing() {
         return RoutingPolicy.anyMember();
+    }
+
+    /**
+     * Timers, window, chunk size and the rejoin delay drawn within their valid ranges (issue 16). A
+     * third of the draws never rejoin by themselves ({@code rejoinNanos} 0, a supervisor restarts the
+     * process): the fault model then restarts what an episode may have stopped ({@link #faultModel}).
+     */
+    @Override
+    public VirtualSynchronyProtocol withRandomConfig(RandomGenerator random, int nodes) {
+        long heartbeat = SimTime.millis(random.nextInt(5, 31));
+        long suspicion = heartbeat * random.nextInt(5, 26);
+        long joinRetry = SimTime.millis(random.nextInt(30, 301));
+        long rejoin = random.nextInt(3) == 0 ? 0 : SimTime.millis(random.nextInt(50, 401));
+        int window = 1 << random.nextInt(0, 6);
+        int chunk = random.nextBoolean() ? 64 * 1024 : random.nextInt(16, 257);
+        VsyncConfig c = new VsyncConfig(Math.max(config.maxMembers(), nodes), window, config.slotBytes(), config.maxQueuedSends(), heartbeat, suspicion, joinRetry, rejoin, chunk,
+                config.delivery());
+        return withConfig(c);
+    }
+
+    /** This protocol with another configuration. */
+    protected VirtualSynchronyProtocol withConfig(VsyncConfig c) {
+        return new VirtualSynchronyProtocol(c);
+    }
+
+    @Override
+    public String describeConfig() {
+        return "heartbeat=" + SimTime.format(config.heartbeatNanos()) + " suspicion=" + SimTime.format(config.suspicionNanos()) + " joinRetry="
+                + SimTime.format(config.joinRetryNanos()) + " rejoin=" + SimTime.format(config.rejoinNanos()) + " window=" + config.window() + " stateChunk="
+                + config.stateChunkBytes();
+    }
+
+    /**
+     * Virtual synchrony survives the loss of a minority at a time and takes failed members back as
+     * new members (derecho.md §5.2, §5.12); a majority lost, or every member cut off from a
+     * majority, stops it by design. So its generated schedules stay within that model: one episode
+     * at a time over at most a minority, and time between episodes for the group to notice, shrink
+     * and take the member back (suspicion, view change, the rejoin delay, join retries and the state
+     * transfer, with room for a slow disk).
+     */
+    public MinorityFaultModel faultModel() {
+        long recovery = config.suspicionNanos() + config.rejoinNanos() + 3 * config.joinRetryNanos() + SimTime.millis(300);
+        long supervisor = config.rejoinNanos() == 0 ? config.suspicionNanos() + SimTime.millis(100) : 0;
+        return new MinorityFaultModel(recovery, supervisor);
+    }
+
+    @Override
+    public FaultSchedule faultSchedule(RandomGenerator random, SimOptions options, List<NodeId> members) {
+        return faultModel().generate(random, options, members);
+    }
+
+    @Override
+    public String describeFaultModel() {
+        MinorityFaultModel m = faultModel();
+        return "minority episodes one at a time, recovery " + SimTime.format(m.recoveryNanos())
+                + (m.supervisorRestartNanos() > 0 ? ", supervisor restart after " + SimTime.format(m.supervisorRestartNanos()) : ", members rejoin by themselves");
     }
 
     @Override

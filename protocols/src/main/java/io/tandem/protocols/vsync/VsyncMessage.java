@@ -32,10 +32,27 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         }
     }
 
+    /**
+     * The group is in view {@code vid} and the receiver, which asked ({@link ViewProbe}), is not in
+     * it: a process that started fresh after its seat was given up (it crashed before it
+     * recorded that it had started, so it installed the initial view again), or a member removed while
+     * no push reached it. Nobody pushes to it any more, so without this it would wait in its old view.
+     */
+    record Moved(long vid, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+
+    /**
+     * A member whose view {@code vid} has not become active (not every row shows it yet) asks the
+     * view's other members where they are; one that is in a later view without the sender answers
+     * {@link Moved}. The sender's own row cannot tell them: writes of non-members are not applied.
+     */
+    record ViewProbe(long vid, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+
     static void register(MessageRegistry registry) {
         int id = CodecIds.DERECHO_FIRST;
         registry.register(JoinRequest.class, id++);
         registry.register(StateChunk.class, id++);
         registry.register(SnapshotMeta.class, id++);
+        registry.register(Moved.class, id++);
+        registry.register(ViewProbe.class, id++);
     }
 }

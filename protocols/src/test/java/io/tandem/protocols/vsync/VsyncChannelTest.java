@@ -116,4 +116,83 @@ class VsyncChannelTest {
             for (Channel ch : channels) ch.close();
         }
     }
+
+    /** A member's log of texts, which is also its application state (handed to a joiner through getState/setState). */
+    private static final class LogReceiver implements Receiver {
+        final List<String> log = Collections.synchronizedList(new ArrayList<>());
+        final List<View> views = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void receive(Message msg) {
+            log.add(msg.text());
+        }
+
+        @Override
+        public void viewAccepted(View view) {
+            views.add(view);
+        }
+
+        @Override
+        public void getState(java.io.OutputStream out) throws java.io.IOException {
+            List<String> copy;
+            synchronized (log) {
+                copy = List.copyOf(log);
+            }
+            out.write(String.join("\n", copy).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void setState(java.io.InputStream in) throws java.io.IOException {
+            String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            synchronized (log) {
+                log.clear();
+                if (!text.isEmpty()) log.addAll(List.of(text.split("\n")));
+            }
+        }
+
+        boolean lastViewHas(String id) {
+            synchronized (views) {
+                return !views.isEmpty() && views.getLast().members().stream().anyMatch(a -> a.toString().contains(id));
+            }
+        }
+    }
+
+    /**
+     * derecho.md §5.4, §5.7 on the real runtime: a member leaves (its channel closes), the others
+     * install a view without it and go on; a new process with its seat then joins the running group,
+     * gets the state (the others' delivered log) through getState/setState, and from then on
+     * delivers what everyone delivers, in the same order.
+     */
+    @Test
+    void aDepartedMemberRejoinsARunningGroupWithTheState() throws Exception {
+        String[] ids = {"n1", "n2", "n3"};
+        VsyncConfig config = VsyncConfig.DEFAULTS.withTimers(Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(100), Duration.ZERO);
+        LocalNetwork network = LocalNetwork.of(Protocols.virtualSynchrony(config), ids);
+        Map<String, LogReceiver> receivers = new TreeMap<>();
+        Map<String, Channel> channels = new TreeMap<>();
+        try {
+            for (String id : ids) {
+                LogReceiver r = new LogReceiver();
+                receivers.put(id, r);
+                channels.put(id, Tandem.channel().id(id).members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage().connect(r));
+            }
+            for (int i = 0; i < 20; i++) channels.get(ids[i % 3]).send("a" + i).join();
+            Await.until(Duration.ofSeconds(30), () -> receivers.values().stream().allMatch(r -> r.log.size() == 20), () -> "deliveries: " + receivers);
+
+            channels.remove("n3").close();
+            Await.until(Duration.ofSeconds(30), () -> !receivers.get("n1").lastViewHas("n3") && !receivers.get("n2").lastViewHas("n3"), () -> "views of n1: " + receivers.get("n1").views);
+            for (int i = 0; i < 10; i++) channels.get(ids[i % 2]).send("b" + i).join();
+
+            LogReceiver joiner = new LogReceiver();
+            receivers.put("n3", joiner);
+            channels.put("n3", Tandem.channel().id("n3").members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage().connect(joiner));
+            Await.until(Duration.ofSeconds(30), () -> receivers.get("n1").lastViewHas("n3") && joiner.lastViewHas("n1"), () -> "views of n1: " + receivers.get("n1").views + ", of n3: " + joiner.views);
+            for (int i = 0; i < 15; i++) channels.get(ids[i % 3]).send("c" + i).join();
+            Await.until(Duration.ofSeconds(30), () -> receivers.values().stream().allMatch(r -> r.log.size() == 45), () -> "deliveries: " + receivers.values().stream().map(r -> r.log.size()).toList());
+            assertThat(joiner.log).as("the joiner's state and deliveries").isEqualTo(receivers.get("n1").log);
+            assertThat(receivers.get("n2").log).isEqualTo(receivers.get("n1").log);
+        } finally {
+            for (Channel ch : channels.values()) ch.close();
+        }
+    }
 }

@@ -67,4 +67,24 @@ final class VsyncTwins {
             }
         };
     }
+
+    /** A joiner that writes every copy of the state it is sent, even while a whole copy is still with the store (the bug of seed 18). */
+    static VirtualSynchronyProtocol stateWrittenTwice(VsyncConfig config) {
+        return new VirtualSynchronyProtocol(config) {
+            @Override
+            public String name() {
+                return "vsync-broken-state-written-twice";
+            }
+
+            @Override
+            protected VsyncEngine newEngine(NodeId self, List<NodeId> members) {
+                return new VsyncEngine(self, members, config) {
+                    @Override
+                    protected boolean acceptsStateWhileInstalling() {
+                        return true;
+                    }
+                };
+            }
+        };
+    }
 }
