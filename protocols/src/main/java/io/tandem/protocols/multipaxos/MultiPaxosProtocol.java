@@ -152,6 +152,9 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         registry.register(MultiPaxosMessage.ProxyAccept.class, id++);
         registry.register(MultiPaxosMessage.Decided.class, id++);
         registry.register(MultiPaxosMessage.ProposeBatch.class, id++);
+        registry.register(MultiPaxosMessage.Reply.class, id++);
+        registry.register(MultiPaxosMessage.ReplyBatch.class, id++);
+        registry.register(MultiPaxosMessage.ClientReplies.class, id++);
         if (id > CodecIds.COPILOT_FIRST) throw new IllegalStateException("MultiPaxos registrations overflow their id range");
     }
 
