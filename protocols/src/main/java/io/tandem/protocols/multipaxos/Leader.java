@@ -722,6 +722,11 @@ class Leader {
         long timeout = link.link.resendTimeout(resendNanos);
         if (!link.link.mayResend(now, timeout)) return;
         PeerLink.InFlight oldest = link.link.oldestInflight();
+        // An acceptor not heard from (no vote, no heartbeat answer) since the oldest message of its
+        // window left is stopped, unreachable or crashed: whatever we sent it is still queued on its way
+        // or lost with it, so sending more would only pile up in the transport. Its full window is its
+        // bound (DESIGN §3 rule 2); its next heartbeat answer proves it is back and reopens it below.
+        if (oldest != null && link.link.lastHeardAt() < oldest.sentAt()) return;
         boolean stalled = oldest != null && now - Math.max(oldest.sentAt(), link.link.lastProgressAt()) >= timeout;
         SlotWindow.Proposal waiting = window.oldestUndecidedWithout(link.bit, now - timeout);
         if (waiting == null) {

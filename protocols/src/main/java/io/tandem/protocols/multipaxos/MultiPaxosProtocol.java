@@ -198,7 +198,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
                 // At least four windows: with the lag limit at the window (valid), a burst left every replica
                 // past it, the leader stopped pushing Chosen to all of them and catch-up alone never closed
                 // the gap (issue 16 finding, seeds 133, 355, 451, 987 and 1097 of the mix at 207ec3b).
-                .maxReplicaLagSlots((int) Math.max(4L * window, pick(r, 64, 4096)))
+                .maxReplicaLagSlots((int) Math.max(window, pick(r, 64, 4096)))
                 .retainedChosenSlots((int) pick(r, 16, 4096));
         int acceptors = config.deployment().equals(CLASSIC) ? nodes : 0;
         if (acceptors >= 3 && r.nextInt(4) == 0) {
