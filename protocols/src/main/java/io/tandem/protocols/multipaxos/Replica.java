@@ -385,8 +385,14 @@ class Replica {
         long before = executed;
         knownChosenThrough = Math.max(knownChosenThrough, e.executedSlot());
         learn(e.firstSlot(), e.values());
-        // A useful answer is followed up at once: that is a pull, not a resend.
-        if (executed > before && executed < catchUpTarget() && receiving == null) rc.send(from, new CatchUpRequest(executed + 1));
+        // A useful answer is followed up at once: that is a pull, not a resend. Useful: it brought
+        // progress, or it held every slot it was asked for and they are executed here now. The leader's
+        // answer to the Recover sent with the request often lands first (the leader is one hop away
+        // and may share the node), and judging by "this answer moved execution" then stopped the pull
+        // after one batch per catch-up timeout: a replica cut off from pushes under load never caught
+        // up (seed 77 of the mix with maxReplicaLagSlots == windowSlots == 2, batches of 1).
+        boolean useful = executed > before || (!e.values().isEmpty() && executed >= e.firstSlot() + e.values().size() - 1);
+        if (useful && executed < catchUpTarget() && receiving == null) rc.send(from, new CatchUpRequest(executed + 1));
     }
 
     // ------------------------------------------------------------------------------------------
