@@ -145,7 +145,7 @@ final class SimBenchCommand implements Callable<Integer> {
             io.tandem.roles.RoleCatalog roles = p.roles().orElseThrow(() -> new ParameterException(spec.commandLine(), sc.protocol() + " runs one engine per member and takes no deployment file"));
             try {
                 p = p.withDeployment(io.tandem.roles.Deployment.read(deployment, roles));
-            } catch (IllegalArgumentException | IOException e) {
+            } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--deployment: " + e.getMessage());
             }
         }
