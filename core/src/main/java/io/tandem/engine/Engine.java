@@ -56,6 +56,18 @@ public interface Engine {
     default void onApplied(long appliedIndex) {}
 
     /**
+     * Execution applied {@code entry}, which this engine handed over with
+     * {@link EngineContext#deliverReportingResult}, and {@code result} is its answer (the state
+     * machine's, or the cached one of a duplicate in the session table). For protocols whose replies
+     * leave from another member than the one holding the client's future (DESIGN §2.1, "replies from
+     * anywhere"; the unbatchers of compartmentalized MultiPaxos): the engine ships the result in its
+     * own message and the holder completes the request with {@link EngineContext#complete}. Not
+     * called for entries delivered with plain {@link EngineContext#deliver}, nor for a command below
+     * its session's low watermark (its client said it would not ask again, so nobody waits for it).
+     */
+    default void onExecuted(Committed entry, byte[] result) {}
+
+    /**
      * What to store with a snapshot of the state machine at applied index {@code index}, which this
      * engine asked for with {@link EngineContext#takeSnapshot}: the epoch of that entry (Raft's term)
      * and any opaque data. Called on the loop, between events, while execution waits; the runtime

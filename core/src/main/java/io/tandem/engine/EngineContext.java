@@ -66,6 +66,15 @@ public interface EngineContext {
     void deliver(Committed entry);
 
     /**
+     * Like {@link #deliver}, and once execution has applied {@code entry} its result comes back to the
+     * engine through {@link Engine#onExecuted} (on the loop, as its own event). Requests of this node
+     * still complete on their own; the engine uses the result to answer requests held elsewhere.
+     */
+    default void deliverReportingResult(Committed entry) {
+        throw new UnsupportedOperationException("this context does not report execution results");
+    }
+
+    /**
      * Lets execution answer read {@code requestId} (received on this node) once it has applied every
      * entry up to {@code afterIndex}. The engine calls this when the read policy is satisfied
      * (for a linearizable read: a quorum confirmed leadership at read index {@code afterIndex}).

@@ -231,6 +231,14 @@ public final class RoleHost implements Engine, Inspectable {
         drain();
     }
 
+    /** Results of execution go to the role that owns it (it asked for them). */
+    @Override
+    public void onExecuted(Committed entry, byte[] result) {
+        Integer owner = owners.get(Duty.EXECUTION);
+        if (owner != null) roles.get(owner).engine().onExecuted(entry, result);
+        drain();
+    }
+
     @Override
     public SnapshotTag snapshotTag(long index) {
         Integer owner = owners.get(Duty.EXECUTION);
@@ -411,6 +419,12 @@ public final class RoleHost implements Engine, Inspectable {
         public void deliver(Committed entry) {
             require(Duty.EXECUTION, "execution");
             ctx.deliver(entry);
+        }
+
+        @Override
+        public void deliverReportingResult(Committed entry) {
+            require(Duty.EXECUTION, "execution");
+            ctx.deliverReportingResult(entry);
         }
 
         @Override

@@ -98,6 +98,9 @@ public final class NodeRuntime implements AutoCloseable {
 
     private record Applied(long index) implements LoopEvent {}
 
+    /** Execution applied an entry the engine delivered with {@code deliverReportingResult}: its result. */
+    private record Executed(Committed entry, byte[] result) implements LoopEvent {}
+
     /** Execution asks the engine, on the loop, what to store with a snapshot at {@code index}. */
     private record TagQuery(long index, CompletableFuture<SnapshotTag> answer) implements LoopEvent {}
 
@@ -154,6 +157,8 @@ public final class NodeRuntime implements AutoCloseable {
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicLong clockOffsetNanos = new AtomicLong();
     private final AtomicLong lastReportedApplied = new AtomicLong();
+    /** Indexes whose results the engine asked for (written on the loop, read on the execution thread). */
+    private final java.util.Set<Long> reportResults = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean started = new AtomicBoolean();
     private final Thread loop;
     private final RandomGenerator random = new SplittableRandom();
@@ -513,6 +518,7 @@ public final class NodeRuntime implements AutoCloseable {
                 if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
             }
             case Applied a -> engine.onApplied(a.index());
+            case Executed x -> engine.onExecuted(x.entry(), x.result());
             case TagQuery q -> q.answer().complete(engine.snapshotTag(q.index()));
             case AnswerMember a -> answerMember(a.request(), a.result(), a.error());
             case StatusQuery q -> q.answer().complete(engine.status().withAppliedIndex(execution.appliedIndex()));
@@ -839,6 +845,14 @@ public final class NodeRuntime implements AutoCloseable {
                 case Outcome.Duplicate d -> metrics.duplicates.increment();
                 case Outcome.Stale s -> metrics.stale.increment();
             }
+            if (!reportResults.isEmpty() && reportResults.remove(entry.index())) {
+                byte[] result = switch (outcome) {
+                    case Outcome.Applied a -> a.result();
+                    case Outcome.Duplicate d -> d.result();
+                    case Outcome.Stale s -> null; // nobody waits for it
+                };
+                if (result != null) enqueue(new Executed(entry, result));
+            }
             PendingRequests.Pending p = self.equals(entry.origin()) ? pending.take(entry.requestId()) : null;
             if (p == null) p = pending.takeBySession(entry.session());
             if (p == null) return;
@@ -951,6 +965,12 @@ public final class NodeRuntime implements AutoCloseable {
 
         @Override
         public void deliver(Committed entry) {
+            execution.submit(new ExecutionThread.Apply(entry));
+        }
+
+        @Override
+        public void deliverReportingResult(Committed entry) {
+            reportResults.add(entry.index());
             execution.submit(new ExecutionThread.Apply(entry));
         }
 

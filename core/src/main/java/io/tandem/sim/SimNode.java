@@ -67,6 +67,8 @@ final class SimNode implements SimDisk.Host {
     private long timerGeneration;
     private final List<Deferred> backlog = new ArrayList<>();
     private final TreeMap<Long, ClientCall> pendingCalls = new TreeMap<>();
+    /** Indexes whose results the engine asked for ({@code deliverReportingResult}); lost with the process. */
+    private final java.util.Set<Long> reportResults = new java.util.HashSet<>();
     private boolean appliedNotificationQueued;
     private long crashes;
     /** Volatile memory: a new, zero-filled set per incarnation. */
@@ -133,6 +135,7 @@ final class SimNode implements SimDisk.Host {
         backlog.clear();
         timers.clear();
         pendingCalls.clear();
+        reportResults.clear();
         appliedNotificationQueued = false;
         lastDelivered = -1;
         regions = new SimRegions(this, sim, incarnation);
@@ -166,6 +169,7 @@ final class SimNode implements SimDisk.Host {
         backlog.clear();
         timers.clear();
         pendingCalls.clear();
+        reportResults.clear();
         engine = null;
         execution = null;
         machine = null;
@@ -418,7 +422,10 @@ final class SimNode implements SimDisk.Host {
                 case Outcome.Duplicate d -> d.result();
                 case Outcome.Stale s -> null; // its client said it would not ask again: nobody waits for it
             };
+            boolean report = !reportResults.isEmpty() && reportResults.remove(entry.index());
             if (result == null) return;
+            // The engine hears of it as its own event, never inside the delivery that executed it.
+            if (report) post(0, "executed", entry.index(), () -> engine.onExecuted(entry, result));
             Long requestId = id.equals(entry.origin()) && pendingCalls.containsKey(entry.requestId()) ? Long.valueOf(entry.requestId()) : callFor(entry.session());
             if (requestId != null) answer(requestId, new SimClient.Outcome.Result(result));
         }
@@ -619,6 +626,13 @@ final class SimNode implements SimDisk.Host {
             execution.apply(entry);
             execution.flush();
             notifyApplied();
+        }
+
+        @Override
+        public void deliverReportingResult(Committed entry) {
+            checkLive();
+            reportResults.add(entry.index());
+            deliver(entry);
         }
 
         @Override

@@ -55,6 +55,10 @@ final class SimBenchCommand implements Callable<Integer> {
     @Option(names = "--scenarios", paramLabel = "FILE", description = "Run every scenario of FILE (one per line: protocol nodes clients healthy|slowdown...; see simbench/depfast.scenarios).")
     Path scenarios;
 
+    @Option(names = "--deployment", paramLabel = "FILE", description = {"Where the protocol's roles run ('role = n1, n2' lines; multipaxos), for every run. Each member is its own machine",
+            "(--cores), so one member per role instance gives one machine per role, as in the Compartmentalization paper."})
+    Path deployment;
+
     @Option(names = "--seed", description = "Seed (default ${DEFAULT-VALUE}).")
     long seed = 1;
 
@@ -133,10 +137,19 @@ final class SimBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static SimBench.Result run(Scenario sc, CostTable table) {
+    private SimBench.Result run(Scenario sc, CostTable table) {
         CostModel.Resources res = sc.defaults().sharedCores() > 0 ? CostModel.Resources.shared(sc.defaults().sharedCores()) : CostModel.Resources.dedicated(sc.defaults().cores());
         SimBench.Config c = new SimBench.Config(sc.nodes(), sc.clients(), 10_000, sc.defaults().warmup(), sc.defaults().settle(), sc.defaults().measure(), sc.defaults().seed(), res, sc.slow());
-        return SimBench.run(Protocols.byName(sc.protocol()), c, table);
+        io.tandem.engine.Protocol p = Protocols.byName(sc.protocol());
+        if (deployment != null) {
+            io.tandem.roles.RoleCatalog roles = p.roles().orElseThrow(() -> new ParameterException(spec.commandLine(), sc.protocol() + " runs one engine per member and takes no deployment file"));
+            try {
+                p = p.withDeployment(io.tandem.roles.Deployment.read(deployment, roles));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--deployment: " + e.getMessage());
+            }
+        }
+        return SimBench.run(p, c, table);
     }
 
     static final String[] COLUMNS = {"protocol", "nodes", "clients", "slow", "resources", "seed", "throughput_ops_s", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",

@@ -8,6 +8,7 @@ import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.failslow.QuorumTracker;
 import io.tandem.protocols.multipaxos.MultiPaxosConfig.ReadPath;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ClientReplies;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlot;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.MaxVotedSlotQuery;
@@ -16,6 +17,7 @@ import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeBatch;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRead;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProposeRejected;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReadAt;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Reply;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -94,6 +96,8 @@ class Frontend {
     private final long readTimeoutNanos;
     private final Meters.Counter readRounds;
     private final Meters.Counter readQueryResends;
+    private final Meters.Counter unbatchedReplies;
+    private long unbatchedReplyCount;
 
     private final List<Long> waitingReads = new ArrayList<>();
     private ReadRound round;
@@ -115,6 +119,7 @@ class Frontend {
         this.readTimeoutNanos = config.readTimeout().toNanos();
         this.readRounds = rc.meters().counter("tandem.multipaxos.read.rounds");
         this.readQueryResends = rc.meters().counter("tandem.multipaxos.read.query_resends");
+        this.unbatchedReplies = rc.meters().counter("tandem.multipaxos.frontend.unbatched_replies");
     }
 
     void onClientRequest(ClientRequest r) {
@@ -154,8 +159,14 @@ class Frontend {
         batch.clear();
     }
 
+    /** Replies to this member's commands that came from an unbatcher (tests read it). */
+    long unbatchedReplies() {
+        return unbatchedReplyCount;
+    }
+
     private void remember(Propose p) {
-        if (!forwardsRefused) return; // classic: the client follows the redirect itself
+        // Classic: the client follows the redirect itself, and replies come from this member's execution.
+        if (!forwardsRefused && !rc.topology.hasUnbatchers()) return;
         sent.put(p.requestId(), p);
         if (sent.size() > REMEMBERED_COMMANDS) {
             Iterator<Long> it = sent.keySet().iterator();
@@ -215,6 +226,25 @@ class Frontend {
             case MaxVotedSlot s -> onMaxVotedSlot(from, s);
             case Heartbeat h -> onHeartbeat(from, h);
             case ProposeRejected r -> onProposeRejected(r);
+            case ClientReplies r -> onClientReplies(r);
+        }
+    }
+
+    /**
+     * Spec §2.7: an unbatcher brings results another replica computed for commands this member took;
+     * each completes its client's request (the runtime ignores a second completion, so whichever of
+     * this reply and the member's own execution comes first answers). Only a command this frontend
+     * sent, with the same session, is completed: a reply meant for an earlier life of this member,
+     * whose request ids it no longer knows, is dropped.
+     */
+    private void onClientReplies(ClientReplies m) {
+        for (Reply r : m.replies()) {
+            Propose p = sent.get(r.requestId());
+            if (p == null || p.session().clientId() != r.session().clientId() || p.session().sequence() != r.session().sequence()) continue;
+            sent.remove(r.requestId());
+            unbatchedReplies.increment();
+            unbatchedReplyCount++;
+            rc.engine.complete(r.requestId(), r.result());
         }
     }
 

@@ -667,8 +667,17 @@ class Leader {
         if (window.firstUnchosen() > before && fillWindow()) pumpAll();
     }
 
-    /** Sends the newly chosen slots to every replica that is not too far behind (those catch up from peers). */
+    /**
+     * Sends the newly chosen slots to every replica that is not too far behind the most advanced one
+     * (those catch up from peers). Behind the most advanced replica, not behind this slot: reports
+     * are a heartbeat old, so one burst of a window's worth of slots put every replica "behind" the new
+     * slots at once when the limit was the window (issue 16 finding: seeds 355, 451 and 1097 of the
+     * mix with maxReplicaLagSlots == windowSlots); none got them, no peer could give them, and the
+     * replicas crawled on one Recover answer per heartbeat. Measured against its peers, only a replica
+     * really slower than the others is moved to catch-up, and a peer that has the slots exists.
+     */
     private void announce(List<SlotWindow.Proposal> chosen) {
+        long front = replicaExecuted.isEmpty() ? Long.MIN_VALUE : Collections.max(replicaExecuted.values());
         int i = 0;
         while (i < chosen.size()) {
             long first = chosen.get(i).slot;
@@ -683,7 +692,7 @@ class Leader {
             Chosen message = new Chosen(first, values, requestId);
             for (NodeId r : topology.replicas()) {
                 Long executed = replicaExecuted.get(r);
-                if (executed != null && first - executed > config.maxReplicaLagSlots()) continue;
+                if (executed != null && front - executed > config.maxReplicaLagSlots()) continue;
                 rc.send(r, message);
             }
         }
@@ -722,6 +731,11 @@ class Leader {
         long timeout = link.link.resendTimeout(resendNanos);
         if (!link.link.mayResend(now, timeout)) return;
         PeerLink.InFlight oldest = link.link.oldestInflight();
+        // An acceptor not heard from (no vote, no heartbeat answer) since the oldest message of its
+        // window left is stopped, unreachable or crashed: whatever we sent it is still queued on its way
+        // or lost with it, so sending more would only pile up in the transport. Its full window is its
+        // bound (DESIGN §3 rule 2); its next heartbeat answer proves it is back and reopens it below.
+        if (oldest != null && link.link.lastHeardAt() < oldest.sentAt()) return;
         boolean stalled = oldest != null && now - Math.max(oldest.sentAt(), link.link.lastProgressAt()) >= timeout;
         SlotWindow.Proposal waiting = window.oldestUndecidedWithout(link.bit, now - timeout);
         if (waiting == null) {

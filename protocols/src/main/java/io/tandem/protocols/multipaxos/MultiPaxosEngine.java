@@ -11,6 +11,7 @@ import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToAcceptor;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToLeader;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToProxy;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToUnbatcher;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToReplica;
 import io.tandem.roles.Role;
 import io.tandem.roles.Role.Duty;
@@ -42,6 +43,7 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
     private final RoleEngines.LeaderRole leader;
     private final RoleEngines.ProxyRole proxy;
     private final RoleEngines.FrontendRole frontend;
+    private final RoleEngines.UnbatcherRole unbatcher;
 
     /**
      * @param recordHistory keep the rings of recent votes and executions the simulator's invariants read
@@ -57,12 +59,14 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
         replica = topology.replicas().contains(self) ? new RoleEngines.ReplicaRole(topology, config, rc -> roles.replica(rc, recordHistory)) : null;
         leader = topology.leaders().contains(self) ? new RoleEngines.LeaderRole(topology, config, roles::leader) : null;
         proxy = topology.proxies().contains(self) ? new RoleEngines.ProxyRole(topology, config, roles::proxy) : null;
+        unbatcher = topology.unbatchers().contains(self) ? new RoleEngines.UnbatcherRole(topology, config, roles::unbatcher) : null;
         boolean batcher = topology.batchers().contains(self);
         frontend = batcher || topology.frontends().contains(self) ? new RoleEngines.FrontendRole(topology, config, rc -> roles.frontend(rc, batcher)) : null;
         if (acceptor != null) b.role(Role.of("acceptor", acceptor, ToAcceptor.class).owning(Duty.LOG).withMetaNamespace(Acceptor.META_NAMESPACE));
         if (replica != null) b.role(Role.of("replica", replica, ToReplica.class).owning(Duty.EXECUTION).withMetaNamespace("multipaxos.replica."));
         if (leader != null) b.role(Role.of("leader", leader, ToLeader.class).withMetaNamespace(Leader.META_NAMESPACE));
         if (proxy != null) b.role(Role.of("proxy", proxy, ToProxy.class).withMetaNamespace("multipaxos.proxy."));
+        if (unbatcher != null) b.role(Role.of("unbatcher", unbatcher, ToUnbatcher.class).withMetaNamespace("multipaxos.unbatcher."));
         if (frontend != null) {
             String name = batcher ? "batcher" : "frontend";
             b.role(Role.of(name, frontend, ToFrontend.class).owning(Duty.CLIENTS).withMetaNamespace("multipaxos." + name + "."));
@@ -101,6 +105,11 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
     }
 
     @Override
+    public void onExecuted(io.tandem.engine.Committed entry, byte[] result) {
+        host.onExecuted(entry, result);
+    }
+
+    @Override
     public void stop() {
         host.stop();
     }
@@ -127,6 +136,10 @@ public final class MultiPaxosEngine implements Engine, Inspectable {
 
     Replica replica() {
         return replica == null ? null : replica.role;
+    }
+
+    Frontend frontend() {
+        return frontend == null ? null : frontend.role;
     }
 
     ProxyLeader proxy() {

@@ -23,6 +23,7 @@ import java.util.List;
  *          --Accepted--> proxy --Chosen--> replicas, --Decided--> leader (frees its window)
  * leader:  proposer --Prepare (1a)--> acceptors --Promise (1b) | Nack--> proposer;
  *          leader --Heartbeat--> leaders (election), acceptors (HeartbeatAck: check-quorum), replicas (chosen prefix)
+ * replies: (with unbatchers) replica of slot s (s mod R) --ReplyBatch--> unbatcher --ClientReplies--> each origin's frontend
  * read:    frontend --MaxVotedSlotQuery--> acceptors --MaxVotedSlot--> frontend (a read quorum: i = max)
  *          frontend --ReadAt(i)--> replica, which serves the read once it executed slot i
  * repair:  replica --ReplicaProgress--> leaders, acceptors; replica --Recover--> leader;
@@ -45,6 +46,9 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
 
     /** Handled by the proxy leader role ({@link ProxyLeader}, spec §2.1). */
     sealed interface ToProxy extends MultiPaxosMessage {}
+
+    /** Handled by the unbatcher role ({@link Unbatcher}, spec §2.7). */
+    sealed interface ToUnbatcher extends MultiPaxosMessage {}
 
     /** A vote an acceptor cast: {@code value} in {@code slot} at {@code ballot}. */
     record Vote(long slot, Ballot ballot, Value value) {}
@@ -149,6 +153,17 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
 
     /** The leader refused a proposal before giving it a slot: not the leader (with a hint), or overloaded. */
     record ProposeRejected(long requestId, NodeId leaderHint, boolean overloaded, String reason) implements ToFrontend {}
+
+    // ---- Unbatchers (spec §2.7) ----
+
+    /** The result of client command {@code requestId} of {@code origin} (session {@code session}), executed in {@code slot}. */
+    record Reply(NodeId origin, long requestId, ClientRequest.Session session, long slot, byte[] result) {}
+
+    /** A replica hands the results of the slots it answers for to one unbatcher (one message per drain of executions). */
+    record ReplyBatch(List<Reply> replies, long requestId) implements ToUnbatcher {}
+
+    /** An unbatcher hands one member the results of its clients' commands; its frontend completes them. */
+    record ClientReplies(List<Reply> replies, long requestId) implements ToFrontend {}
 
     // ---- Leaderless linearizable reads (spec §2.4) ----
 

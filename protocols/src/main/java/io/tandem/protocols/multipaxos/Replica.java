@@ -11,6 +11,8 @@ import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReadAt;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Recover;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReplicaProgress;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Reply;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReplyBatch;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.SnapshotChunk;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.SnapshotChunkRequest;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.SnapshotOffer;
@@ -45,7 +47,11 @@ class Replica {
 
     private record TickTimer() implements Timer {}
 
+    /** Zero-delay: the results gathered in this drain of events leave as one {@code ReplyBatch}. */
+    private record ReplyFlushTimer() implements Timer {}
+
     private static final Timer TICK = new TickTimer();
+    private static final Timer REPLY_FLUSH = new ReplyFlushTimer();
     private static final int MAX_CHUNK_READS = 8;
     private static final int MAX_CHUNK_ATTEMPTS = 4;
 
@@ -98,6 +104,10 @@ class Replica {
     private Receiving receiving;
     private final Map<Long, NodeId> chunkReads = new TreeMap<>();
     private boolean failed;
+    /** Results of the slots this replica answers for, waiting for the next {@code ReplyBatch} (spec §2.7). */
+    private final List<Reply> replies = new ArrayList<>();
+    private int nextUnbatcher;
+    private final Meters.Counter replyBatches;
 
     Replica(RoleContext rc, boolean recordHistory) {
         this.rc = rc;
@@ -110,6 +120,8 @@ class Replica {
         this.snapshotsInstalled = meters.counter("tandem.multipaxos.replica.snapshots_installed");
         this.chunkResends = meters.counter("tandem.multipaxos.replica.snapshot_chunk_resends");
         this.executedGauge = meters.gauge("tandem.multipaxos.replica.executed");
+        this.replyBatches = meters.counter("tandem.multipaxos.replica.reply_batches");
+        this.nextUnbatcher = rc.topology.unbatchers().isEmpty() ? 0 : Math.floorMod(rc.topology.replicas().indexOf(rc.self), rc.topology.unbatchers().size());
     }
 
     /** Execution resumes from the newest local snapshot (the runtime restored the state machine from it). */
@@ -147,6 +159,7 @@ class Replica {
         if (failed) return;
         switch (t) {
             case TickTimer tick -> onTick();
+            case ReplyFlushTimer flush -> flushReplies();
         }
     }
 
@@ -197,7 +210,8 @@ class Replica {
         Value v;
         while ((v = chosen.remove(executed + 1)) != null) {
             long slot = ++executed;
-            rc.engine.deliver(committed(v, slot));
+            if (reportsResult(v, slot)) rc.engine.deliverReportingResult(committed(v, slot));
+            else rc.engine.deliver(committed(v, slot));
             if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());
             retained.put(slot, v);
             if (v instanceof Value.LogRead r && r.origin().equals(rc.self)) rc.engine.serveRead(r.requestId(), slot);
@@ -208,6 +222,43 @@ class Replica {
             executedGauge.set(executed);
             serveParkedReads();
         }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Replies through unbatchers (spec §2.7)
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * With unbatchers, replica {@code slot mod R} answers for the commands of {@code slot} (R-4), except
+     * those its own member took: the runtime completes these here anyway. Every replica executes every
+     * command, so the result is the same whichever replica sends it, and it exists only once the
+     * command was chosen and executed: a reply from here is as good as the origin's own.
+     */
+    private boolean reportsResult(Value v, long slot) {
+        return rc.topology.hasUnbatchers() && v instanceof Value.Command c && !c.origin().equals(rc.self) && rc.topology.answersFor(rc.self, slot);
+    }
+
+    /** Execution ran a command this replica answers for: its result joins the next batch for an unbatcher. */
+    void onExecuted(io.tandem.engine.Committed entry, byte[] result) {
+        if (failed || entry.origin() == null) return;
+        if (replies.isEmpty()) rc.schedule(0, REPLY_FLUSH);
+        replies.add(new Reply(entry.origin(), entry.requestId(), entry.session(), entry.index(), result));
+        if (replies.size() >= config.maxBatchSlots()) flushReplies();
+    }
+
+    /**
+     * One {@code ReplyBatch} to the next unbatcher, round-robin. Replies are soft state (B-1): a lost
+     * batch or a crashed unbatcher only means the origin answers from its own execution, or the
+     * client retries and the session table answers.
+     */
+    private void flushReplies() {
+        if (replies.isEmpty()) return;
+        rc.cancel(REPLY_FLUSH);
+        List<NodeId> unbatchers = rc.topology.unbatchers();
+        NodeId to = unbatchers.get(nextUnbatcher++ % unbatchers.size());
+        rc.send(to, new ReplyBatch(List.copyOf(replies), replies.getFirst().requestId()));
+        replyBatches.increment();
+        replies.clear();
     }
 
     private static String origin(Value v) {
@@ -334,8 +385,14 @@ class Replica {
         long before = executed;
         knownChosenThrough = Math.max(knownChosenThrough, e.executedSlot());
         learn(e.firstSlot(), e.values());
-        // A useful answer is followed up at once: that is a pull, not a resend.
-        if (executed > before && executed < catchUpTarget() && receiving == null) rc.send(from, new CatchUpRequest(executed + 1));
+        // A useful answer is followed up at once: that is a pull, not a resend. Useful: it brought
+        // progress, or it held every slot it was asked for and they are executed here now. The leader's
+        // answer to the Recover sent with the request often lands first (the leader is one hop away
+        // and may share the node), and judging by "this answer moved execution" then stopped the pull
+        // after one batch per catch-up timeout: a replica cut off from pushes under load never caught
+        // up (seed 77 of the mix with maxReplicaLagSlots == windowSlots == 2, batches of 1).
+        boolean useful = executed > before || (!e.values().isEmpty() && executed >= e.firstSlot() + e.values().size() - 1);
+        if (useful && executed < catchUpTarget() && receiving == null) rc.send(from, new CatchUpRequest(executed + 1));
     }
 
     // ------------------------------------------------------------------------------------------

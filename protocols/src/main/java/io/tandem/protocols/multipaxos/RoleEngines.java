@@ -11,6 +11,8 @@ import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToFrontend;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToLeader;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToProxy;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToReplica;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToUnbatcher;
+import io.tandem.engine.Committed;
 import io.tandem.storage.StorageEvent;
 import java.util.function.Function;
 
@@ -103,6 +105,22 @@ final class RoleEngines {
         @Override
         public void onApplied(long appliedIndex) {
             role.onApplied(appliedIndex);
+        }
+
+        @Override
+        public void onExecuted(Committed entry, byte[] result) {
+            role.onExecuted(entry, result);
+        }
+    }
+
+    static final class UnbatcherRole extends Hosted<Unbatcher> {
+        UnbatcherRole(Topology topology, MultiPaxosConfig config, Function<RoleContext, Unbatcher> make) {
+            super(topology, config, make);
+        }
+
+        @Override
+        public void onMessage(NodeId from, ProtocolMessage message) {
+            role.onMessage(from, (ToUnbatcher) message);
         }
     }
 

@@ -17,6 +17,10 @@ interface Roles {
         return new ProxyLeader(rc);
     }
 
+    default Unbatcher unbatcher(RoleContext rc) {
+        return new Unbatcher(rc);
+    }
+
     default Frontend frontend(RoleContext rc, boolean batching) {
         return new Frontend(rc, batching);
     }

@@ -27,10 +27,11 @@ import java.util.TreeSet;
  * @param replicas   nodes running a replica (executing the log)
  * @param frontends  nodes that take client requests and pass each command to the leader
  * @param batchers   nodes that take client requests and pass commands to the leader in batches
+ * @param unbatchers nodes that fan a replica's batch of results out to the members holding the clients (spec §2.7; empty: none)
  * @param quorums    read and write quorums over {@code acceptors}
  */
 public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> proxies, List<NodeId> acceptors, List<NodeId> replicas,
-                       List<NodeId> frontends, List<NodeId> batchers, QuorumSystem quorums) {
+                       List<NodeId> frontends, List<NodeId> batchers, List<NodeId> unbatchers, QuorumSystem quorums) {
     /** The most grid rows a deployment file can name ({@code acceptor-row1} .. {@code acceptor-row8}). */
     public static final int MAX_GRID_ROWS = 8;
 
@@ -42,10 +43,11 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
         replicas = List.copyOf(replicas);
         frontends = List.copyOf(frontends);
         batchers = List.copyOf(batchers);
+        unbatchers = List.copyOf(unbatchers);
         for (List<NodeId> role : List.of(leaders, acceptors, replicas)) {
             if (role.isEmpty()) throw new IllegalArgumentException("every role needs at least one node: " + role);
         }
-        for (List<NodeId> role : List.of(leaders, proxies, acceptors, replicas, frontends, batchers)) {
+        for (List<NodeId> role : List.of(leaders, proxies, acceptors, replicas, frontends, batchers, unbatchers)) {
             if (!members.containsAll(role)) throw new IllegalArgumentException(role + " are not all members of " + members);
         }
         if (frontends.isEmpty() && batchers.isEmpty()) throw new IllegalArgumentException("some member must take client requests: place a frontend or a batcher");
@@ -79,6 +81,7 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
         roles.add(new RoleCatalog.RoleSpec("replica", 1, "learns chosen values, executes the log and serves reads"));
         roles.add(new RoleCatalog.RoleSpec("frontend", 0, "takes client requests and passes each command to the leader"));
         roles.add(new RoleCatalog.RoleSpec("batcher", 0, "takes client requests and passes commands to the leader in batches (size or timeout)"));
+        roles.add(new RoleCatalog.RoleSpec("unbatcher", 0, "takes a replica's batch of command results and sends each member its clients' replies (optional)"));
         return new RoleCatalog("multipaxos", roles);
     }
 
@@ -107,12 +110,12 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
             quorums = layout.resolve(acceptors);
         }
         return new Topology(placement.members(), placement.nodes("leader"), placement.nodes("proxy"), acceptors, placement.nodes("replica"),
-                placement.nodes("frontend"), placement.nodes("batcher"), quorums);
+                placement.nodes("frontend"), placement.nodes("batcher"), placement.nodes("unbatcher"), quorums);
     }
 
     /** One leader, acceptor, replica and frontend per member; quorums as {@code layout} says. */
     public static Topology classic(List<NodeId> members, QuorumLayout layout) {
-        return new Topology(members, members, List.of(), members, members, members, List.of(), layout.resolve(members));
+        return new Topology(members, members, List.of(), members, members, members, List.of(), List.of(), layout.resolve(members));
     }
 
     /** Members that take client requests: frontends and batchers. */
@@ -135,6 +138,21 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
     public boolean hasProxies() {
         return !proxies.isEmpty();
     }
+    /**
+     * True if replicas hand command results to unbatchers (spec §2.7): the replica answering for a
+     * slot ({@link #answersFor}) sends them on, so a client's write completes once any replica that
+     * answers for it has executed it, not only its own member's.
+     */
+    public boolean hasUnbatchers() {
+        return !unbatchers.isEmpty();
+    }
+
+    /** True if {@code replica} answers for {@code slot}: replica {@code slot mod R} of the list (spec §1.4, R-4). */
+    public boolean answersFor(NodeId replica, long slot) {
+        int i = replicas.indexOf(replica);
+        return i >= 0 && Math.floorMod(slot, replicas.size()) == i;
+    }
+
     /** The proposer index of {@code node}, or -1. */
     public int leaderIndex(NodeId node) {
         return leaders.indexOf(node);

@@ -123,7 +123,7 @@ class CodecAndConfigTest {
         assertThat(t.leaderOf(Ballot.ZERO)).isNull();
         assertThat(t.snapshotCopiesForGc()).isEqualTo(2);
         assertThat(t.heartbeatAudience()).containsExactlyElementsOf(members);
-        assertThatThrownBy(() -> new Topology(members, List.of(NodeId.of("x")), List.of(), members, members, members, List.of(), QuorumSystem.majority(members)))
+        assertThatThrownBy(() -> new Topology(members, List.of(NodeId.of("x")), List.of(), members, members, members, List.of(), List.of(), QuorumSystem.majority(members)))
                 .hasMessageContaining("not all members");
     }
 }

@@ -96,6 +96,7 @@ class CompartmentsScenariosTest {
         public MetaStore meta() { return inner.meta(); }
         public SnapshotStore snapshots() { return inner.snapshots(); }
         public void deliver(Committed entry) { inner.deliver(entry); }
+        public void deliverReportingResult(Committed entry) { inner.deliverReportingResult(entry); }
         public void serveRead(long requestId, long afterIndex) { inner.serveRead(requestId, afterIndex); }
         public void complete(long requestId, byte[] result) { inner.complete(requestId, result); }
         public void reject(long requestId, Rejection reason) { inner.reject(requestId, reason); }
@@ -187,7 +188,7 @@ class CompartmentsScenariosTest {
     // ------------------------------------------------------------------------------------------
 
     /** The proxies never tell replica n9 about slots FROM_SLOT..FROM_SLOT+40: it learns them only by catching up from a peer. */
-    static final class HoldingChosenToN9 implements Roles {
+    static class HoldingChosenToN9 implements Roles {
         final AtomicLong held = new AtomicLong();
 
         @Override
@@ -219,6 +220,59 @@ class CompartmentsScenariosTest {
         }
         // The lagging replica got reads whose index it had not executed yet, and made them wait (LR-4).
         assertThat(parkedTotal).isPositive();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Unbatchers (spec §2.7) and D12: a lagging origin answered through them; an unbatcher that dies
+    // ------------------------------------------------------------------------------------------
+
+    static final Deployment UNBATCHED = Deployment.parse(GRID + "unbatcher = n3, n4\n", "unbatched.conf", MultiPaxosProtocol.ROLES);
+
+    /**
+     * Replica n9 lags as in D2 (no Chosen for 40 slots from {@link #FROM_SLOT}), and unbatcher n3 dies
+     * (drops every reply) once slot {@link #FROM_SLOT} is reached, so n4 carries what is left.
+     */
+    static final class LaggingOriginAndDeadUnbatcher extends HoldingChosenToN9 {
+        final AtomicLong dropped = new AtomicLong();
+
+        @Override
+        public Unbatcher unbatcher(RoleContext rc) {
+            if (!rc.self.equals(NodeId.of("n3"))) return super.unbatcher(rc);
+            return new Unbatcher(filtered(rc, (to, m) -> {
+                if (m instanceof MultiPaxosMessage.ClientReplies c && c.replies().getLast().slot() >= FROM_SLOT) {
+                    dropped.incrementAndGet();
+                    return false;
+                }
+                return true;
+            }));
+        }
+    }
+
+    @Test
+    void unbatchersAnswerALaggingOriginsClientsAndALostUnbatcherCostsNothingButItsReplies() {
+        long unbatched = 0;
+        long unbatchedAtN9 = 0;
+        for (long seed = 1; seed <= SCENARIO_SEEDS; seed++) {
+            LaggingOriginAndDeadUnbatcher roles = new LaggingOriginAndDeadUnbatcher();
+            MultiPaxosConfig c = config().toBuilder().deployment(UNBATCHED).build();
+            MultiPaxosProtocol p = new MultiPaxosProtocol("multipaxos-unbatchers", c, roles, null);
+            SimOptions o = quiet(seed);
+            Simulation sim = new Simulation(p, o);
+            SimResult r = sim.run();
+            assertThat(r.passed()).as("seed %d: %s", seed, describe(r)).isTrue();
+            assertThat(roles.held.get()).as("seed %d: Chosen messages held from n9", seed).isPositive();
+            assertThat(roles.dropped.get()).as("seed %d: replies lost with unbatcher n3", seed).isPositive();
+            assertThat(completedOps(r)).as("seed %d", seed).isGreaterThan(o.ops() * 9L / 10);
+            for (String n : List.of("n1", "n2", "n9")) {
+                MultiPaxosEngine e = (MultiPaxosEngine) sim.engine(NodeId.of(n)).orElseThrow();
+                unbatched += e.frontend().unbatchedReplies();
+                if (n.equals("n9")) unbatchedAtN9 += e.frontend().unbatchedReplies();
+            }
+        }
+        // Replicas answered for slots of other members' commands through the unbatchers, and the
+        // lagging member's clients got replies computed elsewhere.
+        assertThat(unbatched).isPositive();
+        assertThat(unbatchedAtN9).isPositive();
     }
 
     // ------------------------------------------------------------------------------------------

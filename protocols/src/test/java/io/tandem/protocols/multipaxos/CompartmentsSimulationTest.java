@@ -17,15 +17,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * kind, the MultiPaxos invariants after every step and linearizability of every history: proxy
  * leaders on or off, a 2x2 acceptor grid or majorities of four acceptors, three or five replicas
  * (client requests taken on every replica, so replicas split the replies), batchers or plain
- * frontends. Leaderless linearizable reads run in all of them (the simulator's clients read as often
- * as they write). {@code -Dcompartments.sim.seeds=N} runs N seeds per combination (CI runs
+ * frontends, unbatchers on n6, n7 or none. Leaderless linearizable reads run in all of them (the simulator's clients read as often
+ * as they write). 32 combinations of 16 seeds: 512 runs. {@code -Dcompartments.sim.seeds=N} runs N seeds per combination (CI runs
  * {@link #SEEDS}); replay one seed with {@code -Dtandem.sim.seed=N}.
  */
 class CompartmentsSimulationTest {
-    static final int SEEDS = Integer.getInteger("compartments.sim.seeds", 32);
+    static final int SEEDS = Integer.getInteger("compartments.sim.seeds", 16);
 
     /** Which compartments a deployment uses. */
-    record Compartments(boolean proxies, boolean grid, boolean moreReplicas, boolean batchers) {
+    record Compartments(boolean proxies, boolean grid, boolean moreReplicas, boolean batchers, boolean unbatchers) {
         /** Seven members: proposers on n1, n2; proxies on n3, n4; acceptors on n4..n7 (a 2x2 grid, or majorities of the four); replicas on n1..n3 (and n5, n6). */
         String deployment() {
             StringBuilder s = new StringBuilder("leader = n1, n2\n");
@@ -35,6 +35,7 @@ class CompartmentsSimulationTest {
             String replicas = moreReplicas ? "n1, n2, n3, n5, n6" : "n1, n2, n3";
             s.append("replica = ").append(replicas).append('\n');
             s.append(batchers ? "batcher = " : "frontend = ").append(replicas).append('\n');
+            if (unbatchers) s.append("unbatcher = n6, n7\n");
             return s.toString();
         }
 
@@ -45,13 +46,15 @@ class CompartmentsSimulationTest {
         @Override
         public String toString() {
             return (proxies ? "proxies" : "no-proxies") + "," + (grid ? "grid2x2" : "majority4") + "," + (moreReplicas ? "5-replicas" : "3-replicas") + ","
-                    + (batchers ? "batchers" : "frontends");
+                    + (batchers ? "batchers" : "frontends") + (unbatchers ? ",unbatchers" : "");
         }
     }
 
     static Stream<Compartments> everyCombination() {
         List<Compartments> all = new ArrayList<>();
-        for (int bits = 0; bits < 16; bits++) all.add(new Compartments((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0));
+        for (int bits = 0; bits < 32; bits++) {
+            all.add(new Compartments((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0, (bits & 16) != 0));
+        }
         return all.stream();
     }
 

@@ -80,6 +80,38 @@ class DeploymentRuntimeTest {
         assertThat(nodes.get("n1").status().join().learners()).extracting(NodeId::value).containsExactly("n1", "n2");
     }
 
+    /**
+     * Unbatchers on the real runtime (spec §2.7): replica n3 takes no clients, so every command it
+     * answers for (slot mod 3) is another member's, and its result reaches that member's frontend
+     * through the unbatchers on n4 and n5 (the runtime hands execution results to the engine with
+     * {@code deliverReportingResult}).
+     */
+    @Test
+    void replicasHandResultsToUnbatchersWhichAnswerTheMembersThatTookTheCommands() {
+        String text = MultiPaxosSimulationTest.SEPARATED + "unbatcher = n4, n5\n";
+        MultiPaxosProtocol protocol = new MultiPaxosProtocol(CONFIG).withDeployment(Deployment.parse(text, "unbatched.conf", MultiPaxosProtocol.ROLES));
+        KryoCodec.Builder codec = KryoCodec.builder();
+        protocol.registerMessages(codec);
+        LocalNetwork net = new LocalNetwork(FIVE.stream().map(NodeId::of).toList(), codec.build());
+        Map<String, io.micrometer.core.instrument.simple.SimpleMeterRegistry> meters = new TreeMap<>();
+        for (String id : FIVE) {
+            meters.put(id, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+            nodes.put(id, Tandem.node().id(id).members(FIVE.toArray(String[]::new)).protocol(protocol)
+                    .transport(setup -> net.transport(setup.self())).inMemoryStorage().requestTimeout(Duration.ofSeconds(5))
+                    .meterRegistry(meters.get(id)).stateMachine(new CounterMachine()).start());
+        }
+        for (ReplicatedNode n : nodes.values()) n.awaitReady(DEADLINE).join();
+        TreeSet<Long> answers = new TreeSet<>();
+        for (int i = 0; i < 30; i++) answers.add(ByteBuffer.wrap(nodes.get(i % 2 == 0 ? "n1" : "n2").submit(new byte[] {1}).join()).getLong());
+        assertThat(answers).hasSize(30).first().isEqualTo(1L);
+        java.util.function.ToDoubleFunction<String> count = name -> FIVE.stream()
+                .mapToDouble(id -> meters.get(id).find(name).counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum()).sum();
+        Await.until(DEADLINE, () -> count.applyAsDouble("tandem.multipaxos.frontend.unbatched_replies") > 0,
+                () -> "replies through unbatchers: " + count.applyAsDouble("tandem.multipaxos.frontend.unbatched_replies"));
+        assertThat(meters.get("n3").find("tandem.multipaxos.replica.reply_batches").counter().count()).as("n3 sent reply batches").isPositive();
+        assertThat(count.applyAsDouble("tandem.multipaxos.unbatcher.replies")).as("replies fanned out by n4 and n5").isPositive();
+    }
+
     @Test
     void aProtocolWithoutRolesRefusesADeploymentAndABadFileFailsBeforeAnythingStarts(@TempDir Path dir) throws Exception {
         assertThatThrownBy(() -> new io.tandem.protocols.raft.RaftProtocol().withDeployment(MultiPaxosProtocol.CLASSIC))

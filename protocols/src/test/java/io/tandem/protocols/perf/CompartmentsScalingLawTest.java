@@ -1,0 +1,62 @@
+package io.tandem.protocols.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.engine.Protocol;
+import io.tandem.protocols.Protocols;
+import io.tandem.roles.Deployment;
+import io.tandem.sim.SimBench;
+import io.tandem.sim.SimTime;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Laws of the performance model for Compartmentalized MultiPaxos (spec §2.1, §7.6.4), one machine per
+ * role, with the fixed cost table of {@link SimBenchTest}: virtual time of a deterministic model,
+ * never wall time. The measured table and the ablation are in {@code docs/compartments-scaling.md}.
+ */
+class CompartmentsScalingLawTest {
+    static final String NO_PROXIES = """
+            leader   = n1, n2
+            acceptor = n3, n4, n5
+            replica  = n6, n7
+            frontend = n6, n7
+            """;
+
+    static String withProxies(int proxies) {
+        StringBuilder s = new StringBuilder("leader = n1, n2\nproxy = ");
+        for (int i = 0; i < proxies; i++) s.append(i == 0 ? "" : ", ").append('n').append(3 + i);
+        int next = 3 + proxies;
+        s.append("\nacceptor = n").append(next).append(", n").append(next + 1).append(", n").append(next + 2);
+        s.append("\nreplica = n").append(next + 3).append(", n").append(next + 4);
+        s.append("\nfrontend = n").append(next + 3).append(", n").append(next + 4).append('\n');
+        return s.toString();
+    }
+
+    static SimBench.Result run(String deployment, int members) {
+        Protocol p = Protocols.multiPaxos().withDeployment(Deployment.parse(deployment, "test.conf", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ROLES));
+        SimBench.Config c = SimBench.Config.of(members, 32).withTimeline(SimTime.seconds(1), SimTime.millis(200), SimTime.millis(500));
+        return SimBench.run(p, c, SimBenchTest.TABLE);
+    }
+
+    static double leaderCpuMicrosPerOp(SimBench.Result r) {
+        return r.leaderCpu() * 1e6 / r.throughput();
+    }
+
+    @Test
+    void proxyLeadersTakeBroadcastingOffTheLeaderWhatEverTheirNumber() {
+        SimBench.Result none = run(NO_PROXIES, 7);
+        SimBench.Result two = run(withProxies(2), 9);
+        SimBench.Result four = run(withProxies(4), 11);
+        System.out.printf("no proxies: %.0f ops/s, leader %.2f cores, %.1f us/op; 2 proxies: %.0f ops/s, leader %.2f cores, %.1f us/op; 4 proxies: %.0f ops/s, leader %.2f cores, %.1f us/op%n",
+                none.throughput(), none.leaderCpu(), leaderCpuMicrosPerOp(none), two.throughput(), two.leaderCpu(), leaderCpuMicrosPerOp(two),
+                four.throughput(), four.leaderCpu(), leaderCpuMicrosPerOp(four));
+        assertThat(none.ops()).isPositive();
+        // The leader sends one message per run instead of one per acceptor plus one per replica: less CPU per command.
+        assertThat(leaderCpuMicrosPerOp(two)).isLessThan(leaderCpuMicrosPerOp(none));
+        // The leader's work per command does not depend on how many proxies share the broadcasting
+        // (one run to one proxy, round-robin): more proxies add capacity off the leader's path only.
+        assertThat(leaderCpuMicrosPerOp(four)).isCloseTo(leaderCpuMicrosPerOp(two), org.assertj.core.data.Percentage.withPercentage(10));
+        assertThat(two.ops()).isPositive();
+        assertThat(four.ops()).isPositive();
+    }
+}
