@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *       a job whose stage was idle;</li>
  *   <li>{@code apply.ns}, {@code apply.perByte}: the state machine's apply of one command;
  *       {@code workload.commandBytes}: the size of the benchmark's command (a KV put) in the log;</li>
+ *   <li>{@code disk.flush.cpu.ns}: the storage thread's CPU per log sync (write and sync calls, waking the waiters);</li>
  *   <li>{@code disk.fsync}: the measured distribution of one write + fsync on the real storage
  *       (quantiles, see {@link Distribution}); {@code disk.bytesPerSecond}: its write bandwidth;</li>
  *   <li>{@code net.oneway}: one-way latency of a loopback message beyond the CPU charged for it
@@ -189,6 +190,11 @@ public final class CostTable {
     /** Bytes one benchmark command takes in the log and on the wire (0: the simulator's own size). */
     public long commandBytes() {
         return nanos("workload.commandBytes", 0);
+    }
+
+    /** The storage thread's CPU per log sync (0 in tables calibrated before it was measured). */
+    public long diskFlushCpuCost() {
+        return nanos("disk.flush.cpu.ns", 0);
     }
 
     public Distribution disk() {

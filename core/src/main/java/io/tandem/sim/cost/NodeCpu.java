@@ -52,6 +52,7 @@ public final class NodeCpu {
         threads.put(Stage.IO, positive(ioThreads));
         threads.put(Stage.LOOP, positive(loopThreads));
         threads.put(Stage.EXEC, positive(execThreads));
+        threads.put(Stage.DISK, 1); // one storage thread per node, as NodeStorage has
         host.register(this);
     }
 

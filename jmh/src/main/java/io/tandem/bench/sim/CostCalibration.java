@@ -80,13 +80,15 @@ public final class CostCalibration {
 
     public static void main(String[] args) throws Exception {
         Path out = null;
+        Path diskOnlyBase = null;
         boolean quick = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--quick" -> quick = true;
+                case "--disk-only" -> diskOnlyBase = Path.of(args[++i]);
                 case "--help", "-h" -> {
-                    System.out.println("usage: CostCalibration [--out FILE] [--quick]");
+                    System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -94,6 +96,10 @@ public final class CostCalibration {
         }
         String date = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
         if (out == null) out = Path.of("jmh/results/sim-costs-" + DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC).format(Instant.now()) + ".properties");
+        if (diskOnlyBase != null) {
+            diskOnly(diskOnlyBase, out, quick, date);
+            return;
+        }
         TreeMap<String, String> t = new TreeMap<>();
         t.put("meta.date", date);
         t.put("meta.host", InetAddress.getLocalHost().getHostName());
@@ -157,6 +163,30 @@ public final class CostCalibration {
                     + " cores), load before " + t.get("meta.load.before") + ", after " + t.get("meta.load.after") + ".\nWritten by io.tandem.bench.sim.CostCalibration; do not edit by hand.");
         }
         System.out.println("wrote " + out);
+    }
+
+    /**
+     * {@code --disk-only BASE}: the base table with only {@code disk.fsync} and {@code disk.bytesPerSecond}
+     * re-measured (in {@code tandem.bench.dir}), e.g. to model the storage another benchmark used.
+     */
+    private static void diskOnly(Path base, Path out, boolean quick, String date) throws Exception {
+        TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
+        String before = loadavg();
+        double[] jmh = jmh(quick);
+        t.put("disk.fsync", Distribution.parse(percentiles(jmh)).format());
+        t.put("disk.bytesPerSecond", jmh[jmh.length - 1] > 0 ? Long.toString(Math.round(jmh[jmh.length - 1])) : "0");
+        String dir = System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"));
+        t.put("meta.disk.date", date);
+        t.put("meta.disk.load", "before " + before + ", after " + loadavg());
+        t.put("meta.source.disk", "JMH NodeStorageAppendBenchmark (real NodeStorage, FSYNC, in " + dir
+                + "): sample time of one 128-byte record appended and synced = disk.fsync; 64 x 1 KiB batches vs 1 x 1 KiB = disk.bytesPerSecond; re-measured "
+                + date + " over base table " + base.getFileName());
+        CostTable table = CostTable.of(t);
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            table.write(w, "Tandem simulator cost table: " + base.getFileName() + " with the disk re-measured in " + dir + " " + date + " (load "
+                    + t.get("meta.disk.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --disk-only; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": disk.fsync=" + t.get("disk.fsync"));
     }
 
     // ---- engine handlers, timed in the simulator ----
