@@ -62,13 +62,13 @@ class MutantCampaignTest {
         raft(BrokenRaft.Bug.REFUSED_VOTE_RESTARTS_TIMER, 0, "RaftScenarioTest.aTimerRestartedByEveryRefusedVoteRequestLeavesTheGroupWithoutLeader");
         raft(BrokenRaft.Bug.STALE_READ_IGNORES_MIN_INDEX, 1, null);
         multiPaxos(BrokenMultiPaxos.Bug.SKIP_PHASE1, 5, null);
-        multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 67, null);
+        multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 179, null);
         multiPaxos(BrokenMultiPaxos.Bug.PROMISE_BEFORE_DURABLE, 0, "MultiPaxosScenarioTest.aPromiseSentBeforeItIsDurableLetsTwoValuesBeChosen");
         // Answering a lower ballot's Phase 1a without raising the promise reports the acceptor's votes
         // truthfully, and no vote below its (higher) promise can follow; that ballot's Phase 2a is still
         // refused. The proposer wastes a round: equivalent for safety.
         survivor(BrokenMultiPaxos.Bug.PROMISE_LOWER_BALLOT, "equivalent for safety: the votes it reports are complete below its promise, and Phase 2a below the promise is still refused");
-        multiPaxos(BrokenMultiPaxos.Bug.ACCEPT_BELOW_PROMISE, 3, null);
+        multiPaxos(BrokenMultiPaxos.Bug.ACCEPT_BELOW_PROMISE, 10, null);
         multiPaxos(BrokenMultiPaxos.Bug.WAIT_FOR_ALL_ACCEPTORS, 1, null);
     }
 
