@@ -27,6 +27,7 @@ import io.tandem.engine.Rejection;
 import io.tandem.engine.SnapshotTag;
 import io.tandem.engine.TimerKey;
 import io.tandem.execution.ExecutionListener;
+import io.tandem.execution.Multicast;
 import io.tandem.metrics.MicrometerMeters;
 import io.tandem.statemachine.StateMachine;
 import io.tandem.storage.DurableLog;
@@ -42,6 +43,8 @@ import io.tandem.transport.TransportListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -836,8 +839,16 @@ public final class NodeRuntime implements AutoCloseable {
      * read completes its request.
      */
     private final class Completions implements ExecutionListener {
+        /**
+         * Optimistic P-SMR: indexes of commands that failed their safety check here and wait for their
+         * conservative copy (the executor reports the original's outcome when a copy runs, on every
+         * replica, which removes them again). Only for the fail-latency meter; empty in other modes.
+         */
+        private final Set<Long> failedChecks = new HashSet<>();
+
         @Override
         public void executed(Committed entry, Outcome outcome) {
+            boolean afterFailedCheck = !failedChecks.isEmpty() && failedChecks.remove(entry.index());
             switch (outcome) {
                 case Outcome.Applied a -> {
                     if (!entry.isNoop()) metrics.applied.increment();
@@ -856,7 +867,7 @@ public final class NodeRuntime implements AutoCloseable {
             PendingRequests.Pending p = self.equals(entry.origin()) ? pending.take(entry.requestId()) : null;
             if (p == null) p = pending.takeBySession(entry.session());
             if (p == null) return;
-            metrics.recordLatency(p);
+            metrics.recordLatency(p, afterFailedCheck);
             switch (outcome) {
                 case Outcome.Applied a -> p.future().complete(a.result());
                 case Outcome.Duplicate d -> p.future().complete(d.result());
@@ -873,6 +884,8 @@ public final class NodeRuntime implements AutoCloseable {
          */
         @Override
         public void resubmit(byte[] taggedCommand) {
+            Multicast.Tagged copy = Multicast.decode(taggedCommand);
+            if (copy != null && copy.tag().retryOf() != 0) failedChecks.add(copy.tag().retryOf());
             if (running) submit(taggedCommand, ClientRequest.Session.NONE, true);
         }
 
