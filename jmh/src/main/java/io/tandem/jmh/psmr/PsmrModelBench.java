@@ -56,8 +56,13 @@ import java.util.SplittableRandom;
  * </ol>
  *
  * <pre>
- * java -Xms3g -Xmx3g -XX:+UseParallelGC -cp CP io.tandem.jmh.psmr.PsmrModelBench [keys] [commands] [threads,...] [dep%,...] [out.csv]
+ * java -Xms3g -Xmx3g -XX:+UseParallelGC -cp CP io.tandem.jmh.psmr.PsmrModelBench [keys] [commands] [threads,...] [dep%,...] [out.csv] [barrier-ns]
  * </pre>
+ *
+ * <p>{@code barrier-ns} replaces the barrier cost per extra participant. The default (two hand-offs'
+ * CPU) leaves out the wait for the other thread to be scheduled, which is most of a real lock-step's
+ * wall time: calibrate it from a Mode E run instead, as {@code 1 / P-SMR(K=2, 100 %) - 1 / SMR(100 %)}
+ * (every command there is a barrier of two workers plus one execution).
  */
 public final class PsmrModelBench {
     private static final KvCodec CODEC = new KvCodec(KvLimits.DEFAULTS);
@@ -72,6 +77,8 @@ public final class PsmrModelBench {
         int[] ks = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray() : new int[] {1, 2, 4, 8, 16};
         int[] deps = args.length > 3 ? Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray() : new int[] {0, 1, 5, 10, 25, 50, 75, 100};
         Path csv = args.length > 4 ? Path.of(args[4]) : null;
+        long barrierOverride = args.length > 5 ? Long.parseLong(args[5]) : -1;
+        if (args.length > 5 && barrierOverride < 0) throw new IllegalArgumentException("barrier-ns must be >= 0, was " + barrierOverride);
         long keySpace = 2L * keys;
         KeyPartitioning partitioning = KeyPartitioning.longKeys(keySpace - 1);
         KvStateMachine seed = new KvStateMachine(KvLimits.DEFAULTS, 31, partitioning);
@@ -84,7 +91,9 @@ public final class PsmrModelBench {
         byte[] tree = image.toByteArray();
         System.err.printf(Locale.ROOT, "tree: %d keys, height %d; load %s%n", seed.state().size(), seed.state().height(), loadavg());
 
-        Costs costs = calibrate(tree, partitioning, commands, keySpace);
+        Costs calibrated = calibrate(tree, partitioning, commands, keySpace);
+        Costs costs = barrierOverride < 0 ? calibrated : new Costs(calibrated.seqRead, calibrated.seqWrite, calibrated.parRead, calibrated.parWrite,
+                calibrated.route, calibrated.check, barrierOverride);
         System.err.println("costs (ns): " + costs + "; load " + loadavg());
 
         List<String> rows = new ArrayList<>();
