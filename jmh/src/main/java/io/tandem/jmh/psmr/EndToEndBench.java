@@ -155,11 +155,15 @@ public final class EndToEndBench {
     }
 
     /** Sums over the members' Prometheus text of the counters this benchmark reads. */
-    private record Counts(long writes, long failedWrites, double writeSeconds, double failedSeconds, long checked, long failed) {}
+    record Counts(long writes, long failedWrites, double writeSeconds, double failedSeconds, long checked, long failed) {
+        Counts plus(Counts o) {
+            return new Counts(writes + o.writes, failedWrites + o.failedWrites, writeSeconds + o.writeSeconds, failedSeconds + o.failedSeconds,
+                    checked + o.checked, failed + o.failed);
+        }
+    }
 
     private static Counts scrape(List<URI> members) throws IOException, InterruptedException {
-        long writes = 0, failedWrites = 0, checked = 0, failed = 0;
-        double writeSeconds = 0, failedSeconds = 0;
+        Counts sum = new Counts(0, 0, 0, 0, 0, 0);
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         for (URI u : members) {
             HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(u).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofInputStream());
@@ -168,15 +172,30 @@ public final class EndToEndBench {
                 text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             if (resp.statusCode() != 200) throw new IOException(u + " answered " + resp.statusCode());
-            for (String line : text.split("\n")) {
-                if (line.startsWith("#") || line.isBlank()) continue;
-                double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                if (line.startsWith("tandem_client_completed_total{") && line.contains("kind=\"write\"")) writes += (long) v;
-                else if (line.startsWith("tandem_client_completed_total{") && line.contains("kind=\"write-after-failed-check\"")) failedWrites += (long) v;
-                else if (line.startsWith("tandem_client_latency_sum_seconds_total{") && line.contains("kind=\"write\"")) writeSeconds += v;
-                else if (line.startsWith("tandem_client_latency_sum_seconds_total{") && line.contains("kind=\"write-after-failed-check\"")) failedSeconds += v;
-                else if (line.startsWith("tandem_execution_checked_total")) checked += (long) v;
-                else if (line.startsWith("tandem_execution_failed_total")) failed += (long) v;
+            sum = sum.plus(parse(text));
+        }
+        return sum;
+    }
+
+    /** The counters of one member's Prometheus text exposition (Micrometer's names: dots to underscores, {@code _total}, base unit). */
+    static Counts parse(String text) {
+        long writes = 0, failedWrites = 0, checked = 0, failed = 0;
+        double writeSeconds = 0, failedSeconds = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith("#") || line.isBlank()) continue;
+            double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            boolean write = line.contains("kind=\"write\"");
+            boolean afterFail = line.contains("kind=\"write-after-failed-check\"");
+            if (line.startsWith("tandem_client_completed_total{")) {
+                if (write) writes += (long) v;
+                else if (afterFail) failedWrites += (long) v;
+            } else if (line.startsWith("tandem_client_latency_sum_seconds_total{")) {
+                if (write) writeSeconds += v;
+                else if (afterFail) failedSeconds += v;
+            } else if (line.startsWith("tandem_execution_checked_total")) {
+                checked += (long) v;
+            } else if (line.startsWith("tandem_execution_failed_total")) {
+                failed += (long) v;
             }
         }
         return new Counts(writes, failedWrites, writeSeconds, failedSeconds, checked, failed);
