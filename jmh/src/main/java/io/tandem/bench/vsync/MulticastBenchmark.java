@@ -88,6 +88,8 @@ public final class MulticastBenchmark {
 
     private record Point(long delivered, double seconds) {}
 
+    private static final java.util.concurrent.atomic.AtomicReference<Throwable> FIRST_ERROR = new java.util.concurrent.atomic.AtomicReference<>();
+
     private static List<Integer> ints(String csv) {
         List<Integer> out = new ArrayList<>();
         for (String s : csv.split(",")) out.add(Integer.parseInt(s.trim()));
@@ -119,7 +121,9 @@ public final class MulticastBenchmark {
         for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
         int window = 64;
         int slotBytes = Math.max(512, (payload + 48 + 63) / 64 * 64 + 64);
-        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, slotBytes).withDelivery(delivery).withMaxQueuedSends(4096);
+        // A 5 s suspicion timeout: with every member saturating two shared cores, a 500 ms one removes members.
+        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, slotBytes).withDelivery(delivery).withMaxQueuedSends(4096)
+                .withTimers(java.time.Duration.ofMillis(20), java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(200), java.time.Duration.ZERO);
         AtomicLong deliveredAt0 = new AtomicLong();
         List<Channel> channels = new ArrayList<>();
         try {
@@ -153,7 +157,10 @@ public final class MulticastBenchmark {
                         } catch (InterruptedException e) {
                             return;
                         }
-                        ch.send(data).whenComplete((pos, err) -> inflight.release());
+                        ch.send(data).whenComplete((pos, err) -> {
+                            inflight.release();
+                            if (err != null && FIRST_ERROR.compareAndSet(null, err)) System.err.println("# first send error: " + err);
+                        });
                     }
                 });
             }
@@ -181,7 +188,7 @@ public final class MulticastBenchmark {
                           <pbcast.NAKACK2 use_mcast_xmit="false"/>
                           <UNICAST3/>
                           <pbcast.STABLE/>
-                          <pbcast.GMS join_timeout="1000"/>
+                          <pbcast.GMS join_timeout="3000"/>
                           %s
                           <MFC/>
                           <FRAG2 frag_size="60000"/>
@@ -200,7 +207,7 @@ public final class MulticastBenchmark {
                 ch.connect("vsync-bench-" + run);
                 channels.add(ch);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!channels.stream().allMatch(c -> c.getView() != null && c.getView().size() == n)) {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("the JGroups group of " + n + " did not form");
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
