@@ -197,6 +197,9 @@ public final class KvServer implements AutoCloseable {
         NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
+        // A member that comes back in a later view (a virtual-synchrony joiner) is reconnected at its configured
+        // address; without it the runtime cannot add it to the TCP transport ("needs the address of n1").
+        config.members().forEach(rt::learnAddress);
         try {
             rt.start();
         } catch (DataDirectoryMismatchException e) {
