@@ -108,6 +108,9 @@ public final class KvServer implements AutoCloseable {
     private MetricsEndpoint metrics;
     private Thread watchdog;
 
+    /** How long a virtual-synchrony server that shut itself down waits before it asks to join again. */
+    static final java.time.Duration VSYNC_SERVER_REJOIN = java.time.Duration.ofSeconds(1);
+
     private KvServer(ServerConfig config) {
         this.config = config;
         Protocol base = Protocols.byName(config.protocol());
@@ -115,6 +118,14 @@ public final class KvServer implements AutoCloseable {
             var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
             if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
             base = r.withConfig(raftConfig.build()); // keeps the kind of Raft asked for by name
+        }
+        if (base instanceof io.tandem.protocols.vsync.VirtualSynchronyProtocol v && v.config().rejoinNanos() == 0) {
+            // A server is its own supervisor: a member that shut itself down (on the minority side of a
+            // partition, or excluded while paused) asks to join again, as a new process with the state,
+            // instead of staying down until someone restarts it (derecho.md §5.2, §5.4).
+            var c = v.config();
+            base = new io.tandem.protocols.vsync.VirtualSynchronyProtocol(c.withTimers(java.time.Duration.ofNanos(c.heartbeatNanos()),
+                    java.time.Duration.ofNanos(c.suspicionNanos()), java.time.Duration.ofNanos(c.joinRetryNanos()), VSYNC_SERVER_REJOIN));
         }
         if (config.deployment() != null) base = base.withDeployment(config.deployment());
         this.protocol = base;
@@ -186,6 +197,9 @@ public final class KvServer implements AutoCloseable {
         NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
+        // A member that comes back in a later view (a virtual-synchrony joiner) is reconnected at its configured
+        // address; without it the runtime cannot add it to the TCP transport ("needs the address of n1").
+        config.members().forEach(rt::learnAddress);
         try {
             rt.start();
         } catch (DataDirectoryMismatchException e) {
