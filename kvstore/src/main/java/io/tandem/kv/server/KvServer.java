@@ -194,7 +194,11 @@ public final class KvServer implements AutoCloseable {
             runtimeConfig = runtimeConfig.withExecutors(io.tandem.execution.ParallelExecutors.of(
                     io.tandem.execution.ParallelOptions.of(config.execution(), config.executionThreads()), registry));
         }
-        NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
+        // The members with their peer addresses, not the bare ids: a member a view removed and a later view
+        // adds back (Raft's remove, add-learner) is reconnected at its address. With bare ids the runtime
+        // could not (the TCP transport "needs the address"), so a re-added learner never got an entry
+        // (issue 16: every promotion after a re-add was refused, match 0, in the Jepsen membership nemesis).
+        NodeRuntime rt = new NodeRuntime(config.id(), config.members(), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
         // A member that comes back in a later view (a virtual-synchrony joiner) is reconnected at its configured
