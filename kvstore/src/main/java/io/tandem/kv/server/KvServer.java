@@ -197,13 +197,11 @@ public final class KvServer implements AutoCloseable {
         // The members with their peer addresses, not the bare ids: a member a view removed and a later view
         // adds back (Raft's remove, add-learner) is reconnected at its address. With bare ids the runtime
         // could not (the TCP transport "needs the address"), so a re-added learner never got an entry
-        // (issue 16: every promotion after a re-add was refused, match 0, in the Jepsen membership nemesis).
+        // (issue 16: every promotion after a re-add was refused, match 0, in the Jepsen membership nemesis),
+        // and a virtual-synchrony member that rejoins a later view was never reconnected (issue 22).
         NodeRuntime rt = new NodeRuntime(config.id(), config.members(), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
-        // A member that comes back in a later view (a virtual-synchrony joiner) is reconnected at its configured
-        // address; without it the runtime cannot add it to the TCP transport ("needs the address of n1").
-        config.members().forEach(rt::learnAddress);
         try {
             rt.start();
         } catch (DataDirectoryMismatchException e) {
