@@ -99,6 +99,11 @@ public final class KvServer implements AutoCloseable {
     private volatile String stopReason;
     private volatile boolean serving;
     private NodeRuntime runtime;
+    /**
+     * Commands read by the client endpoint's I/O thread (its only user) since its last
+     * {@link ClientEndpoint.Handler#endOfReads}: handed to the loop as one input (issue 25).
+     */
+    private NodeRuntime.SubmitBatch commands;
     private FaultInjectingTransport faults;
     private ClientEndpoint clients;
     private TcpTransport tcpTransport;
@@ -162,7 +167,18 @@ public final class KvServer implements AutoCloseable {
             throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
         }
         securityFilesSeen = securityFileTimes();
-        clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
+        clients = new ClientEndpoint(config.id(), config.clientAddress(), new ClientEndpoint.Handler() {
+            @Override
+            public CompletableFuture<Response> handle(Request request) {
+                return KvServer.this.handle(request);
+            }
+
+            @Override
+            public void endOfReads() {
+                NodeRuntime.SubmitBatch batch = commands;
+                if (batch != null) batch.flush();
+            }
+        }, config.maxClientConnections(),
                 config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry, security);
         try {
             clients.start();
@@ -431,7 +447,10 @@ public final class KvServer implements AutoCloseable {
             return done(new Response.Error(c.requestId(), ErrorCode.BAD_REQUEST, "session sequence numbers start at 1, got " + c.sequence()));
         }
         ClientRequest.Session session = c.clientId() == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(c.clientId(), c.sequence());
-        return runtime.submit(c.command(), session).handle((result, error) -> answer(c.requestId(), result, error));
+        // On the I/O thread: the command joins this read turn's batch, flushed by endOfReads().
+        NodeRuntime.SubmitBatch batch = commands;
+        if (batch == null) commands = batch = runtime.newSubmitBatch();
+        return batch.submit(c.command(), session).handle((result, error) -> answer(c.requestId(), result, error));
     }
 
     private CompletableFuture<Response> query(Request.Query q) {
