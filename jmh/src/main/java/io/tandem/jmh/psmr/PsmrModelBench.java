@@ -99,7 +99,7 @@ public final class PsmrModelBench {
         List<String> rows = new ArrayList<>();
         rows.add("technique,K,dep_pct,mode,commands,model_kcps,ratio_to_smr,ratio_opt_to_psmr,fail_rate,fails,sync_cmds,barrier_ns");
         for (int dep : deps) {
-            List<byte[]> log = workload(new SplittableRandom(1000 + dep), commands, dep / 100.0, keySpace);
+            List<byte[]> log = ExecutionOnlyBench.workload(new SplittableRandom(1000 + dep), commands, dep / 100.0, keySpace);
             KvStateMachine router = new KvStateMachine(KvLimits.DEFAULTS, 31, partitioning);
             // A read can never conflict through the state: one worker both ways with any K > 1 (with K = 1 everything is).
             boolean[] isRead = new boolean[log.size()];
@@ -161,8 +161,8 @@ public final class PsmrModelBench {
 
     /** Median of 3 of each cost, by thread CPU time on this thread. */
     static Costs calibrate(byte[] tree, KeyPartitioning partitioning, int commands, long keySpace) throws IOException {
-        List<byte[]> reads = workload(new SplittableRandom(1000), commands, 0, keySpace);
-        List<byte[]> writes = workload(new SplittableRandom(1100), commands, 1, keySpace);
+        List<byte[]> reads = ExecutionOnlyBench.workload(new SplittableRandom(1000), commands, 0, keySpace);
+        List<byte[]> writes = ExecutionOnlyBench.workload(new SplittableRandom(1100), commands, 1, keySpace);
         long[][] m = new long[6][3];
         for (int round = -1; round < 3; round++) { // round -1 warms the JIT up
             long seqRead = cpuPerCommand(tree, partitioning, reads, null, 1);
@@ -285,20 +285,6 @@ public final class PsmrModelBench {
                 resent.add(taggedCommand);
             }
         };
-    }
-
-    /** The workload of {@link ExecutionOnlyBench}: reads (a compare-and-set that changes nothing) and, for the dependent share, puts and deletes 50/50. */
-    static List<byte[]> workload(SplittableRandom r, int n, double dependent, long keySpace) {
-        List<byte[]> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            byte[] k = key(r.nextLong(keySpace));
-            KvCommand c;
-            if (r.nextDouble() >= dependent) c = new KvCommand.CompareAndSet(k, null, null);
-            else if (r.nextBoolean()) c = new KvCommand.Put(k, value(i));
-            else c = new KvCommand.Delete(k);
-            out.add(CODEC.encode(c));
-        }
-        return out;
     }
 
     private static byte[] key(long k) {
