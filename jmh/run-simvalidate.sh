@@ -2,7 +2,13 @@
 # The performance simulator against the real cluster benchmark, in one invocation (issue 18; see protocols/README.md,
 # "Performance simulator"): runs jmh/run-peers.sh for tandem-raft, tandem-multipaxos and tandem-unreplicated (64 B values,
 # fsync on) at 1, 16 and 64 closed-loop clients, then the model at the same points on this machine's cores, and prints
-# the error of each point. Options: --clients "1 16 64" --warmup S --measure S --out DIR --costs FILE.
+# the error of each point. Options: --clients "1 16 64" --warmup S --measure S --out DIR --costs FILE --disk during|before|none --fsync on|off.
+# The disk is an input of the model, not a cost of the code: on a shared machine the fsync distribution moves by 10x within
+# minutes with the other processes' writes, so by default (--disk during) io.tandem.bench.sim.FsyncProbe samples syncs on
+# the real cluster's filesystem *while* each point's real run goes on, and that point is modelled with that disk; --disk
+# before measures it with CostCalibration --disk-only right before the run instead; --disk none uses the table as it is.
+# --fsync off runs the 64B-nofsync configuration and samples the page-cache write instead (the storage's flush then):
+# it takes the shared disk out of the comparison, leaving the code's CPU and network costs to be checked.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA_HOME="$("$root/bin/find-jdk.sh")"
@@ -12,6 +18,8 @@ warmup=15
 measure=10
 out="$root/jmh/target/simvalidate/$(date +%Y%m%d-%H%M%S)"
 costs=()
+disk=during
+fsync=on
 while (($#)); do
   case "$1" in
     --clients) clients="$2"; shift ;;
@@ -19,10 +27,14 @@ while (($#)); do
     --measure) measure="$2"; shift ;;
     --out) out="$2"; shift ;;
     --costs) costs=(--costs "$2"); shift ;;
+    --disk) disk="$2"; shift ;;
+    --fsync) fsync="$2"; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
+case "$fsync" in on) config=64B-fsync; nosync=() ;; off) config=64B-nofsync; nosync=(--no-sync) ;; *) echo "--fsync must be on or off" >&2; exit 2 ;; esac
+[[ "$fsync" == off && "$disk" == before ]] && { echo "--disk before measures fsync; use --disk during with --fsync off" >&2; exit 2; }
 mkdir -p "$out"
 # Only the jars this needs (run-peers.sh alone would build every peer system's adapter).
 jar="$root/jmh/target/benchmarks.jar"
@@ -32,12 +44,32 @@ if [[ "${TANDEM_SKIP_BUILD:-0}" != 1 ]] && { [[ ! -f "$jar" || ! -f "$root/peers
 fi
 export TANDEM_SKIP_BUILD=1
 real=()
+work="${TANDEM_PEERBENCH_WORK:-/var/tmp/tandem-peerbench-simvalidate}"
+base="${costs[1]:-$root/core/src/main/resources/io/tandem/sim/cost/calibrated-costs.properties}"
 for c in $clients; do
+  mkdir -p "$work"
+  case "$disk" in
+    before)
+      "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Dtandem.bench.dir="$work" -cp "$jar" \
+        io.tandem.bench.sim.CostCalibration --disk-only "$base" --quick --out "$out/costs-$c.properties" >"$out/disk-$c.log" 2>&1 \
+        && real+=(--costs-for "$c=$out/costs-$c.properties") || echo "run-simvalidate: disk measurement failed for $c clients (see $out/disk-$c.log)" >&2 ;;
+    during)
+      rm -f "$out/stop-probe"
+      "$JAVA_HOME/bin/java" -Xmx64m -cp "$jar" io.tandem.bench.sim.FsyncProbe --dir "$work" --base "$base" --out "$out/costs-$c.properties" \
+        --stop-file "$out/stop-probe" ${nosync[@]+"${nosync[@]}"} >"$out/disk-$c.log" 2>&1 &
+      probe=$! ;;
+    none) ;;
+    *) echo "--disk must be during, before or none" >&2; exit 2 ;;
+  esac
   echo "run-simvalidate: real cluster, $c clients..." >&2
-  "$root/jmh/run-peers.sh" --systems tandem-raft,tandem-multipaxos,tandem-unreplicated --configs 64B-fsync --slowdown none --runs 1 \
-    --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "${TANDEM_PEERBENCH_WORK:-/var/tmp/tandem-peerbench-simvalidate}" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" --out "$out/real-$c" >"$out/real-$c.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $c clients (see $out/real-$c.log)" >&2
+  "$root/jmh/run-peers.sh" --systems tandem-raft,tandem-multipaxos,tandem-unreplicated --configs "$config" --slowdown none --runs 1 \
+    --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "$work" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" --out "$out/real-$c" >"$out/real-$c.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $c clients (see $out/real-$c.log)" >&2
+  if [[ "$disk" == during ]]; then
+    touch "$out/stop-probe"
+    wait "$probe" && real+=(--costs-for "$c=$out/costs-$c.properties") || echo "run-simvalidate: disk probe failed for $c clients (see $out/disk-$c.log)" >&2
+  fi
   real+=(--real "$c=$out/real-$c")
 done
 echo "load average now: $(cat /proc/loadavg)" | tee "$out/conditions.txt"
 TANDEM_SKIP_BUILD=1 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -cp "$root/jmh/target/benchmarks.jar" \
-  io.tandem.bench.sim.SimValidation "${real[@]}" ${costs[@]+"${costs[@]}"} --out "$out/validation.csv" 2>&1 | grep -v '^WARNING' | tee "$out/validation.txt"
+  io.tandem.bench.sim.SimValidation "${real[@]}" ${costs[@]+"${costs[@]}"} --config "$config" --out "$out/validation.csv" 2>&1 | grep -v '^WARNING' | tee "$out/validation.txt"

@@ -49,7 +49,7 @@ final class SimBenchCommand implements Callable<Integer> {
     int clients = 16;
 
     @Option(names = "--slow", paramLabel = "TARGET:FAULT[,FAULT]", description = {"A slowdown applied after the warm-up; repeat for several. TARGET: follower, follower*2, leader, nK.",
-            "FAULT: cpu=5%[/1s], disk=512KiB/s, disk+=5ms, net=+400ms, pause=500ms/1s, stop."})
+            "FAULT: cpu=5%%[/1s], disk=512KiB/s, disk+=5ms, net=+400ms, pause=500ms/1s, stop."})
     List<String> slow = new ArrayList<>();
 
     @Option(names = "--scenarios", paramLabel = "FILE", description = "Run every scenario of FILE (one per line: protocol nodes clients healthy|slowdown...; see simbench/depfast.scenarios).")

@@ -74,6 +74,11 @@ final class KvPathCalibration {
     }
 
     static Result measure(boolean quick, Path dir) throws Exception {
+        return measure(quick, dir, true);
+    }
+
+    /** As {@link #measure(boolean, Path)}, with the server's log synced ({@code fsync}) or only written to the page cache. */
+    static Result measure(boolean quick, Path dir, boolean fsync) throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         Path data = Files.createTempDirectory(dir, "tandem-kvpath-");
@@ -84,7 +89,7 @@ final class KvPathCalibration {
         flags.put(ServerConfig.Key.MEMBERS.configName(), "r0=127.0.0.1:" + peer);
         flags.put(ServerConfig.Key.CLIENT_MEMBERS.configName(), "r0=127.0.0.1:" + clientPort);
         flags.put(ServerConfig.Key.DATA_DIR.configName(), data.toString());
-        flags.put(ServerConfig.Key.FSYNC.configName(), "true");
+        flags.put(ServerConfig.Key.FSYNC.configName(), Boolean.toString(fsync));
         flags.put(ServerConfig.Key.PROTOCOL.configName(), "unreplicated");
         flags.put(ServerConfig.Key.CLUSTER.configName(), "kvpath");
         java.util.Set<Long> before = ids(threads);
@@ -251,24 +256,29 @@ final class KvPathCalibration {
                 + "loop.client-request = the loop thread per put less loop.storage per sync and loop.applied; client.op = the client library and driver threads");
     }
 
-    /** {@code KvPathCalibration --base TABLE --out TABLE [--quick]}: re-measures only the KV path keys of an existing table. */
+    /** {@code KvPathCalibration --base TABLE --out TABLE [--quick] [--no-fsync]}: re-measures only the KV path keys of an existing table. */
     public static void main(String[] args) throws Exception {
         Path base = null;
         Path out = null;
         boolean quick = false;
+        boolean fsync = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--base" -> base = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--quick" -> quick = true;
-                default -> throw new IllegalArgumentException("usage: KvPathCalibration --base TABLE --out TABLE [--quick]");
+                case "--no-fsync" -> fsync = false;
+                default -> throw new IllegalArgumentException("usage: KvPathCalibration --base TABLE --out TABLE [--quick] [--no-fsync]");
             }
         }
         if (base == null || out == null) throw new IllegalArgumentException("usage: KvPathCalibration --base TABLE --out TABLE [--quick]");
         TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
         String loadBefore = loadavg();
-        Result r = measure(quick, Path.of(System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"))));
+        Result r = measure(quick, Path.of(System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"))), fsync);
         put(t, r);
+        // The storage thread's CPU per flush (and so the table) depends on the mode: a table for fsync-off runs says so.
+        t.put("meta.kvpath.fsync", Boolean.toString(fsync));
+        if (!fsync) t.put("meta.source.kvpath", t.get("meta.source.kvpath").replace("(fsync on)", "(fsync off)"));
         t.put("meta.kvpath.date", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
         t.put("meta.kvpath.load", "before " + loadBefore + ", after " + loadavg());
         t.put("meta.kvpath.base", base.getFileName().toString());

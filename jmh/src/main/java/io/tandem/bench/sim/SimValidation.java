@@ -41,6 +41,7 @@ public final class SimValidation {
 
     public static void main(String[] args) throws IOException {
         Map<Integer, Path> real = new LinkedHashMap<>();
+        Map<Integer, CostTable> tableFor = new HashMap<>();
         CostTable table = null;
         int cores = Runtime.getRuntime().availableProcessors();
         Path out = null;
@@ -52,10 +53,14 @@ public final class SimValidation {
                     real.put(Integer.parseInt(kv[0]), Path.of(kv[1]));
                 }
                 case "--costs" -> table = CostTable.read(Path.of(args[++i]));
+                case "--costs-for" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    tableFor.put(Integer.parseInt(kv[0]), CostTable.read(Path.of(kv[1])));
+                }
                 case "--cores" -> cores = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> config = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --cores N, --out FILE, --config NAME)");
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS=FILE, --cores N, --out FILE, --config NAME)");
             }
         }
         if (table == null) table = CostTable.calibrated();
@@ -69,7 +74,12 @@ public final class SimValidation {
         List<String> rankings = new ArrayList<>();
         for (Map.Entry<Integer, Path> e : real.entrySet()) {
             int clients = e.getKey();
-            Path summary = e.getValue().resolve("summary.csv");
+            // The disk is the machine's state, not the code's: a table measured just before this point's real run (the
+            // other engineers' builds move the fsync distribution by 10x within minutes) replaces the global one.
+            CostTable pointTable = tableFor.getOrDefault(clients, table);
+            if (pointTable != table)
+                System.out.printf("%d clients: disk measured %s (load %s): fsync p50 %.0f us, p99 %.0f us%n", clients, pointTable.meta("disk.date"), pointTable.meta("disk.load"),
+                        fsyncQuantile(pointTable, 0.5) / 1e3, fsyncQuantile(pointTable, 0.99) / 1e3);            Path summary = e.getValue().resolve("summary.csv");
             Map<String, Point> measured = Files.exists(summary) ? readSummary(summary, config) : Map.of();
             if (measured.isEmpty()) System.out.println(clients + " clients: no real measurement in " + summary + " (see the run's log)");
             Map<String, Double> realThr = new HashMap<>();
@@ -78,7 +88,7 @@ public final class SimValidation {
                 Point r = measured.get(s.getKey());
                 SimBench.Config c = new SimBench.Config(Integer.parseInt(s.getValue()[1]), clients, 10_000, SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(3), 1,
                         CostModel.Resources.shared(cores), List.of());
-                SimBench.Result m = SimBench.run(Protocols.byName(s.getValue()[0]), c, table);
+                SimBench.Result m = SimBench.run(Protocols.byName(s.getValue()[0]), c, pointTable);
                 modelThr.put(s.getKey(), m.throughput());
                 if (r == null) {
                     System.out.printf(Locale.ROOT, "%-7d %-20s %10s %10.0f %7s %9s %9.0f %9s %9.0f%n", clients, s.getKey(), "-", m.throughput(), "-", "-", m.p50Micros(), "-", m.p99Micros());
@@ -104,6 +114,11 @@ public final class SimValidation {
             Files.write(out, csv, StandardCharsets.UTF_8);
             System.out.println("wrote " + out);
         }
+    }
+
+    private static double fsyncQuantile(CostTable t, double q) {
+        String d = t.values().get("disk.fsync");
+        return d == null ? Double.NaN : io.tandem.sim.cost.Distribution.parse(d).quantile(q);
     }
 
     private static Map<String, Point> readSummary(Path file, String config) throws IOException {
