@@ -54,6 +54,11 @@ class Replica {
     private static final Timer REPLY_FLUSH = new ReplyFlushTimer();
     private static final int MAX_CHUNK_READS = 8;
     private static final int MAX_CHUNK_ATTEMPTS = 4;
+    /**
+     * While a peer is pulling our newest snapshot, the next one waits until this many further
+     * snapshot thresholds of slots executed (see {@link #maybeTakeSnapshot}).
+     */
+    static final int MAX_HELD_THRESHOLDS = 4;
 
     private record ParkedRead(long requestId, long deadline) {}
 
@@ -103,6 +108,9 @@ class Replica {
     private int catchUpCursor;
     private Receiving receiving;
     private final Map<Long, NodeId> chunkReads = new TreeMap<>();
+    /** When a peer last asked for a chunk of our newest snapshot: a transfer of it is under way. */
+    private long lastChunkServedAt = Long.MIN_VALUE / 2;
+    private final long transferIdleNanos;
     private boolean failed;
     /** Results of the slots this replica answers for, waiting for the next {@code ReplyBatch} (spec §2.7). */
     private final List<Reply> replies = new ArrayList<>();
@@ -114,6 +122,9 @@ class Replica {
         this.config = rc.config;
         this.peers = rc.topology.replicas().stream().filter(n -> !n.equals(rc.self)).toList();
         this.catchUpNanos = config.catchUpTimeout().toNanos();
+        // A puller asks for its next chunk at once, or resends after a catch-up timeout (checked once
+        // per tick); twice that without a request means the transfer ended or was given up.
+        this.transferIdleNanos = 2 * (catchUpNanos + config.heartbeatInterval().toNanos());
         this.history = recordHistory ? new ExecutionHistory() : null;
         Meters meters = rc.meters();
         this.catchUpRequests = meters.counter("tandem.multipaxos.replica.catch_up_requests");
@@ -339,6 +350,7 @@ class Replica {
         expireParkedReads(now);
         maybeCatchUp(now);
         checkSnapshotTransfer(now);
+        maybeTakeSnapshot(); // one held back for a transfer (maybeTakeSnapshot) is due once it ended
         rc.schedule(config.heartbeatInterval().toNanos(), TICK);
     }
 
@@ -399,8 +411,27 @@ class Replica {
     // Snapshots: taking them, and moving them between replicas
     // ------------------------------------------------------------------------------------------
 
+    /**
+     * Snapshots every {@code snapshotThreshold} slots, except while a peer is pulling our newest
+     * snapshot: the store keeps only the newest, so taking the next one would cut that transfer off and
+     * the puller would start over from the new one. When a transfer takes longer than a snapshot period
+     * (small thresholds, small chunks, slow disks) that repeats forever and the puller never installs
+     * anything (issue 16: seeds 1388, 1760, 2031 and 2190 of the mix, 43 snapshots offered to n3 and
+     * none installed). So the next snapshot waits while the transfer is active, for at most
+     * {@link #MAX_HELD_THRESHOLDS} more thresholds of slots, which bounds what waiting costs.
+     *
+     * <p>Safe because when a replica snapshots is never a safety matter: until it does it keeps the
+     * executed values in {@code retained} (more memory, and those slots stay available to a lagging
+     * peer), and acceptors garbage-collect votes only up to the snapshot points replicas report
+     * ({@link ReplicaProgress}), so a later snapshot only delays that collection; nothing is forgotten
+     * that a snapshot does not cover.
+     */
     private void maybeTakeSnapshot() {
-        if (snapshotInProgress || receiving != null || appliedIndex - lastSnapshotSlot < config.snapshotThreshold()) return;
+        if (snapshotInProgress || receiving != null) return;
+        long since = appliedIndex - lastSnapshotSlot;
+        if (since < config.snapshotThreshold()) return;
+        boolean peerPulling = rc.now() - lastChunkServedAt < transferIdleNanos;
+        if (peerPulling && since < config.snapshotThreshold() * (1 + MAX_HELD_THRESHOLDS)) return;
         snapshotInProgress = true;
         snapshotToken = rc.nextToken();
         rc.engine.takeSnapshot(snapshotToken);
@@ -414,6 +445,14 @@ class Replica {
     }
 
     private void onSnapshotOffer(NodeId from, SnapshotOffer o) {
+        Receiving r = receiving;
+        if (r != null && r.from.equals(from) && !r.writeInFlight && !r.installing && o.snapshot().lastIncludedIndex() > r.meta.lastIncludedIndex()) {
+            // Our source answered a chunk request with its newer snapshot: it no longer has the one we
+            // were pulling, so every resend of that request would be answered the same way. Start over
+            // from the newer one now instead of after the resends run out (the store drops a partial
+            // transfer when a new one starts at offset 0; no chunk write of ours is in flight).
+            receiving = null;
+        }
         if (receiving != null || snapshotInProgress || o.snapshot().lastIncludedIndex() <= executed) return;
         receiving = new Receiving(o.snapshot(), from);
         requestChunk();
@@ -432,6 +471,7 @@ class Replica {
             rc.send(from, new SnapshotOffer(latest.get()));
             return;
         }
+        lastChunkServedAt = rc.now(); // holds our next snapshot back for a while (maybeTakeSnapshot)
         if (chunkReads.size() >= MAX_CHUNK_READS) return; // the requester asks again after a timeout
         long token = rc.nextToken();
         chunkReads.put(token, from);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Promise;
+import io.tandem.sim.KvRegisterMachine;
+import io.tandem.sim.Latency;
 import io.tandem.sim.SimFailure;
 import io.tandem.sim.SimScenario;
 import io.tandem.sim.SimTime;
@@ -99,5 +101,41 @@ class MultiPaxosScenarioTest {
         Optional<SimFailure> f = promiseCrashScenario(BrokenMultiPaxos.Bug.PROMISE_BEFORE_DURABLE);
         assertThat(f).as("the broken twin must be caught").isPresent();
         assertThat(f.get().check()).isEqualTo("multipaxos-one-value-chosen-per-slot");
+    }
+
+    /**
+     * Snapshot transfer under steady load (issue 16, seeds 1388, 1760, 2031 and 2190 of the mix): a
+     * replica cut off while the others executed and compacted past it (no log kept behind a snapshot)
+     * must pull a snapshot. The others snapshot every 4 slots, a chunk is 16 bytes and every disk
+     * operation takes 20 ms, so one transfer spans several snapshot periods while a client keeps
+     * writing (without sessions, so the snapshot keeps its size). Before the fix each new snapshot on the source cut the transfer off and the replica
+     * never installed one; now the source holds its next snapshot while the pull is under way.
+     */
+    @Test
+    void aLaggingReplicaInstallsASnapshotWhileThePeersKeepSnapshotting() {
+        MultiPaxosConfig c = config().toBuilder().snapshotThreshold(4).logRetentionSlots(0).snapshotChunkBytes(16).catchUpTimeout(Duration.ofMillis(300)).retainedChosenSlots(1).build();
+        SimScenario s = SimScenario.start(new MultiPaxosProtocol(c),
+                SimScenario.options(3, MS).toBuilder().diskLatency(new Latency.Fixed(20 * MS)).build());
+        assertThat(s.runUntil(() -> leader(s).isPresent(), 10_000 * MS)).as("a leader\n" + s.describe()).isTrue();
+        NodeId leader = leader(s).orElseThrow();
+        NodeId lagging = s.members().stream().filter(m -> !m.equals(leader)).findFirst().orElseThrow();
+        s.isolate(lagging);
+        long value = 0;
+        for (int i = 0; i < 24; i++) {
+            SimScenario.Call w = s.command(leader, KvRegisterMachine.write(i % 3, ++value));
+            assertThat(s.runUntil(w::done, 3_000 * MS) && w.ok()).as("write " + i + ": " + w + "\n" + s.describe()).isTrue();
+        }
+        long behind = s.engine(leader, MultiPaxosEngine.class).replica().executed();
+        assertThat(s.engine(leader, MultiPaxosEngine.class).replica().lastSnapshotSlot()).as("the source compacted past the lagging replica").isGreaterThan(4);
+        s.heal();
+        // Keep writing, one at a time, until the lagging replica executed what it missed: only a snapshot brings that.
+        for (int i = 0; i < 400 && s.engine(lagging, MultiPaxosEngine.class).replica().executed() < behind; i++) {
+            // To whoever leads now: the cut-off replica's return may have moved leadership.
+            SimScenario.Call w = s.command(leader(s).orElse(leader), KvRegisterMachine.write(i % 3, ++value));
+            s.runUntil(() -> w.done() || s.failure().isPresent(), 3_000 * MS);
+            if (!w.ok()) s.runFor(50 * MS);
+            assertThat(s.failure()).as(failureText(s.failure())).isEmpty();
+        }
+        assertThat(s.engine(lagging, MultiPaxosEngine.class).replica().executed()).as("the lagging replica installed a snapshot\n" + s.describe()).isGreaterThanOrEqualTo(behind);
     }
 }
