@@ -140,8 +140,11 @@ public final class RegionTable {
         // R2 (derecho.md §8.3): whoever acquires a word of this write also sees every earlier write of this writer.
         VarHandle.releaseFence();
         MemorySegment src = MemorySegment.ofArray(data);
+        // Release stores: each word lands whole (no torn word, R3) and after the fence above. The words
+        // of one write may land in any order (R4), so a full fence per word (a volatile store, a StoreLoad
+        // barrier per 8 bytes on x86) buys nothing; it made applying an 8 KiB write cost ~1000 fences.
         for (int i = 0; i < data.length; i += 8) {
-            WORD.setVolatile(target, (long) offset + i, src.get(ValueLayout.JAVA_LONG_UNALIGNED, i));
+            WORD.setRelease(target, (long) offset + i, src.get(ValueLayout.JAVA_LONG_UNALIGNED, i));
         }
         return Outcome.APPLIED;
     }
