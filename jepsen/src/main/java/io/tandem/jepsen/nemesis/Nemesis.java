@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * <p>Under {@link NemesisSpec.Schedule#ONE_AT_A_TIME} (for protocols that allow at most a minority out
  * at a time, like virtual synchrony) the packages take turns instead: a quiet gap, one package's start
  * (its targets never reach a majority, {@link NemesisSpec} checks that), the fault held for an
- * interval, its stop, and then a wait until every node is back in the group ({@link #groupWhole})
+ * interval, its stop, and then a wait until every node is back in the group ({@code groupWhole})
  * before the next gap. So faults never overlap, and a member a fault removed has rejoined before the
  * next fault can remove another one.
  */
@@ -130,7 +130,7 @@ public final class Nemesis {
 
     /**
      * One episode at a time: a quiet gap drawn from {@code [interval/2, 3·interval/2)}, a random
-     * package started, held for an interval, stopped, then {@link #awaitGroupWhole} before the next
+     * package started, held for an interval, stopped, then {@code awaitGroupWhole} before the next
      * gap. An episode is only started if its fault and heal fit before the deadline.
      */
     private void runOneAtATime(long deadlineNanos) {
@@ -151,7 +151,7 @@ public final class Nemesis {
     }
 
     /**
-     * Waits until {@link #groupWhole} holds, asking every {@link #WHOLE_POLL}. Returns false if the run
+     * Waits until {@code groupWhole} holds, asking every {@code WHOLE_POLL}. Returns false if the run
      * ends first (then no further fault is started: the next one could take a majority out).
      */
     private boolean awaitGroupWhole(long deadlineNanos) {
