@@ -7,6 +7,7 @@ import io.tandem.engine.Regions;
 import io.tandem.transport.MemoryRegions;
 import java.lang.foreign.MemorySegment;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,11 +75,15 @@ public final class TransportRegions implements Regions {
         return r == null ? Notice.POLL : r.notice;
     }
 
+    private record RemoteSegments(long version, Map<NodeId, MemorySegment> segments) {}
+
     private final class TransportRegion implements Region {
         private final String name;
         private final int size;
         private final Notice notice;
         private final MemorySegment local;
+        /** Peers' segments looked up under one {@link MemoryRegions#peersVersion}; replaced, never changed. */
+        private volatile RemoteSegments remotes = new RemoteSegments(-1, Map.of());
 
         TransportRegion(String name, int size, Notice notice, MemorySegment local) {
             this.name = name;
@@ -104,7 +109,22 @@ public final class TransportRegions implements Regions {
 
         @Override
         public MemorySegment of(NodeId member) {
-            return member.equals(self) ? local : transport.remote(member, name);
+            if (member.equals(self)) return local;
+            long version = transport.peersVersion();
+            if (version < 0) return transport.remote(member, name);
+            // An SST reads peers' rows in every predicate pass: keep the segments until the peers change.
+            // The version is read before the lookup, so a segment looked up around a change is kept under
+            // the older number and looked up again on the next read.
+            RemoteSegments known = remotes;
+            if (known.version() == version) {
+                MemorySegment s = known.segments().get(member);
+                if (s != null) return s;
+            }
+            MemorySegment s = transport.remote(member, name); // a non-peer is refused here, as always
+            Map<NodeId, MemorySegment> next = known.version() == version ? new HashMap<>(known.segments()) : new HashMap<>();
+            next.put(member, s);
+            remotes = new RemoteSegments(version, next);
+            return s;
         }
 
         @Override

@@ -196,6 +196,11 @@ public final class FaultInjectingTransport implements Transport {
         public boolean isFrozen(NodeId peer) {
             return delegate.regions().isFrozen(peer);
         }
+
+        @Override
+        public long peersVersion() {
+            return delegate.regions().peersVersion();
+        }
     }
 
     @Override

@@ -156,5 +156,10 @@ public final class LocalTransport implements Transport {
         public boolean isFrozen(NodeId peer) {
             return regions.isFrozen(peer);
         }
+
+        @Override
+        public long peersVersion() {
+            return regions.peersVersion();
+        }
     }
 }

@@ -55,4 +55,15 @@ public interface MemoryRegions {
     void freeze(NodeId peer);
 
     boolean isFrozen(NodeId peer);
+
+    /**
+     * A number that changes (after the change is made) whenever {@link #remote} may start returning
+     * another segment for some peer, i.e. a peer was added or removed; {@code -1} if this
+     * implementation does not say, and then callers must not keep segments from {@link #remote}.
+     * Lets a reader keep the segments it looked up (one map lookup by name and peer per SST read
+     * otherwise) and look again only after a membership change.
+     */
+    default long peersVersion() {
+        return -1;
+    }
 }

@@ -4,6 +4,7 @@ import io.tandem.jepsen.host.HostLayout;
 import io.tandem.jepsen.host.HostLock;
 import io.tandem.jepsen.host.Shell;
 import io.tandem.jepsen.nemesis.FaultKind;
+import io.tandem.jepsen.nemesis.NemesisSpec;
 import io.tandem.jepsen.workload.SpecException;
 import io.tandem.jepsen.workload.WorkloadSpec;
 import java.io.IOException;
@@ -59,6 +60,10 @@ public final class JepsenCli implements Callable<Integer> {
 
     @Option(names = "--interval", paramLabel = "SECONDS", description = "Mean time between two ops of one fault package (default: the spec's).")
     Double interval;
+
+    @Option(names = "--nemesis-schedule", paramLabel = "SCHEDULE", description = "staggered (Jepsen's combined nemesis: packages overlap) or "
+            + "one-at-a-time (one episode over at most a minority, heal, wait until every node is back; for virtual synchrony). Default: the spec's.")
+    String nemesisSchedule;
 
     @Option(names = "--rate", description = "Total client operations per second (default: the spec's).")
     Double rate;
@@ -152,6 +157,7 @@ public final class JepsenCli implements Callable<Integer> {
         WorkloadSpec spec = loadWorkload(workload, workloadsDir);
         if (nemesis != null) spec = spec.withNemesis(spec.nemesis().withFaults(FaultKind.parse(nemesis)));
         if (interval != null) spec = spec.withNemesis(spec.nemesis().withInterval(Duration.ofMillis(Math.round(interval * 1000))));
+        if (nemesisSchedule != null) spec = spec.withNemesis(spec.nemesis().withSchedule(NemesisSpec.Schedule.parse(nemesisSchedule)));
         if (time != null) spec = spec.withTimeLimit(Duration.ofMillis(Math.round(time * 1000)));
         if (rate != null) spec = spec.withRate(rate);
         if (concurrency != null) spec = spec.withConcurrency(concurrency.matches("\\d+") ? (Object) Long.parseLong(concurrency) : concurrency);

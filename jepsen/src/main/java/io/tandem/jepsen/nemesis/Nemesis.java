@@ -21,13 +21,23 @@ import java.util.function.Consumer;
  * nemesis thread and are recorded as {@code :nemesis} ops: the invocation with the target spec, the
  * completion with what was done. {@link #healAll()} is the final generator: it resumes and restarts
  * every node, heals the network, lifts every throttle, resets clocks and restores membership.
+ *
+ * <p>Under {@link NemesisSpec.Schedule#ONE_AT_A_TIME} (for protocols that allow at most a minority out
+ * at a time, like virtual synchrony) the packages take turns instead: a quiet gap, one package's start
+ * (its targets never reach a majority, {@link NemesisSpec} checks that), the fault held for an
+ * interval, its stop, and then a wait until every node is back in the group ({@code groupWhole})
+ * before the next gap. So faults never overlap, and a member a fault removed has rejoined before the
+ * next fault can remove another one.
  */
 public final class Nemesis {
     /** How soon a deferred stop is tried again (see {@link FaultPackage#deferred()}). */
     private static final java.time.Duration DEFERRED_RETRY = java.time.Duration.ofSeconds(1);
     private final List<FaultPackage> packages = new ArrayList<>();
     private final Map<FaultKind, String> skipped = new EnumMap<>(FaultKind.class);
+    /** How often the one-at-a-time schedule asks the nodes whether the group is whole again. */
+    private static final java.time.Duration WHOLE_POLL = java.time.Duration.ofMillis(500);
     private final NemesisSpec spec;
+    private final NetnsCluster cluster;
     private final Recorder recorder;
     private final SplittableRandom random;
     private final Consumer<String> log;
@@ -36,6 +46,7 @@ public final class Nemesis {
 
     public Nemesis(NemesisSpec spec, NetnsCluster cluster, HostCapabilities host, Recorder recorder, long seed, Consumer<String> log) {
         this.spec = spec;
+        this.cluster = cluster;
         this.recorder = recorder;
         this.random = new SplittableRandom(seed);
         this.log = log;
@@ -97,6 +108,10 @@ public final class Nemesis {
     /** Runs the schedule until {@code deadlineNanos} ({@link System#nanoTime()}) or {@link #stop()}. */
     public void run(long deadlineNanos) {
         if (packages.isEmpty()) return;
+        if (spec.schedule() == NemesisSpec.Schedule.ONE_AT_A_TIME) {
+            runOneAtATime(deadlineNanos);
+            return;
+        }
         long gap = spec.interval().toNanos();
         long[] next = new long[packages.size()];
         long now = System.nanoTime();
@@ -111,6 +126,74 @@ public final class Nemesis {
             else startPackage(pkg);
             next[p] += pkg.deferred() ? DEFERRED_RETRY.toNanos() : random.nextLong(2 * gap);
         }
+    }
+
+    /**
+     * One episode at a time: a quiet gap drawn from {@code [interval/2, 3·interval/2)}, a random
+     * package started, held for an interval, stopped, then {@code awaitGroupWhole} before the next
+     * gap. An episode is only started if its fault and heal fit before the deadline.
+     */
+    private void runOneAtATime(long deadlineNanos) {
+        long interval = spec.interval().toNanos();
+        while (!stopped) {
+            long start = System.nanoTime() + interval / 2 + random.nextLong(interval);
+            if (start + interval >= deadlineNanos) return;
+            if (!sleepUntil(start)) return;
+            FaultPackage pkg = packages.get(random.nextInt(packages.size()));
+            startPackage(pkg);
+            boolean slept = sleepUntil(System.nanoTime() + interval);
+            // Always heal what this episode did, even when stopped early: healAll() would too, but the
+            // episode then ends whole in the history (start, stop).
+            stopPackage(pkg);
+            while (pkg.deferred() && !stopped && sleepUntil(System.nanoTime() + DEFERRED_RETRY.toNanos())) stopPackage(pkg);
+            if (!slept || !awaitGroupWhole(deadlineNanos)) return;
+        }
+    }
+
+    /**
+     * Waits until {@code groupWhole} holds, asking every {@code WHOLE_POLL}. Returns false if the run
+     * ends first (then no further fault is started: the next one could take a majority out).
+     */
+    private boolean awaitGroupWhole(long deadlineNanos) {
+        long t0 = System.nanoTime();
+        Map<String, Object> statuses = Map.of();
+        while (!stopped && System.nanoTime() < deadlineNanos) {
+            statuses = cluster.statuses();
+            if (groupWhole(statuses, cluster.nodes().size())) {
+                log.accept(String.format(java.util.Locale.ROOT, "nemesis: the group is whole again after %.1f s (epoch %d)",
+                        (System.nanoTime() - t0) / 1e9, ((io.tandem.kv.net.NodeStatus) statuses.values().iterator().next()).epoch()));
+                return true;
+            }
+            if (!sleepUntil(System.nanoTime() + WHOLE_POLL.toNanos())) return false;
+        }
+        log.accept("nemesis: the group was not whole again before the end of the fault phase; no further fault. Statuses: " + summary(statuses));
+        return false;
+    }
+
+    /**
+     * Every node answers as a member (leader or follower, not joining, shut down or unknown), in the same
+     * epoch, and that epoch's configuration holds all {@code n} nodes: a fault removed nobody for good.
+     */
+    static boolean groupWhole(Map<String, Object> statuses, int n) {
+        long epoch = Long.MIN_VALUE;
+        for (Object v : statuses.values()) {
+            if (!(v instanceof io.tandem.kv.net.NodeStatus st)) return false;
+            if (!st.role().equals("LEADER") && !st.role().equals("FOLLOWER")) return false;
+            if (epoch != Long.MIN_VALUE && st.epoch() != epoch) return false;
+            epoch = st.epoch();
+            if (st.voters().size() != n || !st.voters().containsAll(statuses.keySet())) return false;
+        }
+        return statuses.size() == n;
+    }
+
+    private static String summary(Map<String, Object> statuses) {
+        StringBuilder out = new StringBuilder();
+        statuses.forEach((name, v) -> {
+            out.append(out.isEmpty() ? "" : "; ").append(name).append(' ');
+            if (v instanceof io.tandem.kv.net.NodeStatus st) out.append(st.role()).append(" epoch ").append(st.epoch()).append(' ').append(st.voters());
+            else out.append(v);
+        });
+        return out.toString();
     }
 
     /** Ends {@link #run} early (a failed or interrupted run). */

@@ -137,7 +137,8 @@ public record WorkloadSpec(String name, Keyword kind, Object concurrency, Object
                     Math.toIntExact(n.map("slow-cpu").number("percent", 10)),
                     n.map("slow-disk").number("bytes-per-second", 1 << 20),
                     n.map("slow-disk").number("iops", 50),
-                    Duration.ofMillis(n.map("clock").number("max-offset-ms", 2000)));
+                    Duration.ofMillis(n.map("clock").number("max-offset-ms", 2000)),
+                    NemesisSpec.Schedule.parse(n.keyword("schedule", Keyword.of("staggered")).name()));
         } catch (IllegalArgumentException e) {
             throw new SpecException(n.where() + ": " + e.getMessage());
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.history.Keyword;
 import io.tandem.jepsen.nemesis.FaultKind;
+import io.tandem.jepsen.nemesis.NemesisSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,18 @@ class WorkloadSpecTest {
         assertThat(s.nemesis().packetBehaviors()).hasSize(3);
         assertThat(s.nemesis().packetBehaviors().getFirst().delayMillis()).isEqualTo(50);
         assertThat(s.nemesis().diskIops()).isEqualTo(50);
+    }
+
+    @Test
+    void theVirtualSynchronySetSpecTakesItsFaultsOneAtATimeOverAMinority() {
+        WorkloadSpec s = WorkloadSpec.load(workloads().resolve("set-vsync.edn"));
+        assertThat(s.nemesis().schedule()).isEqualTo(NemesisSpec.Schedule.ONE_AT_A_TIME);
+        assertThat(s.nemesis().targetsOf(FaultKind.KILL)).doesNotContain(Keyword.of("all"), Keyword.of("majority"));
+        // The register spec keeps Jepsen's overlapping packages, whose default targets include :all.
+        WorkloadSpec register = WorkloadSpec.load(workloads().resolve("register.edn"));
+        assertThat(register.nemesis().schedule()).isEqualTo(NemesisSpec.Schedule.STAGGERED);
+        assertThatThrownBy(() -> register.nemesis().withSchedule(NemesisSpec.Schedule.ONE_AT_A_TIME))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most a minority");
     }
 
     @Test

@@ -69,6 +69,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private final List<NodeId> configured;
     private final VsyncConfig config;
     private final VsyncRow row;
+    /** The slots of the current send pass, published together at its end (derecho.md §3.2). */
+    private final RingBatch batch;
     private EngineContext ctx;
     private Sst sst;
     private long nonce;
@@ -138,6 +140,7 @@ public class VsyncEngine implements Engine, Inspectable {
         this.configured = List.copyOf(configured);
         this.config = config;
         this.row = new VsyncRow(config);
+        this.batch = new RingBatch(row);
     }
 
     // ---- Engine ----
@@ -505,6 +508,7 @@ public class VsyncEngine implements Engine, Inspectable {
             putInSlot(o);
             work++;
         }
+        batch.publish(sst, sent, others()); // the pass's slots, then the guard once (R5)
         return work;
     }
 
@@ -540,8 +544,8 @@ public class VsyncEngine implements Engine, Inspectable {
         sent++;
         received[rank] = sent;
         sst.set(row.received, rank, sent);
-        // Slot first, then the guard in a separate write (derecho.md §2.5 R5).
-        sst.publish(row.slots, off, length, row.index, sent, others());
+        // Published with the rest of this pass's slots, then the guard in a separate write (derecho.md §2.5 R5).
+        batch.add(sent - 1, length);
         dirty = true;
         if (config.delivery() == VsyncConfig.Delivery.RAW) deliverRaw(rank); // raw: my own message is mine at once, in my order
     }

@@ -444,8 +444,9 @@ final class Connection extends ByteToMessageDecoder {
         String region = in.toString(in.readerIndex(), nameLength, StandardCharsets.UTF_8);
         in.skipBytes(nameLength);
         int offset = in.readInt();
-        byte[] data = new byte[length - RegionWriteBody.FIXED_BYTES - nameLength];
-        in.readBytes(data);
+        int dataLength = length - RegionWriteBody.FIXED_BYTES - nameLength;
+        // Applied straight from the receive buffer (one copy, into the region); the frame's end is skipped to by the caller.
+        java.lang.foreign.MemorySegment data = java.lang.foreign.MemorySegment.ofBuffer(in.nioBuffer(in.readerIndex(), dataLength));
         link.framesReceived.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
         // An unknown region is not a framing error: the peer may have registered it before we did.
@@ -457,12 +458,12 @@ final class Connection extends ByteToMessageDecoder {
             if (!regionRejectionLogged) {
                 regionRejectionLogged = true;
                 log.warn("{}: ignoring region write from {} to '{}' at [{}, +{}): no such region registered here, or the range is outside it (logged once per connection)",
-                        transport.self(), link.peer, region, offset, data.length);
+                        transport.self(), link.peer, region, offset, dataLength);
             }
             return;
         }
         try {
-            transport.listener().onRegionWrite(link.peer, region, offset, data.length);
+            transport.listener().onRegionWrite(link.peer, region, offset, dataLength);
         } catch (RuntimeException e) {
             log.error("{}: listener failed on a region write from {}", transport.self(), link.peer, e);
         }

@@ -25,6 +25,13 @@ final class RegionWriteBody {
     }
 
     static byte[] encode(byte[] name, int offset, byte[] data, int from, int length) {
+        byte[] body = withHeader(name, offset, length);
+        System.arraycopy(data, from, body, dataOffset(name), length);
+        return body;
+    }
+
+    /** A body of {@code length} data bytes with its name and offset written; the data go at {@link #dataOffset}. */
+    static byte[] withHeader(byte[] name, int offset, int length) {
         byte[] body = new byte[FIXED_BYTES + name.length + length];
         body[0] = (byte) (name.length >>> 8);
         body[1] = (byte) name.length;
@@ -34,7 +41,11 @@ final class RegionWriteBody {
         body[at + 1] = (byte) (offset >>> 16);
         body[at + 2] = (byte) (offset >>> 8);
         body[at + 3] = (byte) offset;
-        System.arraycopy(data, from, body, at + 4, length);
         return body;
+    }
+
+    /** Where the data start in a body for a region called {@code name}. */
+    static int dataOffset(byte[] name) {
+        return 2 + name.length + 4;
     }
 }

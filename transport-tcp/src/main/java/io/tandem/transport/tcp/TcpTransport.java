@@ -673,21 +673,28 @@ public final class TcpTransport implements Transport {
             return regionTable.isFrozen(peer);
         }
 
+        @Override
+        public long peersVersion() {
+            return regionTable.peersVersion();
+        }
+
         private void send(String name, int offset, int length, java.util.Collection<NodeId> targets, long pushId) {
             if (closed.get()) return;
-            byte[] data;
-            try {
-                data = regionTable.snapshotRange(name, offset, length);
-            } catch (IllegalStateException e) { // the regions were released by a concurrent close
-                if (closed.get()) return;
-                throw e;
-            }
             java.util.List<NodeId> to = regionTable.targets(targets);
             byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
             int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
-            for (int at = 0; at < data.length; at += maxChunk) {
-                int chunk = Math.min(maxChunk, data.length - at);
-                byte[] body = RegionWriteBody.encode(nameBytes, offset + at, data, at, chunk); // shared by the targets, never modified
+            int at = 0;
+            while (at < length) {
+                int chunk = Math.min(maxChunk, length - at);
+                // The range is snapshotted word by word straight into the frame body (one copy), shared by the targets, never modified.
+                byte[] body = RegionWriteBody.withHeader(nameBytes, offset + at, chunk);
+                try {
+                    regionTable.snapshotInto(name, offset + at, chunk, body, RegionWriteBody.dataOffset(nameBytes));
+                } catch (IllegalStateException e) { // the regions were released by a concurrent close
+                    if (closed.get()) return;
+                    throw e;
+                }
+                at += chunk;
                 for (NodeId target : to) {
                     PeerLink link = links.get(target);
                     if (link != null) link.offer(FrameFormat.TYPE_REGION_WRITE, body);

@@ -1,0 +1,125 @@
+package io.tandem.protocols.vsync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.engine.NodeId;
+import io.tandem.sst.LocalRows;
+import io.tandem.sst.Sst;
+import io.tandem.sst.SstRows;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link RingBatch}: one send pass's slots go out in as few pushes as the ring allows, the guard last. */
+class RingBatchTest {
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId B = NodeId.of("b");
+
+    /** A push as the writer made it: (offset in the row, length). */
+    private record Push(int offset, int length) {}
+
+    private final List<Push> pushes = new ArrayList<>();
+
+    private Sst[] group(VsyncRow row, Arena arena) {
+        LocalRows rows = new LocalRows(arena, List.of(A, B), row.layout);
+        SstRows a = rows.of(A);
+        SstRows recording = new SstRows() {
+            @Override
+            public MemorySegment own() {
+                return a.own();
+            }
+
+            @Override
+            public MemorySegment row(NodeId member) {
+                return a.row(member);
+            }
+
+            @Override
+            public void push(int offset, int length, Collection<NodeId> targets) {
+                pushes.add(new Push(offset, length));
+                a.push(offset, length, targets);
+            }
+
+            @Override
+            public long pushWithCompletion(int offset, int length, Collection<NodeId> targets) {
+                pushes.add(new Push(offset, length));
+                return a.pushWithCompletion(offset, length, targets);
+            }
+        };
+        return new Sst[] {new Sst(row.layout, recording), new Sst(row.layout, rows.of(B))};
+    }
+
+    private static byte[] slot(int length, int fill) {
+        byte[] b = new byte[length];
+        Arrays.fill(b, (byte) fill);
+        return b;
+    }
+
+    @Test
+    void adjacentSlotsGoAsOneDataPushThenTheGuard() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 512));
+        try (Arena arena = Arena.ofConfined()) {
+            Sst[] s = group(row, arena);
+            RingBatch batch = new RingBatch(row);
+            for (int k = 0; k < 3; k++) {
+                s[0].write(row.slots, row.slotOffset(k), slot(112, k + 1));
+                batch.add(k, 112);
+            }
+            batch.publish(s[0], 3, List.of(B));
+            int base = row.slots.offset();
+            assertThat(pushes).containsExactly(new Push(base, 2 * 512 + 112), new Push(row.index.offset(), 8));
+            assertThat(s[1].get(A, row.index)).isEqualTo(3);
+            for (int k = 0; k < 3; k++) assertThat(s[1].read(A, row.slots, row.slotOffset(k), 112)).isEqualTo(slot(112, k + 1));
+            assertThat(batch.isEmpty()).isTrue();
+        }
+    }
+
+    @Test
+    void theRingWrappingAroundOrALongUnusedTailSplitsTheRun() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 512));
+        try (Arena arena = Arena.ofConfined()) {
+            Sst[] s = group(row, arena);
+            RingBatch batch = new RingBatch(row);
+            for (int k = 0; k < 3; k++) batch.add(k, 112);
+            batch.publish(s[0], 3, List.of(B));
+            pushes.clear();
+            for (int k = 3; k < 6; k++) { // slots 3, 0, 1
+                s[0].write(row.slots, row.slotOffset(k), slot(64, k));
+                batch.add(k, 64);
+            }
+            batch.publish(s[0], 6, List.of(B));
+            int base = row.slots.offset();
+            assertThat(pushes).containsExactly(new Push(base + 3 * 512, 64), new Push(base, 512 + 64), new Push(row.index.offset(), 8));
+            assertThat(s[1].read(A, row.slots, row.slotOffset(4), 64)).isEqualTo(slot(64, 4));
+        }
+        pushes.clear();
+        VsyncRow big = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 8192));
+        try (Arena arena = Arena.ofConfined()) {
+            Sst[] s = group(big, arena);
+            RingBatch batch = new RingBatch(big);
+            batch.add(0, 112);
+            batch.add(1, 112);
+            batch.publish(s[0], 2, List.of(B));
+            int base = big.slots.offset();
+            assertThat(pushes).containsExactly(new Push(base, 112), new Push(base + 8192, 112), new Push(big.index.offset(), 8));
+        }
+    }
+
+    @Test
+    void aBatchNeverSpansMoreThanTheRing() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(2, 512));
+        RingBatch batch = new RingBatch(row);
+        batch.add(0, 64);
+        batch.add(1, 64);
+        assertThatThrownBy(() -> batch.add(2, 64)).isInstanceOf(IllegalStateException.class).hasMessageContaining("exceeds the ring");
+        RingBatch later = new RingBatch(row);
+        later.add(5, 64); // a batch starts anywhere in the sender's sequence
+        assertThat(later.isEmpty()).isFalse();
+        assertThatThrownBy(() -> later.add(7, 64)).isInstanceOf(IllegalStateException.class).hasMessageContaining("does not follow");
+    }
+}
