@@ -9,6 +9,7 @@ import io.tandem.bench.report.PrometheusText;
 import io.tandem.kv.client.KvClientConfig;
 import io.tandem.kv.client.TandemKvClient;
 import io.tandem.kv.net.NodeStatus;
+import io.tandem.protocols.Protocols;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -200,7 +201,11 @@ final class FailSlowRunner {
         try {
             out.printf(Locale.ROOT, "run %d, %d nodes: starting the servers (load average %.2f)%n", run, size, ProcStat.loadAverage1m());
             cluster = ServerCluster.start(members, settings.serverJvm(), settings.outDir().resolve("logs"), tag, settings.jfr(), cleanup, settings.protocol());
-            KvClientConfig base = KvClientConfig.of(cluster.clientAddresses());
+            // The clients reach the group the way its protocol says (Copilot: both pilots, first reply
+            // wins). Leader-following sent every Copilot command to one pilot only: the other ordered
+            // nothing, so the first waited out its ping-pong wait on every batch and a slow pilot was
+            // on every command's path, the very case Copilot exists to mask.
+            KvClientConfig base = KvClientConfig.of(cluster.clientAddresses()).withRouting(Protocols.byName(settings.protocol()).routing());
             try (TandemKvClient admin = TandemKvClient.connect(base.withRequestTimeout(Duration.ofSeconds(5)));
                  TandemKvClient client = TandemKvClient.connect(base.withMaxInFlight(Math.max(settings.clients(), 64)))) {
                 ServerCluster.Leadership first = cluster.awaitLeader(admin, Duration.ofSeconds(90));

@@ -198,8 +198,20 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * How the workload reaches the cluster: its protocol's routing (Copilot: both pilots, the first
+     * reply wins), or leader-following for a name this build does not know.
+     */
+    private static io.tandem.routing.RoutingPolicy routingOf(String protocol) {
+        try {
+            return io.tandem.protocols.Protocols.byName(protocol).routing();
+        } catch (IllegalArgumentException unknown) {
+            return io.tandem.routing.RoutingPolicy.leader();
+        }
+    }
+
     private int demo(LocalCluster cluster, Duration runFor, Duration killAt) throws Exception {
-        KvClientConfig config = KvClientConfig.of(cluster.clientAddresses()).withSecurity(cluster.clientSecurity());
+        KvClientConfig config = KvClientConfig.of(cluster.clientAddresses()).withSecurity(cluster.clientSecurity()).withRouting(routingOf(cluster.protocol()));
         try (TandemKvClient kv = TandemKvClient.connect(config);
              TandemKvClient admin = TandemKvClient.connect(config.withRequestTimeout(Duration.ofSeconds(1)).withAttemptTimeout(Duration.ofMillis(500))
                      .withConnectTimeout(Duration.ofMillis(300)))) {

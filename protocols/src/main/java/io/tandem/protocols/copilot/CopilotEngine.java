@@ -545,7 +545,7 @@ public final class CopilotEngine implements Engine, Inspectable {
             run(slotOrNull(log, cursor[log]));
             cursor[log]++;
         }
-        if (takeovers != null && !blockers().isEmpty()) takeovers.armCheck();
+        if (takeovers != null) takeovers.blocked(blockers());
     }
 
     /**

@@ -80,6 +80,8 @@ final class Pilot {
     private long queuedSince;
     private boolean pingPongArmed;
     private long fastCommits, slowCommits;
+    /** Commits of own slots by path, and proposals given up to a higher ballot: where a real run's time goes. */
+    private final io.tandem.engine.Meters.Counter fastMeter, slowMeter, abandonedMeter;
 
     static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
@@ -89,6 +91,9 @@ final class Pilot {
         this.log = log;
         this.initial = initial;
         this.detector = detector;
+        this.fastMeter = engine.ctx.meters().counter("tandem.copilot.commits", "path", "fast");
+        this.slowMeter = engine.ctx.meters().counter("tandem.copilot.commits", "path", "slow");
+        this.abandonedMeter = engine.ctx.meters().counter("tandem.copilot.abandoned");
     }
 
     /** Starts ordering; {@code elected}: the view was just established here (else: restart or first view). */
@@ -227,6 +232,7 @@ final class Pilot {
         int agreed = p.agreements.ackCount();
         if (agreed >= engine.rules.fastQuorum(n)) {
             fastCommits++;
+            fastMeter.increment();
             detector.quorumFormed(p.agreements.responders(), p.agreements.decidedBy(), n, engine.now() - p.proposedAt, engine.now());
             commit(p, p.initialDep, p.fastDepView);
             return;
@@ -277,6 +283,7 @@ final class Pilot {
         p.acceptDepView = Math.max(p.acceptDepView, r.depView());
         if (p.accepts.ack(from, engine.now())) {
             slowCommits++;
+            slowMeter.increment();
             detector.quorumFormed(p.accepts.responders(), p.accepts.decidedBy(), engine.n, engine.now() - p.proposedAt, engine.now());
             commit(p, p.finalDep, p.acceptDepView);
         }
@@ -292,6 +299,7 @@ final class Pilot {
 
     /** Someone else holds the slot now; its commands go into a later batch (the dedup keeps them to one execution). */
     private void abandon(Proposal p) {
+        abandonedMeter.increment();
         inflight.remove(p.slot);
         engine.ctx.cancel(new Resend(p.slot));
         engine.ctx.cancel(new FastPathWait(p.slot));
