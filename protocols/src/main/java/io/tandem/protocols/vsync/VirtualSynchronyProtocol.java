@@ -3,6 +3,9 @@ package io.tandem.protocols.vsync;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.vsync.layout.Layout;
+import io.tandem.protocols.vsync.layout.LayoutFunction;
+import io.tandem.protocols.vsync.layout.Shard;
 import io.tandem.routing.RoutingPolicy;
 import io.tandem.sim.FaultSchedule;
 import io.tandem.sim.MinorityFaultModel;
@@ -27,13 +30,26 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     public static final String NAME = "virtual-synchrony";
 
     private final VsyncConfig config;
+    /** The layout function; null: the default one-shard group ({@link VsyncEngine#defaultLayout}). */
+    private final LayoutFunction layout;
 
     public VirtualSynchronyProtocol() {
         this(VsyncConfig.DEFAULTS);
     }
 
     public VirtualSynchronyProtocol(VsyncConfig config) {
+        this(config, null);
+    }
+
+    /** A group divided by {@code layout} into subgroups and shards on every view (derecho.md §1.3). */
+    public VirtualSynchronyProtocol(VsyncConfig config, LayoutFunction layout) {
         this.config = config;
+        this.layout = layout;
+    }
+
+    /** The layout function the engines run on every view. */
+    public LayoutFunction layout() {
+        return layout == null ? VsyncEngine.defaultLayout(config) : layout;
     }
 
     public VsyncConfig config() {
@@ -52,7 +68,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
 
     /** The engine of one member; a broken twin in the tests returns its own. */
     protected VsyncEngine newEngine(NodeId self, List<NodeId> members) {
-        return new VsyncEngine(self, members, config);
+        return new VsyncEngine(self, members, config, layout(), ShardReceiver.NONE);
     }
 
     /** Every member orders what it receives: a client may talk to any of them, and tries another when one refuses. */
@@ -81,7 +97,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
 
     /** This protocol with another configuration. */
     protected VirtualSynchronyProtocol withConfig(VsyncConfig c) {
-        return new VirtualSynchronyProtocol(c);
+        return new VirtualSynchronyProtocol(c, layout);
     }
 
     @Override
@@ -132,7 +148,10 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         return List.of(
                 SimInvariant.of("vsync-self-check", VirtualSynchronyProtocol::selfChecks),
                 SimInvariant.of("vsync-total-order", VirtualSynchronyProtocol::totalOrder),
-                SimInvariant.of("vsync-same-view-same-set", VirtualSynchronyProtocol::sameViewSameSet));
+                SimInvariant.of("vsync-same-view-same-set", VirtualSynchronyProtocol::sameViewSameSet),
+                SimInvariant.of("vsync-layout-agreement", VirtualSynchronyProtocol::layoutAgreement),
+                SimInvariant.of("vsync-shard-total-order", VirtualSynchronyProtocol::shardTotalOrder),
+                SimInvariant.of("vsync-shard-same-view-same-set", VirtualSynchronyProtocol::shardSameViewSameSet));
     }
 
     private static List<VsyncEngine> live(SimCluster cluster) {
@@ -184,6 +203,80 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
                     if (other != null && (other[0] != e.getValue()[0] || other[1] != e.getValue()[1])) {
                         return Optional.of(nodes.get(i) + " and " + nodes.get(j) + " both installed the view after " + e.getKey() + " but delivered different messages in view "
                                 + e.getKey() + " (" + e.getValue()[0] + " vs " + other[0] + " positions)");
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** V1 for layouts: members that installed the same view computed the same shards (derecho.md §1.3: no agreement step, so a pure function). */
+    static Optional<String> layoutAgreement(SimCluster cluster) {
+        List<VsyncEngine> engines = live(cluster);
+        for (int i = 0; i < engines.size(); i++) {
+            for (int j = i + 1; j < engines.size(); j++) {
+                for (Map.Entry<Long, Layout> e : engines.get(i).recentLayouts().entrySet()) {
+                    Layout other = engines.get(j).recentLayouts().get(e.getKey());
+                    if (other != null && !shardMembers(other).equals(shardMembers(e.getValue()))) {
+                        return Optional.of("view " + e.getKey() + " has layout " + shardMembers(e.getValue()) + " at one member and " + shardMembers(other) + " at another");
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Map<String, List<List<NodeId>>> shardMembers(Layout l) {
+        Map<String, List<List<NodeId>>> out = new java.util.TreeMap<>();
+        l.subgroups().forEach((name, shards) -> out.put(name, shards.stream().map(Shard::members).toList()));
+        return out;
+    }
+
+    /** P4 per shard: in one view, two members' delivered sequences of a shard they both serve are prefixes of one another. */
+    static Optional<String> shardTotalOrder(SimCluster cluster) {
+        List<VsyncEngine> engines = live(cluster);
+        for (int i = 0; i < engines.size(); i++) {
+            for (int j = i + 1; j < engines.size(); j++) {
+                VsyncEngine a = engines.get(i);
+                VsyncEngine b = engines.get(j);
+                if (a.phase() != VsyncEngine.Phase.MEMBER || b.phase() != VsyncEngine.Phase.MEMBER || a.viewId() != b.viewId()) continue;
+                for (ShardId shard : a.myShards()) {
+                    int other = b.shardDelivered(shard);
+                    if (other < 0) continue;
+                    int common = Math.min(a.shardDelivered(shard), other);
+                    if (common > 0 && a.shardPrefix(shard, common)[1] != b.shardPrefix(shard, common)[1]) {
+                        return Optional.of("in view " + a.viewId() + " the first " + common + " deliveries of shard " + shard + " differ (total order within the shard broken)");
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** P3/V3 per shard: members that served a shard in a view and both installed the next view delivered the same sequence of it. */
+    static Optional<String> shardSameViewSameSet(SimCluster cluster) {
+        List<NodeId> nodes = new ArrayList<>();
+        List<VsyncEngine> engines = new ArrayList<>();
+        for (NodeId n : cluster.members()) {
+            Optional<VsyncEngine> e = cluster.engine(n, VsyncEngine.class);
+            if (e.isPresent()) {
+                nodes.add(n);
+                engines.add(e.get());
+            }
+        }
+        for (int i = 0; i < engines.size(); i++) {
+            for (int j = i + 1; j < engines.size(); j++) {
+                Map<Long, Map<ShardId, long[]>> a = engines.get(i).completedShardViews();
+                Map<Long, Map<ShardId, long[]>> b = engines.get(j).completedShardViews();
+                for (Map.Entry<Long, Map<ShardId, long[]>> e : a.entrySet()) {
+                    Map<ShardId, long[]> other = b.get(e.getKey());
+                    if (other == null) continue;
+                    for (Map.Entry<ShardId, long[]> s : e.getValue().entrySet()) {
+                        long[] o = other.get(s.getKey());
+                        if (o != null && (o[0] != s.getValue()[0] || o[1] != s.getValue()[1])) {
+                            return Optional.of(nodes.get(i) + " and " + nodes.get(j) + " both left view " + e.getKey() + " but delivered different messages of shard " + s.getKey()
+                                    + " in it (" + s.getValue()[0] + " vs " + o[0] + " positions)");
+                        }
                     }
                 }
             }
