@@ -29,6 +29,8 @@ final class RuntimeMetrics {
     private final Counter readsCompleted;
     private final Counter writeLatencySum;
     private final Counter readLatencySum;
+    private final Counter resentWritesCompleted;
+    private final Counter resentWriteLatencySum;
 
     RuntimeMetrics(MeterRegistry registry, Tags tags) {
         applied = Counter.builder("tandem.exec.applied").tags(tags).register(registry);
@@ -50,10 +52,26 @@ final class RuntimeMetrics {
                 .baseUnit("seconds").tags(tags.and("kind", "write")).register(registry);
         readLatencySum = Counter.builder("tandem.client.latency.sum").description("seconds from submission to answer, summed; over tandem.client.completed: the mean")
                 .baseUnit("seconds").tags(tags.and("kind", "read")).register(registry);
+        // Optimistic P-SMR's fail latency (opt-psmr.md §8.2 Mode L, the paper's Fig. 3): the writes of
+        // this node whose first attempt failed its safety check and waited for the conservative copy
+        // to be ordered. A subset of kind=write; the mean of the others is the pass latency.
+        resentWritesCompleted = Counter.builder("tandem.client.completed").description("client requests answered, by kind")
+                .tags(tags.and("kind", "write-after-failed-check")).register(registry);
+        resentWriteLatencySum = Counter.builder("tandem.client.latency.sum").description("seconds from submission to answer, summed; over tandem.client.completed: the mean")
+                .baseUnit("seconds").tags(tags.and("kind", "write-after-failed-check")).register(registry);
     }
 
     void recordLatency(PendingRequests.Pending p) {
+        recordLatency(p, false);
+    }
+
+    /** {@code afterFailedCheck}: a write answered only once its conservative copy ran (optimistic P-SMR). */
+    void recordLatency(PendingRequests.Pending p, boolean afterFailedCheck) {
         double seconds = (System.nanoTime() - p.startNanos()) * 1e-9;
+        if (afterFailedCheck && !p.read()) {
+            resentWritesCompleted.increment();
+            resentWriteLatencySum.increment(seconds);
+        }
         if (p.read()) {
             readsCompleted.increment();
             readLatencySum.increment(seconds);

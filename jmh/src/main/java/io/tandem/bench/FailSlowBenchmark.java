@@ -135,6 +135,20 @@ public final class FailSlowBenchmark implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the clients' key choice. Default: ${DEFAULT-VALUE}.")
     long seed = 1;
 
+    @Option(names = "--port-spacing", description = "Clients listen on base+spacing+i, metrics on base+2*spacing+i. Default: ${DEFAULT-VALUE}.")
+    int portSpacing = 1000;
+
+    @Option(names = "--protocol", description = "Engine every server runs (registry name: raft, multipaxos, copilot, ...). Default: ${DEFAULT-VALUE}.")
+    String protocol = "raft";
+
+    /** Which node a fault window slows. */
+    enum SlowTarget {
+        follower, leader
+    }
+
+    @Option(names = "--slow-target", description = "follower (the last non-leaders, the thesis' setup) or leader (the leader; with copilot the pilot of log 0). Default: ${DEFAULT-VALUE}.")
+    SlowTarget slowTarget = SlowTarget.follower;
+
     private final String[] args;
 
     FailSlowBenchmark(String[] args) {
@@ -183,12 +197,13 @@ public final class FailSlowBenchmark implements Callable<Integer> {
         ServerCluster.ServerJvm serverJvm = new ServerCluster.ServerJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
                 System.getProperty("java.class.path"), jvm);
         FailSlowRunner.Settings settings = new FailSlowRunner.Settings(plan, repetitions, new Warmup(warm, warmMax, 10, 0.05, 5), settling, measured, clients, keys, valueSize, serverJvm, jfr,
-                workDir.toAbsolutePath(), (imageDir != null ? imageDir : workDir).toAbsolutePath(), outDir.toAbsolutePath(), basePort, diskSizeMb * 1024 * 1024, cgroupRoot, seed);
+                workDir.toAbsolutePath(), (imageDir != null ? imageDir : workDir).toAbsolutePath(), outDir.toAbsolutePath(), basePort, diskSizeMb * 1024 * 1024, cgroupRoot, seed,
+                protocol, slowTarget == SlowTarget.leader, portSpacing);
 
         double loadBefore = io.tandem.bench.os.ProcStat.loadAverage1m();
         String started = LocalDateTime.now().withNano(0).toString();
-        o.printf(Locale.ROOT, "fail-slow benchmark (%s): %d scenario(s) x %d run(s), %d..%d s warm-up, windows of %d s settle + %d s measured, %d clients, %d-byte values; out %s; load average %.2f%n",
-                mode, plan.size(), repetitions, warm, warmMax, settling, measured, clients, valueSize, outDir, loadBefore);
+        o.printf(Locale.ROOT, "fail-slow benchmark (%s, protocol %s, slow %s): %d scenario(s) x %d run(s), %d..%d s warm-up, windows of %d s settle + %d s measured, %d clients, %d-byte values; out %s; load average %.2f%n",
+                mode, protocol, slowTarget, plan.size(), repetitions, warm, warmMax, settling, measured, clients, valueSize, outDir, loadBefore);
         List<WindowResult> results;
         try (FailSlowReport report = new FailSlowReport(outDir)) {
             results = new FailSlowRunner(settings, o).run(report);
@@ -214,6 +229,7 @@ public final class FailSlowBenchmark implements Callable<Integer> {
                         + "then windows healthy, fault, healthy, fault, ..., healthy; per window %d s settle after applying the fault, %d s measured, fault removed, "
                         + "catch-up awaited; each fault window compared with the mean of the healthy windows before and after it, medians over runs%n",
                 mode, s.runs(), s.warmup().minSeconds(), s.warmup().maxSeconds(), s.settle(), s.measure()));
+        c.append("- protocol ").append(s.protocol()).append("; faults on ").append(s.slowLeader() ? "the leader (copilot: the pilot of log 0)" : "followers (never the leader)").append('\n');
         c.append(String.format(Locale.ROOT, "- %d closed-loop clients through TandemKvClient, puts of %d-byte values to %d keys (uniform)%n",
                 s.clients(), s.valueSize(), s.keys()));
         c.append("- servers: `tandem server` JVMs on 127.0.0.1, fsync on, each data dir on its own ext4 loop device (images in ")

@@ -49,8 +49,11 @@ final class FailSlowRunner {
      */
     record Settings(List<Scenario> scenarios, int runs, Warmup warmup, int settle, int measure, int clients, int keys, int valueSize,
                     ServerCluster.ServerJvm serverJvm, boolean jfr, Path workDir, Path imageDir, Path outDir, int basePort, long diskBytes,
-                    Path cgroupRoot, long seed) {
+                    Path cgroupRoot, long seed, String protocol, boolean slowLeader, int portSpacing) {
         Settings {
+            if (slowLeader && scenarios.stream().anyMatch(s -> s.slowFollowers() > 1)) {
+                throw new IllegalArgumentException("--slow-target leader slows one node: scenarios with -x<count> above 1 do not apply");
+            }
             scenarios = List.copyOf(scenarios);
             if (runs < 1) throw new IllegalArgumentException("runs must be >= 1");
             if (settle < 1 || measure < 1) throw new IllegalArgumentException("settle and measure need at least 1 s each");
@@ -191,12 +194,12 @@ final class FailSlowRunner {
     private List<WindowResult> runCluster(int size, List<Scenario> windows, int run, Sink sink) throws InterruptedException {
         List<WindowResult> results = new ArrayList<>();
         String tag = "n" + size + "-r" + run;
-        List<ServerCluster.Member> members = ServerCluster.layout(size, settings.basePort(), freshDataDirs(size));
+        List<ServerCluster.Member> members = ServerCluster.layout(size, settings.basePort(), settings.portSpacing(), freshDataDirs(size));
         ServerCluster cluster = null;
         TickSampler sampler = null;
         try {
             out.printf(Locale.ROOT, "run %d, %d nodes: starting the servers (load average %.2f)%n", run, size, ProcStat.loadAverage1m());
-            cluster = ServerCluster.start(members, settings.serverJvm(), settings.outDir().resolve("logs"), tag, settings.jfr(), cleanup);
+            cluster = ServerCluster.start(members, settings.serverJvm(), settings.outDir().resolve("logs"), tag, settings.jfr(), cleanup, settings.protocol());
             KvClientConfig base = KvClientConfig.of(cluster.clientAddresses());
             try (TandemKvClient admin = TandemKvClient.connect(base.withRequestTimeout(Duration.ofSeconds(5)));
                  TandemKvClient client = TandemKvClient.connect(base.withMaxInFlight(Math.max(settings.clients(), 64)))) {
@@ -265,7 +268,9 @@ final class FailSlowRunner {
         ServerCluster.Leadership leadership = cluster.awaitLeader(admin, Duration.ofSeconds(30));
         ServerCluster.Server leader = cluster.server(leadership.leader());
         sampler.retarget(leader.member.metricsPort());
-        List<String> slow = chooseFollowers(cluster.ids(), leadership.leader(), scenario.slowFollowers());
+        List<String> slow = settings.slowLeader()
+                ? (scenario.isHealthy() ? List.of() : List.of(leadership.leader()))
+                : chooseFollowers(cluster.ids(), leadership.leader(), scenario.slowFollowers());
         List<FaultInjector.Target> targets = new ArrayList<>();
         for (String id : slow) {
             ServerCluster.Server s = cluster.server(id);

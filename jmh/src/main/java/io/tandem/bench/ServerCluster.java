@@ -73,18 +73,26 @@ final class ServerCluster implements AutoCloseable {
 
     private final Map<String, Server> servers;
     private final List<Cleanup.Action> kills;
+    private final String protocol;
 
-    private ServerCluster(Map<String, Server> servers, List<Cleanup.Action> kills) {
+    private ServerCluster(Map<String, Server> servers, List<Cleanup.Action> kills, String protocol) {
         this.servers = servers;
         this.kills = kills;
+        this.protocol = protocol;
     }
 
     /** The members of an {@code n}-node cluster: peers on basePort+i, clients on basePort+1000+i, metrics on basePort+2000+i. */
     static List<Member> layout(int n, int basePort, List<Path> dataDirs) {
+        return layout(n, basePort, 1000, dataDirs);
+    }
+
+    /** As {@link #layout(int, int, List)} with clients on basePort+spacing+i and metrics on basePort+2*spacing+i. */
+    static List<Member> layout(int n, int basePort, int spacing, List<Path> dataDirs) {
+        if (spacing <= n) throw new IllegalArgumentException("port spacing " + spacing + " must exceed the cluster size " + n);
         List<Member> members = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
-            members.add(new Member("n" + i, new Endpoint("127.0.0.1", basePort + i), new Endpoint("127.0.0.1", basePort + 1000 + i),
-                    basePort + 2000 + i, dataDirs.get(i - 1)));
+            members.add(new Member("n" + i, new Endpoint("127.0.0.1", basePort + i), new Endpoint("127.0.0.1", basePort + spacing + i),
+                    basePort + 2 * spacing + i, dataDirs.get(i - 1)));
         }
         return members;
     }
@@ -105,6 +113,11 @@ final class ServerCluster implements AutoCloseable {
 
     /** Starts one JVM per member; the processes are registered with {@code cleanup} so they die with the benchmark. */
     static ServerCluster start(List<Member> members, ServerJvm jvm, Path logDir, String tag, boolean jfr, Cleanup cleanup) {
+        return start(members, jvm, logDir, tag, jfr, cleanup, "raft");
+    }
+
+    /** {@link #start(List, ServerJvm, Path, String, boolean, Cleanup)} with the engine every server runs ({@code --protocol}). */
+    static ServerCluster start(List<Member> members, ServerJvm jvm, Path logDir, String tag, boolean jfr, Cleanup cleanup, String protocol) {
         checkPortsFree(members);
         String peerList = members.stream().map(m -> m.id() + "=" + m.peer()).collect(Collectors.joining(","));
         String clientList = members.stream().map(m -> m.id() + "=" + m.client()).collect(Collectors.joining(","));
@@ -121,7 +134,7 @@ final class ServerCluster implements AutoCloseable {
                 cmd.addAll(List.of("-cp", jvm.classPath(), "io.tandem.cli.TandemCli", "server",
                         "--id", m.id(), "--members", peerList, "--client-members", clientList, "--cluster", "failslow",
                         "--data-dir", m.dataDir().toString(), "--fsync", "--metrics-port", Integer.toString(m.metricsPort()),
-                        "--fault-injection"));
+                        "--fault-injection", "--protocol", protocol));
                 Path log = logDir.resolve(tag + "-" + m.id() + ".log");
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
@@ -133,7 +146,7 @@ final class ServerCluster implements AutoCloseable {
             kills.forEach(Cleanup.Action::run);
             throw new UncheckedIOException("cannot start the servers: " + e.getMessage(), e);
         }
-        return new ServerCluster(servers, kills);
+        return new ServerCluster(servers, kills, protocol);
     }
 
     List<String> ids() {
@@ -173,7 +186,7 @@ final class ServerCluster implements AutoCloseable {
                 }
             }
             if (statuses.size() == servers.size()) {
-                Leadership l = agreedLeader(statuses);
+                Leadership l = agreedLeader(statuses, leadersOf(protocol));
                 if (l != null) return l;
                 last = statuses.values().stream().map(st -> st.node() + " " + st.role() + " epoch " + st.epoch() + " leader " + st.leader())
                         .collect(Collectors.joining("; "));
@@ -181,6 +194,35 @@ final class ServerCluster implements AutoCloseable {
             Thread.sleep(100);
         }
         throw new IllegalStateException("no agreed leader within " + timeout.toSeconds() + " s (" + last + ")");
+    }
+
+    /**
+     * How many members report themselves LEADER in a settled cluster of {@code protocol}: two for
+     * Copilot (the pilot and the copilot both order commands), one otherwise.
+     */
+    static int leadersOf(String protocol) {
+        return "copilot".equals(protocol) ? 2 : 1;
+    }
+
+    /**
+     * The leader and epoch every status agrees on. With {@code leaders == 2} (Copilot) exactly two
+     * members must report LEADER and every other member must name the same one of them (the pilot
+     * of log 0, which the engine's status names); that one is "the leader" the benchmark slows.
+     */
+    static Leadership agreedLeader(Map<String, NodeStatus> statuses, int leaders) {
+        if (leaders == 1) return agreedLeader(statuses);
+        List<String> leading = statuses.values().stream().filter(NodeStatus::isLeader).map(NodeStatus::node).toList();
+        if (leading.size() != leaders) return null;
+        String named = null;
+        long epoch = statuses.values().iterator().next().epoch();
+        for (NodeStatus st : statuses.values()) {
+            if (st.epoch() != epoch) return null;
+            if (st.isLeader()) continue;
+            if (st.leader() == null || !leading.contains(st.leader())) return null;
+            if (named != null && !named.equals(st.leader())) return null;
+            named = st.leader();
+        }
+        return named == null ? null : new Leadership(named, epoch);
     }
 
     /** The leader and epoch every status agrees on, if exactly one member reports itself leader; otherwise null. */

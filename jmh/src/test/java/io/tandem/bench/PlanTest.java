@@ -97,6 +97,25 @@ class PlanTest {
     }
 
     @Test
+    void withCopilotTheLeaderIsThePilotTheOthersName() {
+        Map<String, NodeStatus> s = new LinkedHashMap<>();
+        s.put("n1", status("n1", "LEADER", "n1", 1));
+        s.put("n2", status("n2", "LEADER", "n2", 1));
+        s.put("n3", status("n3", "FOLLOWER", "n1", 1));
+        s.put("n4", status("n4", "FOLLOWER", "n1", 1));
+        assertThat(ServerCluster.leadersOf("copilot")).isEqualTo(2);
+        assertThat(ServerCluster.leadersOf("raft")).isEqualTo(1);
+        assertThat(ServerCluster.agreedLeader(s, 2)).isEqualTo(new ServerCluster.Leadership("n1", 1));
+        assertThat(ServerCluster.agreedLeader(s, 1)).isNull();
+        s.put("n4", status("n4", "FOLLOWER", "n2", 1));
+        assertThat(ServerCluster.agreedLeader(s, 2)).isNull();
+        s.put("n4", status("n4", "FOLLOWER", "n1", 0));
+        assertThat(ServerCluster.agreedLeader(s, 2)).isNull();
+        s.put("n4", status("n4", "LEADER", "n4", 1));
+        assertThat(ServerCluster.agreedLeader(s, 2)).isNull();
+    }
+
+    @Test
     void keysAreFixedWidthDecimal() {
         assertThat(new String(ClosedLoopLoad.key(0))).isEqualTo("key00000000");
         assertThat(new String(ClosedLoopLoad.key(1234))).isEqualTo("key00001234");

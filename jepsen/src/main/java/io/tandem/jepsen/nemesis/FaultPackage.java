@@ -33,4 +33,13 @@ public interface FaultPackage {
 
     /** Undoes the fault on every node (safe to call when nothing is active); returns what was done. */
     Object stop() throws Exception;
+
+    /**
+     * True if the last stop could not be done now for a reason another package will soon lift (the
+     * membership change while too few servers run): the scheduler then tries it again shortly instead of
+     * after a whole interval.
+     */
+    default boolean deferred() {
+        return false;
+    }
 }

@@ -2,6 +2,7 @@ package io.tandem.jepsen.nemesis;
 
 import io.tandem.history.Keyword;
 import io.tandem.jepsen.cluster.NetnsCluster;
+import io.tandem.jepsen.cluster.ServerNode;
 import io.tandem.kv.net.MembershipChange;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -14,12 +15,19 @@ import java.util.random.RandomGenerator;
  * leader to remove a random voter (its process keeps running, outside the group); grow adds it back as a
  * learner and promotes it once it has caught up. One node is out at a time. Only engines whose server
  * offers membership changes (Raft) get this package.
+ *
+ * <p>A grow needs a leader, so a majority of running servers: with {@code --nemesis all} the kill
+ * package's {@code :all} target leaves no server running for a whole kill-start interval (issue 16: every
+ * grow of a 60 s run fell into such a window, one 5 s attempt each, so the removed node never came back
+ * and membership stopped churning). While fewer than a majority run, a grow is deferred (recorded, and
+ * tried again a second later); once they run, it retries the add until the cluster has a leader again.
  */
 final class MemberPackage implements FaultPackage {
-    private static final Duration PROMOTE_WITHIN = Duration.ofSeconds(20);
+    private static final Duration GROW_WITHIN = Duration.ofSeconds(20);
     private final NetnsCluster cluster;
     private String removed;
     private boolean learner;
+    private boolean deferred;
 
     MemberPackage(NetnsCluster cluster) {
         this.cluster = cluster;
@@ -68,32 +76,51 @@ final class MemberPackage implements FaultPackage {
 
     @Override
     public Object stop() throws InterruptedException {
+        deferred = false;
         if (removed == null) return Keyword.of("no-change");
-        if (!learner) {
-            try {
-                cluster.changeMembership(MembershipChange.ADD_LEARNER, removed);
-            } catch (RuntimeException e) {
-                // "already a member": the removal never happened, or an earlier add did; either way it is in.
-                if (!String.valueOf(e.getMessage()).contains("is already a member")) {
-                    return List.of(Keyword.of("error"), "could not add " + removed + " back as a learner: " + e.getMessage());
-                }
-            }
-            learner = true;
+        if (!majorityRunning()) {
+            deferred = true;
+            return List.of(Keyword.of("deferred"), removed, "fewer than a majority of servers are running");
         }
-        // Promotion is refused until the learner has caught up; keep asking for a while.
-        long deadline = System.nanoTime() + PROMOTE_WITHIN.toNanos();
+        // A leader may still be being elected (servers just restarted, a partition just healed): keep asking,
+        // the add first, then the promotion, which is refused until the learner has caught up.
+        long deadline = System.nanoTime() + GROW_WITHIN.toNanos();
         String last = "";
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline && majorityRunning()) {
             try {
+                if (!learner) {
+                    addLearner();
+                    learner = true;
+                }
                 cluster.changeMembership(MembershipChange.PROMOTE, removed);
                 return added();
             } catch (RuntimeException e) {
                 last = String.valueOf(e.getMessage());
-                if (last.contains("is not a learner")) return added(); // it is a voter already
-                Thread.sleep(500); // retry pacing of a request the leader refused for now
+                if (learner && last.contains("is not a learner")) return added(); // it is a voter already
+                Thread.sleep(500); // retry pacing of a request the cluster could not take yet
             }
         }
-        return List.of(Keyword.of("error"), "could not promote " + removed + " within " + PROMOTE_WITHIN + ": " + last);
+        if (!majorityRunning()) deferred = true;
+        return List.of(Keyword.of("error"), "could not " + (learner ? "promote " : "add back as a learner ") + removed + " within " + GROW_WITHIN + ": " + last);
+    }
+
+    @Override
+    public boolean deferred() {
+        return deferred;
+    }
+
+    private void addLearner() {
+        try {
+            cluster.changeMembership(MembershipChange.ADD_LEARNER, removed);
+        } catch (RuntimeException e) {
+            // "already a member": the removal never happened, or an earlier add did; either way it is in.
+            if (!String.valueOf(e.getMessage()).contains("is already a member")) throw e;
+        }
+    }
+
+    private boolean majorityRunning() {
+        long running = cluster.nodes().stream().filter(n -> n.state() == ServerNode.State.RUNNING).count();
+        return running > cluster.nodes().size() / 2;
     }
 
     private Object added() {

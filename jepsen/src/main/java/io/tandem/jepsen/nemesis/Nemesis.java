@@ -23,6 +23,8 @@ import java.util.function.Consumer;
  * every node, heals the network, lifts every throttle, resets clocks and restores membership.
  */
 public final class Nemesis {
+    /** How soon a deferred stop is tried again (see {@link FaultPackage#deferred()}). */
+    private static final java.time.Duration DEFERRED_RETRY = java.time.Duration.ofSeconds(1);
     private final List<FaultPackage> packages = new ArrayList<>();
     private final Map<FaultKind, String> skipped = new EnumMap<>(FaultKind.class);
     private final NemesisSpec spec;
@@ -107,7 +109,7 @@ public final class Nemesis {
             FaultPackage pkg = packages.get(p);
             if (pkg.active()) stopPackage(pkg);
             else startPackage(pkg);
-            next[p] += random.nextLong(2 * gap);
+            next[p] += pkg.deferred() ? DEFERRED_RETRY.toNanos() : random.nextLong(2 * gap);
         }
     }
 

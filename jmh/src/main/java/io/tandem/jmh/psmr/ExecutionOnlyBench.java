@@ -109,7 +109,8 @@ public final class ExecutionOnlyBench {
         }
     }
 
-    private static List<byte[]> workload(SplittableRandom r, int n, double dependent, long keySpace) {
+    /** Reads (a compare-and-set that changes nothing) and, for the dependent share, puts and deletes 50/50; {@link PsmrModelBench} models the same log. */
+    static List<byte[]> workload(SplittableRandom r, int n, double dependent, long keySpace) {
         List<byte[]> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             byte[] k = key(r.nextLong(keySpace));

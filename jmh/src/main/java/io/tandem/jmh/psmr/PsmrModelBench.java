@@ -56,8 +56,13 @@ import java.util.SplittableRandom;
  * </ol>
  *
  * <pre>
- * java -Xms3g -Xmx3g -XX:+UseParallelGC -cp CP io.tandem.jmh.psmr.PsmrModelBench [keys] [commands] [threads,...] [dep%,...] [out.csv]
+ * java -Xms3g -Xmx3g -XX:+UseParallelGC -cp CP io.tandem.jmh.psmr.PsmrModelBench [keys] [commands] [threads,...] [dep%,...] [out.csv] [barrier-ns]
  * </pre>
+ *
+ * <p>{@code barrier-ns} replaces the barrier cost per extra participant. The default (two hand-offs'
+ * CPU) leaves out the wait for the other thread to be scheduled, which is most of a real lock-step's
+ * wall time: calibrate it from a Mode E run instead, as {@code 1 / P-SMR(K=2, 100 %) - 1 / SMR(100 %)}
+ * (every command there is a barrier of two workers plus one execution).
  */
 public final class PsmrModelBench {
     private static final KvCodec CODEC = new KvCodec(KvLimits.DEFAULTS);
@@ -72,6 +77,8 @@ public final class PsmrModelBench {
         int[] ks = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray() : new int[] {1, 2, 4, 8, 16};
         int[] deps = args.length > 3 ? Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray() : new int[] {0, 1, 5, 10, 25, 50, 75, 100};
         Path csv = args.length > 4 ? Path.of(args[4]) : null;
+        long barrierOverride = args.length > 5 ? Long.parseLong(args[5]) : -1;
+        if (args.length > 5 && barrierOverride < 0) throw new IllegalArgumentException("barrier-ns must be >= 0, was " + barrierOverride);
         long keySpace = 2L * keys;
         KeyPartitioning partitioning = KeyPartitioning.longKeys(keySpace - 1);
         KvStateMachine seed = new KvStateMachine(KvLimits.DEFAULTS, 31, partitioning);
@@ -84,13 +91,15 @@ public final class PsmrModelBench {
         byte[] tree = image.toByteArray();
         System.err.printf(Locale.ROOT, "tree: %d keys, height %d; load %s%n", seed.state().size(), seed.state().height(), loadavg());
 
-        Costs costs = calibrate(tree, partitioning, commands, keySpace);
+        Costs calibrated = calibrate(tree, partitioning, commands, keySpace);
+        Costs costs = barrierOverride < 0 ? calibrated : new Costs(calibrated.seqRead, calibrated.seqWrite, calibrated.parRead, calibrated.parWrite,
+                calibrated.route, calibrated.check, barrierOverride);
         System.err.println("costs (ns): " + costs + "; load " + loadavg());
 
         List<String> rows = new ArrayList<>();
         rows.add("technique,K,dep_pct,mode,commands,model_kcps,ratio_to_smr,ratio_opt_to_psmr,fail_rate,fails,sync_cmds,barrier_ns");
         for (int dep : deps) {
-            List<byte[]> log = workload(new SplittableRandom(1000 + dep), commands, dep / 100.0, keySpace);
+            List<byte[]> log = ExecutionOnlyBench.workload(new SplittableRandom(1000 + dep), commands, dep / 100.0, keySpace);
             KvStateMachine router = new KvStateMachine(KvLimits.DEFAULTS, 31, partitioning);
             // A read can never conflict through the state: one worker both ways with any K > 1 (with K = 1 everything is).
             boolean[] isRead = new boolean[log.size()];
@@ -152,8 +161,8 @@ public final class PsmrModelBench {
 
     /** Median of 3 of each cost, by thread CPU time on this thread. */
     static Costs calibrate(byte[] tree, KeyPartitioning partitioning, int commands, long keySpace) throws IOException {
-        List<byte[]> reads = workload(new SplittableRandom(1000), commands, 0, keySpace);
-        List<byte[]> writes = workload(new SplittableRandom(1100), commands, 1, keySpace);
+        List<byte[]> reads = ExecutionOnlyBench.workload(new SplittableRandom(1000), commands, 0, keySpace);
+        List<byte[]> writes = ExecutionOnlyBench.workload(new SplittableRandom(1100), commands, 1, keySpace);
         long[][] m = new long[6][3];
         for (int round = -1; round < 3; round++) { // round -1 warms the JIT up
             long seqRead = cpuPerCommand(tree, partitioning, reads, null, 1);
@@ -276,20 +285,6 @@ public final class PsmrModelBench {
                 resent.add(taggedCommand);
             }
         };
-    }
-
-    /** The workload of {@link ExecutionOnlyBench}: reads (a compare-and-set that changes nothing) and, for the dependent share, puts and deletes 50/50. */
-    static List<byte[]> workload(SplittableRandom r, int n, double dependent, long keySpace) {
-        List<byte[]> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            byte[] k = key(r.nextLong(keySpace));
-            KvCommand c;
-            if (r.nextDouble() >= dependent) c = new KvCommand.CompareAndSet(k, null, null);
-            else if (r.nextBoolean()) c = new KvCommand.Put(k, value(i));
-            else c = new KvCommand.Delete(k);
-            out.add(CODEC.encode(c));
-        }
-        return out;
     }
 
     private static byte[] key(long k) {

@@ -78,6 +78,12 @@ final class ClientEndpoint implements AutoCloseable {
     /** Answers requests; the future must always complete, and the method must not throw or block. */
     interface Handler {
         CompletableFuture<Response> handle(Request request);
+
+        /**
+         * Called on the I/O thread once after the requests read in one event-loop turn were handled
+         * (on every connection): the handler may pass what it collected on as one input.
+         */
+        default void endOfReads() {}
     }
 
     private static final Logger log = LoggerFactory.getLogger(ClientEndpoint.class);
@@ -104,6 +110,11 @@ final class ClientEndpoint implements AutoCloseable {
     private final Tags tags;
     private MultiThreadIoEventLoopGroup group;
     private Channel server;
+    /** Replies completed off the I/O thread, written there in batches (the group has one event loop). */
+    private volatile ReplyQueue<Response> replies;
+    /** Whether {@link Handler#endOfReads} is queued on the I/O thread (that thread only: the group has one). */
+    private boolean endOfReadsQueued;
+    private final Runnable endOfReads = this::endOfReads;
 
     ClientEndpoint(NodeId self, Endpoint bind, Handler handler, int maxConnections, int maxRequestsPerConnection, int maxFrameBytes,
                    MeterRegistry registry, ClientSecurity security) {
@@ -138,6 +149,7 @@ final class ClientEndpoint implements AutoCloseable {
     synchronized void start() {
         NettyIo io = NettyIo.resolve(IoMode.AUTO);
         group = io.newEventLoopGroup(1, "tandem-clients-" + self);
+        replies = new ReplyQueue<>(group.next(), ClientEndpoint::write);
         try {
             server = new ServerBootstrap()
                     .group(group)
@@ -399,6 +411,11 @@ final class ClientEndpoint implements AutoCloseable {
             CompletableFuture<Response> answer;
             try {
                 answer = handler.handle(request);
+                // Tasks run after the turn's reads on every connection: the handler sees the whole turn first.
+                if (!endOfReadsQueued) {
+                    endOfReadsQueued = true;
+                    ch.eventLoop().execute(endOfReads);
+                }
             } catch (RuntimeException e) {
                 log.warn("{}: request handler threw", self, e);
                 answer = CompletableFuture.completedFuture(new Response.Error(request.requestId(), ErrorCode.INTERNAL, e.toString()));
@@ -407,7 +424,9 @@ final class ClientEndpoint implements AutoCloseable {
                 unanswered.decrementAndGet();
                 Response r = failure == null ? response : new Response.Error(request.requestId(), ErrorCode.INTERNAL, failure.toString());
                 if (r instanceof Response.Error e) errors.get(e.code()).increment();
-                reply(ch, r);
+                ReplyQueue<Response> q = replies;
+                if (q != null && q.loop() == ch.eventLoop()) q.offer(ch, r);
+                else reply(ch, r);
             });
         }
 
@@ -472,6 +491,23 @@ final class ClientEndpoint implements AutoCloseable {
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    private void endOfReads() {
+        endOfReadsQueued = false;
+        handler.endOfReads();
+    }
+
+    /** Encodes {@code response} into the channel's outbound buffer without flushing (I/O thread). */
+    private static void write(Channel ch, Response response) {
+        ByteBuf buf = ch.alloc().buffer(ClientWire.sizeHint(response));
+        try {
+            ClientWire.writeResponse(response, buf);
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+        ch.write(buf);
     }
 
     private static ChannelFuture reply(Channel ch, Response response) {

@@ -99,6 +99,11 @@ public final class KvServer implements AutoCloseable {
     private volatile String stopReason;
     private volatile boolean serving;
     private NodeRuntime runtime;
+    /**
+     * Commands read by the client endpoint's I/O thread (its only user) since its last
+     * {@link ClientEndpoint.Handler#endOfReads}: handed to the loop as one input (issue 25).
+     */
+    private NodeRuntime.SubmitBatch commands;
     private FaultInjectingTransport faults;
     private ClientEndpoint clients;
     private TcpTransport tcpTransport;
@@ -108,6 +113,9 @@ public final class KvServer implements AutoCloseable {
     private MetricsEndpoint metrics;
     private Thread watchdog;
 
+    /** How long a virtual-synchrony server that shut itself down waits before it asks to join again. */
+    static final java.time.Duration VSYNC_SERVER_REJOIN = java.time.Duration.ofSeconds(1);
+
     private KvServer(ServerConfig config) {
         this.config = config;
         Protocol base = Protocols.byName(config.protocol());
@@ -115,6 +123,14 @@ public final class KvServer implements AutoCloseable {
             var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
             if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
             base = r.withConfig(raftConfig.build()); // keeps the kind of Raft asked for by name
+        }
+        if (base instanceof io.tandem.protocols.vsync.VirtualSynchronyProtocol v && v.config().rejoinNanos() == 0) {
+            // A server is its own supervisor: a member that shut itself down (on the minority side of a
+            // partition, or excluded while paused) asks to join again, as a new process with the state,
+            // instead of staying down until someone restarts it (derecho.md §5.2, §5.4).
+            var c = v.config();
+            base = new io.tandem.protocols.vsync.VirtualSynchronyProtocol(c.withTimers(java.time.Duration.ofNanos(c.heartbeatNanos()),
+                    java.time.Duration.ofNanos(c.suspicionNanos()), java.time.Duration.ofNanos(c.joinRetryNanos()), VSYNC_SERVER_REJOIN));
         }
         if (config.deployment() != null) base = base.withDeployment(config.deployment());
         this.protocol = base;
@@ -151,7 +167,18 @@ public final class KvServer implements AutoCloseable {
             throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
         }
         securityFilesSeen = securityFileTimes();
-        clients = new ClientEndpoint(config.id(), config.clientAddress(), this::handle, config.maxClientConnections(),
+        clients = new ClientEndpoint(config.id(), config.clientAddress(), new ClientEndpoint.Handler() {
+            @Override
+            public CompletableFuture<Response> handle(Request request) {
+                return KvServer.this.handle(request);
+            }
+
+            @Override
+            public void endOfReads() {
+                NodeRuntime.SubmitBatch batch = commands;
+                if (batch != null) batch.flush();
+            }
+        }, config.maxClientConnections(),
                 config.maxRequestsPerConnection(), ClientWire.DEFAULT_MAX_FRAME_BYTES, registry, security);
         try {
             clients.start();
@@ -183,7 +210,12 @@ public final class KvServer implements AutoCloseable {
             runtimeConfig = runtimeConfig.withExecutors(io.tandem.execution.ParallelExecutors.of(
                     io.tandem.execution.ParallelOptions.of(config.execution(), config.executionThreads()), registry));
         }
-        NodeRuntime rt = new NodeRuntime(config.id(), List.copyOf(config.members().keySet()), protocol, transport,
+        // The members with their peer addresses, not the bare ids: a member a view removed and a later view
+        // adds back (Raft's remove, add-learner) is reconnected at its address. With bare ids the runtime
+        // could not (the TCP transport "needs the address"), so a re-added learner never got an entry
+        // (issue 16: every promotion after a re-add was refused, match 0, in the Jepsen membership nemesis),
+        // and a virtual-synchrony member that rejoins a later view was never reconnected (issue 22).
+        NodeRuntime rt = new NodeRuntime(config.id(), config.members(), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
         try {
@@ -415,7 +447,10 @@ public final class KvServer implements AutoCloseable {
             return done(new Response.Error(c.requestId(), ErrorCode.BAD_REQUEST, "session sequence numbers start at 1, got " + c.sequence()));
         }
         ClientRequest.Session session = c.clientId() == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(c.clientId(), c.sequence());
-        return runtime.submit(c.command(), session).handle((result, error) -> answer(c.requestId(), result, error));
+        // On the I/O thread: the command joins this read turn's batch, flushed by endOfReads().
+        NodeRuntime.SubmitBatch batch = commands;
+        if (batch == null) commands = batch = runtime.newSubmitBatch();
+        return batch.submit(c.command(), session).handle((result, error) -> answer(c.requestId(), result, error));
     }
 
     private CompletableFuture<Response> query(Request.Query q) {

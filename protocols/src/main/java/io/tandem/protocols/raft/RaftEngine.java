@@ -830,6 +830,16 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     }
 
     /**
+     * §7 InstallSnapshot, receiver step 6: the entries after the snapshot are kept only if our entry at
+     * its last index has its term; otherwise they may be a deposed leader's suffix that the snapshot's
+     * history replaced, and the whole log is discarded (step 7). Overridable so tests can plant a
+     * follower that keeps a conflicting suffix above an installed snapshot.
+     */
+    boolean logContinuesSnapshot(long lastIncludedIndex, long lastIncludedTerm) {
+        return log.termAt(lastIncludedIndex) == lastIncludedTerm;
+    }
+
+    /**
      * §5.3 (Figure 2, AppendEntries step 5): a follower commits up to the leader's commit index but
      * never past the last entry this message verified, since entries after it may be a stale
      * suffix. Overridable so tests can plant a follower that trusts the leader's index alone.
@@ -1306,7 +1316,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         if (r == null) return;
         long index = r.meta.lastIncludedIndex();
         if (index > commitIndex) {
-            log.installSnapshot(index, r.meta.lastIncludedTerm(), r.configuration);
+            log.installSnapshot(index, r.meta.lastIncludedTerm(), r.configuration, logContinuesSnapshot(index, r.meta.lastIncludedTerm()));
             refreshDurableIndex();
             if (state instanceof FollowerState follower) follower.logCutBackTo(log.lastIndex());
             commitIndex = index;

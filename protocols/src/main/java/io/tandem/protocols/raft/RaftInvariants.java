@@ -100,8 +100,18 @@ final class RaftInvariants {
                     from = Math.min(e.commitIndex(), e.lastIndex()); // the suffix was truncated or rewritten
                 }
                 from = Math.max(from, e.firstIndex() - 1);
+                // Terms never decrease along a log, from its snapshot base on: every log is a prefix of some
+                // leader's, and a leader appends only in its own, newest term (§5.3, §7). Checked at the base
+                // on every step, since an install moves the base under entries already checked.
+                if (e.lastIndex() >= e.firstIndex() && e.termAt(e.firstIndex()) < e.termAt(e.baseIndex())) {
+                    return Optional.of(n + "'s log goes back from term " + e.termAt(e.baseIndex()) + " at its snapshot base " + e.baseIndex()
+                            + " to term " + e.termAt(e.firstIndex()) + " at index " + e.firstIndex());
+                }
                 for (long i = from + 1; i <= e.lastIndex(); i++) {
                     long term = e.termAt(i);
+                    if (term < e.termAt(i - 1)) {
+                        return Optional.of(n + "'s log goes back from term " + e.termAt(i - 1) + " at index " + (i - 1) + " to term " + term + " at index " + i);
+                    }
                     byte[] payload = e.payloadAt(i);
                     byte[] seen = entryAt.computeIfAbsent(i, k -> new HashMap<>()).putIfAbsent(term, payload);
                     if (seen != null && !Arrays.equals(seen, payload)) {

@@ -132,7 +132,16 @@ final class RaftLog {
      * the same term, the entries after it are kept; otherwise the whole log is discarded.
      */
     void installSnapshot(long lastIncludedIndex, long lastIncludedTerm, Configuration config) {
-        if (lastIncludedIndex <= lastIndex() && termAt(lastIncludedIndex) == lastIncludedTerm && lastIncludedIndex >= firstIndex()) {
+        installSnapshot(lastIncludedIndex, lastIncludedTerm, config, termAt(lastIncludedIndex) == lastIncludedTerm);
+    }
+
+    /**
+     * As {@link #installSnapshot(long, long, Configuration)}, with the caller's verdict on whether our
+     * entry at the snapshot's index is the snapshot's last entry ({@code continuesLog}); only then can
+     * the entries after it be ours to keep.
+     */
+    void installSnapshot(long lastIncludedIndex, long lastIncludedTerm, Configuration config, boolean continuesLog) {
+        if (continuesLog && lastIncludedIndex <= lastIndex() && lastIncludedIndex >= firstIndex()) {
             log.compactPrefix(lastIncludedIndex);
             configurations.headMap(lastIncludedIndex, true).clear();
         } else {

@@ -1024,7 +1024,8 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** derecho.md §5.4: the leader proposes a joiner; a request from a process whose seat is still in the view means the old one is gone. */
     private void onJoinRequest(NodeId from, VsyncMessage.JoinRequest m) {
-        if (phase != Phase.MEMBER) return;
+        // Only a configured seat may join (it needs a bit in the suspicion mask); the transport vouches for who sent it.
+        if (phase != Phase.MEMBER || !configured.contains(from)) return;
         int r = members.indexOf(from);
         if (r >= 0) {
             if (inView(from)) {

@@ -2,6 +2,7 @@ package io.tandem.protocols.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tandem.api.ReplicatedNode;
 import io.tandem.api.Tandem;
 import io.tandem.codec.KryoCodec;
@@ -49,11 +50,14 @@ class ParallelExecutionRuntimeTest {
         LocalNetwork net = new LocalNetwork(THREE.stream().map(NodeId::of).toList(), codec.build());
         List<KvRegisterMachine> machines = new ArrayList<>();
         List<ReplicatedNode> nodes = new ArrayList<>();
+        List<SimpleMeterRegistry> meters = new ArrayList<>();
         RuntimeConfig config = RuntimeConfig.DEFAULTS.withExecutors(ParallelExecutors.of(ParallelOptions.of(ExecutionMode.OPT_PSMR, 2), null));
         for (String id : THREE) {
             KvRegisterMachine m = new KvRegisterMachine();
             machines.add(m);
-            ReplicatedNode n = Tandem.node().id(id).members(THREE.toArray(String[]::new)).protocol(new RaftProtocol(RAFT))
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            meters.add(registry);
+            ReplicatedNode n = Tandem.node().meterRegistry(registry).id(id).members(THREE.toArray(String[]::new)).protocol(new RaftProtocol(RAFT))
                     .transport(setup -> net.transport(setup.self())).inMemoryStorage().requestTimeout(Duration.ofSeconds(20))
                     .runtimeConfig(config).stateMachine(m).start();
             open.add(n);
@@ -76,5 +80,16 @@ class ParallelExecutionRuntimeTest {
         }
         Await.until(DEADLINE, () -> machines.stream().allMatch(m -> java.util.stream.IntStream.range(0, keys).allMatch(k -> m.valueOf(k) == perKey)),
                 () -> "values " + machines.stream().map(m -> java.util.stream.IntStream.range(0, keys).mapToObj(m::valueOf).toList()).toList());
+        // The fail-latency meter (Mode L): an add fails its check while its register is a multiple of
+        // 3, which it stays until a conservative copy runs, so the first add of every key fails and,
+        // with all adds submitted at once, most of the others too. Each is counted once, by the
+        // member it was submitted on, and its latency summed beside it.
+        double afterFailedCheck = meters.stream().mapToDouble(r -> completed(r, "write-after-failed-check")).sum();
+        assertThat(afterFailedCheck).isGreaterThanOrEqualTo(keys).isLessThanOrEqualTo(keys * perKey);
+        assertThat(meters.stream().mapToDouble(r -> r.get("tandem.client.latency.sum").tag("kind", "write-after-failed-check").counter().count()).sum()).isPositive();
+    }
+
+    private static double completed(SimpleMeterRegistry registry, String kind) {
+        return registry.get("tandem.client.completed").tag("kind", kind).counter().count();
     }
 }

@@ -12,7 +12,7 @@ import java.util.Set;
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
  * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}, {@link RaftEngine#transferEndsLease}, {@link RaftEngine#candidateUpToDate},
- * {@link RaftEngine#prevEntryMatches}, {@link RaftEngine#followerCommit}) or
+ * {@link RaftEngine#prevEntryMatches}, {@link RaftEngine#followerCommit}, {@link RaftEngine#logContinuesSnapshot}) or
  * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
@@ -44,7 +44,9 @@ public final class BrokenRaft extends RaftProtocol {
         /** A follower restarts its election timer on any higher-term vote request, even one it refuses (liveness bug with pre-vote off: a hopeless candidate delays the electable one). */
         REFUSED_VOTE_RESTARTS_TIMER,
         /** A stale read is served at once, ignoring its minimum index (the client asked for state at least that new). */
-        STALE_READ_IGNORES_MIN_INDEX;
+        STALE_READ_IGNORES_MIN_INDEX,
+        /** A follower installing a snapshot keeps the entries after its index without checking their term there: a deposed leader's conflicting suffix survives above the snapshot (§7, receiver steps 6-7). */
+        SNAPSHOT_KEEPS_CONFLICTING_SUFFIX;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -141,6 +143,12 @@ public final class BrokenRaft extends RaftProtocol {
                 @Override
                 boolean candidateUpToDate(long lastLogIndex, long lastLogTerm) {
                     return true;
+                }
+            };
+            case SNAPSHOT_KEEPS_CONFLICTING_SUFFIX -> new RaftEngine(self, members, config) {
+                @Override
+                boolean logContinuesSnapshot(long lastIncludedIndex, long lastIncludedTerm) {
+                    return true; // the index alone, not its term
                 }
             };
             case SKIP_PREV_TERM_CHECK -> new RaftEngine(self, members, config) {

@@ -432,4 +432,77 @@ class RaftScenarioTest {
         assertThat(e.elected()).as("no leader within 5 s").isFalse();
         assertThat(e.electionsOfB()).as("B campaigned all the while").isGreaterThanOrEqualTo(10);
     }
+    // ------------------------------------------------------------------------------------------
+    // A snapshot installed over a conflicting log (§7, InstallSnapshot receiver steps 6-7)
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Five nodes, a snapshot every 4 applied entries, none kept behind it. Leader L of term t gets ten
+     * entries to follower F only, and F's acknowledgements are lost, so none commits. L is cut off; M
+     * wins a later term with the other two (F's log is longer, so F refuses it), commits entries
+     * without F, and snapshots past F's last common entry: the snapshot's last entry is, on F, one of
+     * L's uncommitted entries of term t. Then F gets the snapshot. F must discard its whole log (its
+     * entry at the snapshot's index has another term, so what follows is L's deposed suffix), or its
+     * log goes back from the snapshot's term to L's older one and would later be counted as the
+     * history after the snapshot.
+     */
+    static Optional<SimFailure> snapshotOverConflictingLogScenario(BrokenRaft.Bug bug) {
+        RaftConfig config = config().snapshotThreshold(4).logRetentionEntries(0).maxBatch(1, 1 << 20).build();
+        SimScenario s = SimScenario.start(protocol(bug, config), SimScenario.options(5, MS));
+        NodeId l = stableLeader(s);
+        committedWrite(s, l, 1, 1);
+        s.runUntil(() -> s.members().stream().allMatch(m -> raft(s, m).commitIndex() == raft(s, l).commitIndex()), 2_000 * MS);
+        List<NodeId> others = s.members().stream().filter(m -> !m.equals(l)).toList();
+        NodeId f = others.get(0), m1 = others.get(1);
+        long t = raft(s, l).currentTerm();
+        long c = raft(s, l).lastIndex();
+
+        // L's entries reach F only, and F's answers are lost: ten entries of term t, none committed.
+        s.drop("L's entries to F only", (from, to, m) -> from.equals(l) && m instanceof AppendEntries ae && !ae.entries().isEmpty() && !to.equals(f));
+        s.drop("F's answers to L are lost", (from, to, m) -> from.equals(f) && to.equals(l) && m instanceof RaftMessage.AppendEntriesResponse);
+        for (int i = 0; i < 10; i++) s.write(l, 100 + i, i);
+        assertThat(s.runUntil(() -> raft(s, f).lastIndex() >= c + 10, 2_000 * MS)).as("F holds L's ten entries\n" + s.describe()).isTrue();
+        s.runFor(5 * MS); // F's writes are synced
+        assertThat(raft(s, l).commitIndex()).as("none of them committed").isEqualTo(c);
+
+        // L is cut off; only M campaigns; F gets neither entries nor a snapshot from M meanwhile.
+        s.allowAll();
+        s.isolate(l);
+        s.drop("only M campaigns", (from, to, m) -> !from.equals(m1) && isVoteTraffic(m));
+        s.drop("no entries to F", (from, to, m) -> to.equals(f) && (m instanceof AppendEntries ae && !ae.entries().isEmpty() || m instanceof RaftMessage.InstallSnapshot));
+        assertThat(s.runUntil(() -> isLeader(s, m1), 5_000 * MS)).as("M leads a later term\n" + s.describe()).isTrue();
+        long tm = raft(s, m1).currentTerm();
+        for (int i = 0; i < 12 && raft(s, m1).baseIndex() <= c + 1; i++) {
+            committedWrite(s, m1, 200 + i, i);
+            s.runFor(20 * MS);
+        }
+        long snap = raft(s, m1).baseIndex();
+        assertThat(snap).as("M compacted past the last entry it shares with F\n" + s.describe()).isGreaterThan(c + 1);
+        assertThat(snap).as("F's conflicting entries reach above the snapshot").isLessThan(raft(s, f).lastIndex());
+        assertThat(raft(s, f).termAt(snap)).as("F's entry at the snapshot's index is L's").isEqualTo(t);
+        assertThat(raft(s, m1).termAt(snap)).isEqualTo(tm);
+
+        // F gets the snapshot (it lacks entries M no longer holds).
+        s.allow("no entries to F");
+        s.runUntil(() -> s.failure().isPresent() || raft(s, f).baseIndex() >= snap && raft(s, f).commitIndex() >= raft(s, m1).commitIndex(), 5_000 * MS);
+        if (s.failure().isPresent()) return s.failure();
+        assertThat(raft(s, f).baseIndex()).as("F installed M's snapshot\n" + s.describe()).isGreaterThanOrEqualTo(snap);
+        for (long i = raft(s, f).firstIndex(); i <= raft(s, f).lastIndex(); i++) {
+            assertThat(raft(s, f).termAt(i)).as("F keeps none of L's entries above the snapshot (index %d)", i).isGreaterThanOrEqualTo(tm);
+        }
+        return s.failure();
+    }
+
+    @Test
+    void aSnapshotInstalledOverAConflictingLogDiscardsTheLog() {
+        Optional<SimFailure> f = snapshotOverConflictingLogScenario(null);
+        assertThat(f).as(failureText(f)).isEmpty();
+    }
+
+    @Test
+    void aSnapshotInstalledOverAConflictingLogThatKeepsItsSuffixIsCaught() {
+        Optional<SimFailure> f = snapshotOverConflictingLogScenario(BrokenRaft.Bug.SNAPSHOT_KEEPS_CONFLICTING_SUFFIX);
+        assertThat(f).as("the broken twin must be caught").isPresent();
+        assertThat(f.get().check()).isEqualTo("raft-log-matching");
+    }
 }

@@ -49,27 +49,45 @@ final class Connection extends ByteToMessageDecoder {
     /** Set by the transport on accepted connections: stops counting this one as waiting for its handshake. */
     static final AttributeKey<Runnable> RELEASE_PENDING = AttributeKey.valueOf(Connection.class, "releasePending");
 
-    private enum State { AWAIT_HANDSHAKE, OPEN, CLOSED }
+    /** A contact connection that carries nothing for this long (either way) is closed. */
+    static final int CONTACT_IDLE_SECONDS = 30;
+
+    /** {@code CONTACT}: a known identity that is not connected as a member; only contact messages pass. */
+    private enum State { AWAIT_HANDSHAKE, OPEN, CONTACT, CLOSED }
 
     private final TcpTransport transport;
-    /** The peer we dialed, or null for an accepted connection (the handshake names the peer). */
+    /** The peer we dialed as a member, or null (an accepted or a contact connection). */
     private final PeerLink dialed;
+    /** The peer we dialed for contact, or null. */
+    private final ContactLink dialedContact;
     private PeerLink link;
+    /** The contact path this connection serves, in state {@code CONTACT}. */
+    private ContactLink contact;
     private State state = State.AWAIT_HANDSHAKE;
     private ScheduledFuture<?> handshakeTimer;
     private final ByteBuffer header = ByteBuffer.allocate(FrameFormat.HEADER_BYTES);
     private byte[] scratch = new byte[256];
     private boolean regionRejectionLogged;
 
-    Connection(TcpTransport transport, PeerLink dialed) {
+    Connection(TcpTransport transport, PeerLink dialed, ContactLink dialedContact) {
         this.transport = transport;
         this.dialed = dialed;
+        this.dialedContact = dialedContact;
+    }
+
+    /** The member we dialed (as a member or for contact), or null on an accepted connection. */
+    private NodeId dialedPeer() {
+        return dialed != null ? dialed.peer : dialedContact != null ? dialedContact.peer : null;
+    }
+
+    private io.tandem.transport.Endpoint dialedEndpoint() {
+        return dialed != null ? dialed.endpoint : dialedContact != null ? dialedContact.endpoint : null;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (dialed != null) {
-            Handshake hello = new Handshake(transport.clusterName(), transport.self(), dialed.peer);
+        if (dialedPeer() != null) {
+            Handshake hello = new Handshake(transport.clusterName(), transport.self(), dialedPeer(), dialedContact != null);
             ctx.writeAndFlush(frame(ctx, FrameFormat.TYPE_HANDSHAKE, hello.encode()));
         }
         long timeout = transport.config().handshakeTimeout().toNanos();
@@ -125,6 +143,10 @@ final class Connection extends ByteToMessageDecoder {
             in.skipBytes(FrameFormat.HEADER_BYTES);
             int end = in.readerIndex() + h.length();
             try {
+                if (state == State.CONTACT) {
+                    onContactFrame(ctx, in, h);
+                    continue;
+                }
                 switch (h.type()) {
                     case FrameFormat.TYPE_HANDSHAKE -> onHandshake(ctx, in, h.length());
                     case FrameFormat.TYPE_MESSAGE -> onMessage(ctx, in, h.length());
@@ -156,7 +178,32 @@ final class Connection extends ByteToMessageDecoder {
             reject(ctx, Rejection.WRONG_TARGET, h.from() + " meant to reach " + h.to() + " but reached " + transport.self() + " (check the member endpoints)");
             return;
         }
-        if (!certificateNames(ctx, dialed == null ? h.from() : dialed.peer)) return;
+        if (!certificateNames(ctx, dialedPeer() == null ? h.from() : dialedPeer())) return;
+        if (dialedContact != null) {
+            if (!h.contact() || !h.from().equals(dialedContact.peer)) {
+                reject(ctx, h.contact() ? Rejection.UNEXPECTED_MEMBER : Rejection.MALFORMED, "dialed " + dialedContact.peer + " at " + dialedContact.endpoint
+                        + " for contact but " + h.from() + " answered with a " + (h.contact() ? "contact" : "member") + " handshake");
+                return;
+            }
+            dialedContact.dialCompleted();
+            openContact(ctx, dialedContact);
+            return;
+        }
+        if (h.contact()) {
+            if (dialed != null) {
+                reject(ctx, Rejection.MALFORMED, "dialed " + dialed.peer + " as a member but it answered with a contact handshake");
+                return;
+            }
+            // A known identity outside this node's view (or not yet connected) may bring contact
+            // messages; the engine decides what they change. A stranger may not even do that.
+            if (!transport.isKnown(h.from())) {
+                reject(ctx, Rejection.UNKNOWN_MEMBER, h.from() + " asked for contact but is not a known member of cluster '" + transport.clusterName() + "'");
+                return;
+            }
+            ctx.writeAndFlush(frame(ctx, FrameFormat.TYPE_HANDSHAKE, new Handshake(transport.clusterName(), transport.self(), h.from(), true).encode()));
+            openContact(ctx, transport.contactLink(h.from()));
+            return;
+        }
         if (dialed == null) {
             PeerLink l = transport.link(h.from());
             if (l == null) {
@@ -197,15 +244,21 @@ final class Connection extends ByteToMessageDecoder {
         }
         CertificateIdentity id = CertificateIdentity.of(cert);
         if (id.member().isPresent() && id.member().get().equals(member)) return true;
-        reject(ctx, Rejection.IDENTITY, dialed == null
+        reject(ctx, Rejection.IDENTITY, dialedPeer() == null
                 ? "the peer claims to be member " + member + " but its certificate is for " + id.describe()
-                : "dialed " + member + " at " + dialed.endpoint + " but the certificate presented is for " + id.describe());
+                : "dialed " + member + " at " + dialedEndpoint() + " but the certificate presented is for " + id.describe());
         return false;
     }
 
     /** A failed TLS handshake: say why in one line (the usual causes are the peer's configuration, not a bug). */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof io.netty.handler.timeout.IdleStateEvent && state == State.CONTACT) {
+            state = State.CLOSED;
+            log.debug("{}: closing the idle contact connection with {}", transport.self(), contact.peer);
+            ctx.close();
+            return;
+        }
         if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
             reject(ctx, Rejection.TLS, "TLS handshake failed: " + describeTlsFailure(done.cause()), tlsKind(done.cause()));
             return;
@@ -256,6 +309,52 @@ final class Connection extends ByteToMessageDecoder {
         l.activate(ctx.channel(), dialed != null);
     }
 
+    /** A contact handshake completed: from now on only contact messages are delivered from this connection. */
+    private void openContact(ChannelHandlerContext ctx, ContactLink c) {
+        Runnable release = ctx.channel().attr(RELEASE_PENDING).getAndSet(null);
+        if (release != null) release.run();
+        state = State.CONTACT;
+        contact = c;
+        cancelHandshakeTimer();
+        ctx.pipeline().addBefore(ctx.name(), "contact-idle", new io.netty.handler.timeout.IdleStateHandler(0, 0, CONTACT_IDLE_SECONDS));
+        c.activate(ctx.channel());
+    }
+
+    /**
+     * A frame on a contact connection: a contact message is delivered as from the identity the
+     * handshake (and with TLS, the certificate) established; anything else (a protocol message, a
+     * region write, fence or acknowledgement) is dropped, counted and logged. The peer is not a
+     * member here, so nothing of the protocol may come from it; the connection stays open for the
+     * contact messages it may still send.
+     */
+    private void onContactFrame(ChannelHandlerContext ctx, ByteBuf in, FrameFormat.Header h) {
+        switch (h.type()) {
+            case FrameFormat.TYPE_MESSAGE -> {
+                ProtocolMessage message = decodeMessage(ctx, in, h.length());
+                if (message == null) return;
+                if (!(message instanceof io.tandem.engine.ContactMessage)) {
+                    dropOnContact("protocol-message", message.getClass().getSimpleName());
+                    return;
+                }
+                try {
+                    transport.listener().onMessage(contact.peer, message);
+                } catch (RuntimeException e) {
+                    log.error("{}: listener failed on {} from {}", transport.self(), message.getClass().getSimpleName(), contact.peer, e);
+                }
+            }
+            case FrameFormat.TYPE_REGION_WRITE -> dropOnContact("region-write", "a region write");
+            case FrameFormat.TYPE_REGION_FENCE -> dropOnContact("region-fence", "a region fence");
+            case FrameFormat.TYPE_REGION_ACK -> dropOnContact("region-ack", "a region acknowledgement");
+            default -> closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "unknown frame type " + h.type());
+        }
+    }
+
+    private void dropOnContact(String reason, String what) {
+        transport.metrics().counter(TransportMetrics.CONTACT_DROPPED, "reason", reason).increment();
+        transport.badInputLog().warn("contact-" + reason + "-" + contact.peer, "{}: dropped {} from {}, which is not connected as a member (only contact messages pass) [contact.dropped reason={}]",
+                transport.self(), what, contact.peer, reason);
+    }
+
     /** A removed member's connection is closed by its removal; frames already read are refused here. */
     private boolean removed(ChannelHandlerContext ctx) {
         if (!link.isRetired()) return false;
@@ -287,6 +386,20 @@ final class Connection extends ByteToMessageDecoder {
 
     private void onMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
         if (removed(ctx)) return;
+        ProtocolMessage message = decodeMessage(ctx, in, length);
+        if (message == null) return;
+        link.framesReceived.increment();
+        link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
+        TransportListener listener = transport.listener();
+        try {
+            listener.onMessage(link.peer, message);
+        } catch (RuntimeException e) {
+            log.error("{}: listener failed on {} from {}", transport.self(), message.getClass().getSimpleName(), link.peer, e);
+        }
+    }
+
+    /** Decodes a message body; anything undecodable closes the connection (and gives null). */
+    private ProtocolMessage decodeMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
         byte[] array;
         int offset;
         if (in.hasArray()) {
@@ -302,26 +415,19 @@ final class Connection extends ByteToMessageDecoder {
             decoded = transport.codec().decode(array, offset, length);
         } catch (CodecException e) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "undecodable message body: " + e.getMessage());
-            return;
+            return null;
         } catch (RuntimeException | StackOverflowError e) {
             // Kryo may throw anything on hostile input (a collection nested 200,000 deep overflows the
             // stack): that closes this connection only; the thread's stack has unwound by now.
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "undecodable message body: " + e.getClass().getSimpleName()
                     + (e instanceof StackOverflowError ? " (nested too deep)" : ": " + e.getMessage()));
-            return;
+            return null;
         }
         if (!(decoded instanceof ProtocolMessage message)) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "message body decoded to " + (decoded == null ? "null" : decoded.getClass().getName()) + ", not a ProtocolMessage");
-            return;
+            return null;
         }
-        link.framesReceived.increment();
-        link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
-        TransportListener listener = transport.listener();
-        try {
-            listener.onMessage(link.peer, message);
-        } catch (RuntimeException e) {
-            log.error("{}: listener failed on {} from {}", transport.self(), message.getClass().getSimpleName(), link.peer, e);
-        }
+        return message;
     }
 
     private void onRegionWrite(ChannelHandlerContext ctx, ByteBuf in, int length) {
@@ -394,7 +500,7 @@ final class Connection extends ByteToMessageDecoder {
         cancelHandshakeTimer();
         transport.metrics().counter(TransportMetrics.HANDSHAKE_REJECTIONS, "reason", reason.tag).increment();
         transport.badInputLog().warn("rejected-" + reason.tag + kind, "{}: rejected connection {} {}: {} [handshake.rejections reason={}]; closing it",
-                transport.self(), dialed == null ? "from" : "to " + dialed.peer + " at", ctx.channel().remoteAddress(), detail, reason.tag);
+                transport.self(), dialedPeer() == null ? "from" : "to " + dialedPeer() + " at", ctx.channel().remoteAddress(), detail, reason.tag);
         ctx.close();
     }
 
@@ -404,13 +510,14 @@ final class Connection extends ByteToMessageDecoder {
         cancelHandshakeTimer();
         transport.metrics().counter(counter, "peer", peerName()).increment();
         transport.badInputLog().warn(counter + "-" + peerName(), "{}: closing connection {} {}: {} [{}]", transport.self(),
-                link != null ? "with " + link.peer : "from", ctx.channel().remoteAddress(), detail, counter);
+                link != null ? "with " + link.peer : contact != null ? "(contact) with " + contact.peer : "from", ctx.channel().remoteAddress(), detail, counter);
         ctx.close();
     }
 
     private String peerName() {
         if (link != null) return link.peer.value();
-        if (dialed != null) return dialed.peer.value();
+        if (contact != null) return contact.peer.value();
+        if (dialedPeer() != null) return dialedPeer().value();
         return TransportMetrics.UNKNOWN_PEER;
     }
 

@@ -14,9 +14,24 @@ import java.nio.charset.StandardCharsets;
  *   cluster     u16 length + UTF-8
  *   from        u16 length + UTF-8 (a NodeId)
  *   to          u16 length + UTF-8 (a NodeId)
+ *   kind        u8, only on a contact connection: 1 (absent: a member connection)
  * </pre>
+ *
+ * <p>A <b>contact</b> connection ({@code contact} true) is dialed by a known member identity that
+ * is not (or may not be) in the other side's current view, to carry only contact messages (join
+ * requests and the like, {@link io.tandem.engine.ContactMessage}); the direction rule of member
+ * connections does not apply to it. A member handshake is byte for byte the one of before, so a
+ * node without contact support still talks to a node with it; it refuses contact dials as malformed.
  */
-record Handshake(String cluster, NodeId from, NodeId to) {
+record Handshake(String cluster, NodeId from, NodeId to, boolean contact) {
+    /** The kind byte of a contact handshake. */
+    static final int KIND_CONTACT = 1;
+
+    /** A member connection's handshake. */
+    Handshake(String cluster, NodeId from, NodeId to) {
+        this(cluster, from, to, false);
+    }
+
     /** Version of the connection protocol (handshake, frame types and their bodies). */
     static final int WIRE_VERSION = 1;
     /** A handshake body is never larger: an unauthenticated peer cannot make us buffer more. */
@@ -61,11 +76,12 @@ record Handshake(String cluster, NodeId from, NodeId to) {
         byte[] c = cluster.getBytes(StandardCharsets.UTF_8);
         byte[] f = from.value().getBytes(StandardCharsets.UTF_8);
         byte[] t = to.value().getBytes(StandardCharsets.UTF_8);
-        byte[] out = new byte[2 + 2 + c.length + 2 + f.length + 2 + t.length];
+        byte[] out = new byte[2 + 2 + c.length + 2 + f.length + 2 + t.length + (contact ? 1 : 0)];
         int at = putU16(out, 0, WIRE_VERSION);
         at = putString(out, at, c);
         at = putString(out, at, f);
-        putString(out, at, t);
+        at = putString(out, at, t);
+        if (contact) out[at] = (byte) KIND_CONTACT;
         return out;
     }
 
@@ -80,8 +96,14 @@ record Handshake(String cluster, NodeId from, NodeId to) {
         String cluster = readString(in, end, "cluster");
         NodeId from = readNodeId(in, end, "from");
         NodeId to = readNodeId(in, end, "to");
+        boolean contact = false;
+        if (end - in.readerIndex() == 1) {
+            int kind = in.readUnsignedByte();
+            if (kind != KIND_CONTACT) throw new InvalidHandshakeException(Rejection.MALFORMED, "handshake kind " + kind + " is not " + KIND_CONTACT + " (contact)");
+            contact = true;
+        }
         if (in.readerIndex() != end) throw new InvalidHandshakeException(Rejection.MALFORMED, "handshake has " + (end - in.readerIndex()) + " trailing bytes");
-        return new Handshake(cluster, from, to);
+        return new Handshake(cluster, from, to, contact);
     }
 
     private static NodeId readNodeId(ByteBuf in, int end, String field) throws InvalidHandshakeException {

@@ -66,6 +66,12 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Mutual TLS</b> (optional, {@link TcpTransportConfig#tls()}): TLS 1.3 on every connection,
  *       both sides present a certificate of the cluster's CA, and the member id a peer claims in
  *       its handshake must be the one its certificate names ({@link CertificateIdentity}).
+ *   <li><b>Contact connections</b>: a known member identity (one of the configured members, or one
+ *       ever added) that is not connected as a member may still exchange
+ *       {@link io.tandem.engine.ContactMessage}s (a join request, a view probe and its answer) over a
+ *       contact connection ({@link ContactLink}), in a restricted state: every other message, region
+ *       write or fence from it is dropped, counted ({@code tandem.transport.contact.dropped}) and
+ *       logged. With TLS its certificate must name it, as for members. A stranger is refused as before.
  *   <li><b>Admission</b>: accepted connections that have not completed their handshake are
  *       bounded per source address and in all; more are closed at once (counted, logged at most
  *       once per interval).
@@ -92,6 +98,13 @@ public final class TcpTransport implements Transport {
     private final TransportMetrics metrics;
     /** The current peers; members are added and removed at run time ({@link #addMember}, {@link #removeMember}). */
     private final Map<NodeId, PeerLink> links = new ConcurrentHashMap<>();
+    /**
+     * Every member identity this node knows and where it listens: the configured members and any
+     * member added since. They may use contact connections; anyone else is a stranger.
+     */
+    private final Map<NodeId, Endpoint> known = new ConcurrentHashMap<>();
+    /** Contact paths to known identities, created on first use (sending, or a contact dial accepted). */
+    private final Map<NodeId, ContactLink> contacts = new ConcurrentHashMap<>();
     private final RegionTable regionTable;
     /** Region fences sent and not yet answered, by (push id, target): the push's region. */
     private final Map<PendingPush, String> pendingPushes = new ConcurrentHashMap<>();
@@ -142,6 +155,8 @@ public final class TcpTransport implements Transport {
         for (Map.Entry<NodeId, Endpoint> member : setup.members().entrySet()) {
             if (!member.getKey().equals(self)) links.put(member.getKey(), new PeerLink(this, member.getKey(), member.getValue(), metrics));
         }
+        known.putAll(setup.members());
+        known.remove(self);
         this.regionTable = new RegionTable(self, links.keySet());
         metrics.gauge(TransportMetrics.IO_MODE, io, x -> 1, "mode", io.toString());
         this.tls = config.tls() == null ? null : TlsContexts.of(loadTls());
@@ -213,6 +228,7 @@ public final class TcpTransport implements Transport {
         if (member.equals(self) || links.containsKey(member) || closed.get()) return;
         if (endpoint.equals(Endpoint.UNADDRESSED)) throw new IllegalArgumentException("the TCP transport needs the address of " + member);
         PeerLink link = new PeerLink(this, member, endpoint, metrics);
+        known.put(member, endpoint);
         regionTable.addPeer(member);
         links.put(member, link);
         log.info("{}: member {} at {} added", self, member, endpoint);
@@ -222,8 +238,9 @@ public final class TcpTransport implements Transport {
 
     /**
      * Removes {@code member}: its connection is closed and not redialed, what is queued for it is
-     * dropped, its dials are refused at the handshake (unknown member), and fences awaiting its
-     * answer complete as not applied.
+     * dropped, its member dials are refused at the handshake (unknown member), and fences awaiting
+     * its answer complete as not applied. It stays a known identity: its contact messages still
+     * pass (a removed member asks to join again through them).
      */
     @Override
     public synchronized void removeMember(NodeId member) {
@@ -304,20 +321,25 @@ public final class TcpTransport implements Transport {
     }
 
     private ChannelInitializer<Channel> connectionInitializer(PeerLink dialed) {
+        return connectionInitializer(dialed, null);
+    }
+
+    private ChannelInitializer<Channel> connectionInitializer(PeerLink dialed, ContactLink contact) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                if (dialed == null && !admit(ch)) return;
+                boolean accepted = dialed == null && contact == null;
+                if (accepted && !admit(ch)) return;
                 channels.add(ch);
                 ch.closeFuture().addListener(f -> channels.remove(ch));
                 TlsContexts t = tls;
                 if (t != null) {
-                    SslHandler ssl = dialed == null ? t.server().newHandler(ch.alloc())
-                            : t.client().newHandler(ch.alloc(), dialed.endpoint.host(), dialed.endpoint.port());
+                    Endpoint to = dialed != null ? dialed.endpoint : contact != null ? contact.endpoint : null;
+                    SslHandler ssl = accepted ? t.server().newHandler(ch.alloc()) : t.client().newHandler(ch.alloc(), to.host(), to.port());
                     ssl.setHandshakeTimeoutMillis(config.handshakeTimeout().toMillis());
                     ch.pipeline().addLast("tls", ssl);
                 }
-                ch.pipeline().addLast("tandem-connection", new Connection(TcpTransport.this, dialed));
+                ch.pipeline().addLast("tandem-connection", new Connection(TcpTransport.this, dialed, contact));
             }
         };
     }
@@ -381,7 +403,10 @@ public final class TcpTransport implements Transport {
     public boolean send(NodeId to, ProtocolMessage message) {
         if (to == null || message == null || closed.get()) return false;
         PeerLink link = links.get(to);
-        if (link == null) return false;
+        // A contact message goes wherever the member link cannot take it now: the peer may not count
+        // this node as a member (it removed it), and then it never dials or accepts the member link.
+        boolean viaContact = message instanceof io.tandem.engine.ContactMessage && (link == null || !link.isConnected()) && known.containsKey(to);
+        if (link == null && !viaContact) return false;
         byte[] body;
         try {
             body = codec.encode(message);
@@ -395,7 +420,36 @@ public final class TcpTransport implements Transport {
             logUnsendable(message, "encoded to " + body.length + " bytes, over the maximum frame of " + config.maxFrameBytes());
             return false;
         }
+        if (viaContact) return contactLink(to).offer(body);
         return link.offer(FrameFormat.TYPE_MESSAGE, body);
+    }
+
+    /** Whether {@code node} is a known member identity (configured, or added at some time), current member or not. */
+    boolean isKnown(NodeId node) {
+        return known.containsKey(node);
+    }
+
+    /** The contact path to a known identity, created on first use. */
+    ContactLink contactLink(NodeId peer) {
+        return contacts.computeIfAbsent(peer, p -> new ContactLink(this, p, known.get(p), metrics));
+    }
+
+    /** A bootstrap for a contact dial by {@code link}, or null before start or after close. */
+    Bootstrap contactBootstrap(ContactLink link) {
+        Bootstrap b = dialing;
+        if (b == null || closed.get()) return null;
+        return b.clone().handler(connectionInitializer(null, link));
+    }
+
+    /** Contact messages and frames from contact connections that were dropped, for any reason. */
+    public long contactDropped() {
+        return metrics.total(TransportMetrics.CONTACT_DROPPED);
+    }
+
+    /** Whether a contact connection with {@code peer} is open (tests and diagnostics). */
+    public boolean isContactConnected(NodeId peer) {
+        ContactLink c = contacts.get(peer);
+        return c != null && c.isConnected();
     }
 
     private void logUnsendable(ProtocolMessage message, String why) {

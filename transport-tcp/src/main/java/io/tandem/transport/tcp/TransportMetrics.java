@@ -35,6 +35,8 @@ final class TransportMetrics {
     static final String CONNECTIONS_OPENED = "connections.opened";
     static final String CONNECTIONS_REFUSED = "connections.refused";
     static final String REGION_WRITES_REJECTED = "region.writes.rejected";
+    /** Frames from a contact connection that are not contact messages, dropped unread (tag {@code reason}). */
+    static final String CONTACT_DROPPED = "contact.dropped";
     static final String OUTBOX_MESSAGES = "outbox.messages";
     static final String OUTBOX_BYTES = "outbox.bytes";
     static final String PEER_CONNECTED = "peer.connected";

@@ -45,6 +45,11 @@ final class RawPeer implements AutoCloseable {
         sendFrame(FrameFormat.TYPE_HANDSHAKE, new Handshake(cluster, from, to).encode());
     }
 
+    /** The handshake of a contact connection (only contact messages may follow). */
+    void sendContactHandshake(String cluster, NodeId from, NodeId to) throws IOException {
+        sendFrame(FrameFormat.TYPE_HANDSHAKE, new Handshake(cluster, from, to, true).encode());
+    }
+
     void sendFrame(byte type, byte[] body) throws IOException {
         ByteBuffer frame = ByteBuffer.allocate(FrameFormat.HEADER_BYTES + body.length);
         FrameFormat.writeHeader(frame, type, body.length);

@@ -49,7 +49,7 @@ final class Recorder implements TransportListener {
 
     /** The sequence numbers of the {@link TestSupport.Seq} messages from {@code sender}, in arrival order. */
     List<Long> seqsFrom(NodeId sender) {
-        return from(sender).stream().map(m -> ((TestSupport.Seq) m).seq()).toList();
+        return from(sender).stream().filter(m -> m instanceof TestSupport.Seq).map(m -> ((TestSupport.Seq) m).seq()).toList();
     }
 
     boolean received(NodeId sender, long seq) {

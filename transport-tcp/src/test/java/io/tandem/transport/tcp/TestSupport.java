@@ -32,6 +32,9 @@ final class TestSupport {
     /** A message holding anything the codec can encode (a list of lists of ...), for hostile-input tests. */
     record Holder(long requestId, Object value) implements ProtocolMessage {}
 
+    /** A contact message (a stand-in for a join request): may travel between known nodes that are not connected as members. */
+    record Knock(long requestId, long seq) implements io.tandem.engine.ContactMessage {}
+
     /** Not registered with the codec: cannot be sent. */
     record Unregistered(long requestId) implements ProtocolMessage {}
 
@@ -41,6 +44,7 @@ final class TestSupport {
         KryoCodec.Builder b = KryoCodec.builder();
         b.register(Seq.class, CodecIds.TEST_FIRST);
         b.register(Holder.class, CodecIds.TEST_FIRST + 1);
+        b.register(Knock.class, CodecIds.TEST_FIRST + 2);
         return b.build();
     }
 

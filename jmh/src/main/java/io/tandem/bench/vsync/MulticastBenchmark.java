@@ -1,0 +1,236 @@
+package io.tandem.bench.vsync;
+
+import io.tandem.api.Channel;
+import io.tandem.api.Message;
+import io.tandem.api.Receiver;
+import io.tandem.api.Tandem;
+import io.tandem.engine.NodeId;
+import io.tandem.protocols.Protocols;
+import io.tandem.protocols.vsync.VsyncConfig;
+import io.tandem.transport.Endpoint;
+import io.tandem.transport.tcp.TcpTransport;
+import io.tandem.transport.tcp.TcpTransportConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+
+/**
+ * Ordered-multicast message rate over TCP on loopback (issue 22, derecho.md §9.5): Tandem's
+ * virtual synchrony (raw and ordered delivery) next to JGroups 5.4 (NAKACK2 FIFO as "raw",
+ * SEQUENCER total order as "ordered"), in the same JVM run. Every member sends as fast as its
+ * flow control lets it; the rate is the messages delivered per second at one member (all senders
+ * together), measured after a warm-up. All members of a group live in this one JVM, each with its
+ * own TCP endpoint (Tandem: its own TcpTransport and event loop; JGroups: its own TCP transport).
+ *
+ * <pre>
+ * java -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.MulticastBenchmark \
+ *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
+ *     --warmup 2 --measure 4 --base-port 23000
+ * </pre>
+ * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds.
+ */
+public final class MulticastBenchmark {
+    private MulticastBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        List<Integer> sizes = List.of(2, 3, 4, 5);
+        List<Integer> payloads = List.of(64, 1024, 8192);
+        List<String> systems = List.of("tandem-raw", "tandem-ordered", "jgroups-raw", "jgroups-sequencer");
+        double warmup = 2, measure = 4;
+        int basePort = 23000;
+        for (int i = 0; i < args.length; i += 2) {
+            String v = args[i + 1];
+            switch (args[i]) {
+                case "--sizes" -> sizes = ints(v);
+                case "--payloads" -> payloads = ints(v);
+                case "--systems" -> systems = List.of(v.split(","));
+                case "--warmup" -> warmup = Double.parseDouble(v);
+                case "--measure" -> measure = Double.parseDouble(v);
+                case "--base-port" -> basePort = Integer.parseInt(v);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, "
+                + System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        System.out.println("system,n,payload,msgs_per_s,delivered,seconds");
+        int run = 0;
+        for (int n : sizes) {
+            for (int payload : payloads) {
+                for (String system : systems) {
+                    int port = basePort + (run++ % 90) * 10;
+                    Point p = switch (system) {
+                        case "tandem-raw" -> tandem(n, payload, VsyncConfig.Delivery.RAW, port, warmup, measure, run);
+                        case "tandem-ordered" -> tandem(n, payload, VsyncConfig.Delivery.ORDERED, port, warmup, measure, run);
+                        case "jgroups-raw" -> jgroups(n, payload, false, port, warmup, measure, run);
+                        case "jgroups-sequencer" -> jgroups(n, payload, true, port, warmup, measure, run);
+                        default -> throw new IllegalArgumentException("unknown system " + system);
+                    };
+                    System.out.printf(Locale.ROOT, "%s,%d,%d,%.0f,%d,%.2f%n", system, n, payload, p.delivered / p.seconds, p.delivered, p.seconds);
+                    System.out.flush();
+                }
+            }
+        }
+        System.exit(0);
+    }
+
+    private record Point(long delivered, double seconds) {}
+
+    private static final java.util.concurrent.atomic.AtomicReference<Throwable> FIRST_ERROR = new java.util.concurrent.atomic.AtomicReference<>();
+
+    private static List<Integer> ints(String csv) {
+        List<Integer> out = new ArrayList<>();
+        for (String s : csv.split(",")) out.add(Integer.parseInt(s.trim()));
+        return out;
+    }
+
+    /** Senders on every member, counting deliveries at member 0 between warm-up end and measure end. */
+    private static Point drive(int n, List<Runnable> senders, AtomicLong deliveredAt0, AtomicBoolean stop, double warmup, double measure) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(senders.get(i), "sender-" + i);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        Thread.sleep((long) (warmup * 1000));
+        long c0 = deliveredAt0.get();
+        long t0 = System.nanoTime();
+        Thread.sleep((long) (measure * 1000));
+        long c1 = deliveredAt0.get();
+        long t1 = System.nanoTime();
+        stop.set(true);
+        for (Thread t : threads) t.join(5000);
+        return new Point(c1 - c0, (t1 - t0) / 1e9);
+    }
+
+    private static Point tandem(int n, int payload, VsyncConfig.Delivery delivery, int basePort, double warmup, double measure, int run) throws Exception {
+        Map<NodeId, Endpoint> members = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
+        int window = 64;
+        int slotBytes = Math.max(512, (payload + 48 + 63) / 64 * 64 + 64);
+        // A 5 s suspicion timeout: with every member saturating two shared cores, a 500 ms one removes members.
+        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, slotBytes).withDelivery(delivery).withMaxQueuedSends(4096)
+                .withTimers(java.time.Duration.ofMillis(20), java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(200), java.time.Duration.ZERO);
+        AtomicLong deliveredAt0 = new AtomicLong();
+        List<Channel> channels = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                boolean first = i == 0;
+                channels.add(Tandem.channel().id("n" + (i + 1)).members(members).cluster("vsync-bench-" + run)
+                        .protocol(Protocols.virtualSynchrony(config))
+                        .transport(TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)))
+                        .inMemoryStorage()
+                        .connect(new Receiver() {
+                            @Override
+                            public void receive(Message msg) {
+                                if (first) deliveredAt0.incrementAndGet();
+                            }
+                        }));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!channels.stream().allMatch(c -> c.view() != null && c.view().members().size() == n)) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("the group of " + n + " did not form");
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            byte[] data = new byte[payload];
+            List<Runnable> senders = new ArrayList<>();
+            for (Channel ch : channels) {
+                senders.add(() -> {
+                    Semaphore inflight = new Semaphore(2 * window);
+                    while (!stop.get()) {
+                        try {
+                            if (!inflight.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        ch.send(data).whenComplete((pos, err) -> {
+                            inflight.release();
+                            if (err != null && FIRST_ERROR.compareAndSet(null, err)) System.err.println("# first send error: " + err);
+                        });
+                    }
+                });
+            }
+            return drive(n, senders, deliveredAt0, stop, warmup, measure);
+        } finally {
+            for (Channel c : channels) c.close();
+        }
+    }
+
+    private static Point jgroups(int n, int payload, boolean sequencer, int basePort, double warmup, double measure, int run) throws Exception {
+        StringBuilder hosts = new StringBuilder();
+        for (int i = 0; i < n; i++) hosts.append(i == 0 ? "" : ",").append("127.0.0.1[").append(basePort + i).append("]");
+        List<JChannel> channels = new ArrayList<>();
+        AtomicLong deliveredAt0 = new AtomicLong();
+        try {
+            for (int i = 0; i < n; i++) {
+                Path xml = Files.createTempFile("jgroups-bench", ".xml");
+                Files.writeString(xml, """
+                        <config xmlns="urn:org:jgroups">
+                          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0" thread_pool.max_threads="8"/>
+                          <TCPPING initial_hosts="%s" port_range="0"/>
+                          <MERGE3/>
+                          <FD_ALL3/>
+                          <VERIFY_SUSPECT2/>
+                          <pbcast.NAKACK2 use_mcast_xmit="false"/>
+                          <UNICAST3/>
+                          <pbcast.STABLE/>
+                          <pbcast.GMS join_timeout="3000"/>
+                          %s
+                          <MFC/>
+                          <FRAG2 frag_size="60000"/>
+                        </config>
+                        """.formatted(basePort + i, hosts, sequencer ? "<SEQUENCER/>" : ""));
+                JChannel ch = new JChannel(xml.toString());
+                Files.delete(xml);
+                ch.setName("n" + (i + 1));
+                boolean first = i == 0;
+                ch.setReceiver(new org.jgroups.Receiver() {
+                    @Override
+                    public void receive(org.jgroups.Message msg) {
+                        if (first) deliveredAt0.incrementAndGet();
+                    }
+                });
+                ch.connect("vsync-bench-" + run);
+                channels.add(ch);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!channels.stream().allMatch(c -> c.getView() != null && c.getView().size() == n)) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("the JGroups group of " + n + " did not form");
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            byte[] data = new byte[payload];
+            List<Runnable> senders = new ArrayList<>();
+            for (JChannel ch : channels) {
+                senders.add(() -> {
+                    while (!stop.get()) {
+                        try {
+                            ch.send(new BytesMessage(null, data)); // blocks under flow control (MFC)
+                        } catch (Exception e) {
+                            if (!stop.get()) throw new IllegalStateException(e);
+                        }
+                    }
+                });
+            }
+            return drive(n, senders, deliveredAt0, stop, warmup, measure);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            for (int i = channels.size() - 1; i >= 0; i--) channels.get(i).close();
+        }
+    }
+}
