@@ -56,6 +56,8 @@ final class ShardState {
     private long[] prefixHashes = new long[16];
     private int deliveredInView;
     private String violation;
+    /** My row changed since the engine last pushed it (see {@link #takeRowChanged}). */
+    private boolean rowChanged;
 
     @SuppressWarnings("unchecked")
     ShardState(Sst sst, VsyncRow row, Host host, long vid, int subgroup, String subgroupName, int shardIndex, List<NodeId> members, NodeId self, boolean raw,
@@ -136,6 +138,7 @@ final class ShardState {
         sst.set(block.received, rank, sent);
         // Slot first, then the guard in a separate write (derecho.md §2.5 R5); only to the shard (§2.4).
         sst.publish(block.slots, off, length, block.index, sent, others);
+        rowChanged = true;
         if (raw) deliverRaw(rank); // raw: my own message is mine at once, in my order
     }
 
@@ -172,16 +175,31 @@ final class ShardState {
                 held[s].add(new Held(kind, k, requestId, session, payload));
                 received[s] = k + 1;
                 sst.set(block.received, s, k + 1);
+                rowChanged = true;
                 work++;
                 if (raw && !wedged) deliverRaw(s);
             }
         }
         long prefix = RoundRobin.prefix(received, members.size());
-        if (prefix > sst.get(block.seq)) sst.advance(block.seq, prefix);
+        if (prefix > sst.get(block.seq)) {
+            sst.advance(block.seq, prefix);
+            rowChanged = true;
+        }
         return work;
     }
 
     // ---- delivery (derecho.md §4.3, §4.5) ----
+
+    /**
+     * Whether my row's columns of this shard changed since the last call, and forgets it. The engine
+     * pushes its row only after a change: a push on every poll would flood the links with copies of
+     * an unchanged row (each one a write every other member applies and answers with its own work).
+     */
+    boolean takeRowChanged() {
+        boolean c = rowChanged;
+        rowChanged = false;
+        return c;
+    }
 
     /** How many positions every shard member holds: the minimum of the shard's {@code seq} column. */
     long stableCount() {
@@ -211,7 +229,10 @@ final class ShardState {
             delivered++;
             work++;
         }
-        if (work > 0) sst.advance(block.delivered, delivered);
+        if (work > 0) {
+            sst.advance(block.delivered, delivered);
+            rowChanged = true;
+        }
         return work;
     }
 
@@ -221,6 +242,7 @@ final class ShardState {
         deliver(members.get(s), h);
         delivered++;
         sst.advance(block.delivered, delivered);
+        rowChanged = true;
     }
 
     /**

@@ -681,8 +681,10 @@ public class VsyncEngine implements Engine, Inspectable {
 
     private int send() {
         int work = 0;
-        for (ShardState st : shards) work += st.send();
-        if (work > 0) dirty = true;
+        for (ShardState st : shards) {
+            work += st.send();
+            if (st.takeRowChanged()) dirty = true;
+        }
         return work;
     }
 
@@ -690,9 +692,9 @@ public class VsyncEngine implements Engine, Inspectable {
         int work = 0;
         for (ShardState st : shards) {
             work += st.receive(wedged);
+            if (st.takeRowChanged()) dirty = true;
             if (phase != Phase.MEMBER) return work;
         }
-        dirty = true;
         return work;
     }
 
@@ -703,8 +705,10 @@ public class VsyncEngine implements Engine, Inspectable {
 
     private int deliverStable() {
         int work = 0;
-        for (ShardState st : shards) work += st.deliverStable(stableCount(st.id()));
-        if (work > 0) dirty = true;
+        for (ShardState st : shards) {
+            work += st.deliverStable(stableCount(st.id()));
+            if (st.takeRowChanged()) dirty = true;
+        }
         return work;
     }
 
