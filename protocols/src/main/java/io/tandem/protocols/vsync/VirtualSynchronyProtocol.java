@@ -210,15 +210,21 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         return Optional.empty();
     }
 
-    /** V1 for layouts: members that installed the same view computed the same shards (derecho.md §1.3: no agreement step, so a pure function). */
+    /**
+     * V1 for layouts: members that installed the same view computed the same shards (derecho.md §1.3:
+     * no agreement step, so a pure function). Compares the layouts' fingerprints (checked after every
+     * event, so it must be cheap); the full layouts only to describe a difference.
+     */
     static Optional<String> layoutAgreement(SimCluster cluster) {
         List<VsyncEngine> engines = live(cluster);
         for (int i = 0; i < engines.size(); i++) {
             for (int j = i + 1; j < engines.size(); j++) {
-                for (Map.Entry<Long, Layout> e : engines.get(i).recentLayouts().entrySet()) {
-                    Layout other = engines.get(j).recentLayouts().get(e.getKey());
-                    if (other != null && !shardMembers(other).equals(shardMembers(e.getValue()))) {
-                        return Optional.of("view " + e.getKey() + " has layout " + shardMembers(e.getValue()) + " at one member and " + shardMembers(other) + " at another");
+                Map<Long, Long> b = engines.get(j).recentLayoutPrints();
+                for (Map.Entry<Long, Long> e : engines.get(i).recentLayoutPrints().entrySet()) {
+                    Long other = b.get(e.getKey());
+                    if (other != null && !other.equals(e.getValue())) {
+                        return Optional.of("view " + e.getKey() + " has layout " + shardMembers(engines.get(i).recentLayouts().get(e.getKey())) + " at one member and "
+                                + shardMembers(engines.get(j).recentLayouts().get(e.getKey())) + " at another");
                     }
                 }
             }
@@ -228,11 +234,14 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
 
     private static Map<String, List<List<NodeId>>> shardMembers(Layout l) {
         Map<String, List<List<NodeId>>> out = new java.util.TreeMap<>();
-        l.subgroups().forEach((name, shards) -> out.put(name, shards.stream().map(Shard::members).toList()));
+        if (l != null) l.subgroups().forEach((name, shards) -> out.put(name, shards.stream().map(Shard::members).toList()));
         return out;
     }
 
-    /** P4 per shard: in one view, two members' delivered sequences of a shard they both serve are prefixes of one another. */
+    /**
+     * P4 per shard: in one view, two members' delivered sequences of a shard they both serve are
+     * prefixes of one another ({@link VsyncEngine#GROUP}'s shard is {@code vsync-total-order}'s).
+     */
     static Optional<String> shardTotalOrder(SimCluster cluster) {
         List<VsyncEngine> engines = live(cluster);
         for (int i = 0; i < engines.size(); i++) {
@@ -240,12 +249,12 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
                 VsyncEngine a = engines.get(i);
                 VsyncEngine b = engines.get(j);
                 if (a.phase() != VsyncEngine.Phase.MEMBER || b.phase() != VsyncEngine.Phase.MEMBER || a.viewId() != b.viewId()) continue;
-                for (ShardId shard : a.myShards()) {
-                    int other = b.shardDelivered(shard);
-                    if (other < 0) continue;
-                    int common = Math.min(a.shardDelivered(shard), other);
-                    if (common > 0 && a.shardPrefix(shard, common)[1] != b.shardPrefix(shard, common)[1]) {
-                        return Optional.of("in view " + a.viewId() + " the first " + common + " deliveries of shard " + shard + " differ (total order within the shard broken)");
+                for (ShardState sa : a.typedShards()) {
+                    ShardState sb = b.servedShard(sa.subgroup, sa.shardIndex);
+                    if (sb == null) continue;
+                    int common = Math.min(sa.deliveredInView(), sb.deliveredInView());
+                    if (common > 0 && sa.prefixHash(common) != sb.prefixHash(common)) {
+                        return Optional.of("in view " + a.viewId() + " the first " + common + " deliveries of shard " + sa.name() + " differ (total order within the shard broken)");
                     }
                 }
             }
@@ -253,7 +262,10 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         return Optional.empty();
     }
 
-    /** P3/V3 per shard: members that served a shard in a view and both installed the next view delivered the same sequence of it. */
+    /**
+     * P3/V3 per shard: members that served a shard in a view and both installed the next view delivered
+     * the same sequence of it ({@link VsyncEngine#GROUP}'s shard is {@code vsync-same-view-same-set}'s).
+     */
     static Optional<String> shardSameViewSameSet(SimCluster cluster) {
         List<NodeId> nodes = new ArrayList<>();
         List<VsyncEngine> engines = new ArrayList<>();

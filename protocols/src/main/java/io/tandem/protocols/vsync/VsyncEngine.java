@@ -110,6 +110,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private Layout layout = Layout.EMPTY;
     /** The shards I serve in the current view, one per subgroup at most, in subgroup order. */
     private List<ShardState> shards = List.of();
+    /** {@link #shards} without {@link #group}. */
+    private List<ShardState> typedShards = List.of();
     /** My shard of {@link #GROUP}, whose messages feed the state machine (null if I serve none). */
     private ShardState group;
     /** Ordered sends waiting for a window slot, per subgroup other than {@link #GROUP}; kept across views while my shard stays. */
@@ -121,6 +123,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private long queries;
     private final TreeMap<Long, Map<ShardId, long[]>> completedShardViews = new TreeMap<>();
     private final TreeMap<Long, Layout> layouts = new TreeMap<>();
+    /** A fingerprint of each layout in {@link #layouts}, so the simulator's per-event agreement check compares numbers. */
+    private final TreeMap<Long, Long> layoutPrints = new TreeMap<>();
     private final LinkedHashSet<NodeId> pendingJoins = new LinkedHashSet<>();
     private long lastProbe;
     private long appliedIndex;
@@ -558,7 +562,9 @@ public class VsyncEngine implements Engine, Inspectable {
         for (ShardState st : shards) before.put(st.subgroupName, st.id());
         layout = newLayout;
         layouts.put(vid, newLayout);
+        layoutPrints.put(vid, fingerprint(newLayout));
         while (layouts.size() > 4) layouts.pollFirstEntry();
+        while (layoutPrints.size() > 4) layoutPrints.pollFirstEntry();
         List<ShardState> mine = new ArrayList<>();
         group = null;
         List<String> names = layoutFunction.subgroups();
@@ -580,6 +586,20 @@ public class VsyncEngine implements Engine, Inspectable {
             if (now == null && !name.equals(GROUP)) typedQueue(name, null);
         }
         shards = List.copyOf(mine);
+        typedShards = shards.stream().filter(st -> st != group).toList();
+    }
+
+    /** A hash of every shard's members, subgroup by subgroup: equal layouts have equal fingerprints. */
+    private long fingerprint(Layout l) {
+        long h = 0xcbf29ce484222325L;
+        for (String name : layoutFunction.subgroups()) {
+            h = (h ^ name.hashCode()) * 0x100000001b3L;
+            for (Shard shard : l.subgroups().getOrDefault(name, List.of())) {
+                h = (h ^ 0x5bd1e995L) * 0x100000001b3L; // a shard boundary
+                for (NodeId m : shard.members()) h = (h ^ m.value().hashCode()) * 0x100000001b3L;
+            }
+        }
+        return h;
     }
 
     /** The waiting sends of subgroup {@code name}; they were for a shard I left if it is not {@code shard}: dropped (they were never sent). */
@@ -922,14 +942,15 @@ public class VsyncEngine implements Engine, Inspectable {
                 return 0;
             }
             reissues.add(st.beyondTrim(trim[st.rank]));
-            done.put(st.id(), new long[] {st.deliveredInView(), st.prefixHash(st.deliveredInView())});
+            // The group's shard is in completedViews already (vsync-same-view-same-set checks it).
+            if (st != group) done.put(st.id(), new long[] {st.deliveredInView(), st.prefixHash(st.deliveredInView())});
         }
         terminating = false;
         List<Long> changes = new ArrayList<>();
         for (int i = 0; i < sst.get(row.numChanges); i++) changes.add(sst.get(row.changes, i));
         List<NodeId> next = nextMembers(changes);
         completedViews.put(vid, new long[] {deliveredInView(), prefixHash(deliveredInView())});
-        completedShardViews.put(vid, done);
+        if (!done.isEmpty()) completedShardViews.put(vid, done);
         while (completedShardViews.size() > 64) completedShardViews.pollFirstEntry();
         long suspectedNodes = 0;
         for (int r = 0; r < n; r++) if (suspects(r)) suspectedNodes |= bitOfNode(members.get(r));
@@ -1236,22 +1257,25 @@ public class VsyncEngine implements Engine, Inspectable {
         return completedShardViews;
     }
 
-    /** Positions delivered in the current view in {@code shard} (nulls included) and the hash of that prefix; null if I do not serve it. */
-    long[] shardPrefix(ShardId shard, int count) {
-        ShardState st = shard(shard);
-        if (st == null) return null;
-        int c = Math.min(count, st.deliveredInView());
-        return new long[] {c, st.prefixHash(c)};
-    }
-
-    int shardDelivered(ShardId shard) {
-        ShardState st = shard(shard);
-        return st == null ? -1 : st.deliveredInView();
-    }
-
     /** The layouts of the last few views this member installed, by view id. */
     Map<Long, Layout> recentLayouts() {
         return layouts;
+    }
+
+    /** The fingerprints of {@link #recentLayouts}, by view id. */
+    Map<Long, Long> recentLayoutPrints() {
+        return layoutPrints;
+    }
+
+    /** The shards this member serves in the current view other than {@link #GROUP}'s (whose checks are the group's own). */
+    List<ShardState> typedShards() {
+        return typedShards;
+    }
+
+    /** My state of shard {@code index} of subgroup number {@code subgroup} in the current view, or null if I do not serve it. */
+    ShardState servedShard(int subgroup, int index) {
+        for (ShardState st : shards) if (st.subgroup == subgroup && st.shardIndex == index) return st;
+        return null;
     }
 
     /** For each view this member left: how many positions it delivered in it and the hash of the sequence. */
