@@ -1253,7 +1253,7 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     /** For each view this member left: per shard it served, how many positions it delivered in it and the hash of the sequence. */
-    Map<Long, Map<ShardId, long[]>> completedShardViews() {
+    java.util.NavigableMap<Long, Map<ShardId, long[]>> completedShardViews() {
         return completedShardViews;
     }
 
