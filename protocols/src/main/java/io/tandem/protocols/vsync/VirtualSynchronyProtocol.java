@@ -239,8 +239,8 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     }
 
     /**
-     * P4 per shard: in one view, two members' delivered sequences of a shard they both serve are
-     * prefixes of one another ({@link VsyncEngine#GROUP}'s shard is {@code vsync-total-order}'s).
+     * P4 per shard: in one view, two members' delivered sequences of an ordered shard they both serve
+     * are prefixes of one another ({@link VsyncEngine#GROUP}'s shard is {@code vsync-total-order}'s).
      */
     static Optional<String> shardTotalOrder(SimCluster cluster) {
         List<VsyncEngine> engines = live(cluster);
@@ -250,6 +250,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
                 VsyncEngine b = engines.get(j);
                 if (a.phase() != VsyncEngine.Phase.MEMBER || b.phase() != VsyncEngine.Phase.MEMBER || a.viewId() != b.viewId()) continue;
                 for (ShardState sa : a.typedShards()) {
+                    if (sa.raw) continue; // raw delivery has no order to agree on (derecho.md §1.5)
                     ShardState sb = b.servedShard(sa.subgroup, sa.shardIndex);
                     if (sb == null) continue;
                     int common = Math.min(sa.deliveredInView(), sb.deliveredInView());

@@ -942,8 +942,9 @@ public class VsyncEngine implements Engine, Inspectable {
                 return 0;
             }
             reissues.add(st.beyondTrim(trim[st.rank]));
-            // The group's shard is in completedViews already (vsync-same-view-same-set checks it).
-            if (st != group) done.put(st.id(), new long[] {st.deliveredInView(), st.prefixHash(st.deliveredInView())});
+            // The group's shard is in completedViews already (vsync-same-view-same-set checks it); a raw
+            // shard promises no common set or order (derecho.md §1.5), so it has no record to compare.
+            if (st != group && !st.raw) done.put(st.id(), new long[] {st.deliveredInView(), st.prefixHash(st.deliveredInView())});
         }
         terminating = false;
         List<Long> changes = new ArrayList<>();

@@ -54,6 +54,7 @@ class ShardedVsyncSimulationTest {
         boolean queries;
         long queriesSent;
         long repliesReceived;
+        long logDelivered;
 
         final NodeId me;
 
@@ -86,6 +87,8 @@ class ShardedVsyncSimulationTest {
     static final class Counter implements ShardReceiver {
         TrafficEngine engine;
         final java.util.Map<ShardId, Long> deliveredIn = new java.util.HashMap<>();
+        /** Per shard, sender and view: the number of the last message delivered. */
+        final java.util.Map<String, Long> lastFrom = new java.util.HashMap<>();
 
         @Override
         public byte[] query(ShardId shard, NodeId from, byte[] request) {
@@ -104,9 +107,15 @@ class ShardedVsyncSimulationTest {
         @Override
         public void deliver(ShardId shard, NodeId sender, long version, byte[] payload) {
             engine.delivered++;
+            if (shard.subgroup().equals("log")) engine.logDelivered++;
             deliveredIn.merge(shard, 1L, Long::sum);
             // The payload names the shard it was sent to: a message never crosses shards.
-            if (!new String(payload, StandardCharsets.UTF_8).startsWith(shard + "#")) throw new AssertionError(shard + " delivered " + new String(payload, StandardCharsets.UTF_8));
+            String text = new String(payload, StandardCharsets.UTF_8);
+            if (!text.startsWith(shard + "#")) throw new AssertionError(shard + " delivered " + text);
+            // Each sender's messages arrive in the order it sent them, in ordered and raw shards alike (derecho.md §1.5).
+            long n = Long.parseLong(text.substring(text.indexOf('#') + 1));
+            Long before = lastFrom.put(shard + " " + sender + " " + (version >>> 32), n);
+            if (before != null && before >= n) throw new AssertionError(shard + " delivered " + sender + "'s #" + n + " after its #" + before);
         }
     }
 
@@ -135,7 +144,7 @@ class ShardedVsyncSimulationTest {
         };
     }
 
-    record Stats(List<SimResult> failures, long moves, long delivered, int maxSubgroups, int seeds, long queries, long replies) {}
+    record Stats(List<SimResult> failures, long moves, long delivered, int maxSubgroups, int seeds, long queries, long replies, long logDelivered) {}
 
     static Stats run(VirtualSynchronyProtocol protocol, long first, int seeds, int maxFailures) {
         List<SimResult> failures = new ArrayList<>();
@@ -145,6 +154,7 @@ class ShardedVsyncSimulationTest {
         int ran = 0;
         long queries = 0;
         long replies = 0;
+        long logDelivered = 0;
         SimOptions base = VsyncSimulationTest.base();
         for (long seed = first; seed < first + seeds && failures.size() < maxFailures; seed++) {
             SimOptions o = base.withSeed(seed).withSchedule(VsyncSimulationTest.minorityFaults(seed, base.durationNanos()));
@@ -160,10 +170,11 @@ class ShardedVsyncSimulationTest {
                 maxSubgroups = Math.max(maxSubgroups, e.get().maxSubgroups);
                 queries += e.get().queriesSent;
                 replies += e.get().repliesReceived;
+                logDelivered += e.get().logDelivered;
             }
         }
-        System.out.println(protocol.name() + ": seeds=" + ran + " failures=" + failures.size() + " shard moves=" + moves + " shard deliveries=" + delivered + " p2p queries=" + queries + " replies=" + replies);
-        return new Stats(failures, moves, delivered, maxSubgroups, ran, queries, replies);
+        System.out.println(protocol.name() + ": seeds=" + ran + " failures=" + failures.size() + " shard moves=" + moves + " shard deliveries=" + delivered + " p2p queries=" + queries + " replies=" + replies + " log deliveries=" + logDelivered);
+        return new Stats(failures, moves, delivered, maxSubgroups, ran, queries, replies, logDelivered);
     }
 
     private static String describe(List<SimResult> failures) {
@@ -187,6 +198,19 @@ class ShardedVsyncSimulationTest {
         assertThat(s.queries()).isPositive();
         // Replies come back for most queries; the rest were asked of a member that crashed, was cut off or left the shard.
         assertThat(s.replies()).as("replies to %d queries", s.queries()).isGreaterThan(s.queries() / 2);
+    }
+
+    /** A raw subgroup beside ordered ones (derecho.md §1.5): delivered at once, per-sender FIFO, no total order to check. */
+    @Test
+    void aRawShardDeliversBesideOrderedOnes() {
+        VsyncConfig c = VsyncSimulationTest.SIM;
+        LayoutFunction mixed = LayoutFunction.overlapping(List.of(
+                new ShardAllocator(List.of(new SubgroupPolicy(VsyncEngine.GROUP, 1, 1, c.maxMembers(), DeliveryMode.ORDERED))),
+                new ShardAllocator(List.of(new SubgroupPolicy("kv", 2, 1, 2, DeliveryMode.ORDERED))),
+                new ShardAllocator(List.of(new SubgroupPolicy("log", 1, 2, 3, DeliveryMode.RAW)))));
+        Stats s = run(sharded(c, mixed, "vsync-sharded-raw"), 1, 3, 1);
+        assertThat(s.failures()).as(describe(s.failures())).isEmpty();
+        assertThat(s.logDelivered()).as("messages delivered in the raw log shard").isPositive();
     }
 
     @Test
