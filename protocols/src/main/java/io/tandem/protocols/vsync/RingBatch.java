@@ -25,13 +25,16 @@ final class RingBatch {
     static final int MAX_GAP_BYTES = 1024;
 
     private final VsyncRow row;
+    /** The subgroup's columns whose ring this batch publishes (one ring per subgroup of the layout). */
+    private final VsyncRow.Block block;
     /** Padded bytes written to each ring slot in this batch (by slot number). */
     private final int[] lengths;
     private long first;
     private long end;
 
-    RingBatch(VsyncRow row) {
+    RingBatch(VsyncRow row, VsyncRow.Block block) {
         this.row = row;
+        this.block = block;
         this.lengths = new int[row.window];
     }
 
@@ -59,13 +62,13 @@ final class RingBatch {
             if (off > runStart && off - runEnd <= MAX_GAP_BYTES) {
                 runEnd = off + length; // adjacent slot: extend the run over the previous slot's short tail
             } else {
-                sst.push(row.slots, runStart, runEnd - runStart, targets);
+                sst.push(block.slots, runStart, runEnd - runStart, targets);
                 runStart = off;
                 runEnd = off + length;
             }
         }
         first = end;
         // The last run, then the guard in its own write (R5).
-        sst.publish(row.slots, runStart, runEnd - runStart, row.index, guardValue, targets);
+        sst.publish(block.slots, runStart, runEnd - runStart, block.index, guardValue, targets);
     }
 }

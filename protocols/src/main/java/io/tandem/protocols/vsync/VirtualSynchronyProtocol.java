@@ -3,6 +3,9 @@ package io.tandem.protocols.vsync;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
+import io.tandem.protocols.vsync.layout.Layout;
+import io.tandem.protocols.vsync.layout.LayoutFunction;
+import io.tandem.protocols.vsync.layout.Shard;
 import io.tandem.routing.RoutingPolicy;
 import io.tandem.sim.FaultSchedule;
 import io.tandem.sim.MinorityFaultModel;
@@ -27,13 +30,26 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     public static final String NAME = "virtual-synchrony";
 
     private final VsyncConfig config;
+    /** The layout function; null: the default one-shard group ({@link VsyncEngine#defaultLayout}). */
+    private final LayoutFunction layout;
 
     public VirtualSynchronyProtocol() {
         this(VsyncConfig.DEFAULTS);
     }
 
     public VirtualSynchronyProtocol(VsyncConfig config) {
+        this(config, null);
+    }
+
+    /** A group divided by {@code layout} into subgroups and shards on every view (derecho.md §1.3). */
+    public VirtualSynchronyProtocol(VsyncConfig config, LayoutFunction layout) {
         this.config = config;
+        this.layout = layout;
+    }
+
+    /** The layout function the engines run on every view. */
+    public LayoutFunction layout() {
+        return layout == null ? VsyncEngine.defaultLayout(config) : layout;
     }
 
     public VsyncConfig config() {
@@ -52,7 +68,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
 
     /** The engine of one member; a broken twin in the tests returns its own. */
     protected VsyncEngine newEngine(NodeId self, List<NodeId> members) {
-        return new VsyncEngine(self, members, config);
+        return new VsyncEngine(self, members, config, layout(), ShardReceiver.NONE);
     }
 
     /** Every member orders what it receives: a client may talk to any of them, and tries another when one refuses. */
@@ -81,7 +97,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
 
     /** This protocol with another configuration. */
     protected VirtualSynchronyProtocol withConfig(VsyncConfig c) {
-        return new VirtualSynchronyProtocol(c);
+        return new VirtualSynchronyProtocol(c, layout);
     }
 
     @Override
@@ -132,7 +148,10 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         return List.of(
                 SimInvariant.of("vsync-self-check", VirtualSynchronyProtocol::selfChecks),
                 SimInvariant.of("vsync-total-order", VirtualSynchronyProtocol::totalOrder),
-                SimInvariant.of("vsync-same-view-same-set", VirtualSynchronyProtocol::sameViewSameSet));
+                SimInvariant.of("vsync-same-view-same-set", VirtualSynchronyProtocol::sameViewSameSet),
+                SimInvariant.of("vsync-layout-agreement", VirtualSynchronyProtocol::layoutAgreement),
+                SimInvariant.of("vsync-shard-total-order", VirtualSynchronyProtocol::shardTotalOrder),
+                SimInvariant.of("vsync-shard-same-view-same-set", new ShardViewRecords()::check));
     }
 
     private static List<VsyncEngine> live(SimCluster cluster) {
@@ -189,5 +208,98 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * V1 for layouts: members that installed the same view computed the same shards (derecho.md §1.3:
+     * no agreement step, so a pure function). Compares the layouts' fingerprints (checked after every
+     * event, so it must be cheap); the full layouts only to describe a difference.
+     */
+    static Optional<String> layoutAgreement(SimCluster cluster) {
+        List<VsyncEngine> engines = live(cluster);
+        for (int i = 0; i < engines.size(); i++) {
+            for (int j = i + 1; j < engines.size(); j++) {
+                Map<Long, Long> b = engines.get(j).recentLayoutPrints();
+                for (Map.Entry<Long, Long> e : engines.get(i).recentLayoutPrints().entrySet()) {
+                    Long other = b.get(e.getKey());
+                    if (other != null && !other.equals(e.getValue())) {
+                        return Optional.of("view " + e.getKey() + " has layout " + shardMembers(engines.get(i).recentLayouts().get(e.getKey())) + " at one member and "
+                                + shardMembers(engines.get(j).recentLayouts().get(e.getKey())) + " at another");
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Map<String, List<List<NodeId>>> shardMembers(Layout l) {
+        Map<String, List<List<NodeId>>> out = new java.util.TreeMap<>();
+        if (l != null) l.subgroups().forEach((name, shards) -> out.put(name, shards.stream().map(Shard::members).toList()));
+        return out;
+    }
+
+    /**
+     * P4 per shard: in one view, two members' delivered sequences of an ordered shard they both serve
+     * are prefixes of one another ({@link VsyncEngine#GROUP}'s shard is {@code vsync-total-order}'s).
+     */
+    static Optional<String> shardTotalOrder(SimCluster cluster) {
+        List<VsyncEngine> engines = live(cluster);
+        for (int i = 0; i < engines.size(); i++) {
+            for (int j = i + 1; j < engines.size(); j++) {
+                VsyncEngine a = engines.get(i);
+                VsyncEngine b = engines.get(j);
+                if (a.phase() != VsyncEngine.Phase.MEMBER || b.phase() != VsyncEngine.Phase.MEMBER || a.viewId() != b.viewId()) continue;
+                for (ShardState sa : a.typedShards()) {
+                    if (sa.raw) continue; // raw delivery has no order to agree on (derecho.md §1.5)
+                    ShardState sb = b.servedShard(sa.subgroup, sa.shardIndex);
+                    if (sb == null) continue;
+                    int common = Math.min(sa.deliveredInView(), sb.deliveredInView());
+                    if (common > 0 && sa.prefixHash(common) != sb.prefixHash(common)) {
+                        return Optional.of("in view " + a.viewId() + " the first " + common + " deliveries of shard " + sa.name() + " differ (total order within the shard broken)");
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * P3/V3 per shard: members that served a shard in a view and both installed the next view delivered
+     * the same sequence of it ({@link VsyncEngine#GROUP}'s shard is {@code vsync-same-view-same-set}'s).
+     * One object per simulation ({@link #invariants()} is asked once per run): a completed view's record
+     * never changes, so each is compared once, when it appears, with the first record of the same view
+     * and shard from any member, crashed ones included (pairwise over all records after every event
+     * was most of a sharded run's time).
+     */
+    static final class ShardViewRecords {
+        private final Map<VsyncEngine, Long> checkedThrough = new java.util.IdentityHashMap<>();
+        private final Map<Long, Map<ShardId, long[]>> first = new java.util.HashMap<>();
+        private final Map<Long, Map<ShardId, NodeId>> firstBy = new java.util.HashMap<>();
+
+        Optional<String> check(SimCluster cluster) {
+            for (NodeId n : cluster.members()) {
+                Optional<VsyncEngine> e = cluster.engine(n, VsyncEngine.class);
+                if (e.isEmpty()) continue;
+                java.util.NavigableMap<Long, Map<ShardId, long[]>> records = e.get().completedShardViews();
+                if (records.isEmpty()) continue;
+                Long through = checkedThrough.get(e.get());
+                Map<Long, Map<ShardId, long[]>> fresh = through == null ? records : records.tailMap(through, false);
+                for (Map.Entry<Long, Map<ShardId, long[]>> v : fresh.entrySet()) {
+                    Map<ShardId, long[]> known = first.computeIfAbsent(v.getKey(), k -> new java.util.HashMap<>());
+                    Map<ShardId, NodeId> by = firstBy.computeIfAbsent(v.getKey(), k -> new java.util.HashMap<>());
+                    for (Map.Entry<ShardId, long[]> s : v.getValue().entrySet()) {
+                        long[] o = known.putIfAbsent(s.getKey(), s.getValue());
+                        if (o == null) {
+                            by.put(s.getKey(), n);
+                        } else if (o[0] != s.getValue()[0] || o[1] != s.getValue()[1]) {
+                            return Optional.of(by.get(s.getKey()) + " and " + n + " both left view " + v.getKey() + " but delivered different messages of shard " + s.getKey()
+                                    + " in it (" + o[0] + " vs " + s.getValue()[0] + " positions)");
+                        }
+                    }
+                }
+                checkedThrough.put(e.get(), records.lastKey());
+            }
+            return Optional.empty();
+        }
     }
 }

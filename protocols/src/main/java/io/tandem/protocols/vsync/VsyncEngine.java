@@ -16,7 +16,13 @@ import io.tandem.sst.Predicates;
 import io.tandem.sst.Sst;
 import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.StorageEvent;
-import java.nio.ByteBuffer;
+import io.tandem.protocols.vsync.layout.DeliveryMode;
+import io.tandem.protocols.vsync.layout.Layout;
+import io.tandem.protocols.vsync.layout.LayoutFunction;
+import io.tandem.protocols.vsync.layout.LayoutResult;
+import io.tandem.protocols.vsync.layout.Shard;
+import io.tandem.protocols.vsync.layout.ShardAllocator;
+import io.tandem.protocols.vsync.layout.SubgroupPolicy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,8 +75,6 @@ public class VsyncEngine implements Engine, Inspectable {
     private final List<NodeId> configured;
     private final VsyncConfig config;
     private final VsyncRow row;
-    /** The slots of the current send pass, published together at its end (derecho.md §3.2). */
-    private final RingBatch batch;
     private EngineContext ctx;
     private Sst sst;
     private long nonce;
@@ -85,11 +89,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private long suspectedMask;
     private boolean wedged;
     private boolean trimEchoed;
-    private long[] received = new long[0];
-    private ArrayDeque<Held>[] held;
-    private long[] heldBase = new long[0];
-    private long sent;
-    private long delivered;
+    /** Delivering under the trim (epoch termination): the one time delivery after wedging is right. */
+    private boolean terminating;
     private long[] lastHeartbeat = new long[0];
     private long[] silentBeats = new long[0];
     private long[] nonces = new long[0];
@@ -103,6 +104,27 @@ public class VsyncEngine implements Engine, Inspectable {
     private Predicates.Handle deliverHandle;
 
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
+    // ---- subgroups and shards (derecho.md §1.3, §4.1) ----
+    private final LayoutFunction layoutFunction;
+    private final ShardReceiver shardReceiver;
+    private Layout layout = Layout.EMPTY;
+    /** The shards I serve in the current view, one per subgroup at most, in subgroup order. */
+    private List<ShardState> shards = List.of();
+    /** {@link #shards} without {@link #group}. */
+    private List<ShardState> typedShards = List.of();
+    /** My shard of {@link #GROUP}, whose messages feed the state machine (null if I serve none). */
+    private ShardState group;
+    /** Ordered sends waiting for a window slot, per subgroup other than {@link #GROUP}; kept across views while my shard stays. */
+    private final Map<String, ArrayDeque<Outgoing>> typedQueues = new java.util.HashMap<>();
+    private final Map<String, ShardId> typedQueueShard = new java.util.HashMap<>();
+    private long shardMoves;
+    private long sendsDroppedByMoves;
+    private String inadequate;
+    private long queries;
+    private final TreeMap<Long, Map<ShardId, long[]>> completedShardViews = new TreeMap<>();
+    private final TreeMap<Long, Layout> layouts = new TreeMap<>();
+    /** A fingerprint of each layout in {@link #layouts}, so the simulator's per-event agreement check compares numbers. */
+    private final TreeMap<Long, Long> layoutPrints = new TreeMap<>();
     private final LinkedHashSet<NodeId> pendingJoins = new LinkedHashSet<>();
     private long lastProbe;
     private long appliedIndex;
@@ -110,6 +132,7 @@ public class VsyncEngine implements Engine, Inspectable {
     // ---- joining ----
     private long incomingVid;
     private List<NodeId> incomingMembers = List.of();
+    private List<List<NodeId>> incomingShards = List.of();
     private long incomingOffset;
     private SnapshotMeta incomingSnapshot;
     /** The token of the state write whose last chunk is with the store (negative: never a transfer token), or 0. */
@@ -126,12 +149,36 @@ public class VsyncEngine implements Engine, Inspectable {
 
     // ---- records for the simulator's invariants ----
     private final TreeMap<Long, long[]> completedViews = new TreeMap<>(); // vid -> {count, hash}
-    private long[] prefixHashes = new long[64];
-    private int deliveredInView;
     private String violation;
     private long deliveredNonNull;
 
+    /**
+     * The subgroup of the default layout: one shard of every member. Its messages are the client
+     * requests and feed the state machine (the channel API); a layout function may declare it beside
+     * its own subgroups, whose messages go to the {@link ShardReceiver}.
+     */
+    public static final String GROUP = "group";
+
+    /** A member of a group with one shard of every member ({@link #defaultLayout}). */
     public VsyncEngine(NodeId self, List<NodeId> configured, VsyncConfig config) {
+        this(self, configured, config, defaultLayout(config), ShardReceiver.NONE);
+    }
+
+    /** The layout of a plain group: subgroup {@link #GROUP}, one shard of every member of the view. */
+    public static LayoutFunction defaultLayout(VsyncConfig config) {
+        DeliveryMode mode = config.delivery() == VsyncConfig.Delivery.RAW ? DeliveryMode.RAW : DeliveryMode.ORDERED;
+        return new ShardAllocator(List.of(new SubgroupPolicy(GROUP, 1, 1, config.maxMembers(), mode)));
+    }
+
+    /**
+     * A member of a group whose view is divided by {@code layout} into subgroups and shards, re-run on
+     * every view (derecho.md §1.3); messages of subgroups other than {@link #GROUP} go to {@code receiver}.
+     */
+    public VsyncEngine(NodeId self, List<NodeId> configured, VsyncConfig config, LayoutFunction layout, ShardReceiver receiver) {
+        if (layout.subgroups().isEmpty()) throw new IllegalArgumentException("the layout declares no subgroup");
+        if (layout.subgroups().contains(GROUP) && layout.maxShards(GROUP) != 1) throw new IllegalArgumentException("subgroup " + GROUP + " must have exactly one shard");
+        this.layoutFunction = layout;
+        this.shardReceiver = receiver;
         if (!configured.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + configured);
         if (configured.size() > config.maxMembers()) {
             throw new IllegalArgumentException(configured.size() + " members but maxMembers is " + config.maxMembers());
@@ -139,8 +186,7 @@ public class VsyncEngine implements Engine, Inspectable {
         this.self = self;
         this.configured = List.copyOf(configured);
         this.config = config;
-        this.row = new VsyncRow(config);
-        this.batch = new RingBatch(row);
+        this.row = new VsyncRow(config, layout.subgroups().size());
     }
 
     // ---- Engine ----
@@ -157,7 +203,7 @@ public class VsyncEngine implements Engine, Inspectable {
             // A restarted process lost its volatile state: it is a new process and joins (derecho.md §5.4).
             startJoining();
         } else {
-            install(1, configured, 0L);
+            install(1, configured, 0L, initialLayout(configured));
         }
         ctx.schedule(config.heartbeatNanos(), new Heartbeat());
         ctx.requestPolling(true);
@@ -170,6 +216,8 @@ public class VsyncEngine implements Engine, Inspectable {
             case VsyncMessage.StateChunk m -> onStateChunk(from, m);
             case VsyncMessage.Moved m -> onMoved(from, m);
             case VsyncMessage.ViewProbe m -> onViewProbe(from, m);
+            case VsyncMessage.P2pQuery m -> onP2pQuery(from, m);
+            case VsyncMessage.P2pReply m -> onP2pReply(from, m);
         }
     }
 
@@ -187,6 +235,10 @@ public class VsyncEngine implements Engine, Inspectable {
     public void onClientRequest(ClientRequest request) {
         if (phase != Phase.MEMBER) {
             ctx.reject(request.requestId(), new Rejection.Unavailable(self + " is " + (phase == Phase.JOINING ? "joining the group" : "shut down: " + shutdownReason)));
+            return;
+        }
+        if (!layoutFunction.subgroups().contains(GROUP)) {
+            ctx.reject(request.requestId(), new Rejection.Unavailable("the layout has no " + GROUP + " subgroup: use orderedSend to a shard"));
             return;
         }
         if (request.payload().length > config.maxPayloadBytes()) {
@@ -259,8 +311,8 @@ public class VsyncEngine implements Engine, Inspectable {
     @Override
     public String inspect() {
         return phase + (phase == Phase.SHUTDOWN ? "(" + shutdownReason + ")" : "") + " view " + vid + " " + members + " rank=" + rank
-                + " suspected=" + Long.toBinaryString(suspectedMask) + (wedged ? " WEDGED" : "") + " sent=" + sent + " received=" + Arrays.toString(received)
-                + " delivered=" + delivered + " applied=" + appliedIndex + " queue=" + queue.size() + " proposal=" + (phase == Phase.MEMBER ? sst.get(row.numChanges) + "/" + sst.get(row.numAcked) + " by " + sst.get(row.proposer) : "-")
+ + " suspected=" + Long.toBinaryString(suspectedMask) + (wedged ? " WEDGED" : "") + " shards=" + shards.stream().map(ShardState::describe).toList()
+                + (inadequate != null ? " inadequate(" + inadequate + ")" : "") + " applied=" + appliedIndex + " queue=" + queue.size() + " proposal=" + (phase == Phase.MEMBER ? sst.get(row.numChanges) + "/" + sst.get(row.numAcked) + " by " + sst.get(row.proposer) : "-")
                 + (trimEchoed ? " trim=" + trimString() : "") + (joinersWaiting.isEmpty() ? "" : " transferring to " + joinersWaiting);
     }
 
@@ -294,7 +346,7 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     @SuppressWarnings("unchecked")
-    private void install(long newVid, List<NodeId> newMembers, long suspectedBefore) {
+    private void install(long newVid, List<NodeId> newMembers, long suspectedBefore, Layout newLayout) {
         phase = Phase.MEMBER;
         vid = newVid;
         members = List.copyOf(newMembers);
@@ -304,29 +356,26 @@ public class VsyncEngine implements Engine, Inspectable {
         for (int r = 0; r < n; r++) if ((suspectedBefore & bitOfNode(members.get(r))) != 0) suspectedMask |= 1L << r;
         wedged = false;
         trimEchoed = false;
+        terminating = false;
+        inadequate = null;
         everActive = false;
-        received = new long[n];
-        held = new ArrayDeque[n];
-        for (int s = 0; s < n; s++) held[s] = new ArrayDeque<>();
-        heldBase = new long[n];
-        sent = 0;
-        delivered = 0;
         lastHeartbeat = new long[n];
         silentBeats = new long[n];
         nonces = new long[n];
         pendingJoins.removeIf(members::contains);
-        deliveredInView = 0;
         long heartbeat = sst.get(row.heartbeat);
         sst.clearOwnRow();
         sst.set(row.vid, vid);
         sst.set(row.nonce, nonce);
         sst.set(row.heartbeat, heartbeat);
         sst.set(row.suspected, suspectedMask);
+        openShards(newLayout);
         registerPredicates();
         ctx.installView(new GroupView(vid, members));
-        // The guard and the trim flag of the old view are reset in writes of their own before the new
+        shardReceiver.viewInstalled(vid, layout);
+        // The guards and the trim flag of the old view are reset in writes of their own before the new
         // view id goes out: a reader that sees the new id sees them at zero (R2), never an old guard.
-        sst.push(row.index, others());
+        for (VsyncRow.Block b : row.blocks) sst.push(b.index, others());
         sst.push(row.trimReady, others());
         dirty = true;
         if (suspectedMask != 0) wedge(); // a member already suspected: an immediate further change (derecho.md §5.7)
@@ -360,7 +409,7 @@ public class VsyncEngine implements Engine, Inspectable {
         if (phase == Phase.MEMBER) {
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
             // The failure detector's write asks for a completion: a failed one is a suspicion.
-            long pushId = sst.pushRangeWithCompletion(row.vid, row.delivered, others());
+            long pushId = sst.pushRangeWithCompletion(row.vid, row.lastCounter, others());
             if (!everActive) lastInactivePush = pushId;
             pushFlags();
             // Silence is counted in my own heartbeats, not in time: if my loop stalls (a GC pause), I
@@ -382,7 +431,7 @@ public class VsyncEngine implements Engine, Inspectable {
         } else if (phase == Phase.JOINING && !incomingMembers.isEmpty()) {
             // A joiner receiving state beats too, so the new view does not suspect it meanwhile.
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
-            sst.pushRange(row.vid, row.delivered, incomingMembers.stream().filter(m -> !m.equals(self)).toList());
+            sst.pushRange(row.vid, row.lastCounter, incomingMembers.stream().filter(m -> !m.equals(self)).toList());
         }
     }
 
@@ -493,170 +542,203 @@ public class VsyncEngine implements Engine, Inspectable {
         if (config.rejoinNanos() > 0) ctx.schedule(config.rejoinNanos(), new Rejoin());
     }
 
-    // ---- SMC: sending (derecho.md §3.2, §3.5, §3.6) ----
+    // ---- subgroups and shards (derecho.md §1.3, §4.1) ----
+
+    /** The first view's layout: inadequate means the configured members cannot fill the shards, a configuration error. */
+    private Layout initialLayout(List<NodeId> view) {
+        return switch (layoutFunction.allocate(Layout.EMPTY, view)) {
+            case LayoutResult.Adequate a -> a.layout();
+            case LayoutResult.Inadequate i -> throw new IllegalStateException("the configured members cannot fill the layout: " + i.reason());
+        };
+    }
+
+    /**
+     * One {@link ShardState} per shard I serve in the new view, over its subgroup's block of columns.
+     * Every member computed the same layout (a pure function of the previous layout and the view, or,
+     * for a joiner, the layout sent with the state), so the shards' members agree.
+     */
+    private void openShards(Layout newLayout) {
+        Map<String, ShardId> before = new java.util.HashMap<>();
+        for (ShardState st : shards) before.put(st.subgroupName, st.id());
+        layout = newLayout;
+        layouts.put(vid, newLayout);
+        layoutPrints.put(vid, fingerprint(newLayout));
+        while (layouts.size() > 4) layouts.pollFirstEntry();
+        while (layoutPrints.size() > 4) layoutPrints.pollFirstEntry();
+        List<ShardState> mine = new ArrayList<>();
+        group = null;
+        List<String> names = layoutFunction.subgroups();
+        for (int g = 0; g < names.size(); g++) {
+            String name = names.get(g);
+            List<Shard> list = newLayout.subgroups().getOrDefault(name, List.of());
+            ShardId now = null;
+            for (int i = 0; i < list.size(); i++) {
+                Shard shard = list.get(i);
+                if (!shard.members().contains(self)) continue;
+                now = new ShardId(name, i);
+                ArrayDeque<Outgoing> q = name.equals(GROUP) ? queue : typedQueue(name, now);
+                ShardState st = new ShardState(sst, row, shardHost, vid, g, name, i, shard.members(), self, shard.mode() == DeliveryMode.RAW, q, config);
+                mine.add(st);
+                if (name.equals(GROUP)) group = st;
+            }
+            ShardId was = before.get(name);
+            if (was != null && !was.equals(now)) shardMoves++;
+            if (now == null && !name.equals(GROUP)) typedQueue(name, null);
+        }
+        shards = List.copyOf(mine);
+        typedShards = shards.stream().filter(st -> st != group).toList();
+    }
+
+    /** A hash of every shard's members, subgroup by subgroup: equal layouts have equal fingerprints. */
+    private long fingerprint(Layout l) {
+        long h = 0xcbf29ce484222325L;
+        for (String name : layoutFunction.subgroups()) {
+            h = (h ^ name.hashCode()) * 0x100000001b3L;
+            for (Shard shard : l.subgroups().getOrDefault(name, List.of())) {
+                h = (h ^ 0x5bd1e995L) * 0x100000001b3L; // a shard boundary
+                for (NodeId m : shard.members()) h = (h ^ m.value().hashCode()) * 0x100000001b3L;
+            }
+        }
+        return h;
+    }
+
+    /** The waiting sends of subgroup {@code name}; they were for a shard I left if it is not {@code shard}: dropped (they were never sent). */
+    private ArrayDeque<Outgoing> typedQueue(String name, ShardId shard) {
+        ArrayDeque<Outgoing> q = typedQueues.computeIfAbsent(name, k -> new ArrayDeque<>());
+        if (!java.util.Objects.equals(typedQueueShard.get(name), shard)) {
+            sendsDroppedByMoves += q.size();
+            q.clear();
+            typedQueueShard.put(name, shard);
+        }
+        return q;
+    }
+
+    private final ShardState.Host shardHost = new ShardState.Host() {
+        @Override
+        public void deliver(ShardState shard, NodeId sender, Held h) {
+            deliverFrom(shard, sender, h);
+        }
+
+        @Override
+        public void suspect(NodeId member) {
+            int r = members.indexOf(member);
+            if (r >= 0 && !suspects(r)) VsyncEngine.this.suspect(r);
+        }
+
+        @Override
+        public boolean inView(NodeId member) {
+            return VsyncEngine.this.inView(member);
+        }
+    };
+
+    private ShardState shard(ShardId id) {
+        for (ShardState st : shards) if (st.subgroupName.equals(id.subgroup()) && st.shardIndex == id.index()) return st;
+        return null;
+    }
+
+    // ---- the typed API (derecho.md §1.4: ordered_send, p2p_send) ----
+
+    /**
+     * Derecho's {@code ordered_send}: multicasts {@code payload} in shard {@code target}, which this
+     * member must serve; every member of the shard that stays in the next view delivers it to its
+     * {@link ShardReceiver#deliver} at the same place of the shard's total order. Call it on the
+     * engine's thread (from a {@link ShardReceiver} upcall, or a timer of a role host). A send not yet
+     * in the ring when this member moves to another shard of the subgroup is dropped (never delivered).
+     *
+     * @return null if queued, or why not (not a member of that shard now, payload too large, queue full)
+     */
+    public String orderedSend(ShardId target, byte[] payload) {
+        if (target.subgroup().equals(GROUP)) return "messages of " + GROUP + " are client requests";
+        if (phase != Phase.MEMBER) return self + " is " + phase;
+        ShardState st = shard(target);
+        if (st == null) return self + " does not serve shard " + target + " in view " + vid;
+        if (payload.length > config.maxPayloadBytes()) return "payload of " + payload.length + " bytes exceeds the " + config.maxPayloadBytes() + "-byte slot";
+        if (st.queue.size() >= config.maxQueuedSends()) return st.queue.size() + " messages wait for the send window";
+        st.queue.add(new Outgoing(COMMAND, 0, ClientRequest.Session.NONE, payload));
+        return null;
+    }
+
+    /**
+     * Derecho's {@code p2p_send}: a read-only request to {@code member} about shard {@code target},
+     * answered by its {@link ShardReceiver#query} into this member's {@link ShardReceiver#reply}; not
+     * ordered with the shard's multicasts, and unanswered if the member does not serve the shard.
+     *
+     * @return the query's id, as passed to {@code reply}
+     */
+    public long p2pSend(NodeId member, ShardId target, byte[] request) {
+        long id = ++queries;
+        ctx.send(member, new VsyncMessage.P2pQuery(target.subgroup(), target.index(), id, request, io.tandem.engine.RequestIds.BACKGROUND));
+        return id;
+    }
+
+    private void onP2pQuery(NodeId from, VsyncMessage.P2pQuery m) {
+        ShardId target = new ShardId(m.subgroup(), m.shard());
+        if (phase != Phase.MEMBER || shard(target) == null) return;
+        byte[] answer = shardReceiver.query(target, from, m.payload());
+        if (answer != null) ctx.send(from, new VsyncMessage.P2pReply(m.queryId(), answer, io.tandem.engine.RequestIds.BACKGROUND));
+    }
+
+    private void onP2pReply(NodeId from, VsyncMessage.P2pReply m) {
+        shardReceiver.reply(m.queryId(), from, m.payload());
+    }
+
+    /** The layout of the current view. */
+    public Layout layout() {
+        return layout;
+    }
+
+    /** The shards this member serves in the current view. */
+    public List<ShardId> myShards() {
+        return shards.stream().map(ShardState::id).toList();
+    }
+
+    /** How often one of my shards changed (I left a subgroup's shard or moved to another) at a view change. */
+    public long shardMoves() {
+        return shardMoves;
+    }
+
+    // ---- the data path, per shard (derecho.md §3.2, §4.2, §4.3) ----
 
     private int send() {
-        int n = members.size();
         int work = 0;
-        // Raw delivery has no round-robin order to keep moving: no nulls.
-        long owed = config.delivery() == VsyncConfig.Delivery.RAW ? 0 : RoundRobin.owed(received, n, rank);
-        while (windowOpen()) {
-            Outgoing o = queue.peek();
-            if (o == null && sent >= owed) break;
-            if (o != null) queue.poll();
-            else o = new Outgoing(NULL, 0, ClientRequest.Session.NONE, new byte[0]);
-            putInSlot(o);
-            work++;
+        for (ShardState st : shards) {
+            work += st.send();
+            if (st.takeRowChanged()) dirty = true;
         }
-        batch.publish(sst, sent, others()); // the pass's slots, then the guard once (R5)
         return work;
     }
-
-    /** My message number {@code sent} may go once every member delivered my message W places earlier (derecho.md §3.6). */
-    private boolean windowOpen() {
-        long k = sent - config.window();
-        if (k < 0) return true;
-        if (config.delivery() == VsyncConfig.Delivery.RAW) {
-            // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
-            for (NodeId m : members) if (sst.get(m, row.received, rank) < k + 1) return false;
-            return true;
-        }
-        long needed = RoundRobin.position(members.size(), rank, k) + 1;
-        for (NodeId m : members) if (sst.get(m, row.delivered) < needed) return false;
-        return true;
-    }
-
-    private void putInSlot(Outgoing o) {
-        int off = row.slotOffset(sent);
-        byte[] slot = new byte[VsyncConfig.SLOT_HEADER + o.payload().length];
-        ByteBuffer b = ByteBuffer.wrap(slot);
-        b.putLong(o.kind() << 56 | o.payload().length);
-        b.putLong(vid << 32 | sent);
-        b.putLong(o.requestId());
-        b.putLong(o.session().clientId());
-        b.putLong(o.session().sequence());
-        b.putLong(o.session().lowWatermark());
-        b.put(o.payload());
-        int length = (slot.length + 7) / 8 * 8;
-        sst.write(row.slots, off, slot);
-        // My own message is held at once (a sender receives its own sends).
-        held[rank].add(new Held(o.kind(), sent, o.requestId(), o.session(), o.payload()));
-        sent++;
-        received[rank] = sent;
-        sst.set(row.received, rank, sent);
-        // Published with the rest of this pass's slots, then the guard in a separate write (derecho.md §2.5 R5).
-        batch.add(sent - 1, length);
-        dirty = true;
-        if (config.delivery() == VsyncConfig.Delivery.RAW) deliverRaw(rank); // raw: my own message is mine at once, in my order
-    }
-
-    // ---- SMC: receiving (derecho.md §3.2, §4.2) ----
 
     private int receive() {
         int work = 0;
-        for (int s = 0; s < members.size(); s++) {
-            if (s == rank) continue;
-            NodeId sender = members.get(s);
-            long available = sst.get(sender, row.index);
-            while (received[s] < available) {
-                long k = received[s];
-                int off = row.slotOffset(k);
-                // Read after acquiring the guard (index): the slot's bytes are complete (R5).
-                ByteBuffer head = ByteBuffer.wrap(sst.read(sender, row.slots, off, VsyncConfig.SLOT_HEADER));
-                long header = head.getLong();
-                long stamp = head.getLong();
-                if (stamp != (vid << 32 | k)) {
-                    // The guard moved past a slot whose data never arrived: a write the transport lost, which
-                    // is a failure of the link (derecho.md §1.1). Never deliver from it.
-                    if (!suspects(s)) suspect(s);
-                    return work + 1;
-                }
-                int length = (int) (header & 0xffffffL);
-                long kind = header >>> 56;
-                if (length > config.maxPayloadBytes()) {
-                    if (!suspects(s)) suspect(s); // a malformed slot: never trust this row again
-                    return work + 1;
-                }
-                long requestId = head.getLong();
-                long clientId = head.getLong();
-                long sequence = head.getLong();
-                long low = head.getLong();
-                byte[] payload = sst.read(sender, row.slots, off + VsyncConfig.SLOT_HEADER, length);
-                ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(clientId, sequence, low);
-                held[s].add(new Held(kind, k, requestId, session, payload));
-                received[s] = k + 1;
-                sst.set(row.received, s, k + 1);
-                dirty = true;
-                work++;
-                if (config.delivery() == VsyncConfig.Delivery.RAW && !wedged) deliverRaw(s);
-            }
-        }
-        long prefix = RoundRobin.prefix(received, members.size());
-        if (prefix > sst.get(row.seq)) {
-            sst.advance(row.seq, prefix);
-            dirty = true;
+        for (ShardState st : shards) {
+            work += st.receive(wedged);
+            if (st.takeRowChanged()) dirty = true;
+            if (phase != Phase.MEMBER) return work;
         }
         return work;
     }
 
-    // ---- delivery (derecho.md §4.3, §4.5) ----
-
-    /** How many positions are stable: held by every member. A broken twin in the tests answers otherwise. */
-    protected long stableCount() {
-        long stable = Long.MAX_VALUE;
-        for (NodeId m : members) stable = Math.min(stable, inView(m) ? sst.get(m, row.seq) : 0);
-        return stable;
+    /** How many positions of {@code shard}'s order are stable: held by every shard member. A broken twin in the tests answers otherwise. */
+    protected long stableCount(ShardId shard) {
+        return shard(shard).stableCount();
     }
 
     private int deliverStable() {
-        if (config.delivery() == VsyncConfig.Delivery.RAW) return 0;
-        long stable = stableCount();
-        int n = members.size();
         int work = 0;
-        while (delivered < stable) {
-            int s = RoundRobin.senderOf(n, delivered);
-            long k = RoundRobin.indexOf(n, delivered);
-            Held h = take(s, k);
-            if (h == null) {
-                violation = self + " found position " + delivered + " (sender " + members.get(s) + " #" + k + ") stable but does not hold it";
-                return work;
-            }
-            deliver(members.get(s), h, false);
-            delivered++;
-            work++;
-        }
-        if (work > 0) {
-            sst.advance(row.delivered, delivered);
-            dirty = true;
+        for (ShardState st : shards) {
+            work += st.deliverStable(stableCount(st.id()));
+            if (st.takeRowChanged()) dirty = true;
         }
         return work;
     }
 
-    private void deliverRaw(int s) {
-        Held h = held[s].pollFirst();
-        heldBase[s]++;
-        deliver(members.get(s), h, false);
-        delivered++;
-        sst.advance(row.delivered, delivered);
-    }
-
-    private Held take(int s, long k) {
-        while (heldBase[s] < k && !held[s].isEmpty()) {
-            held[s].pollFirst();
-            heldBase[s]++;
+    private void deliverFrom(ShardState shard, NodeId sender, Held h) {
+        if (wedged && !terminating && violation == null) violation = self + " delivered " + sender + " #" + h.index() + " of " + shard.name() + " in view " + vid + " after wedging";
+        if (shard != group) {
+            long position = RoundRobin.position(shard.members.size(), shard.members.indexOf(sender), h.index());
+            shardReceiver.deliver(shard.id(), sender, vid << 32 | position, h.payload());
+            return;
         }
-        if (heldBase[s] != k || held[s].isEmpty()) return null;
-        heldBase[s]++;
-        return held[s].pollFirst();
-    }
-
-    private void deliver(NodeId sender, Held h, boolean trimmed) {
-        if (wedged && !trimmed && violation == null) violation = self + " delivered " + sender + " #" + h.index() + " in view " + vid + " after wedging";
-        long id = messageId(sender, h);
-        if (deliveredInView == prefixHashes.length) prefixHashes = Arrays.copyOf(prefixHashes, prefixHashes.length * 2);
-        long previous = deliveredInView == 0 ? vid : prefixHashes[deliveredInView - 1];
-        prefixHashes[deliveredInView++] = previous * 0x100000001b3L ^ id;
-        if (h.kind() == NULL) return; // a null fills a turn and is never delivered (derecho.md §3.5)
         deliveredNonNull++;
         if (h.kind() == READ) {
             if (sender.equals(self)) ctx.serveRead(h.requestId(), appliedIndex); // the read's place in the order: linearizable
@@ -664,14 +746,6 @@ public class VsyncEngine implements Engine, Inspectable {
         }
         appliedIndex++;
         ctx.deliver(new Committed(appliedIndex, sender, h.requestId(), h.session(), h.payload()));
-    }
-
-    private static long messageId(NodeId sender, Held h) {
-        long x = sender.value().hashCode() * 31L + h.index();
-        x = x * 31 + h.kind();
-        x = x * 31 + h.requestId();
-        x = x * 31 + Arrays.hashCode(h.payload());
-        return x * 0x9E3779B97F4A7C15L;
     }
 
     // ---- membership: the change protocol and the ragged trim (derecho.md §5.3–§5.7) ----
@@ -704,7 +778,7 @@ public class VsyncEngine implements Engine, Inspectable {
             }
         }
         int work = propose();
-        if (proposalAcked()) {
+        if (proposalAcked() && nextLayoutAdequate()) {
             publishTrim();
             work++;
         }
@@ -754,18 +828,54 @@ public class VsyncEngine implements Engine, Inspectable {
         return true;
     }
 
-    /** The ragged trim for sender {@code s}: the minimum over unsuspected members of what they hold. A broken twin answers otherwise. */
-    protected long trimFor(int s) {
-        long min = Long.MAX_VALUE;
-        for (int r = 0; r < members.size(); r++) {
-            if (suspects(r)) continue;
-            min = Math.min(min, sst.get(members.get(r), row.received, s));
+    /**
+     * The adequacy rule (derecho.md §1.3): the leader publishes no trim, so nobody installs the next
+     * view, while the layout function cannot fill every shard of it; the group stays wedged and the
+     * proposal grows with the joins that come in meanwhile.
+     */
+    private boolean nextLayoutAdequate() {
+        List<Long> changes = new ArrayList<>();
+        for (int i = 0; i < sst.get(row.numChanges); i++) changes.add(sst.get(row.changes, i));
+        if (layoutFunction.allocate(layout, nextMembers(changes)) instanceof LayoutResult.Inadequate i) {
+            inadequate = i.reason();
+            return false;
         }
-        return min;
+        inadequate = null;
+        return true;
     }
 
+    /**
+     * The ragged trim of shard {@code shard} for its sender of shard rank {@code sender}: the minimum
+     * over the shard's unsuspected members of what they hold (derecho.md §5.6); 0 if every member of
+     * the shard is suspected (none of them stays to deliver anything, §5.10 in volatile mode). A
+     * broken twin answers otherwise.
+     */
+    protected long trimFor(ShardId shard, int sender) {
+        Shard s = layout.shard(shard.subgroup(), shard.index());
+        VsyncRow.Block block = row.blocks.get(layoutFunction.subgroups().indexOf(shard.subgroup()));
+        long min = Long.MAX_VALUE;
+        for (NodeId m : s.members()) {
+            if (suspects(members.indexOf(m))) continue;
+            min = Math.min(min, sst.get(m, block.received, sender));
+        }
+        return min == Long.MAX_VALUE ? 0 : min;
+    }
+
+    /**
+     * The top-level leader computes the trim of every shard (the paper's rule, derecho.md §5.6: it sees
+     * every row once all rows are pushed to everyone): in each subgroup's block, indexed by view rank
+     * (shards of a subgroup are disjoint, so each view rank has one value per block).
+     */
     private void publishTrim() {
-        for (int s = 0; s < members.size(); s++) sst.set(row.trim, s, trimFor(s));
+        List<String> names = layoutFunction.subgroups();
+        for (int g = 0; g < names.size(); g++) {
+            VsyncRow.Block block = row.blocks.get(g);
+            List<Shard> list = layout.subgroups().getOrDefault(names.get(g), List.of());
+            for (int i = 0; i < list.size(); i++) {
+                List<NodeId> sm = list.get(i).members();
+                for (int s = 0; s < sm.size(); s++) sst.set(block.trim, members.indexOf(sm.get(s)), trimFor(new ShardId(names.get(g), i), s));
+            }
+        }
         sst.set(row.trimLeader, rank + 1);
         sst.set(row.trimReady, 1);
         trimEchoed = true;
@@ -802,7 +912,7 @@ public class VsyncEngine implements Engine, Inspectable {
         sst.set(row.numChanges, n);
         sst.set(row.numAcked, n);
         sst.set(row.proposer, sst.get(from, row.proposer));
-        for (int s = 0; s < members.size(); s++) sst.set(row.trim, s, sst.get(from, row.trim, s));
+        for (VsyncRow.Block block : row.blocks) for (int r = 0; r < members.size(); r++) sst.set(block.trim, r, sst.get(from, block.trim, r));
         sst.set(row.trimLeader, sst.get(from, row.trimLeader));
         sst.set(row.trimReady, 1);
         trimEchoed = true;
@@ -819,35 +929,30 @@ public class VsyncEngine implements Engine, Inspectable {
             if (!inView(m) || sst.get(m, row.trimReady) != 1) return 0;
         }
         int n = members.size();
-        long[] trim = new long[n];
-        long end = 0;
-        for (int s = 0; s < n; s++) {
-            trim[s] = sst.get(row.trim, s);
-            if (trim[s] > 0) end = Math.max(end, RoundRobin.position(n, s, trim[s] - 1) + 1);
-        }
-        if (config.delivery() == VsyncConfig.Delivery.ORDERED) {
-            // Round-robin order up to the trim, skipping what lies beyond a sender's trim (the code's rule, derecho.md §5.6).
-            for (long g = delivered; g < end; g++) {
-                int s = RoundRobin.senderOf(n, g);
-                long k = RoundRobin.indexOf(n, g);
-                if (k >= trim[s]) continue;
-                Held h = take(s, k);
-                if (h == null) {
-                    violation = self + " must deliver " + members.get(s) + " #" + k + " under the trim of view " + vid + " but does not hold it";
-                    return 0;
-                }
-                deliver(members.get(s), h, true);
+        // Each shard delivers in its round-robin order up to its trim, skipping what lies beyond a
+        // sender's trim (the code's rule, derecho.md §5.6), and re-queues my own messages beyond it.
+        Map<ShardId, long[]> done = new java.util.LinkedHashMap<>();
+        List<List<Outgoing>> reissues = new ArrayList<>();
+        terminating = true;
+        for (ShardState st : shards) {
+            long[] trim = new long[st.members.size()];
+            for (int s = 0; s < trim.length; s++) trim[s] = sst.get(st.block.trim, members.indexOf(st.members.get(s)));
+            if (!st.deliverTrimmed(trim)) {
+                terminating = false;
+                return 0;
             }
+            reissues.add(st.beyondTrim(trim[st.rank]));
+            // The group's shard is in completedViews already (vsync-same-view-same-set checks it); a raw
+            // shard promises no common set or order (derecho.md §1.5), so it has no record to compare.
+            if (st != group && !st.raw) done.put(st.id(), new long[] {st.deliveredInView(), st.prefixHash(st.deliveredInView())});
         }
+        terminating = false;
         List<Long> changes = new ArrayList<>();
         for (int i = 0; i < sst.get(row.numChanges); i++) changes.add(sst.get(row.changes, i));
         List<NodeId> next = nextMembers(changes);
-        // My own messages the trim left out go again first in the next view, in order (derecho.md §5.7, V9).
-        List<Outgoing> reissue = new ArrayList<>();
-        if (config.delivery() == VsyncConfig.Delivery.ORDERED) {
-            for (Held h : held[rank]) if (h.index() >= trim[rank] && h.kind() != NULL) reissue.add(new Outgoing(h.kind(), h.requestId(), h.session(), h.payload()));
-        }
-        completedViews.put(vid, new long[] {deliveredInView, deliveredInView == 0 ? vid : prefixHashes[deliveredInView - 1]});
+        completedViews.put(vid, new long[] {deliveredInView(), prefixHash(deliveredInView())});
+        if (!done.isEmpty()) completedShardViews.put(vid, done);
+        while (completedShardViews.size() > 64) completedShardViews.pollFirstEntry();
         long suspectedNodes = 0;
         for (int r = 0; r < n; r++) if (suspects(r)) suspectedNodes |= bitOfNode(members.get(r));
         List<NodeId> old = members;
@@ -855,8 +960,17 @@ public class VsyncEngine implements Engine, Inspectable {
             shutdown("removed from the group in view " + (vid + 1));
             return 1;
         }
-        for (int i = reissue.size() - 1; i >= 0; i--) queue.addFirst(reissue.get(i));
-        install(vid + 1, next, suspectedNodes);
+        // My own messages the trim left out go again first in the next view, in order (derecho.md §5.7, V9).
+        for (int k = 0; k < shards.size(); k++) {
+            List<Outgoing> reissue = reissues.get(k);
+            for (int i = reissue.size() - 1; i >= 0; i--) shards.get(k).queue.addFirst(reissue.get(i));
+        }
+        Layout nextLayout = switch (layoutFunction.allocate(layout, next)) {
+            case LayoutResult.Adequate a -> a.layout();
+            // The leader published the trim only for an adequate next view, and every member computes the same.
+            case LayoutResult.Inadequate i -> throw new IllegalStateException("the next view is inadequate after the trim: " + i.reason());
+        };
+        install(vid + 1, next, suspectedNodes, nextLayout);
         List<NodeId> joined = next.stream().filter(m -> !old.contains(m)).toList();
         if (rank == 0 && !joined.isEmpty()) startTransfer(joined);
         return 1;
@@ -881,7 +995,7 @@ public class VsyncEngine implements Engine, Inspectable {
         if (step != null && stopAfterPublishing(step, vid)) {
             // Test hook: the leader's write reaches only its first follower, then the leader falls silent (a crash mid-push).
             List<NodeId> first = others().subList(0, Math.min(1, others().size()));
-            sst.pushRange(row.vid, row.delivered, first);
+            sst.pushRange(row.vid, row.lastCounter, first);
             if (sst.get(row.trimReady) == 1) sst.push(row.trimReady, first);
             phase = Phase.SHUTDOWN;
             shutdownReason = "stopped by a test after publishing its " + step;
@@ -889,7 +1003,7 @@ public class VsyncEngine implements Engine, Inspectable {
             ctx.requestPolling(false);
             return;
         }
-        sst.pushRange(row.vid, row.delivered, others());
+        sst.pushRange(row.vid, row.lastCounter, others());
         pushFlags();
     }
 
@@ -907,7 +1021,9 @@ public class VsyncEngine implements Engine, Inspectable {
 
     private String trimString() {
         StringBuilder b = new StringBuilder("[");
-        for (int s = 0; s < members.size(); s++) b.append(s == 0 ? "" : ",").append(sst.get(row.trim, s));
+        for (int g = 0; g < row.blocks.size(); g++) {
+            for (int s = 0; s < members.size(); s++) b.append(g + s == 0 ? "" : ",").append(sst.get(row.blocks.get(g).trim, s));
+        }
         return b.append("]").toString();
     }
 
@@ -958,6 +1074,32 @@ public class VsyncEngine implements Engine, Inspectable {
         if (leaderRank() == rank && pendingJoins.add(from)) wedge();
     }
 
+    /** Every shard's members, subgroup by subgroup (the layout sent to a joiner with the state). */
+    private List<List<NodeId>> flatShards(Layout l) {
+        List<List<NodeId>> out = new ArrayList<>();
+        for (String name : layoutFunction.subgroups()) for (Shard s : l.subgroups().getOrDefault(name, List.of())) out.add(s.members());
+        return out;
+    }
+
+    /** The layout a joiner gets with the state: the shards' members as sent, the modes from the layout function. */
+    private Layout layoutFrom(List<NodeId> view, List<List<NodeId>> flat) {
+        Layout shape = layoutFunction.allocate(Layout.EMPTY, view) instanceof LayoutResult.Adequate a ? a.layout() : Layout.EMPTY;
+        Map<String, List<Shard>> subgroups = new java.util.LinkedHashMap<>();
+        java.util.Set<NodeId> placed = new java.util.HashSet<>();
+        int k = 0;
+        for (String name : layoutFunction.subgroups()) {
+            List<Shard> list = new ArrayList<>();
+            for (int i = 0; i < layoutFunction.maxShards(name) && k < flat.size(); i++, k++) {
+                Shard like = shape.shard(name, i);
+                DeliveryMode mode = like == null ? DeliveryMode.ORDERED : like.mode();
+                list.add(new Shard(flat.get(k), mode, List.of(), List.of()));
+                placed.addAll(flat.get(k));
+            }
+            subgroups.put(name, list);
+        }
+        return new Layout(subgroups, view.stream().filter(m -> !placed.contains(m)).toList());
+    }
+
     private void startTransfer(List<NodeId> joiners) {
         joinersWaiting.clear();
         joinersWaiting.addAll(joiners);
@@ -989,7 +1131,7 @@ public class VsyncEngine implements Engine, Inspectable {
             transferReading = false;
             return;
         }
-        for (NodeId j : joinersWaiting) ctx.send(j, new VsyncMessage.StateChunk(vid, members, r.snapshot(), r.offset(), r.data(), r.last(), io.tandem.engine.RequestIds.BACKGROUND));
+        for (NodeId j : joinersWaiting) ctx.send(j, new VsyncMessage.StateChunk(vid, members, flatShards(layout), r.snapshot(), r.offset(), r.data(), r.last(), io.tandem.engine.RequestIds.BACKGROUND));
         if (r.last()) transferReading = false;
         else ctx.snapshots().readChunk(r.snapshot(), r.offset() + r.data().length, config.stateChunkBytes(), transferToken);
     }
@@ -1015,6 +1157,7 @@ public class VsyncEngine implements Engine, Inspectable {
         if (c.offset() == 0 && c.vid() >= incomingVid) {
             incomingVid = c.vid();
             incomingMembers = c.members();
+            incomingShards = c.shards();
             incomingSnapshot = c.snapshot();
             incomingOffset = 0;
         }
@@ -1036,7 +1179,7 @@ public class VsyncEngine implements Engine, Inspectable {
         incomingSnapshot = null;
         incomingMembers = List.of();
         ctx.cancel(new JoinRetry());
-        install(id, view, 0L);
+        install(id, view, 0L, layoutFrom(view, incomingShards));
         ctx.requestPolling(true);
         flush();
     }
@@ -1065,14 +1208,19 @@ public class VsyncEngine implements Engine, Inspectable {
         return stateCopiesIgnored;
     }
 
-    /** What {@code member}'s row says it holds of sender rank {@code sender} (for the tests' broken twins). */
-    protected final long receivedBy(NodeId member, int sender) {
-        return sst.get(member, row.received, sender);
+    /** What {@code member}'s row says it holds of shard rank {@code sender} in {@code shard} (for the tests' broken twins). */
+    protected final long receivedBy(NodeId member, ShardId shard, int sender) {
+        return sst.get(member, row.blocks.get(layoutFunction.subgroups().indexOf(shard.subgroup())).received, sender);
     }
 
-    /** My own received prefix in the round-robin order (for the tests' broken twins). */
-    protected final long ownSeq() {
-        return sst.get(row.seq);
+    /** My own received prefix in {@code shard}'s round-robin order (for the tests' broken twins). */
+    protected final long ownSeq(ShardId shard) {
+        return shard(shard).ownSeq();
+    }
+
+    /** The members of {@code shard} in the current layout (for the tests' broken twins). */
+    protected final List<NodeId> shardMembers(ShardId shard) {
+        return layout.shard(shard.subgroup(), shard.index()).members();
     }
 
     /** Trims this member reused as a new leader instead of computing one (derecho.md §5.6, V5). */
@@ -1098,11 +1246,37 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** Positions delivered in the current view (nulls included) and the hash of that prefix. */
     int deliveredInView() {
-        return deliveredInView;
+        return group == null ? 0 : group.deliveredInView();
     }
 
     long prefixHash(int count) {
-        return count == 0 ? vid : prefixHashes[count - 1];
+        return group == null ? vid : group.prefixHash(count);
+    }
+
+    /** For each view this member left: per shard it served, how many positions it delivered in it and the hash of the sequence. */
+    java.util.NavigableMap<Long, Map<ShardId, long[]>> completedShardViews() {
+        return completedShardViews;
+    }
+
+    /** The layouts of the last few views this member installed, by view id. */
+    Map<Long, Layout> recentLayouts() {
+        return layouts;
+    }
+
+    /** The fingerprints of {@link #recentLayouts}, by view id. */
+    Map<Long, Long> recentLayoutPrints() {
+        return layoutPrints;
+    }
+
+    /** The shards this member serves in the current view other than {@link #GROUP}'s (whose checks are the group's own). */
+    List<ShardState> typedShards() {
+        return typedShards;
+    }
+
+    /** My state of shard {@code index} of subgroup number {@code subgroup} in the current view, or null if I do not serve it. */
+    ShardState servedShard(int subgroup, int index) {
+        for (ShardState st : shards) if (st.subgroup == subgroup && st.shardIndex == index) return st;
+        return null;
     }
 
     /** For each view this member left: how many positions it delivered in it and the hash of the sequence. */
@@ -1112,7 +1286,9 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** A broken rule this member noticed about itself (delivery after wedge, a stable message it does not hold). */
     String violation() {
-        return violation;
+        if (violation != null) return violation;
+        for (ShardState st : shards) if (st.violation() != null) return self + ": " + st.violation();
+        return null;
     }
 
     public long deliveredMessages() {

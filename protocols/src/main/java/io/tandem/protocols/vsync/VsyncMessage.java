@@ -23,14 +23,23 @@ public sealed interface VsyncMessage extends ProtocolMessage {
     /**
      * One chunk of the state of the group at the start of view {@code vid}, from that view's first
      * member to a joiner (derecho.md §5.7): the application's snapshot (its {@code Receiver.getState})
-     * taken after the old view's trimmed messages were delivered. The joiner installs the view once
-     * the last chunk is in.
+     * taken after the old view's trimmed messages were delivered, and the view's layout ({@code shards}:
+     * every shard's members, subgroup by subgroup in the layout function's order), which the joiner
+     * cannot compute without the previous layout. The joiner installs the view once the last chunk is in.
      */
-    record StateChunk(long vid, List<NodeId> members, SnapshotMeta snapshot, long offset, byte[] data, boolean last, long requestId) implements VsyncMessage {
+    record StateChunk(long vid, List<NodeId> members, List<List<NodeId>> shards, SnapshotMeta snapshot, long offset, byte[] data, boolean last, long requestId)
+            implements VsyncMessage {
         public StateChunk {
             members = List.copyOf(members);
+            shards = shards.stream().map(List::copyOf).toList();
         }
     }
+
+    /** Derecho's {@code p2p_send} (derecho.md §1.4): a read-only request about shard {@code shard} of {@code subgroup}, not ordered with its multicasts. */
+    record P2pQuery(String subgroup, int shard, long queryId, byte[] payload, long requestId) implements VsyncMessage {}
+
+    /** The answer to a {@link P2pQuery}. */
+    record P2pReply(long queryId, byte[] payload, long requestId) implements VsyncMessage {}
 
     /**
      * The group is in view {@code vid} and the receiver, which asked ({@link ViewProbe}), is not in
@@ -54,5 +63,7 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         registry.register(SnapshotMeta.class, id++);
         registry.register(Moved.class, id++);
         registry.register(ViewProbe.class, id++);
+        registry.register(P2pQuery.class, id++);
+        registry.register(P2pReply.class, id++);
     }
 }

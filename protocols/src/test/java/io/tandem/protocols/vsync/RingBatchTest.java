@@ -65,16 +65,16 @@ class RingBatchTest {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 512));
         try (Arena arena = Arena.ofConfined()) {
             Sst[] s = group(row, arena);
-            RingBatch batch = new RingBatch(row);
+            RingBatch batch = new RingBatch(row, row.blocks.get(0));
             for (int k = 0; k < 3; k++) {
-                s[0].write(row.slots, row.slotOffset(k), slot(112, k + 1));
+                s[0].write(row.blocks.get(0).slots, row.slotOffset(k), slot(112, k + 1));
                 batch.add(k, 112);
             }
             batch.publish(s[0], 3, List.of(B));
-            int base = row.slots.offset();
-            assertThat(pushes).containsExactly(new Push(base, 2 * 512 + 112), new Push(row.index.offset(), 8));
-            assertThat(s[1].get(A, row.index)).isEqualTo(3);
-            for (int k = 0; k < 3; k++) assertThat(s[1].read(A, row.slots, row.slotOffset(k), 112)).isEqualTo(slot(112, k + 1));
+            int base = row.blocks.get(0).slots.offset();
+            assertThat(pushes).containsExactly(new Push(base, 2 * 512 + 112), new Push(row.blocks.get(0).index.offset(), 8));
+            assertThat(s[1].get(A, row.blocks.get(0).index)).isEqualTo(3);
+            for (int k = 0; k < 3; k++) assertThat(s[1].read(A, row.blocks.get(0).slots, row.slotOffset(k), 112)).isEqualTo(slot(112, k + 1));
             assertThat(batch.isEmpty()).isTrue();
         }
     }
@@ -84,40 +84,40 @@ class RingBatchTest {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 512));
         try (Arena arena = Arena.ofConfined()) {
             Sst[] s = group(row, arena);
-            RingBatch batch = new RingBatch(row);
+            RingBatch batch = new RingBatch(row, row.blocks.get(0));
             for (int k = 0; k < 3; k++) batch.add(k, 112);
             batch.publish(s[0], 3, List.of(B));
             pushes.clear();
             for (int k = 3; k < 6; k++) { // slots 3, 0, 1
-                s[0].write(row.slots, row.slotOffset(k), slot(64, k));
+                s[0].write(row.blocks.get(0).slots, row.slotOffset(k), slot(64, k));
                 batch.add(k, 64);
             }
             batch.publish(s[0], 6, List.of(B));
-            int base = row.slots.offset();
-            assertThat(pushes).containsExactly(new Push(base + 3 * 512, 64), new Push(base, 512 + 64), new Push(row.index.offset(), 8));
-            assertThat(s[1].read(A, row.slots, row.slotOffset(4), 64)).isEqualTo(slot(64, 4));
+            int base = row.blocks.get(0).slots.offset();
+            assertThat(pushes).containsExactly(new Push(base + 3 * 512, 64), new Push(base, 512 + 64), new Push(row.blocks.get(0).index.offset(), 8));
+            assertThat(s[1].read(A, row.blocks.get(0).slots, row.slotOffset(4), 64)).isEqualTo(slot(64, 4));
         }
         pushes.clear();
         VsyncRow big = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 8192));
         try (Arena arena = Arena.ofConfined()) {
             Sst[] s = group(big, arena);
-            RingBatch batch = new RingBatch(big);
+            RingBatch batch = new RingBatch(big, big.blocks.get(0));
             batch.add(0, 112);
             batch.add(1, 112);
             batch.publish(s[0], 2, List.of(B));
-            int base = big.slots.offset();
-            assertThat(pushes).containsExactly(new Push(base, 112), new Push(base + 8192, 112), new Push(big.index.offset(), 8));
+            int base = big.blocks.get(0).slots.offset();
+            assertThat(pushes).containsExactly(new Push(base, 112), new Push(base + 8192, 112), new Push(big.blocks.get(0).index.offset(), 8));
         }
     }
 
     @Test
     void aBatchNeverSpansMoreThanTheRing() {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(2, 512));
-        RingBatch batch = new RingBatch(row);
+        RingBatch batch = new RingBatch(row, row.blocks.get(0));
         batch.add(0, 64);
         batch.add(1, 64);
         assertThatThrownBy(() -> batch.add(2, 64)).isInstanceOf(IllegalStateException.class).hasMessageContaining("exceeds the ring");
-        RingBatch later = new RingBatch(row);
+        RingBatch later = new RingBatch(row, row.blocks.get(0));
         later.add(5, 64); // a batch starts anywhere in the sender's sequence
         assertThat(later.isEmpty()).isFalse();
         assertThatThrownBy(() -> later.add(7, 64)).isInstanceOf(IllegalStateException.class).hasMessageContaining("does not follow");

@@ -86,9 +86,18 @@ class RoundRobinTest {
     void theRowLayoutIsAlignedAndHoldsTheWholeRing() {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
         assertThat(row.layout.rowBytes() % 64).isZero();
-        assertThat(row.slots.length()).isEqualTo(VsyncConfig.DEFAULTS.window() * VsyncConfig.DEFAULTS.slotBytes());
-        assertThat(row.index.offset()).isGreaterThan(row.delivered.offset()); // the guard is outside the control range
-        assertThat(row.trimReady.offset()).isGreaterThan(row.delivered.offset()); // so is the trim flag
-        assertThat(row.wedged.offset()).isLessThan(row.delivered.offset());
+        VsyncRow.Block block = row.blocks.getFirst();
+        assertThat(block.slots.length()).isEqualTo(VsyncConfig.DEFAULTS.window() * VsyncConfig.DEFAULTS.slotBytes());
+        assertThat(block.index.offset()).isGreaterThan(row.lastCounter.offset()); // the guard is outside the control range
+        assertThat(row.trimReady.offset()).isGreaterThan(row.lastCounter.offset()); // so is the trim flag
+        assertThat(row.wedged.offset()).isLessThan(row.lastCounter.offset());
+        // With three subgroups every block's counters are in the control range, and every guard and ring outside it.
+        VsyncRow three = new VsyncRow(VsyncConfig.DEFAULTS, 3);
+        assertThat(three.layout.rowBytes() % 64).isZero();
+        for (VsyncRow.Block b : three.blocks) {
+            assertThat(b.delivered.offset()).isLessThanOrEqualTo(three.lastCounter.offset());
+            assertThat(b.index.offset()).isGreaterThan(three.lastCounter.offset());
+            assertThat(b.slots.offset()).isGreaterThan(three.lastCounter.offset());
+        }
     }
 }

@@ -23,9 +23,9 @@ final class VsyncTwins {
             protected VsyncEngine newEngine(NodeId self, List<NodeId> members) {
                 return new VsyncEngine(self, members, config) {
                     @Override
-                    protected long trimFor(int sender) {
+                    protected long trimFor(ShardId shard, int sender) {
                         long max = 0;
-                        for (NodeId m : viewMembers()) max = Math.max(max, receivedBy(m, sender));
+                        for (NodeId m : shardMembers(shard)) max = Math.max(max, receivedBy(m, shard, sender));
                         return max;
                     }
                 };
@@ -45,8 +45,8 @@ final class VsyncTwins {
             protected VsyncEngine newEngine(NodeId self, List<NodeId> members) {
                 return new VsyncEngine(self, members, config) {
                     @Override
-                    protected long stableCount() {
-                        return ownSeq();
+                    protected long stableCount(ShardId shard) {
+                        return ownSeq(shard);
                     }
                 };
             }

@@ -31,7 +31,7 @@ import java.util.Set;
  * every shard to its minimum is {@link LayoutResult.Inadequate}: the group must not install it and
  * waits for more members (§1.3, adequacy rule).
  */
-public final class ShardAllocator {
+public final class ShardAllocator implements LayoutFunction {
     private final List<SubgroupPolicy> policies;
     private final int minimumMembers;
 
@@ -48,6 +48,17 @@ public final class ShardAllocator {
         this.minimumMembers = minimum;
     }
 
+    @Override
+    public List<String> subgroups() {
+        return policies.stream().map(SubgroupPolicy::name).toList();
+    }
+
+    @Override
+    public int maxShards(String subgroup) {
+        for (SubgroupPolicy p : policies) if (p.name().equals(subgroup)) return p.shards();
+        throw new IllegalArgumentException("no subgroup " + subgroup);
+    }
+
     /** How many members a view needs for an adequate layout: the sum of every shard's minimum. */
     public int minimumMembers() {
         return minimumMembers;
@@ -57,6 +68,7 @@ public final class ShardAllocator {
      * The layout of a view with {@code members} (in rank order), given the layout of the previous view
      * ({@link Layout#EMPTY} for the first).
      */
+    @Override
     public LayoutResult allocate(Layout previous, List<NodeId> members) {
         if (new HashSet<>(members).size() != members.size()) return new LayoutResult.Inadequate("the view lists a member twice: " + members);
         if (members.size() < minimumMembers) {

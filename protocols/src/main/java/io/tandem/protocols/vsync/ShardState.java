@@ -1,0 +1,337 @@
+package io.tandem.protocols.vsync;
+
+import io.tandem.engine.ClientRequest;
+import io.tandem.engine.NodeId;
+import io.tandem.protocols.vsync.VsyncEngine.Held;
+import io.tandem.protocols.vsync.VsyncEngine.Outgoing;
+import io.tandem.sst.Sst;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One member's part in one shard for one view (derecho.md §4.1): the shard's own SMC ordering over
+ * its subgroup's block of SST columns. Messages go into my ring of the block, are copied out of the
+ * other shard members' rings, and are delivered in the shard's round-robin order once every shard
+ * member holds them (the minimum of the shard's {@code seq} column); idle senders emit nulls. A new
+ * object per view and shard: nothing of a shard's counters survives a view change, so membership
+ * changes of a shard are just a new object over the new members.
+ */
+final class ShardState {
+    /** What a shard needs from its engine. */
+    interface Host {
+        /** Hands a delivered message (never a null) to the application, at its place in the shard's order. */
+        void deliver(ShardState shard, NodeId sender, Held h);
+
+        /** A shard member's ring shows data that cannot be right (a lost or malformed write): a failure of that member. */
+        void suspect(NodeId member);
+
+        /** Whether {@code member}'s row carries the current view. */
+        boolean inView(NodeId member);
+    }
+
+    final int subgroup;
+    final String subgroupName;
+    final int shardIndex;
+    final List<NodeId> members;
+    final int rank;
+    final boolean raw;
+    final VsyncRow.Block block;
+    final ArrayDeque<Outgoing> queue;
+    private final Sst sst;
+    private final VsyncRow row;
+    private final Host host;
+    private final long vid;
+    private final int window;
+    private final int maxPayload;
+    private final List<NodeId> others;
+    /** The slots of the current send pass, published together at its end (derecho.md §3.2). */
+    private final RingBatch batch;
+
+    final long[] received;
+    private final ArrayDeque<Held>[] held;
+    private final long[] heldBase;
+    long sent;
+    long delivered;
+    private long[] prefixHashes = new long[16];
+    private int deliveredInView;
+    private String violation;
+    /** My row changed since the engine last pushed it (see {@link #takeRowChanged}). */
+    private boolean rowChanged;
+
+    @SuppressWarnings("unchecked")
+    ShardState(Sst sst, VsyncRow row, Host host, long vid, int subgroup, String subgroupName, int shardIndex, List<NodeId> members, NodeId self, boolean raw,
+            ArrayDeque<Outgoing> queue, VsyncConfig config) {
+        this.sst = sst;
+        this.row = row;
+        this.host = host;
+        this.vid = vid;
+        this.subgroup = subgroup;
+        this.subgroupName = subgroupName;
+        this.shardIndex = shardIndex;
+        this.members = List.copyOf(members);
+        this.rank = members.indexOf(self);
+        this.raw = raw;
+        this.block = row.blocks.get(subgroup);
+        this.queue = queue;
+        this.window = config.window();
+        this.maxPayload = config.maxPayloadBytes();
+        int n = members.size();
+        received = new long[n];
+        held = new ArrayDeque[n];
+        for (int s = 0; s < n; s++) held[s] = new ArrayDeque<>();
+        heldBase = new long[n];
+        List<NodeId> o = new ArrayList<>(members);
+        o.remove(self);
+        others = List.copyOf(o);
+        batch = new RingBatch(row, block);
+    }
+
+    // ---- sending (derecho.md §3.2, §3.5, §3.6) ----
+
+    int send() {
+        int n = members.size();
+        int work = 0;
+        // Raw delivery has no round-robin order to keep moving: no nulls.
+        long owed = raw ? 0 : RoundRobin.owed(received, n, rank);
+        while (windowOpen()) {
+            Outgoing o = queue.peek();
+            if (o == null && sent >= owed) break;
+            if (o != null) queue.poll();
+            else o = new Outgoing(VsyncEngine.NULL, 0, ClientRequest.Session.NONE, new byte[0]);
+            putInSlot(o);
+            work++;
+        }
+        batch.publish(sst, sent, others); // the pass's slots, then the guard once (R5); only to the shard (§2.4)
+        return work;
+    }
+
+    /** My message number {@code sent} may go once every shard member delivered my message W places earlier (derecho.md §3.6). */
+    private boolean windowOpen() {
+        long k = sent - window;
+        if (k < 0) return true;
+        if (raw) {
+            // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
+            for (NodeId m : members) if (sst.get(m, block.received, rank) < k + 1) return false;
+            return true;
+        }
+        long needed = RoundRobin.position(members.size(), rank, k) + 1;
+        for (NodeId m : members) if (sst.get(m, block.delivered) < needed) return false;
+        return true;
+    }
+
+    private void putInSlot(Outgoing o) {
+        int off = row.slotOffset(sent);
+        byte[] slot = new byte[VsyncConfig.SLOT_HEADER + o.payload().length];
+        ByteBuffer b = ByteBuffer.wrap(slot);
+        b.putLong(o.kind() << 56 | o.payload().length);
+        b.putLong(vid << 32 | sent);
+        b.putLong(o.requestId());
+        b.putLong(o.session().clientId());
+        b.putLong(o.session().sequence());
+        b.putLong(o.session().lowWatermark());
+        b.put(o.payload());
+        int length = (slot.length + 7) / 8 * 8;
+        sst.write(block.slots, off, slot);
+        // My own message is held at once (a sender receives its own sends).
+        held[rank].add(new Held(o.kind(), sent, o.requestId(), o.session(), o.payload()));
+        sent++;
+        received[rank] = sent;
+        sst.set(block.received, rank, sent);
+        // Published with the rest of this pass's slots, then the guard in a separate write (derecho.md §2.5 R5).
+        batch.add(sent - 1, length);
+        rowChanged = true;
+        if (raw) deliverRaw(rank); // raw: my own message is mine at once, in my order
+    }
+
+    // ---- receiving (derecho.md §3.2, §4.2) ----
+
+    /** Copies new slots out of the shard members' rings; false if a member's ring showed a failure (it is suspected). */
+    int receive(boolean wedged) {
+        int work = 0;
+        for (int s = 0; s < members.size(); s++) {
+            if (s == rank) continue;
+            NodeId sender = members.get(s);
+            long available = sst.get(sender, block.index);
+            while (received[s] < available) {
+                long k = received[s];
+                int off = row.slotOffset(k);
+                // Read after acquiring the guard (index): the slot's bytes are complete (R5).
+                ByteBuffer head = ByteBuffer.wrap(sst.read(sender, block.slots, off, VsyncConfig.SLOT_HEADER));
+                long header = head.getLong();
+                long stamp = head.getLong();
+                int length = (int) (header & 0xffffffL);
+                if (stamp != (vid << 32 | k) || length > maxPayload) {
+                    // The guard moved past a slot whose data never arrived (a write the transport lost), or the
+                    // slot is malformed: a failure of the link (derecho.md §1.1). Never deliver from it.
+                    host.suspect(sender);
+                    return work + 1;
+                }
+                long kind = header >>> 56;
+                long requestId = head.getLong();
+                long clientId = head.getLong();
+                long sequence = head.getLong();
+                long low = head.getLong();
+                byte[] payload = sst.read(sender, block.slots, off + VsyncConfig.SLOT_HEADER, length);
+                ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(clientId, sequence, low);
+                held[s].add(new Held(kind, k, requestId, session, payload));
+                received[s] = k + 1;
+                sst.set(block.received, s, k + 1);
+                rowChanged = true;
+                work++;
+                if (raw && !wedged) deliverRaw(s);
+            }
+        }
+        long prefix = RoundRobin.prefix(received, members.size());
+        if (prefix > sst.get(block.seq)) {
+            sst.advance(block.seq, prefix);
+            rowChanged = true;
+        }
+        return work;
+    }
+
+    // ---- delivery (derecho.md §4.3, §4.5) ----
+
+    /**
+     * Whether my row's columns of this shard changed since the last call, and forgets it. The engine
+     * pushes its row only after a change: a push on every poll would flood the links with copies of
+     * an unchanged row (each one a write every other member applies and answers with its own work).
+     */
+    boolean takeRowChanged() {
+        boolean c = rowChanged;
+        rowChanged = false;
+        return c;
+    }
+
+    /** How many positions every shard member holds: the minimum of the shard's {@code seq} column. */
+    long stableCount() {
+        long stable = Long.MAX_VALUE;
+        for (NodeId m : members) stable = Math.min(stable, host.inView(m) ? sst.get(m, block.seq) : 0);
+        return stable;
+    }
+
+    /** My own held prefix of the shard's order (for the tests' broken twins). */
+    long ownSeq() {
+        return sst.get(block.seq);
+    }
+
+    int deliverStable(long stable) {
+        if (raw) return 0;
+        int n = members.size();
+        int work = 0;
+        while (delivered < stable) {
+            int s = RoundRobin.senderOf(n, delivered);
+            long k = RoundRobin.indexOf(n, delivered);
+            Held h = take(s, k);
+            if (h == null) {
+                violation = "position " + delivered + " of shard " + name() + " (sender " + members.get(s) + " #" + k + ") is stable but not held";
+                return work;
+            }
+            deliver(members.get(s), h);
+            delivered++;
+            work++;
+        }
+        if (work > 0) {
+            sst.advance(block.delivered, delivered);
+            rowChanged = true;
+        }
+        return work;
+    }
+
+    private void deliverRaw(int s) {
+        Held h = held[s].pollFirst();
+        heldBase[s]++;
+        deliver(members.get(s), h);
+        delivered++;
+        sst.advance(block.delivered, delivered);
+        rowChanged = true;
+    }
+
+    /**
+     * Epoch termination for this shard (derecho.md §5.6 step 2): delivers in round-robin order every
+     * message with index below its sender's trim ({@code trim[s]}, by shard rank), skipping what lies
+     * beyond a sender's trim (the code's rule); false if a message under the trim is not held.
+     */
+    boolean deliverTrimmed(long[] trim) {
+        if (raw) return true;
+        int n = members.size();
+        long end = 0;
+        for (int s = 0; s < n; s++) if (trim[s] > 0) end = Math.max(end, RoundRobin.position(n, s, trim[s] - 1) + 1);
+        for (long g = delivered; g < end; g++) {
+            int s = RoundRobin.senderOf(n, g);
+            long k = RoundRobin.indexOf(n, g);
+            if (k >= trim[s]) continue;
+            Held h = take(s, k);
+            if (h == null) {
+                violation = "must deliver " + members.get(s) + " #" + k + " of shard " + name() + " under the trim of view " + vid + " but does not hold it";
+                return false;
+            }
+            deliver(members.get(s), h);
+        }
+        return true;
+    }
+
+    /** My own messages the trim left out, in order (derecho.md §5.7, V9: they go again first in the next view). */
+    List<Outgoing> beyondTrim(long myTrim) {
+        List<Outgoing> out = new ArrayList<>();
+        if (raw) return out;
+        for (Held h : held[rank]) if (h.index() >= myTrim && h.kind() != VsyncEngine.NULL) out.add(new Outgoing(h.kind(), h.requestId(), h.session(), h.payload()));
+        return out;
+    }
+
+    private Held take(int s, long k) {
+        while (heldBase[s] < k && !held[s].isEmpty()) {
+            held[s].pollFirst();
+            heldBase[s]++;
+        }
+        if (heldBase[s] != k || held[s].isEmpty()) return null;
+        heldBase[s]++;
+        return held[s].pollFirst();
+    }
+
+    private void deliver(NodeId sender, Held h) {
+        long id = messageId(sender, h);
+        if (deliveredInView == prefixHashes.length) prefixHashes = Arrays.copyOf(prefixHashes, prefixHashes.length * 2);
+        long previous = deliveredInView == 0 ? vid : prefixHashes[deliveredInView - 1];
+        prefixHashes[deliveredInView++] = previous * 0x100000001b3L ^ id;
+        if (h.kind() == VsyncEngine.NULL) return; // a null fills a turn and is never delivered (derecho.md §3.5)
+        host.deliver(this, sender, h);
+    }
+
+    static long messageId(NodeId sender, Held h) {
+        long x = sender.value().hashCode() * 31L + h.index();
+        x = x * 31 + h.kind();
+        x = x * 31 + h.requestId();
+        x = x * 31 + Arrays.hashCode(h.payload());
+        return x * 0x9E3779B97F4A7C15L;
+    }
+
+    /** Positions delivered in this view (nulls included). */
+    int deliveredInView() {
+        return deliveredInView;
+    }
+
+    /** The hash of the first {@code count} positions delivered in this view. */
+    long prefixHash(int count) {
+        return count == 0 ? vid : prefixHashes[count - 1];
+    }
+
+    String violation() {
+        return violation;
+    }
+
+    /** The shard's address, {@code subgroup/index}. */
+    String name() {
+        return subgroupName + "/" + shardIndex;
+    }
+
+    ShardId id() {
+        return new ShardId(subgroupName, shardIndex);
+    }
+
+    String describe() {
+        return name() + " sent=" + sent + " received=" + Arrays.toString(received) + " delivered=" + delivered;
+    }
+}
