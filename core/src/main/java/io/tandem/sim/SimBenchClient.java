@@ -69,7 +69,7 @@ final class SimBenchClient implements SimCaller {
         read = readShare > 0 && random.nextDouble() < readShare;
         int key = random.nextInt(keys);
         if (!read) sequence++; // session sequences number the writes only
-        session = new ClientRequest.Session(thread + 1, sequence);
+        session = read ? ClientRequest.Session.NONE : new ClientRequest.Session(thread + 1, sequence);
         payload = read ? KvRegisterMachine.read(key) : KvRegisterMachine.write(key, sequence);
         attempt();
     }
