@@ -39,13 +39,25 @@ public final class SimBench {
      * @param seed      the run's seed
      * @param resources where the nodes run (cores)
      * @param slow      slowdowns applied at the end of the warm-up (empty: a healthy run)
+     * @param readShare share of operations that are linearizable reads (0 to 1; 0: write-only, the default)
      */
     public record Config(int nodes, int clients, int keys, long warmupNanos, long settleNanos, long measureNanos, long seed,
-                         CostModel.Resources resources, List<Slowdown> slow) {
+                         CostModel.Resources resources, List<Slowdown> slow, double readShare) {
         public Config {
             if (nodes < 1 || clients < 1 || keys < 1) throw new IllegalArgumentException("nodes, clients and keys must be >= 1");
             if (warmupNanos < 0 || settleNanos < 0 || measureNanos <= 0) throw new IllegalArgumentException("bad timeline");
+            if (!(readShare >= 0 && readShare <= 1)) throw new IllegalArgumentException("read share must be between 0 and 1, not " + readShare);
             slow = List.copyOf(slow);
+        }
+
+        /** A write-only workload. */
+        public Config(int nodes, int clients, int keys, long warmupNanos, long settleNanos, long measureNanos, long seed,
+                      CostModel.Resources resources, List<Slowdown> slow) {
+            this(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow, 0);
+        }
+
+        public Config withReadShare(double share) {
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow, share);
         }
 
         public static Config of(int nodes, int clients) {
@@ -53,29 +65,39 @@ public final class SimBench {
         }
 
         public Config withSlow(List<Slowdown> s) {
-            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, s);
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, s, readShare);
         }
 
         public Config withResources(CostModel.Resources r) {
-            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, r, slow);
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, seed, r, slow, readShare);
         }
 
         public Config withTimeline(long warmup, long settle, long measure) {
-            return new Config(nodes, clients, keys, warmup, settle, measure, seed, resources, slow);
+            return new Config(nodes, clients, keys, warmup, settle, measure, seed, resources, slow, readShare);
         }
 
         public Config withSeed(long s) {
-            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, s, resources, slow);
+            return new Config(nodes, clients, keys, warmupNanos, settleNanos, measureNanos, s, resources, slow, readShare);
         }
 
         public Config withClients(int c) {
-            return new Config(nodes, c, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow);
+            return new Config(nodes, c, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow, readShare);
         }
 
         public Config withNodes(int n) {
-            return new Config(n, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow);
+            return new Config(n, clients, keys, warmupNanos, settleNanos, measureNanos, seed, resources, slow, readShare);
         }
     }
+
+    /**
+     * One machine's share of the measured window.
+     *
+     * @param node       the member
+     * @param cpu        its core time per second of window (1.0 = one core busy)
+     * @param queueMax   most jobs queued on its CPU at once, sampled every 10 ms of the window
+     * @param sent       messages it put on its links to other members in the window (client replies not counted)
+     */
+    public record NodeStat(String node, double cpu, int queueMax, long sent) {}
 
     /** One second (or shorter bucket) of the run: operations completed in it and their latencies. */
     public record Bucket(long startNanos, long ops, double meanMicros, double p99Micros, int leaderQueued) {}
@@ -95,12 +117,27 @@ public final class SimBench {
      * @param backlogEnd      the same at the end of the window (growth = an unbounded queue somewhere)
      * @param leaderCpu       the leader's core time in the window per second of window (1.0 = one core busy)
      * @param cpuMicrosPerOp  core time of every node and the load generator in the window, per completed operation
+     * @param nodeStats       every member's CPU, queue and messages sent in the window, in member order
      * @param leaderChanges   how often the leader sampled every 10 ms changed in the window
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
                          int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
-                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp) {
+                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats) {
+        /** The busiest machine of the window (highest CPU), or null if none ran. */
+        public NodeStat busiest() {
+            NodeStat best = null;
+            for (NodeStat n : nodeStats) if (best == null || n.cpu() > best.cpu()) best = n;
+            return best;
+        }
+
+        /** Messages the leader sent to other members per completed operation in the window (NaN without a leader or operations). */
+        public double leaderSentPerOp() {
+            if (leader == null || ops == 0) return Double.NaN;
+            for (NodeStat n : nodeStats) if (n.node().equals(leader)) return n.sent() / (double) ops;
+            return Double.NaN;
+        }
+
         public String slowText() {
             if (config.slow().isEmpty()) return "healthy";
             return String.join(" ", config.slow().stream().map(Slowdown::format).toList());
@@ -126,7 +163,7 @@ public final class SimBench {
         List<SimBenchClient> clients = new ArrayList<>();
         sim.begin();
         for (int t = 0; t < config.clients(); t++) {
-            SimBenchClient c = new SimBenchClient(sim, t, config.keys(), SimTime.seconds(2), config.seed(), log);
+            SimBenchClient c = new SimBenchClient(sim, t, config.keys(), config.readShare(), SimTime.seconds(2), config.seed(), log);
             clients.add(c);
             sim.at(0, c::start);
         }
@@ -143,8 +180,21 @@ public final class SimBench {
         sim.at(windowStart, sampler::tick);
         sim.runUntil(windowStart);
         long busyStart = totalBusy(costs);
+        List<NodeId> members = sim.members();
+        long[] nodeBusyStart = new long[members.size()];
+        long[] sentStart = new long[members.size()];
+        for (int i = 0; i < members.size(); i++) {
+            nodeBusyStart[i] = Sampler.busy(costs.cpu(members.get(i).value()));
+            sentStart[i] = costs.network().sentBy(members.get(i).value());
+        }
         sim.runUntil(windowEnd);
         long busyWindow = totalBusy(costs) - busyStart;
+        List<NodeStat> nodeStats = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            String n = members.get(i).value();
+            nodeStats.add(new NodeStat(n, (Sampler.busy(costs.cpu(n)) - nodeBusyStart[i]) / (double) config.measureNanos(),
+                    sampler.nodeQueueMax.getOrDefault(n, 0), costs.network().sentBy(n) - sentStart[i]));
+        }
         for (SimBenchClient c : clients) c.stop();
 
         long[] lat = log.latencies();
@@ -157,7 +207,7 @@ public final class SimBench {
                 mean, q(lat, 0.5), q(lat, 0.99), q(lat, 0.999), lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e3,
                 sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
-                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length);
+                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats));
     }
 
     private static long totalBusy(CostModel costs) {
@@ -278,6 +328,7 @@ public final class SimBench {
         private String lastLeader;
         private long busyAtStart = -1;
         private final List<Integer> queueByBucket = new ArrayList<>();
+        final java.util.Map<String, Integer> nodeQueueMax = new java.util.HashMap<>(); // keyed lookups only, never iterated
 
         Sampler(Simulation sim, CostModel costs, String[] leader, List<String> slowNodes, long start, long end) {
             this.sim = sim;
@@ -310,10 +361,11 @@ public final class SimBench {
                 while (queueByBucket.size() <= bucket) queueByBucket.add(0);
                 queueByBucket.set(bucket, Math.max(queueByBucket.get(bucket), q));
             }
+            for (NodeId m : sim.members()) nodeQueueMax.merge(m.value(), costs.cpu(m.value()).queued(), Math::max);
             if (sim.nowNanos() + EVERY <= end) sim.at(sim.nowNanos() + EVERY, this::tick);
         }
 
-        private static long busy(NodeCpu cpu) {
+        static long busy(NodeCpu cpu) {
             long b = 0;
             for (Stage s : Stage.values()) b += cpu.busyNanos(s);
             return b;

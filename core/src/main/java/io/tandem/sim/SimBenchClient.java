@@ -7,7 +7,8 @@ import io.tandem.routing.Router;
 import java.util.SplittableRandom;
 
 /**
- * One closed-loop benchmark client (issue 18): one write outstanding at a time, the next sent as soon
+ * One closed-loop benchmark client (issue 18): one operation outstanding at a time (a write, or with a
+ * read share a linearizable read of that share of the operations), the next sent as soon
  * as the previous is answered, keys uniform over the key space, as the real cluster benchmark's load
  * generator does. It routes by the protocol's routing policy and follows redirects; a request with no
  * answer within the timeout is sent again on the same session (executed at most once). It records
@@ -22,6 +23,7 @@ final class SimBenchClient implements SimCaller {
     private final Simulation sim;
     private final int thread;
     private final int keys;
+    private final double readShare;
     private final long timeoutNanos;
     private final SplittableRandom random;
     private final Router<NodeId> router;
@@ -31,14 +33,16 @@ final class SimBenchClient implements SimCaller {
     private long invokedAt;
     private ClientRequest.Session session;
     private byte[] payload;
+    private boolean read;
     private long retries;
     private long attempts;
     private boolean stopped;
 
-    SimBenchClient(Simulation sim, int thread, int keys, long timeoutNanos, long seed, Recorder recorder) {
+    SimBenchClient(Simulation sim, int thread, int keys, double readShare, long timeoutNanos, long seed, Recorder recorder) {
         this.sim = sim;
         this.thread = thread;
         this.keys = keys;
+        this.readShare = readShare;
         this.timeoutNanos = timeoutNanos;
         this.random = new SplittableRandom(seed * 1_000_003L + thread);
         this.router = sim.protocol().routing().newRouter(sim.members(), sim.members().get(thread % sim.members().size()));
@@ -59,18 +63,23 @@ final class SimBenchClient implements SimCaller {
 
     private void next() {
         if (stopped) return;
-        sequence++;
         opId = sim.nextOpId();
         invokedAt = sim.now();
-        session = new ClientRequest.Session(thread + 1, sequence);
-        payload = KvRegisterMachine.write(random.nextInt(keys), sequence);
+        // A write-only workload draws no read coin, so its key sequence is the one it always was.
+        read = readShare > 0 && random.nextDouble() < readShare;
+        int key = random.nextInt(keys);
+        if (!read) sequence++; // session sequences number the writes only
+        session = read ? ClientRequest.Session.NONE : new ClientRequest.Session(thread + 1, sequence);
+        payload = read ? KvRegisterMachine.read(key) : KvRegisterMachine.write(key, sequence);
         attempt();
     }
 
     private void attempt() {
         long id = opId;
         long attempt = ++attempts;
-        ClientRequest request = ClientRequest.command(sim.nextRequestId(), session, payload);
+        // A read is not a session command: retrying it is harmless, it changes nothing.
+        ClientRequest request = read ? ClientRequest.read(sim.nextRequestId(), payload, io.tandem.engine.ReadPolicy.LINEARIZABLE)
+                : ClientRequest.command(sim.nextRequestId(), session, payload);
         for (NodeId target : router.targets()) sim.sendToNode(target, new SimNode.ClientCall(this, id, request));
         sim.at(sim.now() + timeoutNanos, () -> {
             if (opId != id || attempts != attempt || stopped) return;

@@ -45,7 +45,7 @@ final class SimBenchCommand implements Callable<Integer> {
     @Option(names = "--nodes", description = "Group size (default ${DEFAULT-VALUE}).")
     int nodes = 3;
 
-    @Option(names = "--clients", description = "Closed-loop clients, one write outstanding each (default ${DEFAULT-VALUE}).")
+    @Option(names = "--clients", description = "Closed-loop clients, one operation outstanding each (default ${DEFAULT-VALUE}).")
     int clients = 16;
 
     @Option(names = "--slow", paramLabel = "TARGET:FAULT[,FAULT]", description = {"A slowdown applied after the warm-up; repeat for several. TARGET: follower, follower*2, leader, nK.",
@@ -58,6 +58,10 @@ final class SimBenchCommand implements Callable<Integer> {
     @Option(names = "--deployment", paramLabel = "FILE", description = {"Where the protocol's roles run ('role = n1, n2' lines; multipaxos), for every run. Each member is its own machine",
             "(--cores), so one member per role instance gives one machine per role, as in the Compartmentalization paper."})
     Path deployment;
+
+    @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90% (default 0: write-only).",
+            "Each client draws read or write per operation; reads take the protocol's linearizable read path (multipaxos: leaderless, spec 2.4)."})
+    String readShare = "0";
 
     @Option(names = "--seed", description = "Seed (default ${DEFAULT-VALUE}).")
     long seed = 1;
@@ -83,11 +87,19 @@ final class SimBenchCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Where to write results.csv and timeline.csv (default simbench-out/<date-time>); 'none' writes nothing.")
     String out;
 
+    private double share;
+
     @Override
     public Integer call() throws IOException {
         CostTable table = costs == null ? CostTable.calibrated() : CostTable.read(costs);
         List<Scenario> list = new ArrayList<>();
         Defaults d = new Defaults(seed, parse(warmup), parse(settle), parse(measure), cores, sharedCores);
+        double share;
+        try {
+            share = parseShare(readShare);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--read-share: " + e.getMessage());
+        }
         if (scenarios != null) {
             if (!slow.isEmpty()) throw new ParameterException(spec.commandLine(), "--scenarios and --slow do not go together");
             list.addAll(readScenarios(scenarios, d));
@@ -101,6 +113,7 @@ final class SimBenchCommand implements Callable<Integer> {
             list.add(new Scenario(protocol, nodes, clients, d, List.of()));
             if (!s.isEmpty()) list.add(new Scenario(protocol, nodes, clients, d, s));
         }
+        this.share = share;
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf("cost table: calibrated %s on %s (%s cores), load %s%n", table.meta("date"), table.meta("host"), table.meta("cores"), table.meta("load.before"));
         stdout.println(header());
@@ -132,48 +145,89 @@ final class SimBenchCommand implements Callable<Integer> {
             Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
             timeline.addFirst("protocol,nodes,clients,slow,t_ms,ops,ops_per_s,mean_us,p99_us,leader_queued_max");
             Files.write(dir.resolve("timeline.csv"), timeline, StandardCharsets.UTF_8);
-            stdout.println("wrote " + dir.resolve("results.csv") + " and " + dir.resolve("timeline.csv"));
+            nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op");
+            Files.write(dir.resolve("nodes.csv"), nodeRows, StandardCharsets.UTF_8);
+            stdout.println("wrote " + dir.resolve("results.csv") + ", " + dir.resolve("nodes.csv") + " and " + dir.resolve("timeline.csv"));
         }
         return 0;
     }
 
     private SimBench.Result run(Scenario sc, CostTable table) {
         CostModel.Resources res = sc.defaults().sharedCores() > 0 ? CostModel.Resources.shared(sc.defaults().sharedCores()) : CostModel.Resources.dedicated(sc.defaults().cores());
-        SimBench.Config c = new SimBench.Config(sc.nodes(), sc.clients(), 10_000, sc.defaults().warmup(), sc.defaults().settle(), sc.defaults().measure(), sc.defaults().seed(), res, sc.slow());
+        SimBench.Config c = new SimBench.Config(sc.nodes(), sc.clients(), 10_000, sc.defaults().warmup(), sc.defaults().settle(), sc.defaults().measure(), sc.defaults().seed(), res, sc.slow(), share);
         io.tandem.engine.Protocol p = Protocols.byName(sc.protocol());
+        io.tandem.roles.Deployment placed = null;
         if (deployment != null) {
             io.tandem.roles.RoleCatalog roles = p.roles().orElseThrow(() -> new ParameterException(spec.commandLine(), sc.protocol() + " runs one engine per member and takes no deployment file"));
             try {
-                p = p.withDeployment(io.tandem.roles.Deployment.read(deployment, roles));
+                placed = io.tandem.roles.Deployment.read(deployment, roles);
+                p = p.withDeployment(placed);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--deployment: " + e.getMessage());
             }
         }
-        return SimBench.run(p, c, table);
+        SimBench.Result r;
+        try {
+            r = SimBench.run(p, c, table);
+        } catch (io.tandem.roles.DeploymentException e) { // e.g. a member the file names is beyond --nodes
+            throw new ParameterException(spec.commandLine(), "--deployment: " + e.getMessage());
+        }
+        for (SimBench.NodeStat n : r.nodeStats()) {
+            String roles = placed == null ? "all" : String.join("+", placed.resolve(members(sc.nodes())).rolesOf(io.tandem.engine.NodeId.of(n.node())));
+            nodeRows.add(String.join(",", r.protocol(), Integer.toString(sc.nodes()), Integer.toString(sc.clients()), r.slowText(), String.format(Locale.ROOT, "%.2f", share),
+                    n.node(), roles.isEmpty() ? "none" : roles, String.format(Locale.ROOT, "%.3f", n.cpu()), Integer.toString(n.queueMax()),
+                    String.format(Locale.ROOT, "%.2f", r.ops() == 0 ? Double.NaN : n.sent() / (double) r.ops())));
+        }
+        return r;
+    }
+
+    private final List<String> nodeRows = new ArrayList<>();
+
+    private static List<io.tandem.engine.NodeId> members(int n) {
+        List<io.tandem.engine.NodeId> out = new ArrayList<>();
+        for (int i = 1; i <= n; i++) out.add(io.tandem.engine.NodeId.of("n" + i));
+        return out;
+    }
+
+    /** A share: a number from 0 to 1, or a percentage from 0% to 100%. */
+    static double parseShare(String text) {
+        String t = text.strip();
+        double v;
+        try {
+            v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1)) / 100 : Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a share (0 to 1, or 0% to 100%)");
+        }
+        if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException("'" + text + "' is outside 0 to 1 (0% to 100%)");
+        return v;
     }
 
     static final String[] COLUMNS = {"protocol", "nodes", "clients", "slow", "resources", "seed", "throughput_ops_s", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",
             "throughput_pct", "mean_pct", "p99_pct", "leader", "slow_nodes", "leader_queue_start", "leader_queue_max", "leader_queue_end", "leader_queue_max_healthy",
-            "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s"};
+            "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s",
+            "read_share", "leader_sent_per_op", "busiest_node", "busiest_cpu_cores"};
 
     private static String header() {
-        return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
-                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "wall");
+        return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %7s %-12s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
+                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "ldr m/op", "busiest", "wall");
     }
 
     private static void emit(PrintWriter stdout, List<String[]> rows, List<String> timeline, SimBench.Result r, SimBench.Result base) {
         String thrPct = base == null ? "" : pct(r.throughput(), base.throughput());
         String meanPct = base == null ? "" : pct(r.meanMicros(), base.meanMicros());
         String p99Pct = base == null ? "" : pct(r.p99Micros(), base.p99Micros());
-        stdout.println(String.format(Locale.ROOT, "%-34s %-5d %-3d %-30s %9.0f %8.0f %8.0f %8.0f %6s %6s %6s %13s %5.2f %.1fs", r.protocol(), r.config().nodes(), r.config().clients(), r.slowText(),
+        stdout.println(String.format(Locale.ROOT, "%-34s %-5d %-3d %-30s %9.0f %8.0f %8.0f %8.0f %6s %6s %6s %13s %5.2f %7.2f %-12s %.1fs", r.protocol(), r.config().nodes(), r.config().clients(), r.slowText(),
                 r.throughput(), r.meanMicros(), r.p50Micros(), r.p99Micros(), thrPct, meanPct, p99Pct,
-                r.leaderQueueStart() + "/" + r.leaderQueueMax() + "/" + r.leaderQueueEnd(), r.leaderCpu(), r.wallNanos() / 1e9));
+                r.leaderQueueStart() + "/" + r.leaderQueueMax() + "/" + r.leaderQueueEnd(), r.leaderCpu(), r.leaderSentPerOp(),
+                r.busiest() == null ? "-" : r.busiest().node() + "@" + String.format(Locale.ROOT, "%.2f", r.busiest().cpu()), r.wallNanos() / 1e9));
         rows.add(new String[] {r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(), r.config().resources().format(),
                 Long.toString(r.config().seed()), f0(r.throughput()), f0(r.meanMicros()), f0(r.p50Micros()), f0(r.p99Micros()), f0(r.p999Micros()), f0(r.maxMicros()),
                 thrPct, meanPct, p99Pct, String.valueOf(r.leader()), String.join(" ", r.slowNodes()), Integer.toString(r.leaderQueueStart()),
                 Integer.toString(r.leaderQueueMax()), Integer.toString(r.leaderQueueEnd()), base == null ? "" : Integer.toString(base.leaderQueueMax()),
                 Integer.toString(r.leaderInFlightMax()), Integer.toString(r.backlogStart()), Integer.toString(r.backlogEnd()), String.format(Locale.ROOT, "%.3f", r.leaderCpu()), String.format(Locale.ROOT, "%.1f", r.cpuMicrosPerOp()), Integer.toString(r.leaderChanges()),
-                Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9)});
+                Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9),
+                String.format(Locale.ROOT, "%.2f", r.config().readShare()), String.format(Locale.ROOT, "%.2f", r.leaderSentPerOp()),
+                r.busiest() == null ? "" : r.busiest().node(), r.busiest() == null ? "" : String.format(Locale.ROOT, "%.3f", r.busiest().cpu())});
         for (SimBench.Bucket b : r.timeline()) {
             timeline.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),
                     Long.toString(b.startNanos() / 1_000_000), Long.toString(b.ops()), f0(b.ops() * 4.0), f0(b.meanMicros()), f0(b.p99Micros()), Integer.toString(b.leaderQueued())));

@@ -44,4 +44,26 @@ class SimBenchCommandTest {
         assertThat(exit).isEqualTo(2);
         assertThat(out.toString()).contains("needs a %");
     }
+
+    @Test
+    void aReadShareIsAFractionOrAPercentage() {
+        assertThat(SimBenchCommand.parseShare("0.9")).isEqualTo(0.9);
+        assertThat(SimBenchCommand.parseShare("90%")).isEqualTo(0.9);
+        assertThat(SimBenchCommand.parseShare("0")).isEqualTo(0.0);
+        assertThatThrownBy(() -> SimBenchCommand.parseShare("150%")).hasMessageContaining("outside 0 to 1");
+        assertThatThrownBy(() -> SimBenchCommand.parseShare("-0.1")).hasMessageContaining("outside 0 to 1");
+        assertThatThrownBy(() -> SimBenchCommand.parseShare("most")).hasMessageContaining("not a share");
+        assertThatThrownBy(() -> SimBenchCommand.parseShare("NaN")).hasMessageContaining("outside 0 to 1");
+    }
+
+    @Test
+    void aBadReadShareIsAUsageError() {
+        StringWriter out = new StringWriter();
+        CommandLine cli = TandemCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(out));
+        int exit = cli.execute("simbench", "--read-share", "1.5", "--out", "none");
+        assertThat(exit).isEqualTo(2);
+        assertThat(out.toString()).contains("--read-share");
+    }
 }

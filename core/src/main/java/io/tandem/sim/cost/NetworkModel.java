@@ -19,6 +19,7 @@ public final class NetworkModel {
     private final Map<String, Long> lastArrival = new HashMap<>(); // keyed lookups only, never iterated
     private final Map<String, Long> extraEgress = new HashMap<>(); // keyed lookups only, never iterated
     private final Map<String, Integer> inFlight = new HashMap<>(); // keyed lookups only, never iterated
+    private final Map<String, Long> sentBy = new HashMap<>(); // keyed lookups only, never iterated
 
     public NetworkModel(Distribution latency, double bytesPerSecond, RandomGenerator random) {
         this.latency = latency;
@@ -52,6 +53,12 @@ public final class NetworkModel {
     /** Counts a message put on a link until {@link #arrived} (the bytes a slow link holds, in the model). */
     public void sent(String from, String to) {
         inFlight.merge(from + ">" + to, 1, Integer::sum);
+        sentBy.merge(from, 1L, Long::sum);
+    }
+
+    /** Messages {@code node} has put on its links to other members so far (its own loopback and client replies not counted). */
+    public long sentBy(String node) {
+        return sentBy.getOrDefault(node, 0L);
     }
 
     public void arrived(String from, String to) {

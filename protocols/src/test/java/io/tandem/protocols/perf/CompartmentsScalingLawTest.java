@@ -59,4 +59,42 @@ class CompartmentsScalingLawTest {
         assertThat(two.ops()).isPositive();
         assertThat(four.ops()).isPositive();
     }
+
+    static final String GRID_BATCHERS = """
+            leader   = n1, n2
+            proxy    = n3, n4
+            acceptor-row1 = n5, n6
+            acceptor-row2 = n7, n8
+            replica  = n9, n10
+            batcher  = n9, n10
+            """;
+
+    @Test
+    void batchersCutTheLeadersMessagesPerCommand() {
+        SimBench.Result frontends = run(withProxies(2), 9);
+        SimBench.Result batchers = run(GRID_BATCHERS, 10);
+        System.out.printf("frontends: leader sends %.2f msgs/op, %.2f cores; batchers: %.2f msgs/op, %.2f cores%n",
+                frontends.leaderSentPerOp(), frontends.leaderCpu(), batchers.leaderSentPerOp(), batchers.leaderCpu());
+        assertThat(frontends.nodeStats()).hasSize(9);
+        assertThat(batchers.nodeStats()).hasSize(10);
+        // Spec §2.1: with proxies the leader sends one run per drain to a proxy (and Heartbeats), never a message per acceptor.
+        assertThat(frontends.leaderSentPerOp()).isLessThan(2.0);
+        // Spec §2.6: a batch of commands is one Propose and so at most one run: fewer leader messages per command.
+        assertThat(batchers.leaderSentPerOp()).isLessThan(frontends.leaderSentPerOp());
+        assertThat(batchers.busiest()).isNotNull();
+    }
+
+    @Test
+    void leaderlessReadsCostTheLeaderNothing() {
+        Protocol p = Protocols.multiPaxos().withDeployment(Deployment.parse(withProxies(2), "test.conf", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ROLES));
+        SimBench.Config c = SimBench.Config.of(9, 32).withTimeline(SimTime.seconds(1), SimTime.millis(200), SimTime.millis(500));
+        SimBench.Result writes = SimBench.run(p, c, SimBenchTest.TABLE);
+        SimBench.Result reads = SimBench.run(p, c.withReadShare(0.9), SimBenchTest.TABLE);
+        System.out.printf("write-only: %.0f ops/s, leader %.1f us/op; 90%% reads: %.0f ops/s, leader %.1f us/op%n",
+                writes.throughput(), leaderCpuMicrosPerOp(writes), reads.throughput(), leaderCpuMicrosPerOp(reads));
+        assertThat(reads.ops()).isPositive();
+        // Spec §2.4: a read goes to a read quorum of acceptors and a replica, never to the leader, so the
+        // leader's CPU per operation falls with the write share (0.1 of it here; 0.5 leaves room for timers).
+        assertThat(leaderCpuMicrosPerOp(reads)).isLessThan(0.5 * leaderCpuMicrosPerOp(writes));
+    }
 }
