@@ -72,6 +72,17 @@ public sealed interface Fault {
 
     record LossEnd() implements Fault {}
 
+    /**
+     * The process supervisor of a deployment whose engine does not rejoin by itself: every node that is
+     * up and not paused but whose engine reports itself outside its configuration
+     * ({@link io.tandem.engine.EngineStatus.Role#NOT_MEMBER}, e.g. a virtual-synchrony member that shut
+     * itself down) is crashed and restarted. It names no node: which members an episode made stop is
+     * known only when it runs (a short partition may get a member of the majority removed on the word
+     * of the isolated one, derecho.md §5.2), and restarting a fixed node instead may take out a healthy
+     * member of a smaller view.
+     */
+    record Supervise() implements Fault {}
+
     /** A fault at a point of virtual time. */
     record Scheduled(long atNanos, Fault fault) {
         public String format() {
@@ -98,6 +109,7 @@ public sealed interface Fault {
             case UnslowLink u -> "unslowlink:" + u.link().from() + ">" + u.link().to();
             case LossBurst l -> "loss:" + l.rate();
             case LossEnd l -> "lossend";
+            case Supervise v -> "supervise";
         };
     }
 
@@ -131,6 +143,7 @@ public sealed interface Fault {
                 case "unslowlink" -> new UnslowLink(link(p[1]));
                 case "loss" -> new LossBurst(Double.parseDouble(p[1]));
                 case "lossend" -> new LossEnd();
+                case "supervise" -> new Supervise();
                 default -> throw new IllegalArgumentException("unknown fault '" + p[0] + "'");
             };
         } catch (RuntimeException e) {

@@ -23,10 +23,10 @@ import java.util.random.RandomGenerator;
  * to notice the failure, install the smaller view and take the member back, before the next one.
  *
  * @param recoveryNanos          the quiet time after an episode that the protocol needs to be whole again
- * @param supervisorRestartNanos if positive, a member an episode may have made shut itself down
- *                               (paused, cut off, slowed) is crashed and restarted this long after
- *                               the episode ends: the process supervisor a deployment has when the
- *                               engine does not rejoin by itself; 0 when the engine rejoins by itself
+ * @param supervisorRestartNanos if positive, this long after an episode that may have made members shut
+ *                               themselves down (pause, partition) the process supervisor restarts every
+ *                               member that stopped ({@link Fault.Supervise}): what a deployment has
+ *                               when the engine does not rejoin by itself; 0 when the engine rejoins by itself
  */
 public record MinorityFaultModel(long recoveryNanos, long supervisorRestartNanos) {
     public MinorityFaultModel {
@@ -97,15 +97,12 @@ public record MinorityFaultModel(long recoveryNanos, long supervisorRestartNanos
             if (end >= duration) break; // the heal that starts the liveness phase ends it
             for (Fault f : stops) events.add(new Fault.Scheduled(end, f));
             if (mayShutDown && supervisorRestartNanos > 0) {
-                // Whether or not the member was removed and stopped, the supervisor's restart is itself
-                // one more crash of the same minority, so the episode stays within the model.
+                // The supervisor restarts whichever members stopped, known only when it runs: the episode's
+                // minority, or a member of the majority removed on the isolated member's word (§5.2).
                 long restart = end + supervisorRestartNanos;
-                if (restart + SimTime.MILLIS >= duration) break;
-                for (NodeId x : out) {
-                    events.add(new Fault.Scheduled(restart, new Fault.Crash(x)));
-                    events.add(new Fault.Scheduled(restart + SimTime.MILLIS, new Fault.Restart(x)));
-                }
-                end = restart + SimTime.MILLIS;
+                if (restart >= duration) break;
+                events.add(new Fault.Scheduled(restart, new Fault.Supervise()));
+                end = restart;
             }
             t = end + recoveryNanos + (long) (random.nextExponential() * meanGap);
         }

@@ -890,6 +890,16 @@ public final class Simulation implements SimCluster {
             case Fault.UnslowLink u -> network.clearSlowLink(u.link());
             case Fault.LossBurst l -> network.lossBurst(l.rate());
             case Fault.LossEnd l -> network.endLossBurst();
+            case Fault.Supervise v -> {
+                for (SimNode n : nodes.values()) {
+                    if (!n.isUp() || n.isPaused() || n.engine().status().role() != io.tandem.engine.EngineStatus.Role.NOT_MEMBER) continue;
+                    trace("supervisor-restart", n.id, null);
+                    n.crash();
+                    at(now + SimTime.MILLIS, () -> {
+                        if (!n.isUp() && !healed) n.start(); // after the heal, the heal started it
+                    });
+                }
+            }
         }
     }
 

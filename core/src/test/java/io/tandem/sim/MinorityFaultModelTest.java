@@ -77,10 +77,16 @@ class MinorityFaultModelTest {
         assertThat(ev).isNotEmpty();
         for (int i = 0; i < ev.size(); i++) {
             if (ev.get(i).fault() instanceof Fault.Resume r && i + 1 < ev.size()) {
-                assertThat(ev.get(i + 1).fault()).isEqualTo(new Fault.Crash(r.node()));
+                // The supervisor names no member: it restarts whichever stopped (Fault.Supervise).
+                assertThat(ev.get(i + 1).fault()).isEqualTo(new Fault.Supervise());
                 assertThat(ev.get(i + 1).atNanos() - ev.get(i).atNanos()).isEqualTo(SimTime.millis(50));
             }
         }
+    }
+
+    @Test
+    void theSupervisorsEventReadsBackFromItsText() {
+        assertThat(Fault.parse(Fault.format(new Fault.Supervise()))).isEqualTo(new Fault.Supervise());
     }
 
     @Test
