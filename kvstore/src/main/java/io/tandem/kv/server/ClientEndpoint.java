@@ -500,17 +500,14 @@ final class ClientEndpoint implements AutoCloseable {
 
     /** Encodes {@code response} into the channel's outbound buffer without flushing (I/O thread). */
     private static void write(Channel ch, Response response) {
-        ByteBuf buf = ch.alloc().buffer(ClientWire.sizeHint(response));
-        try {
-            ClientWire.writeResponse(response, buf);
-        } catch (RuntimeException e) {
-            buf.release();
-            throw e;
-        }
-        ch.write(buf);
+        ch.write(encode(ch, response));
     }
 
     private static ChannelFuture reply(Channel ch, Response response) {
+        return ch.writeAndFlush(encode(ch, response));
+    }
+
+    private static ByteBuf encode(Channel ch, Response response) {
         ByteBuf buf = ch.alloc().buffer(ClientWire.sizeHint(response));
         try {
             ClientWire.writeResponse(response, buf);
@@ -518,6 +515,6 @@ final class ClientEndpoint implements AutoCloseable {
             buf.release();
             throw e;
         }
-        return ch.writeAndFlush(buf);
+        return buf;
     }
 }
