@@ -22,8 +22,9 @@ import java.util.function.Consumer;
  * transports (DESIGN §5, derecho.md §2.5): volatile memory, so a crash loses them and a restarted
  * node registers zero-filled regions again; a push is one write per target, sent on the simulated
  * network ({@link Simulation#regionWrite}), applied in push order per writer, never lost or
- * duplicated on a working link, and not applied across a partition or at a crashed target (it then
- * completes as not applied); a frozen member's writes are not applied.
+ * duplicated on a working link, held by a cut link until it heals (lost, completing as not applied,
+ * if the cut outlasts the connection), not applied at a crashed target (it then completes as not
+ * applied); a frozen member's writes are not applied.
  *
  * <p>Memory is on the heap ({@code long[]}), so aligned words are read and written whole.
  */

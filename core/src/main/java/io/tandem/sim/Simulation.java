@@ -557,6 +557,11 @@ public final class Simulation implements SimCluster {
         stats.merge(name, 1L, Long::sum);
     }
 
+    /** The run's count of {@code name} so far (tests of the simulator itself). */
+    long counter(String name) {
+        return stats.getOrDefault(name, 0L);
+    }
+
     /** A node's parallel executor re-sent a command that failed its safety check (optimistic P-SMR). */
     void countResubmit() {
         count("execution-resubmits");
@@ -697,11 +702,28 @@ public final class Simulation implements SimCluster {
     // ---- memory regions ----
 
     /**
+     * How long a cut link holds region writes before its connection breaks. A reliable connection
+     * retransmits across a short cut and delivers everything once the link heals (TCP for minutes,
+     * an RDMA RC queue pair until its retry count runs out: about half a second at the reference
+     * code's settings); a longer cut breaks it and what it held is lost. The simulator uses the
+     * shorter limit, so that schedules see both outcomes.
+     */
+    static final long REGION_LINK_TIMEOUT = 500 * SimTime.MILLIS;
+
+    /** A region write that reached a cut link, waiting for the link to heal or its connection to break. */
+    private record HeldRegionWrite(SimNode writer, long writerIncarnation, SimNode dest, long destIncarnation,
+                                   String region, int offset, long[] words, long pushId, Object detail) {}
+
+    /** Region writes held per cut link, in push order (insertion-ordered, so released deterministically). */
+    private final Map<Fault.Link, java.util.ArrayDeque<HeldRegionWrite>> heldRegionWrites = new LinkedHashMap<>();
+
+    /**
      * One target's share of a push by {@code writer} (incarnation {@code writerIncarnation}):
-     * travels like a message on a reliable link (FIFO per writer and target, never lost or
-     * duplicated), does not land across a partition (checked at sending and at arrival), at a
-     * crashed or restarted target, or at a member that disconnected the writer; with a push id,
-     * the outcome travels back as a completion.
+     * travels like a message on a reliable connection (FIFO per writer and target, never lost or
+     * duplicated on a working link). A cut link holds it and delivers it, in order, when the link
+     * heals, unless the cut outlasts {@link #REGION_LINK_TIMEOUT}: then the connection breaks and
+     * everything it held is lost. It does not land at a crashed or restarted target, or at a member
+     * that disconnected the writer; with a push id, the outcome travels back as a completion.
      */
     void regionWrite(SimNode writer, long writerIncarnation, NodeId to, String region, int offset, long[] words, long pushId) {
         SimNode dest = nodes.get(to);
@@ -709,22 +731,63 @@ public final class Simulation implements SimCluster {
         count("region.writes.sent");
         Object detail = new Object[] {writer.id, region, offset, words.length};
         long arrival = network.regionArrival(writer.id, to, now);
-        if (network.blocked(writer.id, to) || !writer.isConnectedTo(to)) {
+        if (!writer.isConnectedTo(to)) {
             at(arrival, () -> lostRegionWrite(writer, writerIncarnation, dest, detail, region, pushId));
             return;
         }
-        long destIncarnation = dest.incarnation();
-        at(arrival, () -> {
-            if (network.blocked(writer.id, to) || !dest.isUp() || dest.incarnation() != destIncarnation || !dest.isConnectedTo(writer.id)) {
-                lostRegionWrite(writer, writerIncarnation, dest, detail, region, pushId);
-                return;
+        HeldRegionWrite write = new HeldRegionWrite(writer, writerIncarnation, dest, dest.incarnation(), region, offset, words, pushId, detail);
+        at(arrival, () -> regionWriteArrived(write));
+    }
+
+    /** A region write reaches the end of its link: it lands, or waits behind the cut (and behind writes already waiting). */
+    private void regionWriteArrived(HeldRegionWrite write) {
+        Fault.Link link = new Fault.Link(write.writer().id, write.dest().id);
+        java.util.ArrayDeque<HeldRegionWrite> held = heldRegionWrites.get(link);
+        if (held == null && !network.blocked(link.from(), link.to())) {
+            landRegionWrite(write);
+            return;
+        }
+        if (held == null) {
+            java.util.ArrayDeque<HeldRegionWrite> queue = new java.util.ArrayDeque<>();
+            heldRegionWrites.put(link, queue);
+            held = queue;
+            at(now + REGION_LINK_TIMEOUT, () -> regionLinkTimedOut(link, queue));
+        }
+        count("region.writes.held");
+        held.add(write);
+    }
+
+    /** The cut outlasted the connection: it breaks, and what it held is lost (with false completions). */
+    private void regionLinkTimedOut(Fault.Link link, java.util.ArrayDeque<HeldRegionWrite> queue) {
+        if (heldRegionWrites.get(link) != queue) return; // released when the link healed
+        heldRegionWrites.remove(link);
+        trace("region-link-broken", link.from(), link.to());
+        for (HeldRegionWrite w : queue) lostRegionWrite(w.writer(), w.writerIncarnation(), w.dest(), w.detail(), w.region(), w.pushId());
+    }
+
+    /** After a change of the network's faults: every link that no longer is cut delivers what it held, in order. */
+    private void releaseHeldRegionWrites() {
+        if (heldRegionWrites.isEmpty()) return;
+        for (Fault.Link link : List.copyOf(heldRegionWrites.keySet())) {
+            if (network.blocked(link.from(), link.to())) continue;
+            for (HeldRegionWrite w : heldRegionWrites.remove(link)) {
+                count("region.writes.released");
+                landRegionWrite(w);
             }
-            dest.runFor(destIncarnation, "region-write", detail, () -> {
-                boolean applied = dest.applyRegionWrite(writer.id, region, offset, words);
-                count(applied ? "region.writes.applied" : "region.writes.rejected");
-                // It reached the target: a frozen row drops it there, by the target's rule, as with the real transports.
-                if (pushId > 0) completePush(writer, writerIncarnation, dest.id, region, pushId, true);
-            });
+        }
+    }
+
+    private void landRegionWrite(HeldRegionWrite w) {
+        SimNode dest = w.dest();
+        if (!dest.isUp() || dest.incarnation() != w.destIncarnation() || !dest.isConnectedTo(w.writer().id)) {
+            lostRegionWrite(w.writer(), w.writerIncarnation(), dest, w.detail(), w.region(), w.pushId());
+            return;
+        }
+        dest.runFor(w.destIncarnation(), "region-write", w.detail(), () -> {
+            boolean applied = dest.applyRegionWrite(w.writer().id, w.region(), w.offset(), w.words());
+            count(applied ? "region.writes.applied" : "region.writes.rejected");
+            // It reached the target: a frozen row drops it there, by the target's rule, as with the real transports.
+            if (w.pushId() > 0) completePush(w.writer(), w.writerIncarnation(), dest.id, w.region(), w.pushId(), true);
         });
     }
 
@@ -867,15 +930,21 @@ public final class Simulation implements SimCluster {
 
     // ---- faults ----
 
-    private void applyFault(Fault fault) {
+    void applyFault(Fault fault) {
         if (healed) return; // the liveness phase has begun; late faults of the schedule no longer apply
         trace("fault", null, fault);
         String text = Fault.format(fault);
         int colon = text.indexOf(':');
         history.nemesis(colon < 0 ? text : text.substring(0, colon), text);
         switch (fault) {
-            case Fault.Partition p -> network.partition(p.blocked());
-            case Fault.Heal h -> network.heal();
+            case Fault.Partition p -> {
+                network.partition(p.blocked());
+                releaseHeldRegionWrites(); // a new partition may leave some cut links whole again
+            }
+            case Fault.Heal h -> {
+                network.heal();
+                releaseHeldRegionWrites();
+            }
             case Fault.Crash c -> nodes.get(c.node()).crash();
             case Fault.Restart r -> {
                 SimNode n = nodes.get(r.node());
@@ -907,6 +976,7 @@ public final class Simulation implements SimCluster {
         trace("heal-all", null, null);
         history.nemesis("heal-all", "liveness phase");
         network.healAll();
+        releaseHeldRegionWrites();
         for (SimNode n : nodes.values()) {
             if (!n.isUp()) n.start();
             else n.resume();

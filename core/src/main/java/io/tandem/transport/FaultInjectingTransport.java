@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Outbound faults apply at the sender; blocked links are also enforced on inbound traffic, so
  * a one-way partition set on the receiving side alone still holds. Without reordering, delayed
  * messages keep per-peer FIFO order. Region pushes obey partitions on the sending side (a push to a
- * member across a blocked link does not land, and completes as not applied, as in the simulator);
+ * member across a blocked link does not land, and completes as not applied: a connection broken by the
+ * cut, as in the simulator once a cut outlasts its connection; the simulator also holds pushes across
+ * shorter cuts, as TCP does);
  * otherwise they pass through unfaulted: one-sided writes carry no per-message hook on the remote
  * side (as with RDMA), so loss, delay and one-way blocks set only at the receiver do not apply.
  */

@@ -414,7 +414,8 @@ public class VsyncEngine implements Engine, Inspectable {
             pushFlags();
             // Silence is counted in my own heartbeats, not in time: if my loop stalls (a GC pause), I
             // have not looked, and must not suspect the others for what I did not see.
-            long limit = Math.max(2, config.suspicionNanos() / config.heartbeatNanos());
+            long limit = silenceLimit();
+            long over = 0;
             for (int r = 0; r < members.size(); r++) {
                 if (r == rank || suspects(r)) continue;
                 long hb = sst.get(members.get(r), row.heartbeat);
@@ -422,6 +423,19 @@ public class VsyncEngine implements Engine, Inspectable {
                     lastHeartbeat[r] = hb;
                     silentBeats[r] = 0;
                 } else if (++silentBeats[r] > limit && !bootstrapping()) {
+                    over |= 1L << r;
+                }
+            }
+            // Suspicions are published to every member and adopted on one member's word (§5.1), so a member
+            // cut off from the others must not publish the first of them: a reliable link holds the write
+            // across the cut and delivers it after the heal to members that do not suspect it yet, and a
+            // healthy member is removed on the word of the one that was cut off (two out from one fault).
+            // While the others still on their way to the limit would make a majority with these, wait: they
+            // come back (then these are failures of a group I still hear), or they cross it as well, and the
+            // partition rule shuts me down in this same pass, before anything is pushed.
+            if (over != 0 && (halfwaySilent(limit) == 0 || Long.bitCount(suspectedMask | over | halfwaySilent(limit)) < majority())) {
+                for (int r = 0; r < members.size(); r++) {
+                    if ((over & (1L << r)) == 0) continue;
                     suspect(r);
                     if (phase != Phase.MEMBER) return;
                 }
@@ -467,7 +481,36 @@ public class VsyncEngine implements Engine, Inspectable {
         // Silence (the heartbeat) still finds a member that never comes.
         if (c.applied() || phase != Phase.MEMBER || !everActive || c.pushId() <= lastInactivePush) return;
         int r = members.indexOf(c.target());
-        if (r >= 0 && r != rank && !suspects(r)) suspect(r);
+        if (r < 0 || r == rank || suspects(r)) return;
+        long halfway = halfwaySilent(silenceLimit()) & ~(1L << r);
+        if (halfway != 0 && Long.bitCount(suspectedMask | (1L << r) | halfway) >= majority()) {
+            // A broken connection while the members still silent would make a majority with it: I am most
+            // likely the one cut off. Publishing the suspicion could remove a healthy member after the heal
+            // (see onHeartbeat), and not suspecting is no option (writes to it were lost): stop, which is safe.
+            shutdown("lost the connection to " + c.target() + " while " + Long.bitCount(halfway) + " other member(s) are silent (minority side)");
+            return;
+        }
+        suspect(r);
+    }
+
+    /** Silent heartbeats after which a member is suspected: silence is counted in my own beats. */
+    private long silenceLimit() {
+        return Math.max(2, config.suspicionNanos() / config.heartbeatNanos());
+    }
+
+    /** Members, not suspected, silent for more than half the limit but not over it: on their way to suspicion. */
+    private long halfwaySilent(long limit) {
+        long out = 0;
+        if (bootstrapping()) return out;
+        for (int r = 0; r < members.size(); r++) {
+            if (r != rank && !suspects(r) && silentBeats[r] > limit / 2 && silentBeats[r] <= limit) out |= 1L << r;
+        }
+        return out;
+    }
+
+    /** The partition rule's bound (§5.2): suspecting this many members of the view means I may be in a minority. */
+    private int majority() {
+        return (members.size() + 1) / 2;
     }
 
     private int detectSuspicions() {

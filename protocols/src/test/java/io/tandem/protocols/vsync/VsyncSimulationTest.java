@@ -189,8 +189,14 @@ class VsyncSimulationTest {
         // suspect a member of the majority; after the heal the others adopted that suspicion (derecho.md §5.2) and removed
         // the healthy member, which shut down. The fault model's supervisor then restarted the member it had isolated, by
         // name: half of the two-member view, so the last one shut down as a minority. The supervisor now restarts whichever
-        // members stopped (Fault.Supervise).
-        for (long seed : new long[] {579, 2233}) {
+        // members stopped (Fault.Supervise). Seed 1099: a 6 ms partition of n3 ended in every member shut down, because
+        // the simulator failed a region push at once across any cut, where TCP (and RDMA, until its retry count runs
+        // out) delivers it after a short cut; the simulator now holds pushes across a cut until the link heals or the
+        // cut outlasts the connection (Simulation.REGION_LINK_TIMEOUT). Seed 1948, found by that change: n1, cut off
+        // for 688 ms (suspicion 660 ms), suspected n3 a beat before n2 and published it; the held write reached n2
+        // after the heal, before n2 suspected n1, and n2 removed n3 on n1's word: every member shut down. A member
+        // now publishes no suspicion while the members still on their way to the limit would make a majority with it.
+        for (long seed : new long[] {579, 1099, 1948, 2233}) {
             SimRunner.Summary s = SimRunner.run(new VirtualSynchronyProtocol(), SimOptions.mix(), SimOptions.seeds(seed, 1), 1, null);
             assertThat(s.failures()).as("seed %d: %s", seed, s.failures().stream().map(SimRunner::describeFailure).reduce("", String::concat)).isEmpty();
         }
