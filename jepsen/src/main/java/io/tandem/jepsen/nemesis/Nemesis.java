@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * random {@code [0, 2 * interval)} after the package's previous one ({@code gen/stagger} per package,
  * combined with {@code gen/any}), so faults of different packages overlap. Ops run one at a time on the
  * nemesis thread and are recorded as {@code :nemesis} ops: the invocation with the target spec, the
- * completion with what was done. {@link #healAll()} is the final generator: it resumes and restarts
+ * completion with what was done; before a membership grow the other packages' faults stop
+ * ({@code healOthersForGrow}). {@link #healAll()} is the final generator: it resumes and restarts
  * every node, heals the network, lifts every throttle, resets clocks and restores membership.
  *
  * <p>Under {@link NemesisSpec.Schedule#ONE_AT_A_TIME} (for protocols that allow at most a minority out
@@ -122,9 +123,27 @@ public final class Nemesis {
             if (next[p] >= deadlineNanos) return;
             if (!sleepUntil(next[p])) return;
             FaultPackage pkg = packages.get(p);
+            if (pkg.active() && pkg.kind() == FaultKind.MEMBER) healOthersForGrow(pkg, next, gap);
             if (pkg.active()) stopPackage(pkg);
             else startPackage(pkg);
             next[p] += pkg.deferred() ? DEFERRED_RETRY.toNanos() : random.nextLong(2 * gap);
+        }
+    }
+
+    /**
+     * Before a grow, the other packages' faults stop (each recorded as its own stop op) and start again
+     * on their schedule afterwards. A grow adds the removed member back as a learner, waits for it to
+     * catch up, then promotes it: with every package's faults overlapping, a majority was down or split
+     * for most of a run, every grow failed or was deferred, and membership stopped churning after the
+     * first shrink (issue 16: two changes in a 60 s run). An operator adds a member back to a cluster
+     * that can catch it up; the shrink, which needs only a leader, still lands in the middle of faults.
+     */
+    private void healOthersForGrow(FaultPackage member, long[] next, long gap) {
+        for (int i = 0; i < packages.size(); i++) {
+            FaultPackage other = packages.get(i);
+            if (other == member || !other.active()) continue;
+            stopPackage(other);
+            next[i] = System.nanoTime() + random.nextLong(2 * gap);
         }
     }
 
