@@ -756,7 +756,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private List<LogEntry> batchFrom(long from) {
         long last = log.lastIndex();
         if (from > last) return List.of();
-        List<LogEntry> batch = new ArrayList<>();
+        List<LogEntry> batch = new ArrayList<>((int) Math.min(config.maxBatchEntries(), last - from + 1)); // sized once: no regrowth per batch
         long bytes = 0;
         for (long i = from; i <= last && batch.size() < config.maxBatchEntries(); i++) {
             LogEntry e = log.entry(i);
