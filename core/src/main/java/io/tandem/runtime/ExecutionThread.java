@@ -5,10 +5,10 @@ import io.tandem.engine.Committed;
 import io.tandem.execution.Executor;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.LongConsumer;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +41,14 @@ final class ExecutionThread implements AutoCloseable {
     private final Executor executor;
     private final LongConsumer appliedListener;
     private final Runnable onFailure;
-    private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
+    /**
+     * Tasks from the loop (an entry at a time), the disk thread and callers. A lock-free queue with a
+     * wake-up only when the thread is parked (issue 25): the loop hands over each committed entry
+     * without taking a lock or signalling a condition, and a busy execution thread is never woken.
+     */
+    private final MpscUnboundedXaddArrayQueue<Task> tasks = new MpscUnboundedXaddArrayQueue<>(1024);
+    /** Set by the execution thread just before it parks (Dekker-style with {@link #submit}: see there). */
+    private volatile boolean parked;
     private final Thread thread;
     /** Lookups of the batch being run (execution thread only): answered after its flush. */
     private final List<Lookup> lookups = new ArrayList<>();
@@ -59,8 +66,14 @@ final class ExecutionThread implements AutoCloseable {
         thread.start();
     }
 
+    /**
+     * Queues {@code task}; wakes the thread only if it parked. No wake-up is lost: the thread sets
+     * {@code parked} before it checks the queue a last time, and a submitter offers before it reads
+     * {@code parked}; both are volatile accesses, so at least one of them sees the other's write.
+     */
     void submit(Task task) {
-        tasks.add(task);
+        tasks.offer(task);
+        if (parked) LockSupport.unpark(thread);
     }
 
     Executor executor() {
@@ -78,7 +91,7 @@ final class ExecutionThread implements AutoCloseable {
     private void run() {
         try {
             while (true) {
-                Task t = tasks.take();
+                Task t = take();
                 if (t instanceof Stop) return;
                 handle(t);
                 // Drain without blocking, then end the batch and report progress once.
@@ -90,12 +103,25 @@ final class ExecutionThread implements AutoCloseable {
                 answerLookups();
                 appliedListener.accept(executor.appliedIndex());
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (Throwable e) {
             failure = e;
             log.error("execution on {} stopped: the state machine threw at index {}; this node can no longer apply commands", node, executor.appliedIndex() + 1, e);
             onFailure.run();
+        }
+    }
+
+    /** The next task, parking while there is none (spurious wake-ups just look again); Stop once interrupted. */
+    private Task take() {
+        while (true) {
+            Task t = tasks.poll();
+            if (t != null) return t;
+            if (Thread.currentThread().isInterrupted()) return new Stop();
+            parked = true;
+            try {
+                if (tasks.isEmpty()) LockSupport.park(this);
+            } finally {
+                parked = false;
+            }
         }
     }
 
@@ -130,7 +156,7 @@ final class ExecutionThread implements AutoCloseable {
 
     @Override
     public void close() {
-        tasks.add(new Stop());
+        submit(new Stop());
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {

@@ -62,6 +62,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--election-timeout-max", paramLabel = "DURATION", description = "Raft: upper bound of the election timeout (default 2s).")
     String electionTimeoutMax;
 
+    @Option(names = "--snapshot-threshold", paramLabel = "ENTRIES", description = "Raft: take a snapshot after this many applied entries (default 10000).")
+    String snapshotThreshold;
+
     @Option(names = "--data-dir", paramLabel = "DIR", description = "This node's data directory (created if missing).")
     String dataDir;
 
@@ -180,6 +183,7 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.INITIAL_VOTERS, initialVoters);
         put(f, ServerConfig.Key.ELECTION_TIMEOUT_MIN, electionTimeoutMin);
         put(f, ServerConfig.Key.ELECTION_TIMEOUT_MAX, electionTimeoutMax);
+        put(f, ServerConfig.Key.SNAPSHOT_THRESHOLD, snapshotThreshold);
         put(f, ServerConfig.Key.DATA_DIR, dataDir);
         put(f, ServerConfig.Key.FSYNC, fsync == null ? null : fsync.toString());
         put(f, ServerConfig.Key.METRICS_PORT, metricsPort);

@@ -144,6 +144,10 @@ public final class PeerBenchmark implements Callable<Integer> {
     @Option(names = "--heap", description = "-Xms and -Xmx of every JVM (replicas and load). Default: ${DEFAULT-VALUE}.")
     String heap = "1g";
 
+    @Option(names = "--jvm-opt", paramLabel = "OPTION", description = "An extra option for every JVM (replicas and load), after the defaults; repeat for several, "
+            + "e.g. --jvm-opt=-XX:StartFlightRecording=delay=20s,duration=10s,settings=profile,filename=/tmp/jfr/rec-%%p.jfr (profiling).")
+    List<String> jvmOpts = new ArrayList<>();
+
     @Option(names = "--tandem-admin-port-offset", description = "net: port offset (in the replica's block of 20) of a Tandem replica's KV client/admin port. Default: ${DEFAULT-VALUE}.")
     int tandemAdminPortOffset = 1;
 
@@ -247,9 +251,10 @@ public final class PeerBenchmark implements Callable<Integer> {
             }
         }
         Files.createDirectories(s.out());
-        List<String> jvm = List.of("-Xms" + s.heap(), "-Xmx" + s.heap(), "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
+        List<String> jvm = new ArrayList<>(List.of("-Xms" + s.heap(), "-Xmx" + s.heap(), "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch",
                 // Names the work directory on every command line, so a later run can find and stop what a killed run left.
-                "-D" + PeerRunner.MARKER_PROPERTY + "=" + s.workDir());
+                "-D" + PeerRunner.MARKER_PROPERTY + "=" + s.workDir()));
+        jvm.addAll(jvmOpts);
         JvmProcess.Launcher launcher = new JvmProcess.Launcher(Path.of(System.getProperty("java.home"), "bin", "java"), jvm);
         String command = "jmh/run-peers.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
         System.out.printf(Locale.ROOT, "peer benchmark (%s): systems %s; %d run(s) x %s, %d s warm-up + %d s measured; slowdown %s on %s; %d clients; out %s; load average %.2f%n",

@@ -120,7 +120,8 @@ public final class KvServer implements AutoCloseable {
         this.config = config;
         Protocol base = Protocols.byName(config.protocol());
         if (base instanceof RaftProtocol r) {
-            var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
+            var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
+                    .snapshotThreshold(config.snapshotThreshold());
             if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
             base = r.withConfig(raftConfig.build()); // keeps the kind of Raft asked for by name
         }

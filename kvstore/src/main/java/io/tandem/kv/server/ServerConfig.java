@@ -34,6 +34,7 @@ import java.util.function.Function;
  * @param initialVoters    Raft only: the voters of a new group (empty: every member); the others join
  *                         through membership changes
  * @param electionTimeoutMin Raft only: the randomized election timeout is drawn from [min, max)
+ * @param snapshotThreshold Raft only: a snapshot is taken after this many entries were applied since the last one
  * @param metricsPort      Prometheus scrape port on the client address's host; 0 turns the endpoint off
  * @param faultInjection   accept the fault-plan and clock-offset admin requests (test clusters only)
  * @param pidFile          written once the server is ready, removed on a clean exit; null for none
@@ -55,6 +56,7 @@ public record ServerConfig(
         Set<NodeId> initialVoters,
         Duration electionTimeoutMin,
         Duration electionTimeoutMax,
+        long snapshotThreshold,
         Path dataDir,
         boolean fsync,
         int metricsPort,
@@ -83,6 +85,8 @@ public record ServerConfig(
         INITIAL_VOTERS("initial-voters", "every member", "raft: voters of a new group, comma-separated; others join by membership change"),
         ELECTION_TIMEOUT_MIN("election-timeout-min", "1s", "raft: lower bound of the randomized election timeout (at least 2 heartbeats of 100ms)"),
         ELECTION_TIMEOUT_MAX("election-timeout-max", "2s", "raft: upper bound of the randomized election timeout"),
+        SNAPSHOT_THRESHOLD("snapshot-threshold", Long.toString(RaftConfig.DEFAULTS.snapshotThreshold()),
+                "raft: take a snapshot after this many entries were applied since the last one (the log is kept in memory until then)"),
         DATA_DIR("data-dir", null, "directory of this node's log, metadata and snapshots"),
         FSYNC("fsync", "true", "fsync every write batch; false survives a process crash but not power loss"),
         METRICS_PORT("metrics-port", "0 (off)", "port of the Prometheus endpoint (/metrics) on the client host"),
@@ -253,6 +257,8 @@ public record ServerConfig(
                     "must leave election-timeout-max (" + DurationText.format(electionMax) + ") above election-timeout-min (" + DurationText.format(electionMin) + ")");
             if (electionMin.compareTo(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) < 0) fail(Key.ELECTION_TIMEOUT_MIN,
                     "must be at least two heartbeat intervals (" + DurationText.format(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) + ")");
+            long snapshotThreshold = optional(Key.SNAPSHOT_THRESHOLD, Resolver::positiveInt, (int) RaftConfig.DEFAULTS.snapshotThreshold());
+            if (settings.containsKey(Key.SNAPSHOT_THRESHOLD) && !protocol.startsWith("raft")) fail(Key.SNAPSHOT_THRESHOLD, "applies to the raft protocol only, not " + protocol);
             Deployment deployment = optional(Key.DEPLOYMENT, file -> deployment(file, protocol, List.copyOf(members.keySet())), null);
             int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
             io.tandem.execution.ExecutionMode execution = optional(Key.EXECUTION, Resolver::executionMode, io.tandem.execution.ExecutionMode.SEQUENTIAL);
@@ -267,6 +273,7 @@ public record ServerConfig(
                     voters,
                     electionMin,
                     electionMax,
+                    snapshotThreshold,
                     required(Key.DATA_DIR, Path::of),
                     optional(Key.FSYNC, Resolver::bool, true),
                     metricsPort,

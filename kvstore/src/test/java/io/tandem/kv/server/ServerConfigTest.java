@@ -161,6 +161,17 @@ class ServerConfigTest {
     }
 
     @Test
+    void snapshotThresholdDefaultsToRaftsAndAppliesToRaftOnly() {
+        Map<String, String> base = flags("id", "n1", "members", MEMBERS, "data-dir", "d");
+        assertThat(ServerConfig.load(null, base).snapshotThreshold()).isEqualTo(io.tandem.protocols.raft.RaftConfig.DEFAULTS.snapshotThreshold());
+        assertThat(load(base, "snapshot-threshold", "1000000").snapshotThreshold()).isEqualTo(1_000_000);
+        assertThatThrownBy(() -> load(base, "snapshot-threshold", "0")).hasMessageContaining("0 is not positive");
+        Map<String, String> paxos = new LinkedHashMap<>(base);
+        paxos.put("protocol", "multipaxos");
+        assertThatThrownBy(() -> load(paxos, "snapshot-threshold", "5000")).hasMessageContaining("snapshot-threshold applies to the raft protocol only, not multipaxos");
+    }
+
+    @Test
     void missingRequiredSettingsSayHowToGiveThem() throws IOException {
         assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1"))).hasMessageContaining("missing setting 'members'")
                 .hasMessageContaining("pass --members or --config FILE");

@@ -42,6 +42,8 @@ final class CommitTracker {
     private final long deadlineNanos;
     private final IntUnaryOperator quorumSize;
     private List<NodeId> voters;
+    /** {@link #voters} as an immutable set, so a new round's tracker copies nothing. */
+    private java.util.Set<NodeId> voterSet;
     private final Map<NodeId, Long> match = new HashMap<>();
     private final ArrayDeque<Round> rounds = new ArrayDeque<>();
     private long committed;
@@ -51,6 +53,7 @@ final class CommitTracker {
      */
     CommitTracker(Collection<NodeId> voters, long deadlineNanos, int maxRounds, IntUnaryOperator quorumSize) {
         this.voters = List.copyOf(voters);
+        this.voterSet = java.util.Set.copyOf(this.voters);
         this.deadlineNanos = deadlineNanos;
         this.maxRounds = maxRounds;
         this.quorumSize = quorumSize;
@@ -85,7 +88,7 @@ final class CommitTracker {
     }
 
     private Round newRound(long target, long now) {
-        QuorumTracker q = QuorumTracker.kOfN(voters, required(), now, now + deadlineNanos);
+        QuorumTracker q = QuorumTracker.kOfN(voterSet, required(), now, now + deadlineNanos);
         for (NodeId v : voters) {
             if (matchOf(v) >= target) q.ack(v, now);
         }
@@ -108,6 +111,7 @@ final class CommitTracker {
     /** Applies a new membership to every pending round (Raft thesis §4.1: the latest configuration decides). */
     List<Completed> reconfigure(Collection<NodeId> newVoters, long now) {
         voters = List.copyOf(newVoters);
+        voterSet = java.util.Set.copyOf(voters);
         match.keySet().retainAll(voters);
         List<Round> old = new ArrayList<>(rounds);
         rounds.clear();

@@ -24,6 +24,11 @@ final class LeaderState implements RoleState {
     final CommitTracker commits;
     final long termStartIndex;
     long uncommittedBytes;
+    /**
+     * The last command appended since the newest commit round was proposed, 0 if none: commands wait
+     * for their quorum from the end of their batch (see RaftEngine#onReplicateTimer).
+     */
+    long unproposedThrough;
     final LeaderReads reads;
     final SnapshotSender snapshots;
     LeadershipTransfer transfer;

@@ -599,9 +599,15 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         log.append(new LogEntry(index, currentTerm, bytes));
         leader.uncommittedBytes += bytes.length;
         if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration());
-        handleCompleted(leader, leader.commits.propose(index, now()));
-        if (payload instanceof EntryPayload.Command) scheduleReplication();
-        else for (Peer p : leader.peers.values()) replicate(leader, p);
+        if (payload instanceof EntryPayload.Command) {
+            // Its quorum wait starts with the batch (onReplicateTimer): one commit round per batch, not per command.
+            leader.unproposedThrough = index;
+            scheduleReplication();
+        } else {
+            leader.unproposedThrough = 0; // this entry's round covers every command before it
+            handleCompleted(leader, leader.commits.propose(index, now()));
+            for (Peer p : leader.peers.values()) replicate(leader, p);
+        }
     }
 
     /**
@@ -619,11 +625,23 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         ctx.schedule(0, REPLICATE);
     }
 
+    /**
+     * The end of a batch of commands: one commit round (quorum wait) for all of them, then one
+     * AppendEntries per follower. Starting the round here rather than per command is safe because no
+     * follower can acknowledge an entry before it is sent (below), and the leader's own durable write,
+     * if it was reported meanwhile, is counted when the round is created (CommitTracker counts every
+     * voter whose match already covers the round); it saves a quorum tracker per command (issue 25).
+     */
     private void onReplicateTimer() {
         replicationDue = false;
-        if (state instanceof LeaderState leader) {
-            for (Peer p : leader.peers.values()) replicate(leader, p);
+        if (!(state instanceof LeaderState leader)) return;
+        long target = leader.unproposedThrough;
+        if (target != 0) {
+            leader.unproposedThrough = 0;
+            handleCompleted(leader, leader.commits.propose(target, now()));
+            if (state != leader) return; // committing stepped us down (a configuration without us)
         }
+        for (Peer p : leader.peers.values()) replicate(leader, p);
     }
 
     private void onHeartbeatTimer() {
@@ -738,7 +756,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
     private List<LogEntry> batchFrom(long from) {
         long last = log.lastIndex();
         if (from > last) return List.of();
-        List<LogEntry> batch = new ArrayList<>();
+        List<LogEntry> batch = new ArrayList<>((int) Math.min(config.maxBatchEntries(), last - from + 1)); // sized once: no regrowth per batch
         long bytes = 0;
         for (long i = from; i <= last && batch.size() < config.maxBatchEntries(); i++) {
             LogEntry e = log.entry(i);
