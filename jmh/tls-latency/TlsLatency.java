@@ -58,6 +58,10 @@ public class TlsLatency {
             if (p[0].equals("tcp")) tcp(v, IoMode.valueOf(p[1]), p[2].equals("tls"));
             else netty(v, IoMode.valueOf(p[1]), p[2], p[3].equals("fch"), p[4].equals("handoff"));
         }
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) Files.delete(f);
+        }
+        Files.delete(dir);
         System.exit(0);
     }
 
