@@ -10,6 +10,13 @@ import io.tandem.transport.TransportSetup;
 import io.tandem.transport.tcp.IoMode;
 import io.tandem.transport.tcp.TcpTransport;
 import io.tandem.transport.tcp.TcpTransportConfig;
+import io.tandem.transport.tcp.tls.DevCertificates;
+import io.tandem.transport.tcp.tls.TlsConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,6 +38,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * in flight), {@code roundTrip} the time for a message to go out and its echo to come back (the
  * receiver's listener sends it back from its I/O thread). Compare with {@link NettyEchoBenchmark},
  * the same traffic on plain Netty without the Tandem codec, framing and queues.
+ *
+ * <p>{@code tls=true} runs both transports with mutual TLS (a development CA made in a temporary
+ * directory; the provider is {@code TlsMaterial.PROVIDER}, chosen with {@code -Dtandem.tls.provider}):
+ * the difference to {@code tls=false} is what one TLS record costs per hop, without the cluster around it.
  */
 @State(Scope.Benchmark)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "-Dio.netty.leakDetection.level=disabled", "--enable-native-access=ALL-UNNAMED"})
@@ -44,6 +55,11 @@ public class TcpTransportBenchmark {
     @Param({"AUTO"})
     String ioMode;
 
+    @Param({"false"})
+    boolean tls;
+
+    /** The temporary directory of the TLS files, or null. */
+    private Path certificates;
     private TcpTransport sender;
     private TcpTransport receiver;
     private byte[] payload;
@@ -59,8 +75,16 @@ public class TcpTransportBenchmark {
                 SENDER, new Endpoint("127.0.0.1", Loopback.freePort()),
                 RECEIVER, new Endpoint("127.0.0.1", Loopback.freePort()));
         TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1).withIoMode(IoMode.valueOf(ioMode));
-        sender = new TcpTransport(new TransportSetup("bench", SENDER, members, codec, new SimpleMeterRegistry()), config);
-        receiver = new TcpTransport(new TransportSetup("bench", RECEIVER, members, codec, new SimpleMeterRegistry()), config);
+        TcpTransportConfig senderConfig = config;
+        TcpTransportConfig receiverConfig = config;
+        if (tls) {
+            certificates = developmentCertificates();
+            Path dir = certificates;
+            senderConfig = config.withTls(TlsConfig.fromDirectory(dir, SENDER.value()));
+            receiverConfig = config.withTls(TlsConfig.fromDirectory(dir, RECEIVER.value()));
+        }
+        sender = new TcpTransport(new TransportSetup("bench", SENDER, members, codec, new SimpleMeterRegistry()), senderConfig);
+        receiver = new TcpTransport(new TransportSetup("bench", RECEIVER, members, codec, new SimpleMeterRegistry()), receiverConfig);
         receiver.start(new TransportListener() {
             @Override
             public void onMessage(NodeId from, ProtocolMessage message) {
@@ -71,13 +95,38 @@ public class TcpTransportBenchmark {
         });
         sender.start((from, message) -> echoed = message.requestId());
         Loopback.awaitSetup("the transports to connect", 30, () -> sender.isConnected(RECEIVER) && receiver.isConnected(SENDER));
-        System.out.println("# Tandem TCP transport io mode: " + sender.ioMode());
+        System.out.println("# Tandem TCP transport io mode: " + sender.ioMode() + (tls ? ", mutual TLS" : ", plaintext"));
+    }
+
+    /** A CA and a certificate for each of the two members, in the layout {@link TlsConfig#fromDirectory} reads. */
+    private static Path developmentCertificates() {
+        try {
+            Path dir = Files.createTempDirectory("tandem-jmh-tls");
+            DevCertificates.Issued ca = DevCertificates.newCa("jmh CA", Duration.ofDays(1));
+            DevCertificates.writeCertificates(dir.resolve("ca.pem"), ca.certificate());
+            for (NodeId id : new NodeId[] {SENDER, RECEIVER}) {
+                DevCertificates.Issued m = DevCertificates.issueMember(ca, id, Duration.ofDays(1));
+                DevCertificates.writeCertificates(dir.resolve(id.value() + ".pem"), m.certificate(), ca.certificate());
+                DevCertificates.writeKey(dir.resolve(id.value() + "-key.pem"), m.key());
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @TearDown(Level.Trial)
     public void stop() {
         sender.close();
         receiver.close();
+        if (certificates != null) {
+            try (var files = Files.list(certificates)) {
+                for (Path f : files.toList()) Files.delete(f);
+                Files.delete(certificates);
+            } catch (IOException e) {
+                System.out.println("# cannot remove " + certificates + ": " + e);
+            }
+        }
         if (sender.stats().droppedSends() > 0) throw new IllegalStateException("the benchmark dropped sends: " + sender.stats());
     }
 
