@@ -5,7 +5,6 @@ import io.tandem.engine.NodeId;
 import io.tandem.protocols.vsync.VsyncEngine.Held;
 import io.tandem.protocols.vsync.VsyncEngine.Outgoing;
 import io.tandem.sst.Sst;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -124,17 +123,15 @@ final class ShardState {
 
     private void putInSlot(Outgoing o) {
         int off = row.slotOffset(sent);
-        byte[] slot = new byte[VsyncConfig.SLOT_HEADER + o.payload().length];
-        ByteBuffer b = ByteBuffer.wrap(slot);
-        b.putLong(o.kind() << 56 | o.payload().length);
-        b.putLong(vid << 32 | sent);
-        b.putLong(o.requestId());
-        b.putLong(o.session().clientId());
-        b.putLong(o.session().sequence());
-        b.putLong(o.session().lowWatermark());
-        b.put(o.payload());
-        int length = (slot.length + 7) / 8 * 8;
-        sst.write(block.slots, off, slot);
+        // Straight into my row: the header's six words, then the payload (one copy of the bytes, no slot array).
+        sst.writeWord(block.slots, off, o.kind() << 56 | o.payload().length);
+        sst.writeWord(block.slots, off + 8, vid << 32 | sent);
+        sst.writeWord(block.slots, off + 16, o.requestId());
+        sst.writeWord(block.slots, off + 24, o.session().clientId());
+        sst.writeWord(block.slots, off + 32, o.session().sequence());
+        sst.writeWord(block.slots, off + 40, o.session().lowWatermark());
+        sst.write(block.slots, off + VsyncConfig.SLOT_HEADER, o.payload());
+        int length = (VsyncConfig.SLOT_HEADER + o.payload().length + 7) / 8 * 8;
         // My own message is held at once (a sender receives its own sends).
         held[rank].add(new Held(o.kind(), sent, o.requestId(), o.session(), o.payload()));
         sent++;
@@ -159,9 +156,8 @@ final class ShardState {
                 long k = received[s];
                 int off = row.slotOffset(k);
                 // Read after acquiring the guard (index): the slot's bytes are complete (R5).
-                ByteBuffer head = ByteBuffer.wrap(sst.read(sender, block.slots, off, VsyncConfig.SLOT_HEADER));
-                long header = head.getLong();
-                long stamp = head.getLong();
+                long header = sst.readWord(sender, block.slots, off);
+                long stamp = sst.readWord(sender, block.slots, off + 8);
                 int length = (int) (header & 0xffffffL);
                 if (stamp != (vid << 32 | k) || length > maxPayload) {
                     // The guard moved past a slot whose data never arrived (a write the transport lost), or the
@@ -170,10 +166,10 @@ final class ShardState {
                     return work + 1;
                 }
                 long kind = header >>> 56;
-                long requestId = head.getLong();
-                long clientId = head.getLong();
-                long sequence = head.getLong();
-                long low = head.getLong();
+                long requestId = sst.readWord(sender, block.slots, off + 16);
+                long clientId = sst.readWord(sender, block.slots, off + 24);
+                long sequence = sst.readWord(sender, block.slots, off + 32);
+                long low = sst.readWord(sender, block.slots, off + 40);
                 byte[] payload = sst.read(sender, block.slots, off + VsyncConfig.SLOT_HEADER, length);
                 ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(clientId, sequence, low);
                 held[s].add(new Held(kind, k, requestId, session, payload));
