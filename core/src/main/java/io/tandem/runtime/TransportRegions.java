@@ -77,12 +77,14 @@ public final class TransportRegions implements Regions {
     /**
      * Peers' segments looked up under one {@link MemoryRegions#peersVersion}, in small arrays: an SST
      * reads some row on almost every line of a predicate pass, and a scan of a handful of members
-     * (the same {@code NodeId} objects each time, so mostly an identity hit) costs less than hashing.
+     * (the same {@code NodeId} objects each time) by identity costs less than hashing. Another object
+     * for a known member is looked up once and kept beside it, up to {@link #MAX_KEPT} entries.
      */
+    private static final int MAX_KEPT = 64;
+
     private record RemoteSegments(long version, NodeId[] members, MemorySegment[] segments) {
         MemorySegment find(NodeId member) {
             for (int i = 0; i < members.length; i++) if (members[i] == member) return segments[i];
-            for (int i = 0; i < members.length; i++) if (members[i].equals(member)) return segments[i];
             return null;
         }
 
@@ -128,9 +130,9 @@ public final class TransportRegions implements Regions {
 
         @Override
         public MemorySegment of(NodeId member) {
-            if (member.equals(self)) return local;
+            if (member == self) return local;
             long version = transport.peersVersion();
-            if (version < 0) return transport.remote(member, name);
+            if (version < 0) return member.equals(self) ? local : transport.remote(member, name);
             // An SST reads peers' rows in every predicate pass: keep the segments until the peers change.
             // The version is read before the lookup, so a segment looked up around a change is kept under
             // the older number and looked up again on the next read.
@@ -139,8 +141,9 @@ public final class TransportRegions implements Regions {
                 MemorySegment s = known.find(member);
                 if (s != null) return s;
             }
+            if (member.equals(self)) return local;
             MemorySegment s = transport.remote(member, name); // a non-peer is refused here, as always
-            remotes = known.with(version, member, s);
+            if (known.version() != version || known.members().length < MAX_KEPT) remotes = known.with(version, member, s);
             return s;
         }
 
