@@ -164,9 +164,9 @@ public final class NodeRuntime implements AutoCloseable {
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicLong clockOffsetNanos = new AtomicLong();
     private final AtomicLong lastReportedApplied = new AtomicLong();
-    /** Indexes whose results the engine asked for (written on the loop, read on the execution thread). */
     /** Entries the engine delivered in the current loop turn (loop thread only); see {@link #handOffDelivered}. */
     private ArrayList<Committed> delivered = new ArrayList<>();
+    /** Indexes whose results the engine asked for (written on the loop, read on the execution thread). */
     private final java.util.Set<Long> reportResults = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean started = new AtomicBoolean();
     private final Thread loop;
