@@ -43,6 +43,7 @@ import io.tandem.transport.TransportListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.List;
@@ -163,6 +164,8 @@ public final class NodeRuntime implements AutoCloseable {
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicLong clockOffsetNanos = new AtomicLong();
     private final AtomicLong lastReportedApplied = new AtomicLong();
+    /** Entries the engine delivered in the current loop turn (loop thread only); see {@link #handOffDelivered}. */
+    private ArrayList<Committed> delivered = new ArrayList<>();
     /** Indexes whose results the engine asked for (written on the loop, read on the execution thread). */
     private final java.util.Set<Long> reportResults = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean started = new AtomicBoolean();
@@ -499,6 +502,24 @@ public final class NodeRuntime implements AutoCloseable {
         pending.failAll(new TandemException("execution failed on " + self + ": " + cause, cause));
     }
 
+    /**
+     * Hands the entries delivered so far in this loop turn to the execution thread as one task (loop
+     * thread only). Every other task the loop gives execution goes through {@link #toExecution}, which
+     * hands these over first, so execution sees entries and tasks in the order the engine produced them.
+     */
+    private void handOffDelivered() {
+        if (delivered.isEmpty()) return;
+        List<Committed> batch = delivered;
+        delivered = new ArrayList<>();
+        execution.submit(new ExecutionThread.ApplyAll(batch));
+    }
+
+    /** Gives execution a task from the loop thread, after the entries delivered before it. */
+    private void toExecution(ExecutionThread.Task task) {
+        handOffDelivered();
+        execution.submit(task);
+    }
+
     private void onAppliedProgress(long index) {
         if (lastReportedApplied.getAndSet(index) != index) enqueue(new Applied(index));
     }
@@ -522,6 +543,7 @@ public final class NodeRuntime implements AutoCloseable {
                 }
                 woken = false; // a wake from here on stops the next park
                 int work = polling ? engine.doWork() : 0;
+                handOffDelivered();
                 if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
                 else idleTurns = 0;
             }
@@ -615,7 +637,7 @@ public final class NodeRuntime implements AutoCloseable {
         if (previous != null) {
             for (NodeId m : previous.members()) if (!m.equals(self) && !next.contains(m)) transport.removeMember(m);
         }
-        if (!viewListeners.isEmpty()) execution.submit(new ExecutionThread.Exclusive(() -> viewListeners.forEach(l -> l.accept(next))));
+        if (!viewListeners.isEmpty()) toExecution(new ExecutionThread.Exclusive(() -> viewListeners.forEach(l -> l.accept(next))));
     }
 
     // ---- forwarding (DESIGN §2.1: requests submitted on any member) ----
@@ -670,7 +692,7 @@ public final class NodeRuntime implements AutoCloseable {
     /** One lookup task per loop turn, not per request: the execution thread wakes once for the lot. */
     private void lookUpSessions() {
         if (sessionLookups.isEmpty()) return;
-        execution.submit(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::answerFromSessions));
+        toExecution(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::answerFromSessions));
         sessionLookups.clear();
     }
 
@@ -815,7 +837,7 @@ public final class NodeRuntime implements AutoCloseable {
      * loop; the execution thread waits for it (the loop never waits for execution).
      */
     private void captureSnapshot(long token) {
-        execution.submit(new ExecutionThread.Exclusive(() -> {
+        toExecution(new ExecutionThread.Exclusive(() -> {
             long index = execution.appliedIndex();
             try {
                 CompletableFuture<SnapshotTag> tag = new CompletableFuture<>();
@@ -1031,18 +1053,20 @@ public final class NodeRuntime implements AutoCloseable {
 
         @Override
         public SnapshotStore snapshots() {
+            // A snapshot the engine installs is restored on the execution thread after every entry delivered before it.
+            handOffDelivered();
             return storage.snapshots();
         }
 
         @Override
         public void deliver(Committed entry) {
-            execution.submit(new ExecutionThread.Apply(entry));
+            delivered.add(entry);
         }
 
         @Override
         public void deliverReportingResult(Committed entry) {
             reportResults.add(entry.index());
-            execution.submit(new ExecutionThread.Apply(entry));
+            delivered.add(entry);
         }
 
         @Override
@@ -1050,7 +1074,7 @@ public final class NodeRuntime implements AutoCloseable {
             // The query bytes stay with the pending request; the loop forwards them with the read task.
             PendingRequests.Pending p = pending.get(requestId);
             if (p == null || !p.read()) return; // already answered, rejected or timed out
-            execution.submit(new ExecutionThread.Read(requestId, afterIndex, p.request().payload()));
+            toExecution(new ExecutionThread.Read(requestId, afterIndex, p.request().payload()));
         }
 
         @Override

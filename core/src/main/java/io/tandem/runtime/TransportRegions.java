@@ -7,7 +7,6 @@ import io.tandem.engine.Regions;
 import io.tandem.transport.MemoryRegions;
 import java.lang.foreign.MemorySegment;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -75,7 +74,29 @@ public final class TransportRegions implements Regions {
         return r == null ? Notice.POLL : r.notice;
     }
 
-    private record RemoteSegments(long version, Map<NodeId, MemorySegment> segments) {}
+    /**
+     * Peers' segments looked up under one {@link MemoryRegions#peersVersion}, in small arrays: an SST
+     * reads some row on almost every line of a predicate pass, and a scan of a handful of members
+     * (the same {@code NodeId} objects each time) by identity costs less than hashing. Another object
+     * for a known member is looked up once and kept beside it, up to {@link #MAX_KEPT} entries.
+     */
+    private static final int MAX_KEPT = 64;
+
+    private record RemoteSegments(long version, NodeId[] members, MemorySegment[] segments) {
+        MemorySegment find(NodeId member) {
+            for (int i = 0; i < members.length; i++) if (members[i] == member) return segments[i];
+            return null;
+        }
+
+        RemoteSegments with(long v, NodeId member, MemorySegment segment) {
+            boolean same = v == version;
+            NodeId[] m = same ? java.util.Arrays.copyOf(members, members.length + 1) : new NodeId[] {member};
+            MemorySegment[] s = same ? java.util.Arrays.copyOf(segments, segments.length + 1) : new MemorySegment[] {segment};
+            m[m.length - 1] = member;
+            s[s.length - 1] = segment;
+            return new RemoteSegments(v, m, s);
+        }
+    }
 
     private final class TransportRegion implements Region {
         private final String name;
@@ -83,7 +104,7 @@ public final class TransportRegions implements Regions {
         private final Notice notice;
         private final MemorySegment local;
         /** Peers' segments looked up under one {@link MemoryRegions#peersVersion}; replaced, never changed. */
-        private volatile RemoteSegments remotes = new RemoteSegments(-1, Map.of());
+        private volatile RemoteSegments remotes = new RemoteSegments(-1, new NodeId[0], new MemorySegment[0]);
 
         TransportRegion(String name, int size, Notice notice, MemorySegment local) {
             this.name = name;
@@ -109,21 +130,20 @@ public final class TransportRegions implements Regions {
 
         @Override
         public MemorySegment of(NodeId member) {
-            if (member.equals(self)) return local;
+            if (member == self) return local;
             long version = transport.peersVersion();
-            if (version < 0) return transport.remote(member, name);
+            if (version < 0) return member.equals(self) ? local : transport.remote(member, name);
             // An SST reads peers' rows in every predicate pass: keep the segments until the peers change.
             // The version is read before the lookup, so a segment looked up around a change is kept under
             // the older number and looked up again on the next read.
             RemoteSegments known = remotes;
             if (known.version() == version) {
-                MemorySegment s = known.segments().get(member);
+                MemorySegment s = known.find(member);
                 if (s != null) return s;
             }
+            if (member.equals(self)) return local;
             MemorySegment s = transport.remote(member, name); // a non-peer is refused here, as always
-            Map<NodeId, MemorySegment> next = known.version() == version ? new HashMap<>(known.segments()) : new HashMap<>();
-            next.put(member, s);
-            remotes = new RemoteSegments(version, next);
+            if (known.version() != version || known.members().length < MAX_KEPT) remotes = known.with(version, member, s);
             return s;
         }
 

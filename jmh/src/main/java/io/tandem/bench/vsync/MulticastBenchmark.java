@@ -38,8 +38,9 @@ import org.jgroups.JChannel;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.MulticastBenchmark \
  *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
- *     --warmup 2 --measure 4 --base-port 23000
+ *     --warmup 2 --measure 4 --base-port 23000 [--window 64]
  * </pre>
+ * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6), 64 by default.
  * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds.
  */
 public final class MulticastBenchmark {
@@ -51,6 +52,7 @@ public final class MulticastBenchmark {
         List<String> systems = List.of("tandem-raw", "tandem-ordered", "jgroups-raw", "jgroups-sequencer");
         double warmup = 2, measure = 4;
         int basePort = 23000;
+        int window = 64;
         for (int i = 0; i < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -60,6 +62,7 @@ public final class MulticastBenchmark {
                 case "--warmup" -> warmup = Double.parseDouble(v);
                 case "--measure" -> measure = Double.parseDouble(v);
                 case "--base-port" -> basePort = Integer.parseInt(v);
+                case "--window" -> window = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -72,8 +75,8 @@ public final class MulticastBenchmark {
                 for (String system : systems) {
                     int port = basePort + (run++ % 90) * 10;
                     Point p = switch (system) {
-                        case "tandem-raw" -> tandem(n, payload, VsyncConfig.Delivery.RAW, port, warmup, measure, run);
-                        case "tandem-ordered" -> tandem(n, payload, VsyncConfig.Delivery.ORDERED, port, warmup, measure, run);
+                        case "tandem-raw" -> tandem(n, payload, VsyncConfig.Delivery.RAW, window, port, warmup, measure, run);
+                        case "tandem-ordered" -> tandem(n, payload, VsyncConfig.Delivery.ORDERED, window, port, warmup, measure, run);
                         case "jgroups-raw" -> jgroups(n, payload, false, port, warmup, measure, run);
                         case "jgroups-sequencer" -> jgroups(n, payload, true, port, warmup, measure, run);
                         default -> throw new IllegalArgumentException("unknown system " + system);
@@ -116,10 +119,9 @@ public final class MulticastBenchmark {
         return new Point(c1 - c0, (t1 - t0) / 1e9);
     }
 
-    private static Point tandem(int n, int payload, VsyncConfig.Delivery delivery, int basePort, double warmup, double measure, int run) throws Exception {
+    private static Point tandem(int n, int payload, VsyncConfig.Delivery delivery, int window, int basePort, double warmup, double measure, int run) throws Exception {
         Map<NodeId, Endpoint> members = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
-        int window = 64;
         int slotBytes = Math.max(512, (payload + 48 + 63) / 64 * 64 + 64);
         // A 5 s suspicion timeout: with every member saturating two shared cores, a 500 ms one removes members.
         VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, slotBytes).withDelivery(delivery).withMaxQueuedSends(4096)

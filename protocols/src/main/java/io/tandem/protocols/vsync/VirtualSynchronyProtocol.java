@@ -174,7 +174,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
                 VsyncEngine a = engines.get(i);
                 VsyncEngine b = engines.get(j);
                 if (a.phase() != VsyncEngine.Phase.MEMBER || b.phase() != VsyncEngine.Phase.MEMBER || a.viewId() != b.viewId()) continue;
-                int common = Math.min(a.deliveredInView(), b.deliveredInView());
+                long common = Math.min(a.deliveredInView(), b.deliveredInView());
                 if (common > 0 && a.prefixHash(common) != b.prefixHash(common)) {
                     return Optional.of("in view " + a.viewId() + " the first " + common + " deliveries differ between " + a.viewMembers() + " members (total order broken)");
                 }
@@ -253,7 +253,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
                     if (sa.raw) continue; // raw delivery has no order to agree on (derecho.md §1.5)
                     ShardState sb = b.servedShard(sa.subgroup, sa.shardIndex);
                     if (sb == null) continue;
-                    int common = Math.min(sa.deliveredInView(), sb.deliveredInView());
+                    long common = Math.min(sa.deliveredInView(), sb.deliveredInView());
                     if (common > 0 && sa.prefixHash(common) != sb.prefixHash(common)) {
                         return Optional.of("in view " + a.viewId() + " the first " + common + " deliveries of shard " + sa.name() + " differ (total order within the shard broken)");
                     }

@@ -1288,11 +1288,11 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     /** Positions delivered in the current view (nulls included) and the hash of that prefix. */
-    int deliveredInView() {
+    long deliveredInView() {
         return group == null ? 0 : group.deliveredInView();
     }
 
-    long prefixHash(int count) {
+    long prefixHash(long count) {
         return group == null ? vid : group.prefixHash(count);
     }
 
