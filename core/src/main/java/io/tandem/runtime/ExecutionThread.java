@@ -48,9 +48,10 @@ final class ExecutionThread implements AutoCloseable {
     private final LongConsumer appliedListener;
     private final Runnable onFailure;
     /**
-     * Tasks from the loop (an entry at a time), the disk thread and callers. A lock-free queue with a
-     * wake-up only when the thread is parked (issue 25): the loop hands over each committed entry
-     * without taking a lock or signalling a condition, and a busy execution thread is never woken.
+     * Tasks from the loop (the entries delivered in one loop turn as one {@link ApplyAll}), the disk
+     * thread and callers. A lock-free queue with a wake-up only when the thread is parked (issue 25):
+     * the loop hands entries over without taking a lock or signalling a condition, and a busy
+     * execution thread is never woken.
      */
     private final MpscUnboundedXaddArrayQueue<Task> tasks = new MpscUnboundedXaddArrayQueue<>(1024);
     /** Set by the execution thread just before it parks (Dekker-style with {@link #submit}: see there). */
