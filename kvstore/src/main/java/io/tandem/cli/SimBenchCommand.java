@@ -59,7 +59,7 @@ final class SimBenchCommand implements Callable<Integer> {
             "(--cores), so one member per role instance gives one machine per role, as in the Compartmentalization paper."})
     Path deployment;
 
-    @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90% (default 0: write-only).",
+    @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90%% (default 0: write-only).",
             "Each client draws read or write per operation; reads take the protocol's linearizable read path (multipaxos: leaderless, spec 2.4)."})
     String readShare = "0";
 
