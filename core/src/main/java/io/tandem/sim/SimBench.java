@@ -96,8 +96,9 @@ public final class SimBench {
      * @param cpu        its core time per second of window (1.0 = one core busy)
      * @param queueMax   most jobs queued on its CPU at once, sampled every 10 ms of the window
      * @param sent       messages it put on its links to other members in the window (client replies not counted)
+     * @param disk       share of the window its disk spent flushing or transferring (1.0 = always busy: the disk limits it)
      */
-    public record NodeStat(String node, double cpu, int queueMax, long sent) {}
+    public record NodeStat(String node, double cpu, int queueMax, long sent, double disk) {}
 
     /** One second (or shorter bucket) of the run: operations completed in it and their latencies. */
     public record Bucket(long startNanos, long ops, double meanMicros, double p99Micros, int leaderQueued) {}
@@ -183,8 +184,10 @@ public final class SimBench {
         List<NodeId> members = sim.members();
         long[] nodeBusyStart = new long[members.size()];
         long[] sentStart = new long[members.size()];
+        long[] diskBusyStart = new long[members.size()];
         for (int i = 0; i < members.size(); i++) {
             nodeBusyStart[i] = Sampler.busy(costs.cpu(members.get(i).value()));
+            diskBusyStart[i] = costs.disk(members.get(i).value()).busyNanos();
             sentStart[i] = costs.network().sentBy(members.get(i).value());
         }
         sim.runUntil(windowEnd);
@@ -193,7 +196,8 @@ public final class SimBench {
         for (int i = 0; i < members.size(); i++) {
             String n = members.get(i).value();
             nodeStats.add(new NodeStat(n, (Sampler.busy(costs.cpu(n)) - nodeBusyStart[i]) / (double) config.measureNanos(),
-                    sampler.nodeQueueMax.getOrDefault(n, 0), costs.network().sentBy(n) - sentStart[i]));
+                    sampler.nodeQueueMax.getOrDefault(n, 0), costs.network().sentBy(n) - sentStart[i],
+                    (costs.disk(n).busyNanos() - diskBusyStart[i]) / (double) config.measureNanos()));
         }
         for (SimBenchClient c : clients) c.stop();
 

@@ -59,7 +59,7 @@ final class SimBenchCommand implements Callable<Integer> {
             "(--cores), so one member per role instance gives one machine per role, as in the Compartmentalization paper."})
     Path deployment;
 
-    @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90% (default 0: write-only).",
+    @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90%% (default 0: write-only).",
             "Each client draws read or write per operation; reads take the protocol's linearizable read path (multipaxos: leaderless, spec 2.4)."})
     String readShare = "0";
 
@@ -145,7 +145,7 @@ final class SimBenchCommand implements Callable<Integer> {
             Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
             timeline.addFirst("protocol,nodes,clients,slow,t_ms,ops,ops_per_s,mean_us,p99_us,leader_queued_max");
             Files.write(dir.resolve("timeline.csv"), timeline, StandardCharsets.UTF_8);
-            nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op");
+            nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op,disk_busy");
             Files.write(dir.resolve("nodes.csv"), nodeRows, StandardCharsets.UTF_8);
             stdout.println("wrote " + dir.resolve("results.csv") + ", " + dir.resolve("nodes.csv") + " and " + dir.resolve("timeline.csv"));
         }
@@ -176,7 +176,7 @@ final class SimBenchCommand implements Callable<Integer> {
             String roles = placed == null ? "all" : String.join("+", placed.resolve(members(sc.nodes())).rolesOf(io.tandem.engine.NodeId.of(n.node())));
             nodeRows.add(String.join(",", r.protocol(), Integer.toString(sc.nodes()), Integer.toString(sc.clients()), r.slowText(), String.format(Locale.ROOT, "%.2f", share),
                     n.node(), roles.isEmpty() ? "none" : roles, String.format(Locale.ROOT, "%.3f", n.cpu()), Integer.toString(n.queueMax()),
-                    String.format(Locale.ROOT, "%.2f", r.ops() == 0 ? Double.NaN : n.sent() / (double) r.ops())));
+                    String.format(Locale.ROOT, "%.2f", r.ops() == 0 ? Double.NaN : n.sent() / (double) r.ops()), String.format(Locale.ROOT, "%.3f", n.disk())));
         }
         return r;
     }

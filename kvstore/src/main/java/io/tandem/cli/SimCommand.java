@@ -52,6 +52,10 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--protocol", required = true, completionCandidates = ProtocolNames.class, description = "Protocol to simulate, one of: ${COMPLETION-CANDIDATES}.")
     String protocol;
 
+    @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines, as for tandem cluster; multipaxos); "
+            + "--nodes must cover every member it names. Random engine configurations keep it.")
+    java.nio.file.Path deployment;
+
     @Option(names = "--seeds", description = "How many seeds to run (default ${DEFAULT-VALUE}).")
     int seeds = 100;
 
@@ -201,6 +205,14 @@ final class SimCommand implements Callable<Integer> {
             p = Protocols.byName(protocol);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (deployment != null) {
+            io.tandem.roles.RoleCatalog roles = p.roles().orElseThrow(() -> new ParameterException(spec.commandLine(), protocol + " runs one engine per member and takes no deployment file"));
+            try {
+                p = p.withDeployment(io.tandem.roles.Deployment.read(deployment, roles));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--deployment: " + e.getMessage(), e);
+            }
         }
         if (seeds < 1) throw new ParameterException(spec.commandLine(), "--seeds must be >= 1");
         SimOptions base = options();

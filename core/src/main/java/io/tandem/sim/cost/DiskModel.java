@@ -18,6 +18,7 @@ public final class DiskModel {
     private long flushes;
     private long bytesWritten;
     private long maxBatchBytes;
+    private long busyNanos;
 
     public DiskModel(Distribution fsync, double bytesPerSecond, RandomGenerator random) {
         this.fsync = fsync;
@@ -43,12 +44,26 @@ public final class DiskModel {
         bytesWritten += bytes;
         maxBatchBytes = Math.max(maxBatchBytes, bytes);
         long transfer = bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0;
-        return fsync.sample(random) + transfer + extraNanos;
+        long service = fsync.sample(random) + transfer + extraNanos;
+        busyNanos += service;
+        return service;
     }
 
     /** A read (or a write without fsync) of {@code bytes}: the transfer only, plus extra latency. */
     public long transfer(long bytes) {
-        return (bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0) + extraNanos;
+        long service = (bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0) + extraNanos;
+        busyNanos += service;
+        return service;
+    }
+
+    /**
+     * Service time handed out so far (flushes and transfers). The storage keeps one flush in flight,
+     * so over a window its growth divided by the window is the share of time the disk was busy: near
+     * 1.0 the disk, not a CPU, limits the node (the bandwidth term grows with the bytes of a group
+     * commit, so batching cannot hide it).
+     */
+    public long busyNanos() {
+        return busyNanos;
     }
 
     public long flushes() {

@@ -62,6 +62,12 @@ class Frontend {
     private static final Timer BATCH = new BatchTimer();
     /** Commands remembered after sending, so one a non-leader refused can go to the leader it names. */
     private static final int REMEMBERED_COMMANDS = 4096;
+    /**
+     * On a member without a replica a forgotten command can complete only when its client retries (its
+     * ClientReplies find nothing to complete), so such a member remembers more: enough for every client
+     * of a large closed loop.
+     */
+    private static final int REMEMBERED_COMMANDS_WITHOUT_REPLICA = 1 << 16;
 
     /** A sealed batch of reads waiting for one watermark query. */
     private static final class ReadRound {
@@ -168,7 +174,7 @@ class Frontend {
         // Classic: the client follows the redirect itself, and replies come from this member's execution.
         if (!forwardsRefused && !rc.topology.hasUnbatchers()) return;
         sent.put(p.requestId(), p);
-        if (sent.size() > REMEMBERED_COMMANDS) {
+        if (sent.size() > (replica == null ? REMEMBERED_COMMANDS_WITHOUT_REPLICA : REMEMBERED_COMMANDS)) {
             Iterator<Long> it = sent.keySet().iterator();
             it.next();
             it.remove();
@@ -177,8 +183,11 @@ class Frontend {
 
     private void onRead(ClientRequest r) {
         if (replica == null) {
-            // Reads are answered by the execution of the node that received them (EngineContext.serveRead).
-            rc.engine.reject(r.requestId(), new Rejection.Unavailable(rc.self + " runs no replica and cannot serve reads"));
+            // Reads are answered by the execution of the node that received them (EngineContext.serveRead):
+            // a batcher machine of its own (spec §2.6, unbatchers placed) sends its reader to the members
+            // that take client requests and run a replica, or refuses if there are none.
+            List<NodeId> readers = rc.topology.readingClientMembers();
+            rc.engine.reject(r.requestId(), readers.isEmpty() ? new Rejection.Unavailable(rc.self + " runs no replica and cannot serve reads") : new Rejection.Redirect(readers));
             return;
         }
         switch (r.readPolicy()) {

@@ -25,8 +25,10 @@ import java.util.TreeSet;
  * @param proxies    nodes running a proxy leader (empty: the leader runs Phase 2 itself)
  * @param acceptors  nodes running an acceptor, in the quorum system's order
  * @param replicas   nodes running a replica (executing the log)
- * @param frontends  nodes that take client requests and pass each command to the leader
- * @param batchers   nodes that take client requests and pass commands to the leader in batches
+ * @param frontends  nodes that take client requests and pass each command to the leader; each runs a replica, unless
+ *                   there are unbatchers
+ * @param batchers   nodes that take client requests and pass commands to the leader in batches; each runs a replica,
+ *                   unless there are unbatchers (then a batcher may be a machine of its own, spec §2.6)
  * @param unbatchers nodes that fan a replica's batch of results out to the members holding the clients (spec §2.7; empty: none)
  * @param quorums    read and write quorums over {@code acceptors}
  */
@@ -54,14 +56,20 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
         for (NodeId n : frontends) {
             if (batchers.contains(n)) throw new IllegalArgumentException(n + " runs both a frontend and a batcher; a member takes client requests through one of them");
         }
-        // A client's request completes on the member that took it, from that member's own execution
-        // (the runtime answers it when the command executes there): so a member taking client
-        // requests must run a replica. Replicas thereby split the client replies among themselves (spec §2.3).
-        List<NodeId> clientMembers = new ArrayList<>(frontends);
-        clientMembers.addAll(batchers);
-        for (NodeId n : clientMembers) {
-            if (!replicas.contains(n)) {
-                throw new IllegalArgumentException(n + " takes client requests (frontend or batcher) but runs no replica: a request completes from the execution of the member that took it");
+        // A client's request completes on the member that took it: from that member's own execution
+        // (the runtime answers it when the command executes there), or, with unbatchers (spec §2.7),
+        // from the ClientReplies an unbatcher brings from the replica answering for the slot. So a
+        // member taking client requests must run a replica unless unbatchers bring its replies: then
+        // it may be a batcher (or frontend) machine of its own, as in the paper (spec §2.6), whose
+        // writes complete only from ClientReplies and whose reads go to a member with a replica.
+        if (unbatchers.isEmpty()) {
+            List<NodeId> clientMembers = new ArrayList<>(frontends);
+            clientMembers.addAll(batchers);
+            for (NodeId n : clientMembers) {
+                if (!replicas.contains(n)) {
+                    throw new IllegalArgumentException(n + " takes client requests (frontend or batcher) but runs no replica, and no unbatcher brings it"
+                            + " the results: a request completes from the execution of the member that took it (place a replica there, or unbatchers)");
+                }
             }
         }
         if (!quorums.members().equals(acceptors)) throw new IllegalArgumentException("the quorum system " + quorums + " is not over the acceptors " + acceptors);
@@ -116,6 +124,11 @@ public record Topology(List<NodeId> members, List<NodeId> leaders, List<NodeId> 
     /** One leader, acceptor, replica and frontend per member; quorums as {@code layout} says. */
     public static Topology classic(List<NodeId> members, QuorumLayout layout) {
         return new Topology(members, members, List.of(), members, members, members, List.of(), List.of(), layout.resolve(members));
+    }
+
+    /** Members that take client requests and run a replica, so can serve reads: where a member without one sends its readers. */
+    List<NodeId> readingClientMembers() {
+        return clientMembers().stream().filter(replicas::contains).toList();
     }
 
     /** Members that take client requests: frontends and batchers. */

@@ -78,4 +78,28 @@ class CompartmentsSimulationTest {
         assertThat(s.failures()).as(failures(s)).isEmpty();
         assertThat(s.ops()).isGreaterThan((long) s.seeds() * o.ops() * 8 / 10);
     }
+
+    /**
+     * Batchers (or frontends) on machines of their own, as in the paper (spec §2.6, §2.7): n8 and n9 take
+     * client requests but run no replica, so their writes complete only from the ClientReplies the
+     * unbatchers bring, and their readers are sent to n1..n3 (frontends or batchers with a replica).
+     * Every fault kind, invariants and linearizability as above.
+     */
+    static Stream<String> dedicatedClientMachines() {
+        return Stream.of(
+                "leader = n1, n2\nproxy = n3, n4\nacceptor-row1 = n4, n5\nacceptor-row2 = n6, n7\nreplica = n1, n2, n3\nbatcher = n1, n2, n3, n8, n9\nunbatcher = n6, n7\n",
+                "leader = n1, n2\nproxy = n3, n4\nacceptor = n4, n5, n6\nreplica = n1, n2, n3\nfrontend = n1, n2, n3\nbatcher = n8, n9\nunbatcher = n5, n7\n",
+                "leader = n1, n2\nacceptor = n4, n5, n6\nreplica = n1, n2, n3\nfrontend = n1, n8, n9\nunbatcher = n7\n");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dedicatedClientMachines")
+    void batchersOnMachinesWithoutAReplicaPassWithAllFaults(String deployment) {
+        MultiPaxosProtocol p = new MultiPaxosProtocol(config()).withDeployment(Deployment.parse(deployment, "dedicated", MultiPaxosProtocol.ROLES));
+        SimOptions o = SimOptions.defaults();
+        SimRunner.Summary s = SimRunner.run(p, o.withWorkload(9, o.clients(), o.ops()), SimOptions.seeds(1, SEEDS), 3, null);
+        System.out.println("multipaxos compartments dedicated " + deployment.replace('\n', ';') + ": " + s.line());
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+        assertThat(s.ops()).isGreaterThan((long) s.seeds() * o.ops() * 8 / 10);
+    }
 }

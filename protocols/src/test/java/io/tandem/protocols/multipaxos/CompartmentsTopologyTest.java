@@ -64,7 +64,7 @@ class CompartmentsTopologyTest {
         assertThatThrownBy(() -> topology("leader = n1\nacceptor-row1 = n2, n3\nacceptor-row2 = n4\nreplica = n1\nfrontend = n1\n" + rest("n5", "n6", "n7", "n8", "n9")))
                 .hasMessageContaining("same, non-zero number of acceptors");
         assertThatThrownBy(() -> topology("leader = n1\nacceptor = n2, n3, n4\nreplica = n1\nbatcher = n5\n" + rest("n6", "n7", "n8", "n9")))
-                .hasMessageContaining("n5 takes client requests (frontend or batcher) but runs no replica");
+                .hasMessageContaining("n5 takes client requests (frontend or batcher) but runs no replica, and no unbatcher brings it the results");
         assertThatThrownBy(() -> topology("leader = n1\nacceptor = n2, n3, n4\nreplica = n1\nfrontend = n1\nbatcher = n1\n" + rest("n5", "n6", "n7", "n8", "n9")))
                 .hasMessageContaining("runs both a frontend and a batcher");
         assertThatThrownBy(() -> topology("leader = n1\nreplica = n1\nfrontend = n1\nproxy = " + String.join(", ", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9") + "\n"))
@@ -74,6 +74,15 @@ class CompartmentsTopologyTest {
     /** Members left without a role get a proxy, so that the placement uses every member. */
     private static String rest(String... nodes) {
         return "proxy = " + String.join(", ", nodes) + "\n";
+    }
+
+    @Test
+    void withUnbatchersABatcherMayRunOnAMachineWithoutAReplica() {
+        // Spec §2.6/§2.7: unbatchers bring the batcher its clients' results, so it needs no replica of its own.
+        Topology t = topology("leader = n1\nacceptor = n2, n3, n4\nreplica = n1, n5\nfrontend = n5\nbatcher = n6, n7\nunbatcher = n8, n9\n");
+        assertThat(t.batchers()).isEqualTo(ids("n6", "n7"));
+        assertThat(t.clientMembers()).isEqualTo(ids("n5", "n6", "n7"));
+        assertThat(t.readingClientMembers()).as("where the batcher machines send readers").isEqualTo(ids("n5"));
     }
 
     @Test
