@@ -898,6 +898,7 @@ public final class Simulation implements SimCluster {
     /** Think time between a client's operations: spreads the fault-phase operations over the fault phase. */
     long thinkTime() {
         if (healed) return clientRandom.nextLong(0, 2 * SimTime.MILLIS + 1);
+        if (options.ops() == 0) return 0; // no fault-phase operations: idle at once, woken by the heal (else the first think time averages the whole run)
         double mean = (double) options.durationNanos() * options.clients() / Math.max(1, options.ops());
         return (long) (clientRandom.nextExponential() * mean);
     }

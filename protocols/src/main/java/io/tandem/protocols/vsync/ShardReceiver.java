@@ -21,6 +21,21 @@ public interface ShardReceiver {
      */
     default void deliver(ShardId shard, NodeId sender, long version, byte[] payload) {}
 
+    /**
+     * Durable shards (derecho.md §4.6): every message of {@code shard} up to {@code version} is on
+     * disk at every member of the shard, so it survives a failure of the whole group (the global
+     * persistence frontier; never goes back). Called after the messages' {@link #deliver}.
+     */
+    default void persisted(ShardId shard, long version) {}
+
+    /**
+     * Durable shards (derecho.md §5.7, §5.9): this member is new to {@code shard} (it joined, moved
+     * in, or the group restarted after a total failure); forget its state of the shard. The shard's
+     * whole history follows through {@link #deliver} with the messages' original versions, from the
+     * first, then the new messages.
+     */
+    default void replayStarts(ShardId shard) {}
+
     /** A new view is installed with {@code layout}; the shards this member serves may have changed. */
     default void viewInstalled(long vid, Layout layout) {}
 

@@ -147,6 +147,39 @@ public class VsyncEngine implements Engine, Inspectable {
     private boolean transferReading;
     private long transferStartedAt;
 
+    // ---- durable shards and total-failure restart (derecho.md §4.6, §5.9) ----
+    /** How this member came to the view it installs: what its durable shards carry over (derecho.md §5.7). */
+    private enum Arrival { INITIAL, CONTINUING, JOINED, RESTART }
+
+    /** Whether the layout has durable shards: then the log holds their histories and the views. */
+    private final boolean durableMode;
+    private DurableShards store;
+    /** The durable shards I serve in the current view. */
+    private List<ShardId> durableServed = List.of();
+    /** The view whose record I logged before echoing the trim that leads to it, and the record's log index. */
+    private long loggedNextVid;
+    private long loggedNextIndex;
+    private List<NodeId> loggedNextMembers = List.of();
+    private long loggedNextBallot;
+    /** Restart sources named by the restart view, for shards whose history I have not copied yet. */
+    private final Map<ShardId, NodeId> historySources = new java.util.HashMap<>();
+    /** Restart leader: the latest report of each restarting member, and since when they formed a quorum. */
+    private final Map<NodeId, RestartPlanner.Report> reports = new java.util.HashMap<>();
+    private long quorumSince = -1;
+    private String restartWaiting;
+    /** Restart leader: the decision being prepared, who logged it, and for how many retries it has waited. */
+    private RestartPlanner.Decision preparing;
+    private final java.util.Set<NodeId> restartAcks = new java.util.HashSet<>();
+    private int preparingRetries;
+    /** Restart leader: the last decision committed (its members may ask again). */
+    private RestartPlanner.Decision committedRestart;
+    /** A restarting member: the decision it logged, and that record's log index. */
+    private VsyncMessage.RestartPrepare accepted;
+    private long acceptedIndex;
+    private long restarts;
+    private long lastFetch;
+    private long historiesCopied;
+
     // ---- records for the simulator's invariants ----
     private final TreeMap<Long, long[]> completedViews = new TreeMap<>(); // vid -> {count, hash}
     private String violation;
@@ -187,6 +220,12 @@ public class VsyncEngine implements Engine, Inspectable {
         this.configured = List.copyOf(configured);
         this.config = config;
         this.row = new VsyncRow(config, layout.subgroups().size());
+        Layout first = layout.allocate(Layout.EMPTY, configured) instanceof LayoutResult.Adequate a ? a.layout() : Layout.EMPTY;
+        Shard groupShard = first.shard(GROUP, 0);
+        if (groupShard != null && groupShard.mode() == DeliveryMode.DURABLE) {
+            throw new IllegalArgumentException("subgroup " + GROUP + " feeds the state machine (snapshots, state transfer) and cannot be durable; declare a durable subgroup beside it");
+        }
+        this.durableMode = !RestartPlanner.durableShards(layout, first).isEmpty();
     }
 
     // ---- Engine ----
@@ -199,11 +238,17 @@ public class VsyncEngine implements Engine, Inspectable {
         appliedIndex = ctx.snapshots().latest().map(SnapshotMeta::lastIncludedIndex).orElse(0L);
         boolean restarted = ctx.meta().get(META_KEY).isPresent() || appliedIndex > 0;
         ctx.meta().put(META_KEY, new byte[] {1}, 0);
+        if (durableMode) {
+            // The log is the only durable state of the shards: rebuild their histories and my place in them.
+            store = new DurableShards(ctx.log(), self, new DurableRecord.View(1, 0, configured, flatShards(initialLayout(configured)), true, Map.of()));
+            store.recover(v -> layoutFrom(v.members(), v.shards()), l -> RestartPlanner.durableShards(layoutFunction, l));
+            loggedNextVid = store.lastView().vid();
+        }
         if (restarted) {
             // A restarted process lost its volatile state: it is a new process and joins (derecho.md §5.4).
             startJoining();
         } else {
-            install(1, configured, 0L, initialLayout(configured));
+            install(1, configured, 0L, initialLayout(configured), Arrival.INITIAL, Map.of());
         }
         ctx.schedule(config.heartbeatNanos(), new Heartbeat());
         ctx.requestPolling(true);
@@ -218,6 +263,12 @@ public class VsyncEngine implements Engine, Inspectable {
             case VsyncMessage.ViewProbe m -> onViewProbe(from, m);
             case VsyncMessage.P2pQuery m -> onP2pQuery(from, m);
             case VsyncMessage.P2pReply m -> onP2pReply(from, m);
+            case VsyncMessage.RestartReport m -> onRestartReport(from, m);
+            case VsyncMessage.RestartPrepare m -> onRestartPrepare(from, m);
+            case VsyncMessage.RestartAck m -> onRestartAck(from, m);
+            case VsyncMessage.RestartCommit m -> onRestartCommit(from, m);
+            case VsyncMessage.HistoryFetch m -> onHistoryFetch(from, m);
+            case VsyncMessage.HistoryReply m -> onHistoryReply(from, m);
         }
     }
 
@@ -295,6 +346,8 @@ public class VsyncEngine implements Engine, Inspectable {
         sendHandle = p.insert("send", this::dataPathOpen, this::send, Predicates.Kind.RECURRENT);
         deliverHandle = p.insert("deliver", this::dataPathOpen, this::deliverStable, Predicates.Kind.RECURRENT);
         p.insert("view-change", () -> phase == Phase.MEMBER && wedged, this::changeView, Predicates.Kind.RECURRENT);
+        // Persistence facts stay true through a wedge (a suspected member's frozen row shows what it did persist).
+        if (durableMode) p.insert("persisted", () -> phase == Phase.MEMBER, this::publishPersisted, Predicates.Kind.RECURRENT);
     }
 
     private boolean dataPathOpen() {
@@ -346,7 +399,7 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     @SuppressWarnings("unchecked")
-    private void install(long newVid, List<NodeId> newMembers, long suspectedBefore, Layout newLayout) {
+    private void install(long newVid, List<NodeId> newMembers, long suspectedBefore, Layout newLayout, Arrival arrival, Map<ShardId, NodeId> sources) {
         phase = Phase.MEMBER;
         vid = newVid;
         members = List.copyOf(newMembers);
@@ -370,6 +423,7 @@ public class VsyncEngine implements Engine, Inspectable {
         sst.set(row.heartbeat, heartbeat);
         sst.set(row.suspected, suspectedMask);
         openShards(newLayout);
+        if (durableMode) enterDurableShards(arrival, sources);
         registerPredicates();
         ctx.installView(new GroupView(vid, members));
         shardReceiver.viewInstalled(vid, layout);
@@ -442,6 +496,10 @@ public class VsyncEngine implements Engine, Inspectable {
             }
             flush();
             probeIfStuck();
+            if (durableMode && ctx.nowNanos() - lastFetch >= config.joinRetryNanos()) {
+                lastFetch = ctx.nowNanos();
+                for (ShardId id : durableServed) if (!store.of(id).complete) fetchHistory(id);
+            }
         } else if (phase == Phase.JOINING && !incomingMembers.isEmpty()) {
             // A joiner receiving state beats too, so the new view does not suspect it meanwhile.
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
@@ -779,7 +837,9 @@ public class VsyncEngine implements Engine, Inspectable {
         if (wedged && !terminating && violation == null) violation = self + " delivered " + sender + " #" + h.index() + " of " + shard.name() + " in view " + vid + " after wedging";
         if (shard != group) {
             long position = RoundRobin.position(shard.members.size(), shard.members.indexOf(sender), h.index());
-            shardReceiver.deliver(shard.id(), sender, vid << 32 | position, h.payload());
+            long version = vid << 32 | position;
+            if (durableServed.contains(shard.id())) deliverDurable(shard.id(), new VsyncMessage.HistoryEntry(version, sender, h.payload()));
+            else shardReceiver.deliver(shard.id(), sender, version, h.payload());
             return;
         }
         deliveredNonNull++;
@@ -816,12 +876,13 @@ public class VsyncEngine implements Engine, Inspectable {
         // A trim that any row published or echoed is reused, never recomputed (derecho.md §5.6, V5).
         for (NodeId m : members) {
             if (!m.equals(self) && inView(m) && sst.get(m, row.trimReady) == 1) {
+                if (!nextViewLogged(m, sst.get(m, row.trimLeader))) return 0;
                 echoTrim(m);
                 return 1;
             }
         }
         int work = propose();
-        if (proposalAcked() && nextLayoutAdequate()) {
+        if (proposalAcked() && nextLayoutAdequate() && nextViewLogged(self, rank + 1)) {
             publishTrim();
             work++;
         }
@@ -879,9 +940,23 @@ public class VsyncEngine implements Engine, Inspectable {
     private boolean nextLayoutAdequate() {
         List<Long> changes = new ArrayList<>();
         for (int i = 0; i < sst.get(row.numChanges); i++) changes.add(sst.get(row.changes, i));
-        if (layoutFunction.allocate(layout, nextMembers(changes)) instanceof LayoutResult.Inadequate i) {
+        LayoutResult next = layoutFunction.allocate(layout, nextMembers(changes));
+        if (next instanceof LayoutResult.Inadequate i) {
             inadequate = i.reason();
             return false;
+        }
+        if (durableMode && next instanceof LayoutResult.Adequate a) {
+            // derecho.md §5.10: a durable shard whose members all leave has nobody to copy its history from
+            // in the next view. Not handled yet (Derecho reads a former member's log): the group waits.
+            for (ShardId s : RestartPlanner.durableShards(layoutFunction, a.layout())) {
+                Shard before = layout.shard(s.subgroup(), s.index());
+                boolean kept = false;
+                if (before != null) for (NodeId m : a.layout().shard(s.subgroup(), s.index()).members()) kept |= before.members().contains(m) && !suspects(members.indexOf(m));
+                if (!kept) {
+                    inadequate = "durable shard " + s + " would keep none of its members (derecho.md §5.10)";
+                    return false;
+                }
+            }
         }
         inadequate = null;
         return true;
@@ -930,6 +1005,7 @@ public class VsyncEngine implements Engine, Inspectable {
         if (!inView(leader)) return 0;
         int work = 0;
         if (!trimEchoed && sst.get(leader, row.trimReady) == 1) {
+            if (!nextViewLogged(leader, sst.get(leader, row.trimLeader))) return 0;
             echoTrim(leader);
             return 1;
         }
@@ -1013,7 +1089,7 @@ public class VsyncEngine implements Engine, Inspectable {
             // The leader published the trim only for an adequate next view, and every member computes the same.
             case LayoutResult.Inadequate i -> throw new IllegalStateException("the next view is inadequate after the trim: " + i.reason());
         };
-        install(vid + 1, next, suspectedNodes, nextLayout);
+        install(vid + 1, next, suspectedNodes, nextLayout, Arrival.CONTINUING, Map.of());
         List<NodeId> joined = next.stream().filter(m -> !old.contains(m)).toList();
         if (rank == 0 && !joined.isEmpty()) startTransfer(joined);
         return 1;
@@ -1089,6 +1165,7 @@ public class VsyncEngine implements Engine, Inspectable {
         if (phase != Phase.JOINING) return;
         for (NodeId m : configured) if (!m.equals(self)) ctx.send(m, new VsyncMessage.JoinRequest(nonce, io.tandem.engine.RequestIds.BACKGROUND));
         ctx.schedule(config.joinRetryNanos(), new JoinRetry());
+        if (durableMode) restartRound();
     }
 
     /** derecho.md §5.4: the leader proposes a joiner; a request from a process whose seat is still in the view means the old one is gone. */
@@ -1222,9 +1299,340 @@ public class VsyncEngine implements Engine, Inspectable {
         incomingSnapshot = null;
         incomingMembers = List.of();
         ctx.cancel(new JoinRetry());
-        install(id, view, 0L, layoutFrom(view, incomingShards));
+        install(id, view, 0L, layoutFrom(view, incomingShards), Arrival.JOINED, Map.of());
         ctx.requestPolling(true);
         flush();
+    }
+
+    // ---- durable shards (derecho.md §4.6, §5.7) ----
+
+    private List<ShardId> durableOf(Layout l) {
+        return RestartPlanner.durableShards(layoutFunction, l);
+    }
+
+    /**
+     * derecho.md §5.7/§5.9: the next view goes into the log before this member echoes (or, as leader,
+     * publishes) the trim that leads to it. Then whenever a view is installed, a majority of the view
+     * before has it on disk, so a restart that hears from a majority of the newest view it finds
+     * always finds the last one. False until the record is durable (the trim waits).
+     */
+    private boolean nextViewLogged(NodeId from, long ballot) {
+        if (!durableMode) return true;
+        List<Long> changes = new ArrayList<>();
+        for (int i = 0; i < sst.get(from, row.numChanges); i++) changes.add(sst.get(from, row.changes, i));
+        List<NodeId> next = nextMembers(changes);
+        if (!(layoutFunction.allocate(layout, next) instanceof LayoutResult.Adequate a)) return false;
+        if (loggedNextVid != vid + 1 || !next.equals(loggedNextMembers) || ballot != loggedNextBallot) {
+            loggedNextIndex = store.append(new DurableRecord.View(vid + 1, ballot, next, flatShards(a.layout()), true, Map.of()));
+            loggedNextVid = vid + 1;
+            loggedNextMembers = next;
+            loggedNextBallot = ballot;
+        }
+        return ctx.log().durableIndex() >= loggedNextIndex;
+    }
+
+    /** At install: log the view (unless it was logged before the echo) and take up my standing in each durable shard I serve. */
+    private void enterDurableShards(Arrival arrival, Map<ShardId, NodeId> sources) {
+        if (arrival != Arrival.INITIAL) {
+            boolean continuing = arrival == Arrival.CONTINUING;
+            long ballot = continuing ? loggedNextBallot : 0;
+            DurableRecord.View record = new DurableRecord.View(vid, ballot, members, flatShards(layout), continuing, sources);
+            if (loggedNextVid != vid || arrival == Arrival.JOINED) {
+                store.append(record);
+                loggedNextVid = vid;
+                loggedNextMembers = members;
+                loggedNextBallot = ballot;
+            }
+            store.enterView(record, layout, this::durableOf);
+        }
+        List<ShardId> served = new ArrayList<>();
+        List<ShardId> durable = durableOf(layout);
+        for (ShardState st : shards) if (durable.contains(st.id())) served.add(st.id());
+        durableServed = List.copyOf(served);
+        if (arrival == Arrival.RESTART) historySources.putAll(sources);
+        for (ShardId id : durableServed) {
+            DurableShards.ShardLog sl = store.of(id);
+            if (!sl.complete) fetchHistory(id);
+            else if (arrival == Arrival.RESTART) replay(id, sl.entries, List.of()); // the restart source: the shard's state from its own log
+        }
+    }
+
+    /** A message of a durable shard: logged and handed over, or held until the shard's history is here (derecho.md §5.7). */
+    private void deliverDurable(ShardId id, VsyncMessage.HistoryEntry e) {
+        DurableShards.ShardLog sl = store.of(id);
+        if (!sl.complete) {
+            sl.pending.add(e);
+            return;
+        }
+        sl.add(store.append(new DurableRecord.Entry(id, e.version(), e.sender(), e.payload())), e);
+        shardReceiver.deliver(id, e.sender(), e.version(), e.payload());
+    }
+
+    private void replay(ShardId id, List<VsyncMessage.HistoryEntry> history, List<VsyncMessage.HistoryEntry> pending) {
+        shardReceiver.replayStarts(id);
+        for (VsyncMessage.HistoryEntry e : history) shardReceiver.deliver(id, e.sender(), e.version(), e.payload());
+        for (VsyncMessage.HistoryEntry e : pending) shardReceiver.deliver(id, e.sender(), e.version(), e.payload());
+    }
+
+    /** Asks the shard's other members (and a restart's source) for the history before my stint in it. */
+    private void fetchHistory(ShardId id) {
+        DurableShards.ShardLog sl = store.of(id);
+        LinkedHashSet<NodeId> to = new LinkedHashSet<>(layout.shard(id.subgroup(), id.index()).members());
+        NodeId source = historySources.get(id);
+        if (source != null) to.add(source);
+        to.remove(self);
+        for (NodeId m : to) ctx.send(m, new VsyncMessage.HistoryFetch(id, sl.stintStart, io.tandem.engine.RequestIds.BACKGROUND));
+    }
+
+    /**
+     * Answered by a member that holds the shard's history in a view at or after the asker's (it has
+     * every message before that view), or by the restart source named for exactly that view.
+     */
+    private void onHistoryFetch(NodeId from, VsyncMessage.HistoryFetch m) {
+        if (!durableMode) return;
+        DurableShards.ShardLog sl = store.of(m.shard());
+        boolean holds = phase == Phase.MEMBER && vid >= m.vid() && durableServed.contains(m.shard()) && sl.complete;
+        boolean source = store.sourceVid(m.shard()) == m.vid();
+        if (!holds && !source) return;
+        ctx.send(from, new VsyncMessage.HistoryReply(m.shard(), m.vid(), sl.before(m.vid()), io.tandem.engine.RequestIds.BACKGROUND));
+    }
+
+    /** The history before my stint: logged after a reset, then what I delivered meanwhile; the receiver gets it all in order. */
+    private void onHistoryReply(NodeId from, VsyncMessage.HistoryReply m) {
+        if (phase != Phase.MEMBER || !durableServed.contains(m.shard())) return;
+        ShardId id = m.shard();
+        DurableShards.ShardLog sl = store.of(id);
+        if (sl.complete || sl.stintStart != m.vid()) return;
+        store.append(new DurableRecord.Reset(id));
+        sl.reset();
+        for (VsyncMessage.HistoryEntry e : m.entries()) sl.add(store.append(new DurableRecord.Entry(id, e.version(), e.sender(), e.payload())), e);
+        sl.completeIndex = store.append(new DurableRecord.Complete(id, m.vid()));
+        sl.complete = true;
+        List<VsyncMessage.HistoryEntry> pending = List.copyOf(sl.pending);
+        sl.pending.clear();
+        for (VsyncMessage.HistoryEntry e : pending) sl.add(store.append(new DurableRecord.Entry(id, e.version(), e.sender(), e.payload())), e);
+        historySources.remove(id);
+        historiesCopied++;
+        replay(id, m.entries(), pending);
+    }
+
+    /**
+     * derecho.md §4.6: publish how far my log of each durable shard is on disk, and report to the
+     * receiver the shard's persisted frontier (the minimum over its members) as it advances.
+     */
+    private int publishPersisted() {
+        int work = 0;
+        long durableIndex = ctx.log().durableIndex();
+        store.refresh(durableIndex);
+        for (ShardState st : shards) {
+            if (!durableServed.contains(st.id())) continue;
+            DurableShards.ShardLog sl = store.of(st.id());
+            long column = sl.persistedColumn(durableIndex);
+            if (column != sst.get(st.block.persisted)) {
+                sst.set(st.block.persisted, column);
+                dirty = true;
+                work++;
+            }
+            if (!sl.complete) continue;
+            long frontier = persistedFrontier(st.id());
+            if (frontier > sl.signaled) {
+                sl.signaled = frontier;
+                shardReceiver.persisted(st.id(), frontier);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /**
+     * The highest version of {@code shard} that every member of it has on disk (derecho.md §4.6, D5:
+     * the minimum of the shard's {@code persisted} column; a member that does not hold the whole
+     * history publishes 0 and holds it back), or −1. A broken twin in the tests answers otherwise.
+     */
+    protected long persistedFrontier(ShardId shard) {
+        ShardState st = shard(shard);
+        long[] columns = new long[st.members.size()];
+        for (int i = 0; i < columns.length; i++) columns[i] = inView(st.members.get(i)) ? sst.get(st.members.get(i), st.block.persisted) : 0;
+        return DurableShards.frontier(columns);
+    }
+
+    /** What my own row says I persisted of {@code shard} (for the tests' broken twins). */
+    protected final long ownPersisted(ShardId shard) {
+        return sst.get(shard(shard).block.persisted) - 1;
+    }
+
+    // ---- total-failure restart (derecho.md §5.9) ----
+
+    /** The restart leader: the first configured member (Derecho's code has one by default; backups are an option not built here). */
+    private NodeId restartLeader() {
+        return configured.getFirst();
+    }
+
+    /** Every join retry while out of a view: report my log to the restart leader; as leader, move the restart on. */
+    private void restartRound() {
+        RestartPlanner.Report mine = report();
+        if (self.equals(restartLeader())) onReport(mine);
+        else ctx.send(restartLeader(), toMessage(mine));
+        if (accepted != null && ctx.log().durableIndex() >= acceptedIndex) ctx.send(restartLeader(), new VsyncMessage.RestartAck(accepted.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+        if (self.equals(restartLeader())) leadRestart();
+    }
+
+    /** What my log holds: the newest view, the durable shards whose whole history I hold in it, the last version of each. */
+    private RestartPlanner.Report report() {
+        DurableRecord.View v = store.lastView();
+        java.util.Set<ShardId> holds = new java.util.HashSet<>();
+        Map<ShardId, Long> last = new java.util.HashMap<>();
+        for (DurableShards.ShardLog sl : store.all()) {
+            if (sl.serving && sl.complete) holds.add(sl.id);
+            if (sl.lastVersion() > 0) last.put(sl.id, sl.lastVersion());
+        }
+        store.sources().forEach((id, at) -> {
+            if (at == v.vid()) holds.add(id);
+        });
+        return new RestartPlanner.Report(self, v.vid(), v.ballot(), v.members(), v.shards(), holds, last);
+    }
+
+    private VsyncMessage.RestartReport toMessage(RestartPlanner.Report r) {
+        List<ShardId> ids = new ArrayList<>(r.lastVersion().keySet());
+        long[] versions = new long[ids.size()];
+        for (int i = 0; i < versions.length; i++) versions[i] = r.lastVersion().get(ids.get(i));
+        return new VsyncMessage.RestartReport(r.vid(), r.ballot(), r.members(), r.shards(), List.copyOf(r.holds()), ids, versions, io.tandem.engine.RequestIds.BACKGROUND);
+    }
+
+    private void onRestartReport(NodeId from, VsyncMessage.RestartReport m) {
+        if (!durableMode || !self.equals(restartLeader()) || !configured.contains(from)) return;
+        if (phase == Phase.MEMBER) {
+            // A member of the restart view I committed that missed the commit asks again.
+            if (committedRestart != null && vid == committedRestart.vid() && committedRestart.members().contains(from)) {
+                ctx.send(from, new VsyncMessage.RestartCommit(committedRestart.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+            }
+            return; // a live group: the reporter joins it
+        }
+        if (phase != Phase.JOINING) return;
+        Map<ShardId, Long> last = new java.util.HashMap<>();
+        for (int i = 0; i < m.logShards().size(); i++) last.put(m.logShards().get(i), m.lastVersions()[i]);
+        onReport(new RestartPlanner.Report(from, m.vid(), m.ballot(), m.members(), m.shards(), new java.util.HashSet<>(m.holds()), last));
+    }
+
+    private void onReport(RestartPlanner.Report r) {
+        reports.put(r.from(), r);
+    }
+
+    /**
+     * The restart leader's rules (derecho.md §5.9, {@link RestartPlanner}): once the reports form a
+     * quorum, wait one more retry period for stragglers, then prepare the restart view; commit it once
+     * every member of it logged it; start over if that does not happen within a few retries.
+     */
+    private void leadRestart() {
+        if (phase != Phase.JOINING) return;
+        if (preparing != null) {
+            if (restartAcks.containsAll(preparing.members())) {
+                committedRestart = preparing;
+                preparing = null;
+                for (NodeId m : committedRestart.members()) {
+                    if (m.equals(self)) continue;
+                    ctx.send(m, new VsyncMessage.RestartCommit(committedRestart.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+                }
+                onRestartCommit(self, new VsyncMessage.RestartCommit(committedRestart.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+                return;
+            }
+            if (++preparingRetries > 5) {
+                // Someone did not log it in time (it crashed again): hear everyone afresh. Those that logged it
+                // report it as their newest view, so the next decision builds on it.
+                preparing = null;
+                reports.clear();
+                quorumSince = -1;
+                return;
+            }
+            sendPrepare(preparing);
+            return;
+        }
+        switch (decideRestart(reports.values())) {
+            case RestartPlanner.Waiting w -> {
+                restartWaiting = w.reason();
+                quorumSince = -1;
+            }
+            case RestartPlanner.Decided d -> {
+                restartWaiting = null;
+                if (quorumSince < 0) {
+                    quorumSince = ctx.nowNanos(); // the quorum formed: give stragglers one more round
+                    return;
+                }
+                preparing = d.decision();
+                preparingRetries = 0;
+                restartAcks.clear();
+                reports.clear();
+                quorumSince = -1;
+                sendPrepare(preparing);
+            }
+        }
+    }
+
+    /** The restart leader's decision from the reports; a broken twin in the tests decides otherwise. */
+    protected RestartPlanner.Outcome decideRestart(java.util.Collection<RestartPlanner.Report> reports) {
+        return RestartPlanner.decide(reports, configured, layoutFunction, this::layoutFrom);
+    }
+
+    private void sendPrepare(RestartPlanner.Decision d) {
+        List<ShardId> ids = new ArrayList<>(d.sources().keySet());
+        List<NodeId> nodes = ids.stream().map(d.sources()::get).toList();
+        VsyncMessage.RestartPrepare p = new VsyncMessage.RestartPrepare(d.vid(), d.members(), flatShards(d.layout()), ids, nodes, io.tandem.engine.RequestIds.BACKGROUND);
+        for (NodeId m : d.members()) {
+            if (m.equals(self)) onRestartPrepare(self, p);
+            else if (!restartAcks.contains(m)) ctx.send(m, p);
+        }
+    }
+
+    /** First phase at a restarting member: log the restart view, then ack (once durable, on the next retry or at once). */
+    private void onRestartPrepare(NodeId from, VsyncMessage.RestartPrepare m) {
+        if (!durableMode || phase != Phase.JOINING || !from.equals(restartLeader()) || !m.members().contains(self)) return;
+        if (accepted == null || accepted.vid() != m.vid() || !accepted.members().equals(m.members())) {
+            Map<ShardId, NodeId> sources = new java.util.HashMap<>();
+            for (int i = 0; i < m.sourceShards().size(); i++) sources.put(m.sourceShards().get(i), m.sources().get(i));
+            accepted = m;
+            acceptedIndex = store.append(new DurableRecord.View(m.vid(), 0, m.members(), m.shards(), false, sources));
+            loggedNextVid = m.vid();
+            loggedNextMembers = m.members();
+            loggedNextBallot = 0;
+        }
+        if (ctx.log().durableIndex() >= acceptedIndex) {
+            if (self.equals(restartLeader())) restartAcks.add(self);
+            else ctx.send(from, new VsyncMessage.RestartAck(m.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+        }
+    }
+
+    private void onRestartAck(NodeId from, VsyncMessage.RestartAck m) {
+        if (preparing != null && m.vid() == preparing.vid()) restartAcks.add(from);
+        if (preparing != null && restartAcks.containsAll(preparing.members())) leadRestart();
+    }
+
+    /** Second phase: every member of the restart view logged it; install it (derecho.md §5.9). */
+    private void onRestartCommit(NodeId from, VsyncMessage.RestartCommit m) {
+        if (phase != Phase.JOINING || accepted == null || accepted.vid() != m.vid() || !from.equals(restartLeader()) && !from.equals(self)) return;
+        VsyncMessage.RestartPrepare p = accepted;
+        accepted = null;
+        Map<ShardId, NodeId> sources = new java.util.HashMap<>();
+        for (int i = 0; i < p.sourceShards().size(); i++) sources.put(p.sourceShards().get(i), p.sources().get(i));
+        restarts++;
+        ctx.cancel(new JoinRetry());
+        install(p.vid(), p.members(), 0L, layoutFrom(p.members(), p.shards()), Arrival.RESTART, sources);
+        ctx.requestPolling(true);
+        flush();
+    }
+
+    /** Restart views this member installed (derecho.md §5.9). */
+    public long restarts() {
+        return restarts;
+    }
+
+    /** Durable-shard histories this member copied from another (derecho.md §5.7). */
+    public long historiesCopied() {
+        return historiesCopied;
+    }
+
+    /** Why the restart leader is still waiting, or null. */
+    public String restartWaiting() {
+        return restartWaiting;
     }
 
     // ---- for invariants and tests ----

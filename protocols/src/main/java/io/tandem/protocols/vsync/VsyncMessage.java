@@ -56,6 +56,59 @@ public sealed interface VsyncMessage extends ProtocolMessage {
      */
     record ViewProbe(long vid, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
 
+    /** One message of a durable shard's history: its version, sender and payload (derecho.md §4.6). */
+    record HistoryEntry(long version, NodeId sender, byte[] payload) {}
+
+    /**
+     * A process that restarted with durable shards in its log, or shut itself down, tells the restart
+     * leader what its log holds (derecho.md §5.9): the newest view it logged, the durable shards of that
+     * view whose whole history it holds, and per shard in its log the highest version. Repeated with the
+     * join requests until it is in a view again.
+     */
+    record RestartReport(long vid, long ballot, List<NodeId> members, List<List<NodeId>> shards, List<ShardId> holds, List<ShardId> logShards, long[] lastVersions, long requestId)
+            implements VsyncMessage, io.tandem.engine.ContactMessage {
+        public RestartReport {
+            members = List.copyOf(members);
+            shards = shards.stream().map(List::copyOf).toList();
+            holds = List.copyOf(holds);
+            logShards = List.copyOf(logShards);
+        }
+    }
+
+    /**
+     * The restart leader's decision, first phase (derecho.md §5.9): the restart view and, per durable
+     * shard, the member whose log it restarts from. The receiver logs the view, then answers {@link RestartAck}.
+     */
+    record RestartPrepare(long vid, List<NodeId> members, List<List<NodeId>> shards, List<ShardId> sourceShards, List<NodeId> sources, long requestId)
+            implements VsyncMessage, io.tandem.engine.ContactMessage {
+        public RestartPrepare {
+            members = List.copyOf(members);
+            shards = shards.stream().map(List::copyOf).toList();
+            sourceShards = List.copyOf(sourceShards);
+            sources = List.copyOf(sources);
+        }
+    }
+
+    /** The restart view {@code vid} is in the sender's log. */
+    record RestartAck(long vid, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+
+    /** Every member of restart view {@code vid} logged it: install it (second phase). */
+    record RestartCommit(long vid, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+
+    /**
+     * A member new to durable shard {@code shard} in view {@code vid} asks for the shard's history
+     * before that view (derecho.md §5.7: persistent state goes with the state transfer). Answered
+     * only by a member that holds it.
+     */
+    record HistoryFetch(ShardId shard, long vid, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+
+    /** Every message of {@code shard} with a version below view {@code vid}, in order. */
+    record HistoryReply(ShardId shard, long vid, List<HistoryEntry> entries, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {
+        public HistoryReply {
+            entries = List.copyOf(entries);
+        }
+    }
+
     static void register(MessageRegistry registry) {
         int id = CodecIds.DERECHO_FIRST;
         registry.register(JoinRequest.class, id++);
@@ -65,5 +118,13 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         registry.register(ViewProbe.class, id++);
         registry.register(P2pQuery.class, id++);
         registry.register(P2pReply.class, id++);
+        registry.register(ShardId.class, id++);
+        registry.register(HistoryEntry.class, id++);
+        registry.register(RestartReport.class, id++);
+        registry.register(RestartPrepare.class, id++);
+        registry.register(RestartAck.class, id++);
+        registry.register(RestartCommit.class, id++);
+        registry.register(HistoryFetch.class, id++);
+        registry.register(HistoryReply.class, id++);
     }
 }

@@ -53,6 +53,12 @@ final class VsyncRow {
         final SstLayout.Column seq;
         /** How many positions of the shard's round-robin order I delivered (delivered_num + 1). */
         final SstLayout.Column delivered;
+        /**
+         * Durable shards (derecho.md §4.1 {@code persisted_num}): 0 while I do not hold the shard's whole
+         * history on disk, else one more than the highest version my log holds durably. The shard's
+         * persisted frontier is the minimum over its members.
+         */
+        final SstLayout.Column persisted;
         /** SMC guard: how many messages (nulls included) I put in my ring of this subgroup in this view. */
         SstLayout.Column index;
         SstLayout.Bytes slots;
@@ -64,6 +70,7 @@ final class VsyncRow {
             received = b.array(name + ".received", maxMembers);
             seq = b.column(name + ".seq");
             delivered = b.column(name + ".delivered");
+            persisted = b.column(name + ".persisted");
         }
     }
 
@@ -85,7 +92,7 @@ final class VsyncRow {
         trimLeader = b.column("trim_leader");
         java.util.List<Block> bs = new java.util.ArrayList<>();
         for (int g = 0; g < subgroups; g++) bs.add(new Block(b, "sg" + g, config.maxMembers()));
-        lastCounter = bs.getLast().delivered;
+        lastCounter = bs.getLast().persisted;
         trimReady = b.column("trim_ready");
         for (Block block : bs) block.index = b.column(block.name + ".index");
         for (Block block : bs) block.slots = b.bytes(block.name + ".slots", config.window() * config.slotBytes());
