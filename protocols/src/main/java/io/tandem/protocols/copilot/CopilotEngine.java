@@ -250,12 +250,13 @@ public final class CopilotEngine implements Engine, Inspectable {
             throw new IllegalStateException(self + " cannot resume from its snapshot " + latest.get() + ": its checkpoint is at " + c.deliveredIndex());
         }
         resumeAt(c);
+        resumedFromSnapshot = true;
     }
 
     /** Execution continues after checkpoint {@code c}: both cursors, the delivered index and the session table are its. */
     private void resumeAt(Checkpoint c) {
         deliveredIndex = c.deliveredIndex();
-        executed = c.sessions();
+        executed = rules.sessionsAfter(c);
         for (int log = 0; log < 2; log++) {
             cursor[log] = c.cursor(log);
             seen(log, c.highest(log));
@@ -651,7 +652,14 @@ public final class CopilotEngine implements Engine, Inspectable {
         }
         if (takeovers != null) takeovers.blocked(blockers());
         if (snapshots != null && cursor[0] + cursor[1] > before && !storageFailed) snapshots.maybeSnapshot(cursor[0] + cursor[1], this::checkpoint);
+        peakRetainedSlots = Math.max(peakRetainedSlots, retainedSlots());
+        if (ctx != null) peakRetainedRecords = Math.max(peakRetainedRecords, retainedRecords());
     }
+
+    /** The most slots and durable records this member held at once (after any execution step), for tests of compaction. */
+    long peakRetainedSlots, peakRetainedRecords;
+    /** This incarnation started from a snapshot. */
+    boolean resumedFromSnapshot;
 
     /** Where execution stands now, at a slot boundary: what a snapshot taken now carries. */
     private Checkpoint checkpoint() {

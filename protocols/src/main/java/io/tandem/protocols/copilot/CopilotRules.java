@@ -111,6 +111,15 @@ class CopilotRules {
         return Math.max(0, Math.min(snapshotCursor, cursor) - retention);
     }
 
+    /**
+     * The session table execution goes on with after resuming from snapshot checkpoint {@code c}
+     * (installed from a peer, or a restart): the checkpoint's own, so that this replica skips exactly
+     * the copies of commands every other replica skips at the same place. A seam for a test twin.
+     */
+    ExecutedCommands sessionsAfter(Checkpoint c) {
+        return c.sessions();
+    }
+
     /** Promises a candidate needs before it establishes its view (§3.10): a majority, its own included. */
     int viewQuorum(int n) {
         return slowQuorum(n);
