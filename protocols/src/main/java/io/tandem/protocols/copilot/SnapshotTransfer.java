@@ -45,6 +45,13 @@ final class SnapshotTransfer {
     private static final int MAX_CHUNK_ATTEMPTS = 4;
     /** While a peer pulls our newest snapshot, the next one waits for at most this many more thresholds (see {@link #maybeSnapshot}). */
     private static final int MAX_HELD_THRESHOLDS = 4;
+    /**
+     * ... and for at least this many slots: with a threshold of a few slots, four thresholds pass in a
+     * few milliseconds under load, and a transfer in small chunks started over at every new snapshot
+     * (seed 415 of the mix, snapshots every 4 slots in 8-byte chunks: a replica pulled for seconds and
+     * never installed one). Bounded, so what waiting costs in memory stays bounded too.
+     */
+    private static final int MIN_HELD_SLOTS = 1_000;
 
     private final CopilotEngine engine;
     private long nextToken = 1;
@@ -84,7 +91,7 @@ final class SnapshotTransfer {
         long threshold = engine.config.snapshotThreshold();
         if (since < threshold) return;
         long transferIdle = 2 * (engine.config.catchUpInterval().toNanos() + engine.config.resendInterval().toNanos());
-        if (engine.now() - lastChunkServedAt < transferIdle && since < threshold * (1 + MAX_HELD_THRESHOLDS)) return;
+        if (engine.now() - lastChunkServedAt < transferIdle && since < Math.max(threshold * (1 + MAX_HELD_THRESHOLDS), MIN_HELD_SLOTS)) return;
         taking = now.get();
         takingToken = nextToken++;
         engine.ctx.takeSnapshot(takingToken);
