@@ -47,9 +47,11 @@ final class SnapshotTransfer {
     private static final int MAX_HELD_THRESHOLDS = 4;
     /**
      * ... and for at least this many slots: with a threshold of a few slots, four thresholds pass in a
-     * few milliseconds under load, and a transfer in small chunks started over at every new snapshot
-     * (seed 415 of the mix, snapshots every 4 slots in 8-byte chunks: a replica pulled for seconds and
-     * never installed one). Bounded, so what waiting costs in memory stays bounded too.
+     * few milliseconds under load, and a transfer in small chunks starts over at every new snapshot
+     * (the suspected cause of seed 415 of the mix at the first cut, snapshots every 4 slots in 8-byte
+     * chunks: a replica stayed pulling to the end and never installed one; the seed passed after the
+     * ping-pong change, before this one, so the cause is not confirmed). Bounded, so what waiting
+     * costs in memory stays bounded too.
      */
     private static final int MIN_HELD_SLOTS = 1_000;
 
