@@ -11,7 +11,6 @@ import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.copilot.CopilotMessage.Accept;
 import io.tandem.protocols.copilot.CopilotMessage.AcceptReply;
-import io.tandem.protocols.copilot.CopilotMessage.Ball;
 import io.tandem.protocols.copilot.CopilotMessage.Commit;
 import io.tandem.protocols.copilot.CopilotMessage.CommitQuery;
 import io.tandem.protocols.copilot.CopilotMessage.FastAccept;
@@ -342,7 +341,6 @@ public final class CopilotEngine implements Engine, Inspectable {
             case ViewChange v -> election.onViewChange(from, v);
             case ViewChangeReply r -> election.onViewChangeReply(from, r);
             case StartView v -> election.onStartView(from, v);
-            case Ball b -> onBallMessage(from, b);
             case SnapshotOffer o -> snapshots.onOffer(from, o);
             case SnapshotChunkRequest r -> snapshots.onChunkRequest(from, r);
             case SnapshotChunk c -> snapshots.onChunk(c);
@@ -540,15 +538,8 @@ public final class CopilotEngine implements Engine, Inspectable {
         if (m.ballot().isInitial() && indexOf(from) == m.ballot().node() && m.ballot().view() == establishedView[m.log()]) {
             election.heard(m.log()); // the log's pilot is alive
             // §4.1: the other pilot's FastAccept for its own log is the ball.
-            if (pilot != null && m.log() == other(pilot.log)) pilot.onBall(m.slot());
+            if (pilot != null && m.log() == other(pilot.log)) pilot.onBall();
         }
-    }
-
-    /** §4.1: the other pilot proposed {@code b.slot()} (its FastAccept follows once its vote is durable): our next batch may go, depending on it. */
-    private void onBallMessage(NodeId from, Ball b) {
-        if (indexOf(from) != pilotOf(b.log())) return;
-        seen(b.log(), b.slot());
-        if (pilot != null && b.log() == other(pilot.log)) pilot.onBall(b.slot());
     }
 
     private static Commit commitOf(Slot s) {

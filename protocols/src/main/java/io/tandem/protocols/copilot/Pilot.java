@@ -75,8 +75,6 @@ final class Pilot {
      */
     private long firstSlot;
     private boolean ball;
-    /** The other log's highest slot that passed the ball here. */
-    private long ballSlot = -1;
     private long lastBatchAt;
     /** When the oldest command now queued arrived (or was queued again). */
     private long queuedSince;
@@ -141,15 +139,8 @@ final class Pilot {
         maybePropose();
     }
 
-    /**
-     * §4.1: the other pilot proposed {@code slot} ({@link CopilotMessage.Ball}, or its FastAccept if the
-     * ball was lost); this pilot may close its batch now. Each proposal passes the ball once: its
-     * FastAccept, arriving after the Ball, must not hand it back a second time, or both pilots would
-     * hold it at once, propose at the same moment, and their proposals would conflict.
-     */
-    void onBall(long slot) {
-        if (slot <= ballSlot) return;
-        ballSlot = slot;
+    /** §4.1: the other pilot's FastAccept arrived; this pilot may close its batch now. */
+    void onBall() {
         ball = true;
         maybePropose();
     }
@@ -195,28 +186,11 @@ final class Pilot {
         // FastAccept leaves: a restarted pilot then knows every slot it ever proposed.
         engine.onFastAccept(engine.self, fa);
         if (!holds(slot, Status.FAST_ACCEPTED, batch)) return; // refused here (a takeover promised the slot away): its NACK abandons it
-        passBall(slot);
         engine.whenDurable(() -> {
             engine.noteSent(fa.log(), fa.slot(), fa.ballot(), false, fa.cmds(), fa.dep());
             sendToPeers(fa, slot, Command.bytes(fa.cmds()));
         });
         engine.ctx.schedule(engine.config.resendInterval().toNanos(), new Resend(slot));
-    }
-
-    /**
-     * §4.1: hands the ball to the other pilot as soon as the slot is chosen, not only with the
-     * FastAccept, which leaves after this pilot's vote is durable. With a disk flush slower than the
-     * ping-pong wait (milliseconds against 1 ms), waiting for the FastAccept made the other pilot's
-     * wait expire nearly every time: it proposed without the ball, with a dependency that missed this
-     * slot, the replicas that had processed this slot found the two proposals ordered neither way, and
-     * most slots took the slow path (76 % in the simulator with 1-3 ms flushes and 40-150 us messages;
-     * 54-64 % in real runs with fsync on).
-     */
-    private void passBall(long slot) {
-        if (!engine.config.pingPong()) return;
-        int otherPilot = engine.pilotOf(1 - log);
-        if (otherPilot == engine.selfIndex) return;
-        engine.ctx.send(engine.members.get(otherPilot), new CopilotMessage.Ball(log, slot));
     }
 
     /** Sends a phase message of {@code slot} to every peer whose window has room (DESIGN §3 rule 2). */
