@@ -32,6 +32,11 @@ import java.util.Objects;
  *                             that log (members further from the pilot wait longer; Go: 1 s). Pilot
  *                             election is for failures: a slow pilot is masked by the other one and
  *                             by takeovers, never by electing a new one
+ * @param snapshotThreshold    a replica snapshots the state machine once it ran this many slots (of both
+ *                             logs together) since its last snapshot, and then compacts both logs below it
+ * @param logRetentionSlots    executed slots of each log a replica keeps behind its snapshot, so that a peer
+ *                             a little behind catches up with commits rather than the whole snapshot
+ * @param snapshotChunkBytes   size of one chunk of a snapshot sent to a replica that needs a compacted slot
  */
 public record CopilotConfig(
         boolean pingPong,
@@ -48,11 +53,15 @@ public record CopilotConfig(
         Duration detectorInterval,
         int quorumHistoryWindow,
         Duration beaconInterval,
-        Duration viewChangeTimeout) {
+        Duration viewChangeTimeout,
+        long snapshotThreshold,
+        long logRetentionSlots,
+        int snapshotChunkBytes) {
 
     public static final CopilotConfig DEFAULTS = new CopilotConfig(
             true, Duration.ofMillis(1), true, Duration.ofMillis(10), Duration.ofMillis(2), Duration.ofMillis(50), Duration.ofMillis(50),
-            5000, 64, 256, 100_000, Duration.ofSeconds(1), 64, Duration.ofMillis(100), Duration.ofSeconds(1));
+            5000, 64, 256, 100_000, Duration.ofSeconds(1), 64, Duration.ofMillis(100), Duration.ofSeconds(1),
+            10_000, 1_000, 256 << 10);
 
     public CopilotConfig {
         positive("pingPongWait", pingPongWait);
@@ -70,6 +79,9 @@ public record CopilotConfig(
         if (maxInflightSlots < 1) throw new IllegalArgumentException("maxInflightSlots must be >= 1, was " + maxInflightSlots);
         if (maxInflightMessages < 1) throw new IllegalArgumentException("maxInflightMessages must be >= 1, was " + maxInflightMessages);
         if (maxQueuedCommands < 1) throw new IllegalArgumentException("maxQueuedCommands must be >= 1, was " + maxQueuedCommands);
+        if (snapshotThreshold < 1) throw new IllegalArgumentException("snapshotThreshold must be >= 1, was " + snapshotThreshold);
+        if (logRetentionSlots < 0) throw new IllegalArgumentException("logRetentionSlots must be >= 0, was " + logRetentionSlots);
+        if (snapshotChunkBytes < 1) throw new IllegalArgumentException("snapshotChunkBytes must be >= 1, was " + snapshotChunkBytes);
         if (quorumHistoryWindow < 1) throw new IllegalArgumentException("quorumHistoryWindow must be >= 1, was " + quorumHistoryWindow);
     }
 
@@ -80,31 +92,43 @@ public record CopilotConfig(
 
     public CopilotConfig withPingPong(boolean on) {
         return new CopilotConfig(on, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
     }
 
     public CopilotConfig withNullDepElimination(boolean on) {
         return new CopilotConfig(pingPong, pingPongWait, on, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
     }
 
     public CopilotConfig withTimers(Duration pingPongWait, Duration takeoverTimeout, Duration fastPathWait, Duration resendInterval, Duration catchUpInterval) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
     }
 
     public CopilotConfig withLimits(int maxBatch, int maxInflightSlots, int maxInflightMessages, int maxQueuedCommands) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
     }
 
     public CopilotConfig withDetector(Duration interval, int window) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, interval, window, beaconInterval, viewChangeTimeout);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, interval, window, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
     }
 
     public CopilotConfig withElection(Duration beaconInterval, Duration viewChangeTimeout) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
-                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout);
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+    }
+
+    public CopilotConfig withSnapshots(long snapshotThreshold, long logRetentionSlots, int snapshotChunkBytes) {
+        return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
     }
 }

@@ -17,19 +17,25 @@ import io.tandem.protocols.copilot.CopilotMessage.FastAccept;
 import io.tandem.protocols.copilot.CopilotMessage.FastAcceptReply;
 import io.tandem.protocols.copilot.CopilotMessage.Prepare;
 import io.tandem.protocols.copilot.CopilotMessage.PrepareReply;
+import io.tandem.protocols.copilot.CopilotMessage.SnapshotChunk;
+import io.tandem.protocols.copilot.CopilotMessage.SnapshotChunkRequest;
+import io.tandem.protocols.copilot.CopilotMessage.SnapshotOffer;
 import io.tandem.protocols.copilot.CopilotMessage.StartView;
 import io.tandem.protocols.copilot.CopilotMessage.ViewChange;
 import io.tandem.protocols.copilot.CopilotMessage.ViewChangeReply;
 import io.tandem.protocols.failslow.SlownessDetector;
+import io.tandem.engine.SnapshotTag;
 import io.tandem.sim.Inspectable;
 import io.tandem.storage.DurableLog;
 import io.tandem.storage.LogEntry;
+import io.tandem.storage.SnapshotMeta;
 import io.tandem.storage.StorageEvent;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One member of a Copilot group (Ngo, Sen, Lloyd, OSDI 2020; implementation notes in copilot.md). Every
@@ -45,7 +51,23 @@ import java.util.Map;
  * <p>Durability: every change of a slot's promise or vote is appended to the durable log
  * ({@link SlotRecord}) and nothing that depends on it leaves this member before it is durable; a
  * pilot's own vote is durable before its FastAccept is sent, so a restarted pilot never reuses a slot.
- * A restart replays the log and re-executes the combined order from the beginning.
+ * A restart starts from the newest snapshot ({@link Checkpoint}: both cursors and the session table),
+ * replays the log and re-executes the combined order from the snapshot on.
+ *
+ * <p>Snapshots and log compaction ({@link SnapshotTransfer}, {@link #compact}): every
+ * {@code snapshotThreshold} executed slots the state machine is snapshotted at a slot boundary, and
+ * once it is stored both logs are dropped below the snapshot's cursors less {@code logRetentionSlots}
+ * (from memory; the durable log keeps only what a restart from that snapshot needs). Why no takeover,
+ * recovery or election ever needs a compacted slot: a slot is compacted only below this member's
+ * execution cursor, so it is committed and executed here; and a member answers any phase message
+ * about a compacted slot (FastAccept, Accept, Prepare) with an offer of its snapshot, never with a
+ * promise or a vote. So compaction can only take a member out of the answering set of a recovery,
+ * never make it answer wrongly: any majority of answers still meets every quorum that chose a value
+ * in a member that still holds its vote or the commit (Paxos' intersection, unchanged), and a
+ * proposer that gets no majority because too many members compacted a slot is behind them all and
+ * installs a snapshot, after which the slot is below its own cursor and never blocks it again. The
+ * compatibility check (§3.4) must still see the compacted entries of the other log: it treats a
+ * proposal whose dependency does not reach them as incompatible ({@link CopilotRules#compatible}).
  */
 public final class CopilotEngine implements Engine, Inspectable {
     // ---- timers ----
@@ -78,8 +100,11 @@ public final class CopilotEngine implements Engine, Inspectable {
     final long[] highestSeen = {-1, -1};
     /** The execution cursor (a, b): the next slot of each log to run. */
     private final long[] cursor = {0, 0};
+    /** Every slot of each log below this was dropped (it ran here; a snapshot covers it); never above the cursor. */
+    private final long[] compactedBelow = {0, 0};
     private long deliveredIndex;
-    private final ExecutedCommands executed = new ExecutedCommands();
+    private ExecutedCommands executed = new ExecutedCommands();
+    SnapshotTransfer snapshots;
     private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
     /** Commits learned and not yet written: they ride along with the next write (or the next catch-up tick). */
     private final List<Slot> unwrittenCommits = new ArrayList<>();
@@ -128,7 +153,9 @@ public final class CopilotEngine implements Engine, Inspectable {
     @Override
     public void start(EngineContext ctx) {
         this.ctx = ctx;
+        restoreSnapshot();
         replayDurableLog();
+        snapshots = new SnapshotTransfer(this, cursor[0] + cursor[1]);
         detector = new SlownessDetector(ctx.meters(), Pilot.VOCABULARY, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
         takeovers = new Takeovers(this);
         election = new PilotElection(this);
@@ -204,7 +231,48 @@ public final class CopilotEngine implements Engine, Inspectable {
         l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encodeView(new SlotRecord.ViewState(log, promisedView[log], establishedView[log], startSlot[log]))));
     }
 
-    /** Rebuilds every slot from the durable log, the last record of a slot winning. */
+    /**
+     * Resumes from the newest local snapshot, which the host already restored into the state machine:
+     * its checkpoint says where in both logs it ends and what ran. A snapshot without one (taken by
+     * another engine, or one whose index missed its checkpoint, see {@link SnapshotTransfer#tag}) is
+     * refused: execution cannot tell where to go on from, and guessing would run commands twice.
+     */
+    private void restoreSnapshot() {
+        Optional<SnapshotMeta> latest = ctx.snapshots().latest();
+        if (latest.isEmpty()) return;
+        Checkpoint c;
+        try {
+            c = Checkpoint.decode(latest.get().engineData());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(self + " cannot resume from its snapshot " + latest.get() + ": " + e.getMessage(), e);
+        }
+        if (c.deliveredIndex() != latest.get().lastIncludedIndex()) {
+            throw new IllegalStateException(self + " cannot resume from its snapshot " + latest.get() + ": its checkpoint is at " + c.deliveredIndex());
+        }
+        resumeAt(c);
+        resumedFromSnapshot = true;
+    }
+
+    /** Execution continues after checkpoint {@code c}: both cursors, the delivered index and the session table are its. */
+    private void resumeAt(Checkpoint c) {
+        deliveredIndex = c.deliveredIndex();
+        executed = rules.sessionsAfter(c);
+        for (int log = 0; log < 2; log++) {
+            cursor[log] = c.cursor(log);
+            seen(log, c.highest(log));
+            dropBelow(log, cursor[log]);
+        }
+    }
+
+    /** Drops every slot of {@code log} below {@code to} (all of them ran here). */
+    private void dropBelow(int log, long to) {
+        if (to <= compactedBelow[log]) return;
+        if (to - compactedBelow[log] > slots[log].size()) slots[log].keySet().removeIf(k -> k < to);
+        else for (long k = compactedBelow[log]; k < to; k++) slots[log].remove(k);
+        compactedBelow[log] = to;
+    }
+
+    /** Rebuilds every slot from the durable log, the last record of a slot winning; slots a snapshot covers are skipped. */
     private void replayDurableLog() {
         DurableLog log = ctx.log();
         for (long i = log.firstIndex(); i <= log.lastIndex(); i++) {
@@ -225,9 +293,9 @@ public final class CopilotEngine implements Engine, Inspectable {
                 continue;
             }
             Slot s = (Slot) record;
-            slots[s.log].put(s.index, s);
             seen(s.log, s.index);
             if (s.cmds != null) seen(1 - s.log, s.dep);
+            if (s.index >= compactedBelow[s.log]) slots[s.log].put(s.index, s);
         }
     }
 
@@ -273,13 +341,33 @@ public final class CopilotEngine implements Engine, Inspectable {
             case ViewChange v -> election.onViewChange(from, v);
             case ViewChangeReply r -> election.onViewChangeReply(from, r);
             case StartView v -> election.onStartView(from, v);
+            case SnapshotOffer o -> snapshots.onOffer(from, o);
+            case SnapshotChunkRequest r -> snapshots.onChunkRequest(from, r);
+            case SnapshotChunk c -> snapshots.onChunk(c);
         }
+    }
+
+    /**
+     * Whether {@code log.slot}, named by a message from {@code from}, was compacted here: it was
+     * committed and ran here, and its value is gone. A phase message (FastAccept, Accept, Prepare) or
+     * a catch-up query about it comes from a member behind this one: it gets our snapshot offered,
+     * never a promise or a vote (see the class comment: that is what keeps recovery from ever deciding
+     * a compacted slot anew). A Commit about it changes nothing. (Replies need no check: they only
+     * find proposals and takeovers, and those of compacted slots ended.)
+     */
+    private boolean compacted(NodeId from, int log, long slot, boolean offer) {
+        if (slot >= compactedBelow[log]) return false;
+        if (offer) snapshots.offer(from);
+        return true;
     }
 
     @Override
     public void onTimer(TimerKey key) {
         switch (key) {
-            case CatchUpTick t -> onCatchUpTick();
+            case CatchUpTick t -> {
+                snapshots.onTick();
+                onCatchUpTick();
+            }
             case TakeoverCheck t -> takeovers.startBlocking(blockers());
             case DetectorTick t -> {
                 if (pilot != null) pilot.sampleDetector();
@@ -304,6 +392,11 @@ public final class CopilotEngine implements Engine, Inspectable {
     public void onStorageEvent(StorageEvent event) {
         switch (event) {
             case StorageEvent.LogSynced s -> runDurable();
+            case StorageEvent.SnapshotTaken t -> snapshots.onSnapshotTaken(t);
+            case StorageEvent.SnapshotChunkRead r -> snapshots.onChunkRead(r);
+            case StorageEvent.SnapshotChunkWritten w -> snapshots.onChunkWritten(w);
+            case StorageEvent.SnapshotInstalled i -> snapshots.onInstalled(i);
+            case StorageEvent.SnapshotFailed f -> snapshots.onSnapshotFailed(f);
             case StorageEvent.StorageFailed f -> {
                 // Nothing appended from now on becomes durable: acknowledge nothing more.
                 storageFailed = true;
@@ -330,7 +423,12 @@ public final class CopilotEngine implements Engine, Inspectable {
         return (pilot != null ? (pilot.log == 0 ? "pilot " : "copilot ") : "replica ") + "cursor=" + cursor[0] + "/" + cursor[1] + " seen="
                 + highestSeen[0] + "/" + highestSeen[1] + " delivered=" + deliveredIndex + " heads=" + slotOrNull(0, cursor[0]) + " "
                 + slotOrNull(1, cursor[1]) + " " + election.describe() + (pilot != null ? " " + pilot.describe() : "") + " " + takeovers.describe()
-                + (corruptRecords > 0 ? " corrupt=" + corruptRecords : "");
+                + " " + snapshots.describe() + " retained=" + retainedSlots() + (corruptRecords > 0 ? " corrupt=" + corruptRecords : "");
+    }
+
+    @Override
+    public SnapshotTag snapshotTag(long index) {
+        return snapshots.tag(index);
     }
 
     // ---- shared helpers of the roles ----
@@ -404,6 +502,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** §3.4: a replica's answer to the pilot's FastAccept, after the compatibility check. */
     void onFastAccept(NodeId from, FastAccept m) {
+        if (compacted(from, m.log(), m.slot(), true)) return;
         int other = 1 - m.log();
         seen(m.log(), m.slot());
         seen(other, m.dep());
@@ -421,7 +520,7 @@ public final class CopilotEngine implements Engine, Inspectable {
             s.cmds = m.cmds();
             s.accepted = m.ballot();
             s.promised = m.ballot();
-            if (rules.compatible(m.log(), m.slot(), m.dep(), this::slotOrNull, highestSeen[other])) {
+            if (rules.compatible(m.log(), m.slot(), m.dep(), this::slotOrNull, highestSeen[other], compactedBelow[other])) {
                 s.status = Status.FAST_ACCEPTED;
                 s.dep = s.vouchedDep = m.dep();
             } else {
@@ -453,6 +552,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** §3.5: Accept checks only the ballot, never compatibility (cycles are allowed). */
     void onAccept(NodeId from, Accept m) {
+        if (compacted(from, m.log(), m.slot(), true)) return;
         seen(m.log(), m.slot());
         seen(other(m.log()), m.dep());
         Slot s = slot(m.log(), m.slot());
@@ -480,6 +580,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** §3.5 Commit handling: fill in the batch, set the final dependency, never downgrade. */
     void onCommit(Commit m) {
+        if (compacted(self, m.log(), m.slot(), false)) return;
         seen(m.log(), m.slot());
         seen(other(m.log()), m.dep());
         Slot s = slot(m.log(), m.slot());
@@ -506,6 +607,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** §3.9: promise a higher ballot and report this replica's progress on the slot. */
     void onPrepare(NodeId from, Prepare m) {
+        if (compacted(from, m.log(), m.slot(), true)) return;
         seen(m.log(), m.slot());
         Slot s = slot(m.log(), m.slot());
         if (s.committed()) {
@@ -527,6 +629,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** Learner catch-up: send the commits asked for that this replica has. */
     private void onCommitQuery(NodeId from, CommitQuery q) {
+        if (compacted(from, q.log(), q.slot(), true)) return;
         long last = Math.min(q.last(), q.slot() + 64);
         for (long k = q.slot(); k <= last; k++) {
             Slot s = slotOrNull(q.log(), k);
@@ -538,6 +641,8 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /** Runs HEAD-MERGE as far as it goes; if it stops on an uncommitted slot, a pilot may take it over later. */
     void execute() {
+        if (snapshots != null && snapshots.receiving()) return; // the snapshot being pulled replaces the state: nothing runs before it
+        long before = cursor[0] + cursor[1];
         while (true) {
             CopilotRules.Step step = rules.next(cursor[0], cursor[1], this::slotOrNull, config.nullDepElimination(), this::allNull);
             if (step == CopilotRules.Step.BLOCKED) break;
@@ -546,6 +651,90 @@ public final class CopilotEngine implements Engine, Inspectable {
             cursor[log]++;
         }
         if (takeovers != null) takeovers.blocked(blockers());
+        if (snapshots != null && cursor[0] + cursor[1] > before && !storageFailed) snapshots.maybeSnapshot(cursor[0] + cursor[1], this::checkpoint);
+        peakRetainedSlots = Math.max(peakRetainedSlots, retainedSlots());
+        if (ctx != null) peakRetainedRecords = Math.max(peakRetainedRecords, retainedRecords());
+    }
+
+    /** The most slots and durable records this member held at once (after any execution step), for tests of compaction. */
+    long peakRetainedSlots, peakRetainedRecords;
+    /** This incarnation started from a snapshot. */
+    boolean resumedFromSnapshot;
+
+    /** Where execution stands now, at a slot boundary: what a snapshot taken now carries. */
+    private Checkpoint checkpoint() {
+        return new Checkpoint(deliveredIndex, cursor[0], cursor[1], Math.max(highestSeen[0], cursor[0] - 1), Math.max(highestSeen[1], cursor[1] - 1),
+                executed.copy());
+    }
+
+    /**
+     * The snapshot of checkpoint {@code c} is stored (and is the one a restart starts from): drop both
+     * logs below its cursors less the retention, and rewrite the durable log so that it holds what a
+     * restart from the snapshot needs and nothing older. The durable log is a write-ahead log of slot
+     * records in the order things happened, not in slot order: a vote for a slot above the cursor may
+     * stand before the commit of one below it. So the state of every slot at or above the snapshot's
+     * cursors (their latest state, which is what a replay would end with) and both logs' view state
+     * are appended again, and only once those copies are durable is the old prefix dropped.
+     */
+    void compact(Checkpoint c) {
+        if (storageFailed) return;
+        for (int log = 0; log < 2; log++) dropBelow(log, rules.compactionPoint(c.cursor(log), cursor[log], config.logRetentionSlots()));
+        unwrittenCommits.removeIf(s -> s.index < compactedBelow[s.log]);
+        rewriteDurableLog(new long[] {c.cursor0(), c.cursor1()});
+    }
+
+    private void rewriteDurableLog(long[] from) {
+        writeCommits();
+        DurableLog l = ctx.log();
+        long old = l.lastIndex();
+        for (int log = 0; log < 2; log++) {
+            for (Slot s : slots[log].values()) {
+                if (s.index >= from[log] && (s.status != Status.NONE || !s.promised.equals(Ballot.NONE))) {
+                    l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encode(s)));
+                }
+            }
+            persistView(log);
+        }
+        whenDurable(() -> {
+            if (old >= l.firstIndex() && old <= l.lastIndex()) l.compactPrefix(old);
+        });
+    }
+
+    /** {@code c} is ahead of this member's execution: in delivered commands and in both logs. */
+    boolean behind(Checkpoint c) {
+        return c.deliveredIndex() > deliveredIndex && c.cursor0() >= cursor[0] && c.cursor1() >= cursor[1];
+    }
+
+    /**
+     * A peer's snapshot was installed into the state machine: execution goes on from its checkpoint.
+     * Every slot below the new cursors was committed (the peer ran it), so nothing this member
+     * promised or voted for there matters any more; its promises and votes above them stay, in memory
+     * and (rewritten) in the durable log. Its own proposals and takeovers below the new cursors end:
+     * the commands of a proposal go back to the pilot's queue, and the session table keeps them to
+     * one execution if they ran.
+     */
+    void install(Checkpoint c) {
+        resumeAt(c);
+        unwrittenCommits.removeIf(s -> s.index < compactedBelow[s.log]);
+        lastTickA = lastTickB = -1;
+        if (!storageFailed) rewriteDurableLog(new long[] {cursor[0], cursor[1]});
+        for (int log = 0; log < 2; log++) takeovers.compacted(log, compactedBelow[log]);
+        if (pilot != null) pilot.compacted(compactedBelow[pilot.log]);
+        execute();
+    }
+
+    /** Slots held in memory, both logs together: what compaction keeps bounded. */
+    long retainedSlots() {
+        return slots[0].size() + slots[1].size();
+    }
+
+    /** Records in the durable log. */
+    long retainedRecords() {
+        return ctx.log().lastIndex() - ctx.log().firstIndex() + 1;
+    }
+
+    long compactedBelow(int log) {
+        return compactedBelow[log];
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tandem.protocols.copilot;
 
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.RequestIds;
+import io.tandem.storage.SnapshotMeta;
 import java.util.List;
 
 /**
@@ -115,6 +116,49 @@ public sealed interface CopilotMessage extends ProtocolMessage {
         @Override
         public long slot() {
             return startSlot;
+        }
+    }
+
+    /**
+     * State transfer: the sender's newest snapshot, offered because the receiver asked about slots the
+     * sender compacted (a phase message, a catch-up query), so the receiver is behind what the sender
+     * executed. The receiver pulls it chunk by chunk ({@link SnapshotChunkRequest}); not about one log.
+     */
+    record SnapshotOffer(SnapshotMeta snapshot) implements CopilotMessage {
+        @Override
+        public int log() {
+            return 0;
+        }
+
+        @Override
+        public long slot() {
+            return 0;
+        }
+    }
+
+    /** "Send me {@code snapshot}'s bytes from {@code offset} on"; answered with one {@link SnapshotChunk}, or an offer of a newer snapshot. */
+    record SnapshotChunkRequest(SnapshotMeta snapshot, long offset) implements CopilotMessage {
+        @Override
+        public int log() {
+            return 0;
+        }
+
+        @Override
+        public long slot() {
+            return 0;
+        }
+    }
+
+    /** One chunk of a snapshot; {@code last}: the final one. */
+    record SnapshotChunk(SnapshotMeta snapshot, long offset, byte[] data, boolean last) implements CopilotMessage {
+        @Override
+        public int log() {
+            return 0;
+        }
+
+        @Override
+        public long slot() {
+            return 0;
         }
     }
 }

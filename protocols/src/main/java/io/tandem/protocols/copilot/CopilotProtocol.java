@@ -86,6 +86,10 @@ public final class CopilotProtocol implements SimulatedProtocol {
         registry.register(CopilotMessage.ViewChange.class, id++);
         registry.register(CopilotMessage.ViewChangeReply.class, id++);
         registry.register(CopilotMessage.StartView.class, id++);
+        registry.register(io.tandem.storage.SnapshotMeta.class, id++);
+        registry.register(CopilotMessage.SnapshotOffer.class, id++);
+        registry.register(CopilotMessage.SnapshotChunkRequest.class, id++);
+        registry.register(CopilotMessage.SnapshotChunk.class, id++);
         if (id > CodecIds.DERECHO_FIRST) throw new IllegalStateException("Copilot registrations overflow their id range");
     }
 
@@ -95,6 +99,26 @@ public final class CopilotProtocol implements SimulatedProtocol {
         List<SimInvariant> all = new ArrayList<>(CopilotInvariants.create());
         if (toleratedWarnings != null) all.add(CopilotInvariants.noSlownessWarnings(toleratedWarnings));
         return all;
+    }
+
+    /**
+     * A configuration drawn for one seed of the mix (issue 16): snapshots every few slots in chunks of a
+     * few bytes with little or nothing retained behind them, so that compaction, state transfer and
+     * restarts from a snapshot happen in most runs; the other settings stay as configured.
+     */
+    @Override
+    public CopilotProtocol withRandomConfig(java.util.random.RandomGenerator r, int nodes) {
+        CopilotConfig c = config.withSnapshots(pick(r, 4, 16, 64, 10_000), pick(r, 0, 2, 50, 1_000), (int) pick(r, 8, 64, 1024, 256 << 10));
+        return new CopilotProtocol(name, c, rules, toleratedWarnings);
+    }
+
+    private static long pick(java.util.random.RandomGenerator r, long... choices) {
+        return choices[r.nextInt(choices.length)];
+    }
+
+    @Override
+    public String describeConfig() {
+        return "snapshotEvery=" + config.snapshotThreshold() + " retain=" + config.logRetentionSlots() + " chunk=" + config.snapshotChunkBytes() + "B";
     }
 
     @Override

@@ -43,6 +43,19 @@ class CopilotRules {
      * dependency, and a later O entry that arrives afterwards is checked against this one when it does.
      */
     boolean compatible(int log, long slot, long dep, Slots slots, long otherHighest) {
+        return compatible(log, slot, dep, slots, otherHighest, 0);
+    }
+
+    /**
+     * The compatibility check on a replica that compacted the other log below {@code otherCompactedBelow}:
+     * a compacted entry above the proposal's dependency is one this replica processed and can no
+     * longer read, so such a proposal counts as incompatible. Failing the check is always safe (the
+     * replica only suggests a later dependency, the slow path decides), passing it without looking is
+     * not: the compacted entry ran here and may have run ahead of the proposal with a dependency below
+     * it. It happens only for a pilot more than the retention behind this replica.
+     */
+    boolean compatible(int log, long slot, long dep, Slots slots, long otherHighest, long otherCompactedBelow) {
+        if (dep + 1 < otherCompactedBelow) return false;
         int other = 1 - log;
         for (long k = Math.max(0, dep + 1); k <= otherHighest; k++) {
             Slot s = slots.get(other, k);
@@ -85,6 +98,26 @@ class CopilotRules {
         long max = -1;
         for (long h : highest) max = Math.max(max, h);
         return max + 1;
+    }
+
+    /**
+     * The first slot of a log kept after a snapshot whose cursor in that log is {@code snapshotCursor}
+     * (execution here is at {@code cursor}, at or past it): {@code retention} executed slots stay
+     * behind the snapshot for peers a little behind. Never above the snapshot's cursor: a slot above
+     * it has not run in the snapshot a restart starts from (and perhaps not here), and compacting it
+     * would lose a vote or a commit nobody else may hold.
+     */
+    long compactionPoint(long snapshotCursor, long cursor, long retention) {
+        return Math.max(0, Math.min(snapshotCursor, cursor) - retention);
+    }
+
+    /**
+     * The session table execution goes on with after resuming from snapshot checkpoint {@code c}
+     * (installed from a peer, or a restart): the checkpoint's own, so that this replica skips exactly
+     * the copies of commands every other replica skips at the same place. A seam for a test twin.
+     */
+    ExecutedCommands sessionsAfter(Checkpoint c) {
+        return c.sessions();
     }
 
     /** Promises a candidate needs before it establishes its view (§3.10): a majority, its own included. */

@@ -325,6 +325,16 @@ final class Pilot {
         for (PeerLink link : links.values()) link.acknowledgedThrough(lowestInflight() - 1, engine.now());
     }
 
+    /**
+     * A peer's snapshot moved execution here to {@code cursor} of this pilot's log: its proposals
+     * below were decided by others (the snapshot ran them), as what it cannot tell, so their commands
+     * are ordered again; the session table runs each at most once.
+     */
+    void compacted(long cursor) {
+        if (nextSlot < cursor) nextSlot = cursor;
+        for (Proposal p : new ArrayList<>(inflight.values())) if (p.slot < cursor && inflight.get(p.slot) == p) abandon(p);
+    }
+
     private long lowestInflight() {
         long low = nextSlot;
         for (long s : inflight.keySet()) low = Math.min(low, s);

@@ -192,6 +192,12 @@ final class Takeovers {
         }
     }
 
+    /** Slots of {@code log} below {@code below} were compacted here (a snapshot covers them): their takeovers end. */
+    void compacted(int log, long below) {
+        for (Key k : new ArrayList<>(active.keySet())) if (k.log() == log && k.slot() < below) committed(log, k.slot());
+        blockedSince.keySet().removeIf(k -> k.log() == log && k.slot() < below);
+    }
+
     /**
      * The attempt's timer fired without a decision. Only a refusal (or a higher promise made here)
      * moves the attempt to a higher ballot; otherwise the phase message goes again, at the same

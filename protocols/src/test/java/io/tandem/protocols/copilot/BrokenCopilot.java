@@ -29,6 +29,17 @@ public final class BrokenCopilot {
          * from the first slot it has not executed, over slots the old pilot may have committed.
          */
         NEW_PILOT_REUSES_IN_FLIGHT_SLOTS,
+        /**
+         * Compaction reaches past the execution cursor: slots not yet executed here (perhaps not yet
+         * committed) are dropped with the executed ones, votes and all.
+         */
+        COMPACT_UNEXECUTED,
+        /**
+         * A replica that resumes from a snapshot (installed from a peer, or after a restart) starts with an
+         * empty session table instead of the snapshot's: it runs the other pilot's copy of a command that
+         * already ran before the snapshot.
+         */
+        INSTALL_WITHOUT_SESSIONS,
         /** Not a safety bug: every quorum waits for every replica, so one slow replica sets everyone's latency (fail-slow rule 1). */
         WAIT_FOR_EVERY_REPLICA;
 
@@ -39,6 +50,9 @@ public final class BrokenCopilot {
 
     /** Elections after 200 ms of silence (beacons every 50 ms), so a five-second simulation goes through several. */
     public static final CopilotConfig QUICK_ELECTIONS = CopilotConfig.DEFAULTS.withElection(java.time.Duration.ofMillis(50), java.time.Duration.ofMillis(200));
+
+    /** Snapshots every four slots, nothing retained behind them, chunks of 64 bytes: compaction and state transfer all the time. */
+    public static final CopilotConfig SMALL_SNAPSHOTS = CopilotConfig.DEFAULTS.withSnapshots(4, 0, 64);
 
     public static CopilotProtocol protocol(Bug bug, CopilotConfig config) {
         CopilotRules rules = switch (bug) {
@@ -78,6 +92,18 @@ public final class BrokenCopilot {
                 @Override
                 long proposalSlot(long next, long highestHere) {
                     return next; // and then goes on from there, over whatever it has seen
+                }
+            };
+            case COMPACT_UNEXECUTED -> new CopilotRules() {
+                @Override
+                long compactionPoint(long snapshotCursor, long cursor, long retention) {
+                    return Math.max(snapshotCursor, cursor) + 2;
+                }
+            };
+            case INSTALL_WITHOUT_SESSIONS -> new CopilotRules() {
+                @Override
+                ExecutedCommands sessionsAfter(Checkpoint c) {
+                    return new ExecutedCommands();
                 }
             };
             case WAIT_FOR_EVERY_REPLICA -> new CopilotRules() {
