@@ -47,6 +47,15 @@ public interface Region {
      */
     long pushWithCompletion(int offset, int length, Collection<NodeId> targets);
 
+    /**
+     * A number that changes (after the change is made) whenever {@link #of} may start returning
+     * another segment for some member (the transport added or removed a peer); negative if this
+     * region does not say, and then callers must not keep segments from {@link #of}.
+     */
+    default long peersVersion() {
+        return -1;
+    }
+
     /** Reads the word at {@code offset} of {@code member}'s copy with acquire semantics. */
     default long getLong(NodeId member, int offset) {
         return (long) WORD.getAcquire(of(member), (long) offset);

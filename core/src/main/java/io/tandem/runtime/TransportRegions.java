@@ -148,6 +148,11 @@ public final class TransportRegions implements Regions {
         }
 
         @Override
+        public long peersVersion() {
+            return transport.peersVersion();
+        }
+
+        @Override
         public void push(int offset, int length, Collection<NodeId> targets) {
             transport.push(name, offset, length, targets);
         }

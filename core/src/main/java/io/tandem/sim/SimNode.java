@@ -152,7 +152,7 @@ final class SimNode implements SimDisk.Host {
         machine = sim.newStateMachine();
         execution = sim.executors().create(machine, new Completions(), sim.executorLimits());
         disk.durableSnapshot().ifPresent(s -> restore(s.data()));
-        engine = sim.protocol().createEngine(id, sim.members());
+        engine = sim.protocol() instanceof SimulatedProtocol sp ? sp.createSimulatedEngine(id, sim.members()) : sim.protocol().createEngine(id, sim.members());
         Context context = new Context(incarnation, randomRoot.split());
         dispatch("start", null, () -> {
             engine.start(context);

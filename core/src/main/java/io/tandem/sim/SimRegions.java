@@ -147,6 +147,12 @@ final class SimRegions implements Regions {
             return s;
         }
 
+        /** The copies are allocated once per incarnation (a peer that joins again is zero-filled in place). */
+        @Override
+        public long peersVersion() {
+            return 0;
+        }
+
         @Override
         public void push(int offset, int length, Collection<NodeId> targets) {
             send(offset, length, targets, 0);

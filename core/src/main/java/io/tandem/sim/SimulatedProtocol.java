@@ -12,6 +12,15 @@ public interface SimulatedProtocol extends Protocol {
     List<SimInvariant> invariants();
 
     /**
+     * The engine a simulated node runs: {@link #createEngine} by default. A protocol may return one
+     * that keeps stronger evidence for its {@link #invariants} (hashes over every byte, say), work an
+     * engine in production should not pay for; it must behave the same otherwise.
+     */
+    default io.tandem.engine.Engine createSimulatedEngine(io.tandem.engine.NodeId self, List<io.tandem.engine.NodeId> members) {
+        return createEngine(self, members);
+    }
+
+    /**
      * This protocol with an engine configuration drawn from {@code random} within the configuration's
      * valid ranges, for a group of {@code nodes} (issue 16: short and long election timeouts, tiny
      * snapshot thresholds and chunks, batching limits, optional features on and off). The same draws

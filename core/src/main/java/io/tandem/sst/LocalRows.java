@@ -47,6 +47,11 @@ public final class LocalRows {
             }
 
             @Override
+            public long version() {
+                return 0; // the tables are allocated once
+            }
+
+            @Override
             public void push(int offset, int length, Collection<NodeId> targets) {
                 if (offset % 8 != 0 || length % 8 != 0) throw new IllegalArgumentException("offset and length must be multiples of 8");
                 MemorySegment src = own();

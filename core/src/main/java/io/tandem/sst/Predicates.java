@@ -66,6 +66,8 @@ public final class Predicates {
     }
 
     private final List<Handle> handles = new ArrayList<>();
+    /** The handles as a pass walks them, rebuilt after an insertion or removal (not once per pass: passes run on every poll). */
+    private Handle[] pass;
 
     /** Inserts a predicate whose trigger counts as one unit of work each time it fires. */
     public Handle insert(String name, BooleanSupplier predicate, Runnable trigger, Kind kind) {
@@ -81,6 +83,7 @@ public final class Predicates {
         Handle h = new Handle(Objects.requireNonNull(name, "name"), Objects.requireNonNull(predicate, "predicate"),
                 Objects.requireNonNull(trigger, "trigger"), Objects.requireNonNull(kind, "kind"));
         handles.add(h);
+        pass = null;
         return h;
     }
 
@@ -89,6 +92,7 @@ public final class Predicates {
         if (handle == null || handle.removed) return;
         handle.removed = true;
         handles.remove(handle);
+        pass = null;
     }
 
     public void removeAll() {
@@ -105,7 +109,9 @@ public final class Predicates {
      */
     public int evaluate() {
         int fired = 0;
-        for (Handle h : handles.toArray(new Handle[0])) {
+        Handle[] current = pass;
+        if (current == null) pass = current = handles.toArray(new Handle[0]);
+        for (Handle h : current) {
             if (h.removed) continue;
             boolean value = h.predicate.getAsBoolean();
             boolean was = h.lastValue;

@@ -5,7 +5,9 @@ import io.tandem.engine.Regions;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -74,6 +76,74 @@ public final class Sst {
         checkInside(field, offset, 8);
         if (offset % 8 != 0) throw new IllegalArgumentException("word offset " + offset + " is not a multiple of 8");
         return (long) WORD.getAcquire(rows.row(member), (long) field.offset() + offset);
+    }
+
+    /**
+     * Reads of a fixed list of members' rows by index (a view rank, a shard rank) for the hot path of
+     * a predicate pass: each row is looked up by member once and kept until {@link SstRows#version}
+     * changes (the transport added or removed a peer), instead of one lookup by member per read.
+     */
+    public Members members(List<NodeId> members) {
+        return new Members(members);
+    }
+
+    /** See {@link #members(List)}: reads with acquire semantics, like {@link #get(NodeId, SstLayout.Column)}. */
+    public final class Members {
+        private final NodeId[] ids;
+        private final MemorySegment[] segments;
+        /** The rows' version the kept segments were looked up under; a negative one keeps nothing. */
+        private long version = -1;
+
+        private Members(List<NodeId> members) {
+            this.ids = members.toArray(new NodeId[0]);
+            this.segments = new MemorySegment[ids.length];
+        }
+
+        public int size() {
+            return ids.length;
+        }
+
+        public NodeId member(int i) {
+            return ids[i];
+        }
+
+        /** The word {@code column} of member {@code i}'s row, with acquire semantics. */
+        public long get(int i, SstLayout.Column column) {
+            return (long) WORD.getAcquire(row(i), (long) column.offset());
+        }
+
+        public long get(int i, SstLayout.Array array, int j) {
+            return (long) WORD.getAcquire(row(i), (long) array.offsetOf(j));
+        }
+
+        /** A word inside a byte field of member {@code i}'s row, with acquire semantics. */
+        public long readWord(int i, SstLayout.Bytes field, int offset) {
+            checkInside(field, offset, 8);
+            if (offset % 8 != 0) throw new IllegalArgumentException("word offset " + offset + " is not a multiple of 8");
+            return (long) WORD.getAcquire(row(i), (long) field.offset() + offset);
+        }
+
+        /** Copies bytes of a byte field of member {@code i}'s row (read them after acquiring their guard). */
+        public byte[] read(int i, SstLayout.Bytes field, int offset, int length) {
+            checkInside(field, offset, length);
+            byte[] out = new byte[length];
+            MemorySegment.copy(row(i), ValueLayout.JAVA_BYTE, (long) field.offset() + offset, out, 0, length);
+            return out;
+        }
+
+        private MemorySegment row(int i) {
+            long v = rows.version();
+            if (v < 0) return rows.row(ids[i]); // the rows do not say when they change: look up every time
+            if (v != version) {
+                // The version is read before the lookups: a segment looked up around a change is kept
+                // under the older number and looked up again on the next read.
+                Arrays.fill(segments, null);
+                version = v;
+            }
+            MemorySegment s = segments[i];
+            if (s == null) segments[i] = s = rows.row(ids[i]); // a non-member is refused here, as by get
+            return s;
+        }
     }
 
     // ---- writes (own row only) ----

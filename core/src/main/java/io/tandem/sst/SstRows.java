@@ -23,6 +23,14 @@ public interface SstRows {
     /** Like {@link #push}, with a completion per target (see {@link Region#pushWithCompletion}). */
     long pushWithCompletion(int offset, int length, Collection<NodeId> targets);
 
+    /**
+     * A number that changes (after the change) whenever {@link #row} may return another segment for
+     * some member; negative if these rows do not say, and then a reader must not keep segments.
+     */
+    default long version() {
+        return -1;
+    }
+
     /** The rows of a memory region registered through {@code EngineContext.regions()}. */
     static SstRows of(Region region) {
         return new SstRows() {
@@ -34,6 +42,11 @@ public interface SstRows {
             @Override
             public MemorySegment row(NodeId member) {
                 return region.of(member);
+            }
+
+            @Override
+            public long version() {
+                return region.peersVersion();
             }
 
             @Override

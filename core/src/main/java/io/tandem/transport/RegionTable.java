@@ -121,7 +121,7 @@ public final class RegionTable {
         return s;
     }
 
-    /** Validates a push and returns a heap copy of the range, taken word by word so no word is torn. */
+    /** Validates a push and returns a heap copy of the range (see {@link #snapshotInto}). */
     public byte[] snapshotRange(String name, int offset, int length) {
         byte[] copy = new byte[length];
         snapshotInto(name, offset, length, copy, 0);
@@ -131,15 +131,17 @@ public final class RegionTable {
     /**
      * {@link #snapshotRange} into {@code dst} at {@code dstOffset} (a frame body being built, say), so
      * the bytes are copied once, out of the region.
+     *
+     * <p>One bulk copy, not a volatile read per word: the range is of this node's own region, which
+     * only its owner writes, on the thread that pushes it ("write here, then push", {@link
+     * MemoryRegions#local}), so no store can race with the copy and no word of it can be torn. The
+     * frame reaches the receiving thread through the link's queue (a happens-before edge), and the
+     * receiver applies it word by word ({@link #apply}), which is where R3 is kept against its reader.
      */
     public void snapshotInto(String name, int offset, int length, byte[] dst, int dstOffset) {
         MemorySegment local = local(name);
         checkRange(name, local.byteSize(), offset, length);
-        MemorySegment to = MemorySegment.ofArray(dst).asSlice(dstOffset, length);
-        for (int i = 0; i < length; i += 8) {
-            long word = (long) WORD.getVolatile(local, (long) offset + i);
-            to.set(ValueLayout.JAVA_LONG_UNALIGNED, i, word);
-        }
+        MemorySegment.copy(local, ValueLayout.JAVA_BYTE, offset, dst, dstOffset, length);
     }
 
     /**

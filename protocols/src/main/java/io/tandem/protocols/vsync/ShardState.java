@@ -40,6 +40,8 @@ final class ShardState {
     final VsyncRow.Block block;
     final ArrayDeque<Outgoing> queue;
     private final Sst sst;
+    /** The shard members' rows by shard rank, looked up once (read on every poll). */
+    private final Sst.Members rows;
     private final VsyncRow row;
     private final Host host;
     private final long vid;
@@ -65,6 +67,12 @@ final class ShardState {
     /** Per shard rank, the sender's part of a message's identity (computed once, not per message). */
     private final long[] senderHashes;
     private String violation;
+    /**
+     * Whether a message's identity in the prefix hashes covers every payload byte (the simulator's
+     * engines, {@link VsyncEngine#hashWholePayloads}), or its length and three bytes (a per-byte pass
+     * over every delivered payload at every member is no cost for production to pay).
+     */
+    private boolean wholePayloads;
     /** My row changed since the engine last pushed it (see {@link #takeRowChanged}). */
     private boolean rowChanged;
 
@@ -79,6 +87,7 @@ final class ShardState {
         this.subgroupName = subgroupName;
         this.shardIndex = shardIndex;
         this.members = List.copyOf(members);
+        this.rows = sst.members(this.members);
         this.rank = members.indexOf(self);
         this.raw = raw;
         this.block = row.blocks.get(subgroup);
@@ -124,11 +133,11 @@ final class ShardState {
         if (k < 0) return true;
         if (raw) {
             // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
-            for (NodeId m : members) if (sst.get(m, block.received, rank) < k + 1) return false;
+            for (int m = 0; m < rows.size(); m++) if (rows.get(m, block.received, rank) < k + 1) return false;
             return true;
         }
         long needed = RoundRobin.position(members.size(), rank, k) + 1;
-        for (NodeId m : members) if (sst.get(m, block.delivered) < needed) return false;
+        for (int m = 0; m < rows.size(); m++) if (rows.get(m, block.delivered) < needed) return false;
         return true;
     }
 
@@ -162,13 +171,13 @@ final class ShardState {
         for (int s = 0; s < members.size(); s++) {
             if (s == rank) continue;
             NodeId sender = members.get(s);
-            long available = sst.get(sender, block.index);
+            long available = rows.get(s, block.index);
             while (received[s] < available) {
                 long k = received[s];
                 int off = row.slotOffset(k);
                 // Read after acquiring the guard (index): the slot's bytes are complete (R5).
-                long header = sst.readWord(sender, block.slots, off);
-                long stamp = sst.readWord(sender, block.slots, off + 8);
+                long header = rows.readWord(s, block.slots, off);
+                long stamp = rows.readWord(s, block.slots, off + 8);
                 int length = (int) (header & 0xffffffL);
                 if (stamp != (vid << 32 | k) || length > maxPayload) {
                     // The guard moved past a slot whose data never arrived (a write the transport lost), or the
@@ -177,11 +186,11 @@ final class ShardState {
                     return work + 1;
                 }
                 long kind = header >>> 56;
-                long requestId = sst.readWord(sender, block.slots, off + 16);
-                long clientId = sst.readWord(sender, block.slots, off + 24);
-                long sequence = sst.readWord(sender, block.slots, off + 32);
-                long low = sst.readWord(sender, block.slots, off + 40);
-                byte[] payload = sst.read(sender, block.slots, off + VsyncConfig.SLOT_HEADER, length);
+                long requestId = rows.readWord(s, block.slots, off + 16);
+                long clientId = rows.readWord(s, block.slots, off + 24);
+                long sequence = rows.readWord(s, block.slots, off + 32);
+                long low = rows.readWord(s, block.slots, off + 40);
+                byte[] payload = rows.read(s, block.slots, off + VsyncConfig.SLOT_HEADER, length);
                 ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(clientId, sequence, low);
                 held[s].add(new Held(kind, k, requestId, session, payload));
                 received[s] = k + 1;
@@ -215,7 +224,8 @@ final class ShardState {
     /** How many positions every shard member holds: the minimum of the shard's {@code seq} column. */
     long stableCount() {
         long stable = Long.MAX_VALUE;
-        for (NodeId m : members) stable = Math.min(stable, host.inView(m) ? sst.get(m, block.seq) : 0);
+        // A row counts only if it carries this view (host.inView, read here by shard rank).
+        for (int m = 0; m < rows.size(); m++) stable = Math.min(stable, rows.get(m, row.vid) == vid ? rows.get(m, block.seq) : 0);
         return stable;
     }
 
@@ -298,8 +308,13 @@ final class ShardState {
         return held[s].pollFirst();
     }
 
+    /** From now on, messages' identities cover their whole payloads (see {@link #wholePayloads}). */
+    void hashWholePayloads() {
+        wholePayloads = true;
+    }
+
     private void deliver(int s, Held h) {
-        long id = messageId(senderHashes[s], h);
+        long id = wholePayloads ? wholeMessageId(senderHashes[s], h) : messageId(senderHashes[s], h);
         long previous = deliveredInView == 0 ? vid : prefixHashes[(int) ((deliveredInView - 1) & (prefixHashes.length - 1))];
         prefixHashes[(int) (deliveredInView & (prefixHashes.length - 1))] = previous * 0x100000001b3L ^ id;
         deliveredInView++;
@@ -322,6 +337,15 @@ final class ShardState {
         if (p.length > 0) x = (x * 31 + p[0]) * 31 + p[p.length - 1];
         if (p.length > 2) x = x * 31 + p[p.length / 2];
         return x * 0x9E3779B97F4A7C15L;
+    }
+
+    /**
+     * {@link #messageId} with every payload byte in it: what the invariants of the simulator compare,
+     * so two members that delivered different bytes at one position (a torn or misplaced slot)
+     * disagree whatever bytes differ.
+     */
+    static long wholeMessageId(long senderHash, Held h) {
+        return (messageId(senderHash, h) * 31 + Arrays.hashCode(h.payload())) * 0x9E3779B97F4A7C15L;
     }
 
     /** Positions delivered in this view (nulls included). */

@@ -85,6 +85,12 @@ public class VsyncEngine implements Engine, Inspectable {
     // ---- the current view ----
     private long vid;
     private List<NodeId> members = List.of();
+    /** The view's rows by rank, looked up once per view (a predicate pass reads them on every poll). */
+    private Sst.Members viewRows;
+    /** See {@link #hashWholePayloads}. */
+    private boolean wholePayloadHashes;
+    /** The view's members but me, the targets of my row's pushes. */
+    private List<NodeId> others = List.of();
     private int rank;
     private long suspectedMask;
     private boolean wedged;
@@ -369,19 +375,27 @@ public class VsyncEngine implements Engine, Inspectable {
                 + (trimEchoed ? " trim=" + trimString() : "") + (joinersWaiting.isEmpty() ? "" : " transferring to " + joinersWaiting);
     }
 
+    /**
+     * Makes the prefix hashes the simulator's invariants compare cover every payload byte of every
+     * delivered message (VirtualSynchronyProtocol#createSimulatedEngine); production engines hash a
+     * message's identity, length and three bytes, which costs nothing per byte. Call before start.
+     */
+    void hashWholePayloads() {
+        wholePayloadHashes = true;
+    }
+
     // ---- views ----
 
     private boolean leaderProposes() {
         int l = leaderRank();
         if (l == rank) return false;
-        NodeId leader = members.get(l);
-        return inView(leader) && sst.get(leader, row.proposer) == l + 1 && sst.get(leader, row.numChanges) > 0;
+        return inView(l) && viewRows.get(l, row.proposer) == l + 1 && viewRows.get(l, row.numChanges) > 0;
     }
 
     private boolean viewActive() {
         // Derecho syncs after building a view's SST; here a member sends only once every row shows
         // the view, so no slot is pushed to a member that would refuse it (it is not connected yet).
-        for (NodeId m : members) if (sst.get(m, row.vid) != vid) return false;
+        for (int r = 0; r < members.size(); r++) if (viewRows.get(r, row.vid) != vid) return false;
         if (!everActive) {
             everActive = true;
             // Silence is counted from here: a member that started late has not missed a heartbeat before it.
@@ -404,6 +418,8 @@ public class VsyncEngine implements Engine, Inspectable {
         vid = newVid;
         members = List.copyOf(newMembers);
         rank = members.indexOf(self);
+        viewRows = sst.members(members);
+        others = members.stream().filter(m -> !m.equals(self)).toList();
         int n = members.size();
         suspectedMask = 0;
         for (int r = 0; r < n; r++) if ((suspectedBefore & bitOfNode(members.get(r))) != 0) suspectedMask |= 1L << r;
@@ -455,6 +471,11 @@ public class VsyncEngine implements Engine, Inspectable {
         return sst.get(m, row.vid) == vid;
     }
 
+    /** {@link #inView(NodeId)} of rank {@code r}. */
+    private boolean inView(int r) {
+        return viewRows.get(r, row.vid) == vid;
+    }
+
     // ---- failure detection (derecho.md §5.1, §5.2, §2.8) ----
 
     /** derecho.md §5.1 (heartbeat), Appendix B (TCP timeouts): beat, push with completion, count the others' silence. */
@@ -472,7 +493,7 @@ public class VsyncEngine implements Engine, Inspectable {
             long over = 0;
             for (int r = 0; r < members.size(); r++) {
                 if (r == rank || suspects(r)) continue;
-                long hb = sst.get(members.get(r), row.heartbeat);
+                long hb = viewRows.get(r, row.heartbeat);
                 if (hb != lastHeartbeat[r]) {
                     lastHeartbeat[r] = hb;
                     silentBeats[r] = 0;
@@ -575,22 +596,21 @@ public class VsyncEngine implements Engine, Inspectable {
         int work = 0;
         long seen = suspectedMask;
         for (int r = 0; r < members.size(); r++) {
-            NodeId m = members.get(r);
             if (r == rank || suspects(r)) continue; // a suspected row is frozen: its later opinions do not count
-            long theirVid = sst.get(m, row.vid);
+            long theirVid = viewRows.get(r, row.vid);
             if (theirVid > vid + 1 || theirVid == vid + 1 && !trimEchoed) {
                 // They finished this view without my echo: they removed me (or I joined a view they already left).
                 shutdown("the group moved on to view " + theirVid + " without me");
                 return 1;
             }
-            if (!inView(m)) continue;
-            long theirs = sst.get(m, row.suspected);
+            if (theirVid != vid) continue;
+            long theirs = viewRows.get(r, row.suspected);
             if ((theirs & (1L << rank)) != 0) {
                 shutdown("another member reported that I failed");
                 return 1;
             }
             seen |= theirs;
-            long n = sst.get(m, row.nonce);
+            long n = viewRows.get(r, row.nonce);
             if (nonces[r] == 0) nonces[r] = n;
             else if (n != nonces[r] && !suspects(r)) seen |= 1L << r; // a new process in an old seat
         }
@@ -679,6 +699,7 @@ public class VsyncEngine implements Engine, Inspectable {
                 now = new ShardId(name, i);
                 ArrayDeque<Outgoing> q = name.equals(GROUP) ? queue : typedQueue(name, now);
                 ShardState st = new ShardState(sst, row, shardHost, vid, g, name, i, shard.members(), self, shard.mode() == DeliveryMode.RAW, q, config);
+                if (wholePayloadHashes) st.hashWholePayloads();
                 mine.add(st);
                 if (name.equals(GROUP)) group = st;
             }
@@ -865,8 +886,7 @@ public class VsyncEngine implements Engine, Inspectable {
         long below = (1L << rank) - 1;
         for (int r = 0; r < members.size(); r++) {
             if (r == rank || suspects(r)) continue;
-            NodeId m = members.get(r);
-            if (!inView(m) || (sst.get(m, row.suspected) & below) != below) return false;
+            if (!inView(r) || (viewRows.get(r, row.suspected) & below) != below) return false;
         }
         return true;
     }
@@ -1133,9 +1153,7 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private List<NodeId> others() {
-        List<NodeId> out = new ArrayList<>(members.size());
-        for (NodeId m : members) if (!m.equals(self)) out.add(m);
-        return out;
+        return others;
     }
 
     private String trimString() {
