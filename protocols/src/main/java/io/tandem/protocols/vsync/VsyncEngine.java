@@ -89,6 +89,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private Sst.Members viewRows;
     /** See {@link #hashWholePayloads}. */
     private boolean wholePayloadHashes;
+    /** Whether every row showed the view in this predicate pass: 0 not yet read, 1 yes, -1 no. */
+    private int activeThisPass;
     /** The view's members but me, the targets of my row's pushes. */
     private List<NodeId> others = List.of();
     private int rank;
@@ -333,6 +335,7 @@ public class VsyncEngine implements Engine, Inspectable {
     @Override
     public int doWork() {
         if (phase != Phase.MEMBER) return 0;
+        activeThisPass = 0;
         int work = sst.predicates().evaluate();
         flush();
         return work;
@@ -357,7 +360,10 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private boolean dataPathOpen() {
-        return phase == Phase.MEMBER && !wedged && viewActive();
+        if (phase != Phase.MEMBER || wedged) return false;
+        // The three data-path predicates of a pass read every row's view id once, not three times.
+        if (activeThisPass == 0) activeThisPass = viewActive() ? 1 : -1;
+        return activeThisPass > 0;
     }
 
     @Override
