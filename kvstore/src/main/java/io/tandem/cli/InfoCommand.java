@@ -17,8 +17,7 @@ import picocli.CommandLine.Spec;
 final class InfoCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = "--names", description = "Print only the names of the protocols of this build, one per line "
-            + "(for scripts: for p in $(./tandem info --names); do ./tandem sim --protocol $p; done).")
+    @Option(names = "--names", description = "Print only the names of the protocols of this build, one per line, for scripts.")
     boolean namesOnly;
 
     @Override
