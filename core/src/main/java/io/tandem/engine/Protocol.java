@@ -40,6 +40,27 @@ public interface Protocol {
         throw new io.tandem.roles.DeploymentException(name() + " runs one engine per member and takes no deployment file");
     }
 
+    /**
+     * The host settings this protocol applies ({@link #withHostSettings}); a host may list them to say
+     * which protocols a setting of its own affects.
+     */
+    default java.util.Set<HostSettings.Kind> hostSettings() {
+        return java.util.Set.of();
+    }
+
+    /**
+     * This protocol with the settings a host states in the same words for every protocol (election
+     * timeout, snapshot threshold, initial voters, restart after shutdown), so that the host never
+     * needs to know which engine it runs. Unset settings keep this protocol's values.
+     *
+     * @throws IllegalArgumentException naming the setting, if one is set that this protocol has no
+     *         equivalent for ({@link #hostSettings()}) or if a value is outside its valid range here
+     */
+    default Protocol withHostSettings(HostSettings settings) {
+        settings.requireOnly(name(), hostSettings());
+        return this;
+    }
+
     /** Registers every {@link ProtocolMessage} type of this protocol; unregistered types never cross the wire. */
     void registerMessages(MessageRegistry registry);
 }

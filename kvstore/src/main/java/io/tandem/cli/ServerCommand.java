@@ -53,16 +53,16 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--protocol", description = "Replication protocol (default raft).")
     String protocol;
 
-    @Option(names = "--initial-voters", paramLabel = "n1,n2,...", description = "Raft: the voters of a new group (default: every member).")
+    @Option(names = "--initial-voters", paramLabel = "n1,n2,...", description = "Raft: the voters of a new group (default: every member); protocols without it refuse it.")
     String initialVoters;
 
-    @Option(names = "--election-timeout-min", paramLabel = "DURATION", description = "Raft: lower bound of the election timeout (default 1s).")
+    @Option(names = "--election-timeout-min", paramLabel = "DURATION", description = "Raft, MultiPaxos: lower bound of the election timeout (default: the protocol's, 1s).")
     String electionTimeoutMin;
 
-    @Option(names = "--election-timeout-max", paramLabel = "DURATION", description = "Raft: upper bound of the election timeout (default 2s).")
+    @Option(names = "--election-timeout-max", paramLabel = "DURATION", description = "Raft, MultiPaxos: upper bound of the election timeout (default: the protocol's, 2s).")
     String electionTimeoutMax;
 
-    @Option(names = "--snapshot-threshold", paramLabel = "ENTRIES", description = "Raft: take a snapshot after this many applied entries (default 10000).")
+    @Option(names = "--snapshot-threshold", paramLabel = "ENTRIES", description = "Raft, MultiPaxos, Copilot: take a snapshot after this many applied commands (default: the protocol's, 10000).")
     String snapshotThreshold;
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "This node's data directory (created if missing).")

@@ -50,6 +50,16 @@ class HelpTest {
     }
 
     @Test
+    void infoNamesPrintsEachProtocolOfTheRegistryOnALineOfItsOwn() {
+        Run r = run("info", "--names");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().lines().toList()).containsExactlyElementsOf(io.tandem.protocols.Protocols.names());
+        assertThat(r.out().lines().toList()).contains("raft", "multipaxos", "copilot", "virtual-synchrony");
+        Run full = run("info");
+        assertThat(full.out()).contains("protocols     ").contains("raft");
+    }
+
+    @Test
     void versionNamesTheBuildAndTheJava() {
         Run r = run("--version");
         assertThat(r.exit()).isZero();

@@ -29,7 +29,6 @@ import io.tandem.kv.net.NodeStatus;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
 import io.tandem.protocols.Protocols;
-import io.tandem.protocols.raft.RaftProtocol;
 import io.tandem.runtime.NodeRuntime;
 import io.tandem.runtime.RuntimeConfig;
 import io.tandem.storage.DataDirectoryMismatchException;
@@ -113,26 +112,17 @@ public final class KvServer implements AutoCloseable {
     private MetricsEndpoint metrics;
     private Thread watchdog;
 
-    /** How long a virtual-synchrony server that shut itself down waits before it asks to join again. */
-    static final java.time.Duration VSYNC_SERVER_REJOIN = java.time.Duration.ofSeconds(1);
+    /** How long a server whose member shut itself down (virtual synchrony) waits before it asks to join again. */
+    static final java.time.Duration SERVER_REJOIN = java.time.Duration.ofSeconds(1);
 
     private KvServer(ServerConfig config) {
         this.config = config;
-        Protocol base = Protocols.byName(config.protocol());
-        if (base instanceof RaftProtocol r) {
-            var raftConfig = r.config().toBuilder().electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
-                    .snapshotThreshold(config.snapshotThreshold());
-            if (!config.initialVoters().isEmpty()) raftConfig.initialVoters(config.initialVoters());
-            base = r.withConfig(raftConfig.build()); // keeps the kind of Raft asked for by name
-        }
-        if (base instanceof io.tandem.protocols.vsync.VirtualSynchronyProtocol v && v.config().rejoinNanos() == 0) {
-            // A server is its own supervisor: a member that shut itself down (on the minority side of a
-            // partition, or excluded while paused) asks to join again, as a new process with the state,
-            // instead of staying down until someone restarts it (derecho.md §5.2, §5.4).
-            var c = v.config();
-            base = new io.tandem.protocols.vsync.VirtualSynchronyProtocol(c.withTimers(java.time.Duration.ofNanos(c.heartbeatNanos()),
-                    java.time.Duration.ofNanos(c.suspicionNanos()), java.time.Duration.ofNanos(c.joinRetryNanos()), VSYNC_SERVER_REJOIN));
-        }
+        // The server states its settings in the words every protocol takes (HostSettings); each protocol
+        // applies what means something to it. A server is its own supervisor: a member that shut itself
+        // down (virtual synchrony on the minority side of a partition, or excluded while paused) asks to
+        // join again, as a new process with the state, instead of staying down until someone restarts it.
+        Protocol base = Protocols.byName(config.protocol())
+                .withHostSettings(config.protocolSettings().withRestartAfterShutdown(SERVER_REJOIN));
         if (config.deployment() != null) base = base.withDeployment(config.deployment());
         this.protocol = base;
     }

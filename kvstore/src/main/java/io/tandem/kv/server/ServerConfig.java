@@ -5,7 +5,8 @@ import io.tandem.engine.NodeId;
 import io.tandem.protocols.Protocols;
 import io.tandem.roles.Deployment;
 import io.tandem.roles.RoleCatalog;
-import io.tandem.protocols.raft.RaftConfig;
+import io.tandem.engine.HostSettings;
+import io.tandem.engine.Protocol;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.tcp.tls.TlsConfig;
 import java.io.IOException;
@@ -31,10 +32,9 @@ import java.util.function.Function;
  *
  * @param members          every member's peer address, in a stable order (the same list on every member)
  * @param clientAddresses  every member's client address; this node's entry is where it listens for clients
- * @param initialVoters    Raft only: the voters of a new group (empty: every member); the others join
- *                         through membership changes
- * @param electionTimeoutMin Raft only: the randomized election timeout is drawn from [min, max)
- * @param snapshotThreshold Raft only: a snapshot is taken after this many entries were applied since the last one
+ * @param protocolSettings the election timeout, snapshot threshold and initial voters as set (unset ones
+ *                         keep the protocol's own), applied through {@link io.tandem.engine.Protocol#withHostSettings}
+ *                         and checked against the protocol when the config is loaded
  * @param metricsPort      Prometheus scrape port on the client address's host; 0 turns the endpoint off
  * @param faultInjection   accept the fault-plan and clock-offset admin requests (test clusters only)
  * @param pidFile          written once the server is ready, removed on a clean exit; null for none
@@ -53,10 +53,7 @@ public record ServerConfig(
         Map<NodeId, Endpoint> clientAddresses,
         String cluster,
         String protocol,
-        Set<NodeId> initialVoters,
-        Duration electionTimeoutMin,
-        Duration electionTimeoutMax,
-        long snapshotThreshold,
+        io.tandem.engine.HostSettings protocolSettings,
         Path dataDir,
         boolean fsync,
         int metricsPort,
@@ -82,11 +79,11 @@ public record ServerConfig(
         CLIENT_PORT("client-port", "none", "shorthand for client-address on the peer host"),
         CLUSTER("cluster", "tandem", "cluster name; peers and data directories of another cluster are refused"),
         PROTOCOL("protocol", "raft", "replication protocol: " + String.join(", ", Protocols.names())),
-        INITIAL_VOTERS("initial-voters", "every member", "raft: voters of a new group, comma-separated; others join by membership change"),
-        ELECTION_TIMEOUT_MIN("election-timeout-min", "1s", "raft: lower bound of the randomized election timeout (at least 2 heartbeats of 100ms)"),
-        ELECTION_TIMEOUT_MAX("election-timeout-max", "2s", "raft: upper bound of the randomized election timeout"),
-        SNAPSHOT_THRESHOLD("snapshot-threshold", Long.toString(RaftConfig.DEFAULTS.snapshotThreshold()),
-                "raft: take a snapshot after this many entries were applied since the last one (the log is kept in memory until then)"),
+        INITIAL_VOTERS("initial-voters", "every member", takenBy(HostSettings.Kind.INITIAL_VOTERS) + "voters of a new group, comma-separated; others join by membership change"),
+        ELECTION_TIMEOUT_MIN("election-timeout-min", "the protocol's (1s)", takenBy(HostSettings.Kind.ELECTION_TIMEOUT) + "lower bound of the randomized election timeout (at least 2 heartbeats of 100ms)"),
+        ELECTION_TIMEOUT_MAX("election-timeout-max", "the protocol's (2s)", takenBy(HostSettings.Kind.ELECTION_TIMEOUT) + "upper bound of the randomized election timeout"),
+        SNAPSHOT_THRESHOLD("snapshot-threshold", "the protocol's (10000)",
+                takenBy(HostSettings.Kind.SNAPSHOT_THRESHOLD) + "take a snapshot after this many commands were applied since the last one (the log is kept in memory until then)"),
         DATA_DIR("data-dir", null, "directory of this node's log, metadata and snapshots"),
         FSYNC("fsync", "true", "fsync every write batch; false survives a process crash but not power loss"),
         METRICS_PORT("metrics-port", "0 (off)", "port of the Prometheus endpoint (/metrics) on the client host"),
@@ -133,6 +130,13 @@ public record ServerConfig(
             return description;
         }
 
+        /** "raft, multipaxos: " for a setting those protocols take (the registry says which). */
+        private static String takenBy(HostSettings.Kind kind) {
+            List<String> names = new java.util.ArrayList<>();
+            for (String p : Protocols.names()) if (Protocols.byName(p).hostSettings().contains(kind)) names.add(p);
+            return String.join(", ", names) + ": ";
+        }
+
         static Key byName(String name) {
             for (Key k : values()) if (k.name.equals(name)) return k;
             return null;
@@ -146,11 +150,9 @@ public record ServerConfig(
         Objects.requireNonNull(id, "id");
         members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
         clientAddresses = Collections.unmodifiableMap(new LinkedHashMap<>(clientAddresses));
-        initialVoters = Collections.unmodifiableSet(new LinkedHashSet<>(initialVoters));
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(protocol, "protocol");
-        Objects.requireNonNull(electionTimeoutMin, "electionTimeoutMin");
-        Objects.requireNonNull(electionTimeoutMax, "electionTimeoutMax");
+        Objects.requireNonNull(protocolSettings, "protocolSettings");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         if (!members.containsKey(id)) throw new IllegalArgumentException(id + " is not among the members " + members.keySet());
@@ -250,15 +252,10 @@ public record ServerConfig(
             String protocol = optional(Key.PROTOCOL, Resolver::protocol, "raft");
             Set<NodeId> voters = optional(Key.INITIAL_VOTERS, Resolver::nodeSet, Set.of());
             for (NodeId v : voters) if (!members.containsKey(v)) fail(Key.INITIAL_VOTERS, "names " + v + ", which is not a member");
-            if (!voters.isEmpty() && !protocol.startsWith("raft")) fail(Key.INITIAL_VOTERS, "applies to the raft protocol only, not " + protocol);
-            Duration electionMin = optional(Key.ELECTION_TIMEOUT_MIN, Resolver::positiveDuration, RaftConfig.DEFAULTS.electionTimeoutMin());
-            Duration electionMax = optional(Key.ELECTION_TIMEOUT_MAX, Resolver::positiveDuration, RaftConfig.DEFAULTS.electionTimeoutMax());
-            if (electionMax.compareTo(electionMin) <= 0) fail(settings.containsKey(Key.ELECTION_TIMEOUT_MAX) ? Key.ELECTION_TIMEOUT_MAX : Key.ELECTION_TIMEOUT_MIN,
-                    "must leave election-timeout-max (" + DurationText.format(electionMax) + ") above election-timeout-min (" + DurationText.format(electionMin) + ")");
-            if (electionMin.compareTo(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) < 0) fail(Key.ELECTION_TIMEOUT_MIN,
-                    "must be at least two heartbeat intervals (" + DurationText.format(RaftConfig.DEFAULTS.heartbeatInterval().multipliedBy(2)) + ")");
-            long snapshotThreshold = optional(Key.SNAPSHOT_THRESHOLD, Resolver::positiveInt, (int) RaftConfig.DEFAULTS.snapshotThreshold());
-            if (settings.containsKey(Key.SNAPSHOT_THRESHOLD) && !protocol.startsWith("raft")) fail(Key.SNAPSHOT_THRESHOLD, "applies to the raft protocol only, not " + protocol);
+            Duration electionMin = optional(Key.ELECTION_TIMEOUT_MIN, Resolver::positiveDuration, null);
+            Duration electionMax = optional(Key.ELECTION_TIMEOUT_MAX, Resolver::positiveDuration, null);
+            Integer snapshotThreshold = optional(Key.SNAPSHOT_THRESHOLD, Resolver::positiveInt, null);
+            HostSettings protocolSettings = protocolSettings(protocol, voters, electionMin, electionMax, snapshotThreshold);
             Deployment deployment = optional(Key.DEPLOYMENT, file -> deployment(file, protocol, List.copyOf(members.keySet())), null);
             int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
             io.tandem.execution.ExecutionMode execution = optional(Key.EXECUTION, Resolver::executionMode, io.tandem.execution.ExecutionMode.SEQUENTIAL);
@@ -270,10 +267,7 @@ public record ServerConfig(
                     id, members, clients,
                     optional(Key.CLUSTER, Resolver::clusterName, "tandem"),
                     protocol,
-                    voters,
-                    electionMin,
-                    electionMax,
-                    snapshotThreshold,
+                    protocolSettings,
                     required(Key.DATA_DIR, Path::of),
                     optional(Key.FSYNC, Resolver::bool, true),
                     metricsPort,
@@ -288,6 +282,40 @@ public record ServerConfig(
                     execution,
                     threads,
                     optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()));
+        }
+
+        /**
+         * The protocol settings as set, checked against the protocol itself: one it has no equivalent
+         * for, or a value outside its valid range there, is refused naming the key.
+         */
+        private HostSettings protocolSettings(String protocol, Set<NodeId> voters, Duration electionMin, Duration electionMax, Integer snapshotThreshold) {
+            Protocol p = Protocols.byName(protocol);
+            Map<HostSettings.Kind, Key> keyOf = Map.of(
+                    HostSettings.Kind.INITIAL_VOTERS, Key.INITIAL_VOTERS,
+                    HostSettings.Kind.ELECTION_TIMEOUT, settings.containsKey(Key.ELECTION_TIMEOUT_MIN) ? Key.ELECTION_TIMEOUT_MIN : Key.ELECTION_TIMEOUT_MAX,
+                    HostSettings.Kind.SNAPSHOT_THRESHOLD, Key.SNAPSHOT_THRESHOLD);
+            HostSettings s;
+            try {
+                s = new HostSettings(electionMin, electionMax, snapshotThreshold == null ? null : snapshotThreshold.longValue(), voters, null);
+            } catch (IllegalArgumentException e) {
+                fail(keyOf.get(HostSettings.Kind.ELECTION_TIMEOUT), "does not fit: " + e.getMessage());
+                throw new AssertionError(e);
+            }
+            for (HostSettings.Kind kind : s.given()) {
+                if (!p.hostSettings().contains(kind)) {
+                    String takes = p.hostSettings().isEmpty() ? "none of election-timeout, snapshot-threshold, initial-voters"
+                            : java.util.EnumSet.copyOf(p.hostSettings()).stream().map(HostSettings.Kind::settingName).collect(java.util.stream.Collectors.joining(", "));
+                    fail(keyOf.get(kind), "is not a setting of the " + protocol + " protocol (it takes " + takes + ")");
+                }
+            }
+            try {
+                p.withHostSettings(s);
+            } catch (IllegalArgumentException e) {
+                Key key = s.given().contains(HostSettings.Kind.ELECTION_TIMEOUT) ? keyOf.get(HostSettings.Kind.ELECTION_TIMEOUT)
+                        : s.given().contains(HostSettings.Kind.SNAPSHOT_THRESHOLD) ? Key.SNAPSHOT_THRESHOLD : Key.PROTOCOL;
+                fail(key, "does not fit the " + protocol + " protocol: " + e.getMessage());
+            }
+            return s;
         }
 
         /** The TLS files (tls-dir, or tls-cert with tls-key and tls-ca), tokens and client limits; files are checked when the server starts. */

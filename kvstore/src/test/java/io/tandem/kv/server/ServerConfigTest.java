@@ -45,9 +45,7 @@ class ServerConfigTest {
         assertThat(c.clientAddresses().get(NodeId.of("n3"))).isEqualTo(Endpoint.parse("10.0.0.3:8003"));
         assertThat(c.cluster()).isEqualTo("tandem");
         assertThat(c.protocol()).isEqualTo("raft");
-        assertThat(c.initialVoters()).isEmpty();
-        assertThat(c.electionTimeoutMin()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(c.electionTimeoutMax()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.protocolSettings()).as("nothing set: the protocol keeps its own").isEqualTo(io.tandem.engine.HostSettings.NONE);
         assertThat(c.dataDir()).isEqualTo(Path.of("d"));
         assertThat(c.fsync()).isTrue();
         assertThat(c.metricsPort()).isZero();
@@ -68,7 +66,7 @@ class ServerConfigTest {
 
                 client-members = n1=127.0.0.1:9101, n2=127.0.0.1:9102, n3=10.0.0.3:9103
                 cluster = prod-1
-                protocol = toy-pb
+                protocol = multipaxos
                 data-dir = /var/lib/tandem
                 fsync = false
                 metrics-port = 9300
@@ -86,7 +84,7 @@ class ServerConfigTest {
         assertThat(c.fsync()).isTrue();
         assertThat(c.clientAddress()).isEqualTo(Endpoint.parse("127.0.0.1:9999"));
         assertThat(c.clientAddresses().get(NodeId.of("n2"))).isEqualTo(Endpoint.parse("127.0.0.1:9102"));
-        assertThat(c.protocol()).isEqualTo("toy-pb");
+        assertThat(c.protocol()).isEqualTo("multipaxos");
         assertThat(c.dataDir()).isEqualTo(Path.of("/var/lib/tandem"));
         assertThat(c.metricsPort()).isEqualTo(9300);
         assertThat(c.requestTimeout()).isEqualTo(Duration.ofMillis(2500));
@@ -95,8 +93,8 @@ class ServerConfigTest {
         assertThat(c.maxRequestsPerConnection()).isEqualTo(20);
         assertThat(c.faultInjection()).isTrue();
         assertThat(c.pidFile()).isEqualTo(Path.of("/run/tandem.pid"));
-        assertThat(c.electionTimeoutMin()).isEqualTo(Duration.ofMillis(300));
-        assertThat(c.electionTimeoutMax()).isEqualTo(Duration.ofMillis(600));
+        assertThat(c.protocolSettings().electionTimeoutMin()).isEqualTo(Duration.ofMillis(300));
+        assertThat(c.protocolSettings().electionTimeoutMax()).isEqualTo(Duration.ofMillis(600));
     }
 
     @Test
@@ -104,7 +102,7 @@ class ServerConfigTest {
         ServerConfig c = ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "client-address", "0.0.0.0:8100",
                 "initial-voters", "n1, n2"));
         assertThat(c.clientAddress()).isEqualTo(Endpoint.parse("0.0.0.0:8100"));
-        assertThat(c.initialVoters()).isEqualTo(Set.of(NodeId.of("n1"), NodeId.of("n2")));
+        assertThat(c.protocolSettings().initialVoters()).isEqualTo(Set.of(NodeId.of("n1"), NodeId.of("n2")));
     }
 
     @Test
@@ -152,8 +150,13 @@ class ServerConfigTest {
         assertThatThrownBy(() -> load(base, "client-members", "n1=h:1,n2=h:2")).hasMessageContaining("client-members lists [n1, n2] but the members are [n1, n2, n3]");
         assertThatThrownBy(() -> load(base, "initial-voters", "n1,n7")).hasMessageContaining("initial-voters names n7, which is not a member");
         assertThatThrownBy(() -> load(base, "client-port", "7001")).hasMessageContaining("is the peer address");
-        assertThatThrownBy(() -> load(base, "election-timeout-min", "2s")).hasMessageContaining("election-timeout-max (2s) above election-timeout-min (2s)");
-        assertThatThrownBy(() -> load(base, "election-timeout-min", "150ms")).hasMessageContaining("at least two heartbeat intervals");
+        assertThatThrownBy(() -> load(base, "election-timeout-min", "2s"))
+                .hasMessageContaining("--election-timeout-min: election-timeout-min does not fit the raft protocol: election-timeout-max (2s) must be above election-timeout-min (2s)");
+        Map<String, String> bothBounds = new LinkedHashMap<>(base);
+        bothBounds.put("election-timeout-max", "1s");
+        assertThatThrownBy(() -> load(bothBounds, "election-timeout-min", "1s")).hasMessageContaining("election-timeout-max (1s) must be above election-timeout-min (1s)");
+        assertThatThrownBy(() -> load(base, "election-timeout-min", "150ms")).hasMessageContaining("--election-timeout-min: election-timeout-min does not fit the raft protocol: ")
+                .hasMessageContaining("must be at most half of electionTimeoutMin");
         assertThatThrownBy(() -> load(base, "cluster", "a b")).hasMessageContaining("'a b' is not a cluster name");
         Map<String, String> both = new LinkedHashMap<>(base);
         both.put("client-address", "127.0.0.1:8100");
@@ -161,14 +164,27 @@ class ServerConfigTest {
     }
 
     @Test
-    void snapshotThresholdDefaultsToRaftsAndAppliesToRaftOnly() {
+    void protocolSettingsApplyToTheProtocolsThatHaveThemAndAreRefusedByTheOthers() throws IOException {
         Map<String, String> base = flags("id", "n1", "members", MEMBERS, "data-dir", "d");
-        assertThat(ServerConfig.load(null, base).snapshotThreshold()).isEqualTo(io.tandem.protocols.raft.RaftConfig.DEFAULTS.snapshotThreshold());
-        assertThat(load(base, "snapshot-threshold", "1000000").snapshotThreshold()).isEqualTo(1_000_000);
+        assertThat(ServerConfig.load(null, base).protocolSettings().snapshotThreshold()).as("unset: the protocol's own").isNull();
+        assertThat(load(base, "snapshot-threshold", "1000000").protocolSettings().snapshotThreshold()).isEqualTo(1_000_000);
         assertThatThrownBy(() -> load(base, "snapshot-threshold", "0")).hasMessageContaining("0 is not positive");
         Map<String, String> paxos = new LinkedHashMap<>(base);
         paxos.put("protocol", "multipaxos");
-        assertThatThrownBy(() -> load(paxos, "snapshot-threshold", "5000")).hasMessageContaining("snapshot-threshold applies to the raft protocol only, not multipaxos");
+        assertThat(load(paxos, "snapshot-threshold", "5000").protocolSettings().snapshotThreshold()).isEqualTo(5000);
+        assertThat(load(paxos, "election-timeout-min", "300ms").protocolSettings().electionTimeoutMin()).isEqualTo(Duration.ofMillis(300));
+        assertThatThrownBy(() -> load(paxos, "initial-voters", "n1,n2"))
+                .hasMessageContaining("--initial-voters: initial-voters is not a setting of the multipaxos protocol (it takes election-timeout, snapshot-threshold)");
+        Map<String, String> vsync = new LinkedHashMap<>(base);
+        vsync.put("protocol", "virtual-synchrony");
+        assertThatThrownBy(() -> load(vsync, "snapshot-threshold", "5000"))
+                .hasMessageContaining("snapshot-threshold is not a setting of the virtual-synchrony protocol (it takes none of election-timeout, snapshot-threshold, initial-voters)");
+        Map<String, String> copilot = new LinkedHashMap<>(base);
+        copilot.put("protocol", "copilot");
+        assertThatThrownBy(() -> load(copilot, "election-timeout-max", "3s"))
+                .hasMessageContaining("--election-timeout-max: election-timeout-max is not a setting of the copilot protocol (it takes snapshot-threshold)");
+        Path toy = file("id = n1\nmembers = " + MEMBERS + "\ndata-dir = d\nprotocol = toy-pb\nelection-timeout-min = 300ms\n");
+        assertThatThrownBy(() -> ServerConfig.load(toy, Map.of())).hasMessageContaining("line 5: election-timeout-min is not a setting of the toy-pb protocol");
     }
 
     @Test

@@ -65,8 +65,11 @@ public final class InJvmCluster implements AutoCloseable {
         flags.put("cluster", "test");
         flags.put("fsync", "false");
         flags.put("metrics-port", Integer.toString(metricsPorts.get(i)));
-        flags.put("election-timeout-min", "300ms");
-        flags.put("election-timeout-max", "600ms");
+        String protocol = extra.getOrDefault("protocol", "raft");
+        if (io.tandem.protocols.Protocols.byName(protocol).hostSettings().contains(io.tandem.engine.HostSettings.Kind.ELECTION_TIMEOUT)) {
+            flags.put("election-timeout-min", "300ms"); // quicker failovers than the 1-2 s default
+            flags.put("election-timeout-max", "600ms");
+        }
         flags.put("request-timeout", "5s");
         flags.putAll(extra);
         return ServerConfig.load(null, flags);

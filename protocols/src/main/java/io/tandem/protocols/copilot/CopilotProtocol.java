@@ -3,6 +3,7 @@ package io.tandem.protocols.copilot;
 import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
+import io.tandem.engine.HostSettings;
 import io.tandem.engine.NodeId;
 import io.tandem.routing.RoutingPolicy;
 import io.tandem.sim.SimInvariant;
@@ -46,6 +47,25 @@ public final class CopilotProtocol implements SimulatedProtocol {
     /** The same protocol whose simulator invariants also require quiet slowness detectors, except for {@code toleratedKinds}. */
     public CopilotProtocol checkingSlowness(String... toleratedKinds) {
         return new CopilotProtocol(name, config, rules, Set.of(toleratedKinds));
+    }
+
+    /**
+     * The snapshot threshold (slots of both logs). Copilot has no election timeout of a range: its
+     * pilots are elected after a fixed view-change timeout ({@link CopilotConfig#viewChangeTimeout}),
+     * set in the config.
+     */
+    @Override
+    public Set<HostSettings.Kind> hostSettings() {
+        return java.util.EnumSet.of(HostSettings.Kind.SNAPSHOT_THRESHOLD);
+    }
+
+    /** This protocol (name, rules and slowness check kept) with a host's settings. */
+    @Override
+    public CopilotProtocol withHostSettings(HostSettings settings) {
+        settings.requireOnly(name, hostSettings());
+        if (settings.snapshotThreshold() == null) return this;
+        CopilotConfig c = config.withSnapshots(settings.snapshotThreshold(), config.logRetentionSlots(), config.snapshotChunkBytes());
+        return new CopilotProtocol(name, c, rules, toleratedWarnings);
     }
 
     public CopilotConfig config() {

@@ -6,6 +6,7 @@ import java.util.Optional;
 import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
+import io.tandem.engine.HostSettings;
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.sim.SimInvariant;
@@ -110,6 +111,26 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     @Override
     public Optional<RoleCatalog> roles() {
         return Optional.of(ROLES);
+    }
+
+    /** The election timeout (Phase 1 after that long without the leader's heartbeat) and the replicas' snapshot threshold. */
+    @Override
+    public Set<HostSettings.Kind> hostSettings() {
+        return java.util.EnumSet.of(HostSettings.Kind.ELECTION_TIMEOUT, HostSettings.Kind.SNAPSHOT_THRESHOLD);
+    }
+
+    /**
+     * This protocol (name, roles, deployment and slowness check kept) with a host's settings. It takes
+     * no initial voters: every acceptor of the deployment votes from the start.
+     */
+    @Override
+    public MultiPaxosProtocol withHostSettings(HostSettings settings) {
+        settings.requireOnly(name, hostSettings());
+        MultiPaxosConfig.Builder b = config.toBuilder();
+        HostSettings.TimeoutRange election = settings.electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
+        if (election != null) b.electionTimeout(election.min(), election.max());
+        if (settings.snapshotThreshold() != null) b.snapshotThreshold(settings.snapshotThreshold());
+        return new MultiPaxosProtocol(name, b.build(), roles, toleratedWarnings);
     }
 
     /** The same protocol (and settings) with its roles placed as {@code deployment} says. */

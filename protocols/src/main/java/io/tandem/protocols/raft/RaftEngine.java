@@ -875,6 +875,17 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         return true;
     }
 
+    /**
+     * Whether this leader may serve reads (thesis §6.4): only once an entry of its own term committed.
+     * Until then its commit index may lag what an earlier leader committed and acknowledged (a new
+     * leader holds every committed entry, §5.4, but learns that they committed only by committing one
+     * of its own term), so a read at it could miss an acknowledged write. Overridable so tests can
+     * plant a leader that reads before.
+     */
+    boolean readableInTerm(LeaderState leader) {
+        return leader.termCommitted(commitIndex);
+    }
+
     long acknowledgeableIndex() {
         return durableIndex;
     }
@@ -1076,7 +1087,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      * because TimeoutNow overrides the followers' refusal.
      */
     private boolean leaseValid(LeaderState leader) {
-        return (leader.transfer == null || !transferEndsLease()) && leader.termCommitted(commitIndex) && leader.reads.leaseRunning(now());
+        return (leader.transfer == null || !transferEndsLease()) && readableInTerm(leader) && leader.reads.leaseRunning(now());
     }
 
     /**
@@ -1093,7 +1104,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             ctx.reject(requestId, new Rejection.Overloaded(leader.reads.pending() + " reads wait for leadership confirmation"));
             return;
         }
-        if (!leader.termCommitted(commitIndex)) {
+        if (!readableInTerm(leader)) {
             leader.reads.awaitTermCommit(requestId);
             return;
         }

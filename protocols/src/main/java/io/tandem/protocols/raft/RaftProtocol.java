@@ -3,6 +3,7 @@ package io.tandem.protocols.raft;
 import io.tandem.codec.CodecIds;
 import io.tandem.codec.MessageRegistry;
 import io.tandem.engine.Engine;
+import io.tandem.engine.HostSettings;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.protocols.failslow.SlownessDetector;
@@ -79,6 +80,27 @@ public class RaftProtocol implements SimulatedProtocol {
     @Override
     public Engine createEngine(NodeId self, List<NodeId> members) {
         return newEngine(self, members, config);
+    }
+
+    /** The election timeout, the snapshot threshold and the voters of a new group (Raft §9.2's learners join later). */
+    @Override
+    public Set<HostSettings.Kind> hostSettings() {
+        return java.util.EnumSet.allOf(HostSettings.Kind.class);
+    }
+
+    /**
+     * This Raft (its kind and slowness check kept) with a host's settings; restart-after-shutdown does
+     * not apply (a Raft member never shuts itself down).
+     */
+    @Override
+    public RaftProtocol withHostSettings(HostSettings settings) {
+        settings.requireOnly(name(), hostSettings());
+        RaftConfig.Builder b = config.toBuilder();
+        HostSettings.TimeoutRange election = settings.electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax());
+        if (election != null) b.electionTimeout(election.min(), election.max());
+        if (settings.snapshotThreshold() != null) b.snapshotThreshold(settings.snapshotThreshold());
+        if (!settings.initialVoters().isEmpty()) b.initialVoters(settings.initialVoters());
+        return withConfig(b.build());
     }
 
     /** Ids {@link CodecIds#RAFT_FIRST} and up, in a fixed order: append new types at the end, never reorder. */

@@ -106,6 +106,21 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         return withConfig(c);
     }
 
+    /**
+     * This protocol with a host's settings: restart-after-shutdown becomes the rejoin delay (a member
+     * that shut itself down asks to join again, as a new process with the state, instead of staying
+     * down until a supervisor restarts it: derecho.md §5.2, §5.4). Virtual synchrony has no election,
+     * no snapshot threshold and no initial voters: it refuses those.
+     */
+    @Override
+    public VirtualSynchronyProtocol withHostSettings(io.tandem.engine.HostSettings settings) {
+        settings.requireOnly(name(), hostSettings());
+        if (settings.restartAfterShutdown() == null) return this;
+        VsyncConfig c = config;
+        return withConfig(c.withTimers(java.time.Duration.ofNanos(c.heartbeatNanos()), java.time.Duration.ofNanos(c.suspicionNanos()),
+                java.time.Duration.ofNanos(c.joinRetryNanos()), settings.restartAfterShutdown()));
+    }
+
     /** This protocol with another configuration. */
     protected VirtualSynchronyProtocol withConfig(VsyncConfig c) {
         return new VirtualSynchronyProtocol(c, layout);

@@ -12,7 +12,7 @@ import java.util.Set;
  * the slowness detector can fail. Test code only: each plants one bug by overriding one of
  * {@link RaftEngine}'s seams ({@link RaftEngine#commitQuorum}, {@link RaftEngine#termAndVoteDurable},
  * {@link RaftEngine#windowOpen}, {@link RaftEngine#onRead}, {@link RaftEngine#acknowledgementCounted}, {@link RaftEngine#acknowledgeableIndex}, {@link RaftEngine#transferEndsLease}, {@link RaftEngine#candidateUpToDate},
- * {@link RaftEngine#prevEntryMatches}, {@link RaftEngine#followerCommit}, {@link RaftEngine#logContinuesSnapshot}) or
+ * {@link RaftEngine#prevEntryMatches}, {@link RaftEngine#followerCommit}, {@link RaftEngine#logContinuesSnapshot}, {@link RaftEngine#readableInTerm}) or
  * one setting of its config; the shipped engine has no flag for it.
  */
 public final class BrokenRaft extends RaftProtocol {
@@ -46,7 +46,9 @@ public final class BrokenRaft extends RaftProtocol {
         /** A stale read is served at once, ignoring its minimum index (the client asked for state at least that new). */
         STALE_READ_IGNORES_MIN_INDEX,
         /** A follower installing a snapshot keeps the entries after its index without checking their term there: a deposed leader's conflicting suffix survives above the snapshot (§7, receiver steps 6-7). */
-        SNAPSHOT_KEEPS_CONFLICTING_SUFFIX;
+        SNAPSHOT_KEEPS_CONFLICTING_SUFFIX,
+        /** A new leader serves reads (lease and read index) before an entry of its own term committed, at a commit index that may lag (thesis §6.4). */
+        READ_BEFORE_TERM_COMMITS;
 
         /** The registry name, e.g. {@code raft-broken-commit-without-quorum}. */
         public String protocolName() {
@@ -142,6 +144,12 @@ public final class BrokenRaft extends RaftProtocol {
             case VOTE_FOR_STALE_LOG -> new RaftEngine(self, members, config) {
                 @Override
                 boolean candidateUpToDate(long lastLogIndex, long lastLogTerm) {
+                    return true;
+                }
+            };
+            case READ_BEFORE_TERM_COMMITS -> new RaftEngine(self, members, config) {
+                @Override
+                boolean readableInTerm(LeaderState leader) {
                     return true;
                 }
             };

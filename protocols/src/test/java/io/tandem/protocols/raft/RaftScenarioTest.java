@@ -379,6 +379,50 @@ class RaftScenarioTest {
     }
 
     // ------------------------------------------------------------------------------------------
+    // A new leader reads only once its term committed (thesis §6.4)
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Three nodes. L commits key 7 = 1, then 7 = 2 while no heartbeat reaches the followers, so they
+     * hold the second write but never learn that it committed; L crashes. A follower N wins, but no
+     * entry reaches its peer any more (heartbeats do, so N confirms its leadership and gets a lease):
+     * N's own term never commits, and N's commit index stays below the acknowledged write. A lease read
+     * and a read-index read at N must not return 1; the real engine holds both until its term commits.
+     */
+    static Optional<String> newLeaderReadScenario(BrokenRaft.Bug bug) {
+        SimScenario s = SimScenario.start(protocol(bug, config().build()), SimScenario.options(3, MS));
+        NodeId l = stableLeader(s);
+        committedWrite(s, l, 7, 1);
+        s.drop("no commit index after the first write", (from, to, m) -> from.equals(l) && m instanceof AppendEntries ae && ae.entries().isEmpty());
+        SimScenario.Call second = committedWrite(s, l, 7, 2);
+        s.crash(l);
+        s.drop("no entry of the new term is replicated", (from, to, m) -> !from.equals(l) && m instanceof AppendEntries ae && !ae.entries().isEmpty());
+        assertThat(s.runUntil(() -> leader(s).filter(x -> !x.equals(l)).isPresent(), 5_000 * MS)).as("a new leader\n" + s.describe()).isTrue();
+        NodeId n = leader(s).orElseThrow();
+        s.runFor(200 * MS);
+        assertThat(isLeader(s, n)).as("N still leads").isTrue();
+        assertThat(raft(s, n).commitIndex()).as("N does not know that the second write committed").isLessThan(raft(s, n).lastIndex() - 1);
+        assertThat(second.ok()).isTrue();
+        SimScenario.Call lease = s.read(n, 7, ReadPolicy.LEASE);
+        SimScenario.Call index = s.read(n, 7, ReadPolicy.LINEARIZABLE);
+        s.runUntil(() -> lease.done() && index.done(), 300 * MS);
+        List<String> stale = new java.util.ArrayList<>();
+        if (lease.ok() && Long.valueOf(1).equals(lease.value())) stale.add("lease read at " + n + " returned 1 after 7 = 2 was acknowledged");
+        if (index.ok() && Long.valueOf(1).equals(index.value())) stale.add("read-index read at " + n + " returned 1 after 7 = 2 was acknowledged");
+        return stale.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", stale));
+    }
+
+    @Test
+    void aNewLeaderReadsOnlyOnceItsTermCommitted() {
+        assertThat(newLeaderReadScenario(null)).isEmpty();
+    }
+
+    @Test
+    void aNewLeaderThatReadsBeforeItsTermCommitsServesAStaleRead() {
+        assertThat(newLeaderReadScenario(BrokenRaft.Bug.READ_BEFORE_TERM_COMMITS)).isPresent();
+    }
+
+    // ------------------------------------------------------------------------------------------
     // A refused candidate must not hold back the electable one (Figure 2 election timer; issue 16)
     // ------------------------------------------------------------------------------------------
 

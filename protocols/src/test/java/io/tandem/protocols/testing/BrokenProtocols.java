@@ -36,7 +36,7 @@ public final class BrokenProtocols implements ProtocolProvider {
             BY_NAME.put(bug.protocolName(), switch (bug) {
                 case COMMIT_WITHOUT_QUORUM, VOTE_BEFORE_PERSIST, STALE_READS, COMMIT_EARLIER_TERM_BY_COUNTING, LEASE_WITHOUT_DRIFT_BOUND, ACK_BEFORE_DURABLE, LEASE_KEPT_ACROSS_TRANSFER,
                         VOTE_FOR_STALE_LOG, SKIP_PREV_TERM_CHECK, COMMIT_PAST_VERIFIED, REFUSED_VOTE_RESTARTS_TIMER,
-                        STALE_READ_IGNORES_MIN_INDEX, SNAPSHOT_KEEPS_CONFLICTING_SUFFIX -> () -> new BrokenRaft(bug, RaftConfig.DEFAULTS);
+                        STALE_READ_IGNORES_MIN_INDEX, SNAPSHOT_KEEPS_CONFLICTING_SUFFIX, READ_BEFORE_TERM_COMMITS -> () -> new BrokenRaft(bug, RaftConfig.DEFAULTS);
                 case UNBOUNDED_FOLLOWER_QUEUE, WAIT_FOR_ALL_FOLLOWERS -> () -> new BrokenRaft(bug, RaftConfig.builder().maxInflight(4, 1 << 20).build())
                         .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
             });

@@ -62,6 +62,7 @@ class MutantCampaignTest {
         raft(BrokenRaft.Bug.REFUSED_VOTE_RESTARTS_TIMER, 0, "RaftScenarioTest.aTimerRestartedByEveryRefusedVoteRequestLeavesTheGroupWithoutLeader");
         raft(BrokenRaft.Bug.STALE_READ_IGNORES_MIN_INDEX, 1, null);
         raft(BrokenRaft.Bug.SNAPSHOT_KEEPS_CONFLICTING_SUFFIX, 0, "RaftScenarioTest.aSnapshotInstalledOverAConflictingLogThatKeepsItsSuffixIsCaught");
+        raft(BrokenRaft.Bug.READ_BEFORE_TERM_COMMITS, 0, "RaftScenarioTest.aNewLeaderThatReadsBeforeItsTermCommitsServesAStaleRead");
         multiPaxos(BrokenMultiPaxos.Bug.SKIP_PHASE1, 5, null);
         multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 179, null);
         multiPaxos(BrokenMultiPaxos.Bug.PROMISE_BEFORE_DURABLE, 0, "MultiPaxosScenarioTest.aPromiseSentBeforeItIsDurableLetsTwoValuesBeChosen");

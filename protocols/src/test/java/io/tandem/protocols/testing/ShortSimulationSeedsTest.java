@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
  * PIT's killing suite (profile {@code pit-sim}, issue 16): each surviving mutant runs every test that
  * covers it, so the long seed runs ({@code RaftSimulationTest}, {@code MultiPaxosSimulationTest}) would
  * make a run over the engine packages take hours. Three seeds of the default mix each, plus Raft with
- * snapshots every few entries so that the snapshot path is covered in every run.
+ * snapshots every few entries so that the snapshot path is covered in every run, and Raft with the
+ * operator's admin commands (leader transfers, remove/add/promote) so that the membership and transfer
+ * paths are too.
  */
 class ShortSimulationSeedsTest {
     private static final int SEEDS = 3;
@@ -43,6 +45,12 @@ class ShortSimulationSeedsTest {
                 .snapshotChunkBytes(64)
                 .build();
         passes(SimRunner.run(new RaftProtocol(config), SimOptions.defaults(), SimOptions.seeds(1, SEEDS), 1, null));
+    }
+
+    @Test
+    void raftWithAdminCommandsPassesAFewSeedsOfTheMix() {
+        passes(SimRunner.run(Protocols.byName("raft"), SimOptions.mix().toBuilder().admin(true).build(),
+                SimOptions.seeds(1, SEEDS), 1, null));
     }
 
     @Test

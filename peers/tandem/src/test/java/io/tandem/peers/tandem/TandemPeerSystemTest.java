@@ -88,9 +88,9 @@ class TandemPeerSystemTest {
         assertThat(config.protocol()).isEqualTo("raft");
         assertThat(config.peerAddress().port()).isEqualTo(one.port(0, TandemSystem.PEER_PORT));
         assertThat(config.clientAddress().port()).isEqualTo(one.port(0, TandemSystem.CLIENT_PORT));
-        assertThat(config.snapshotThreshold()).isEqualTo(TandemSystem.BENCHMARK_SNAPSHOT_THRESHOLD);
+        assertThat(config.protocolSettings().snapshotThreshold()).isEqualTo(TandemSystem.BENCHMARK_SNAPSHOT_THRESHOLD);
         var own = new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("snapshot-threshold", "5000")));
-        assertThat(own.snapshotThreshold()).isEqualTo(5000);
+        assertThat(own.protocolSettings().snapshotThreshold()).isEqualTo(5000);
     }
 
     private void runCluster(TandemSystem system, int replicas, Map<String, String> options) throws Exception {
