@@ -143,10 +143,10 @@ class CpuModelTest {
         NodeCpu cpu = new NodeCpu("n1", host, 1, 1, 1);
         cpu.setWakeupCost(Stage.IO, 50);
         for (int i = 0; i < 10; i++) clock.at(i * 1_000L, () -> job(cpu, Stage.IO, 10, "spaced")); // each finds the thread idle
-        clock.runAll();
+        clock.runUntil(100_000);
         assertThat(cpu.wakeups(Stage.IO)).isEqualTo(10);
         for (int i = 0; i < 10; i++) job(cpu, Stage.IO, 10, "burst"); // all queued at once: one turn
-        clock.runAll();
+        clock.runUntil(200_000);
         assertThat(cpu.wakeups(Stage.IO)).isEqualTo(11);
         assertThat(cpu.busyNanos(Stage.IO)).isEqualTo(20 * 10 + 11 * 50);
     }
@@ -160,10 +160,10 @@ class CpuModelTest {
         cpu.setWakeupCost(Stage.EXEC, 0);
         job(cpu, Stage.IO, 10, "io");
         job(other, Stage.LOOP, 1, "other"); // the only core is held by io's turn until 17
-        clock.runAll();
+        clock.runUntil(100);
         job(cpu, Stage.EXEC, 10, "exec"); // no wake-up cost on this stage
-        clock.runAll();
-        assertThat(log).containsExactly("start io @0", "done io @10", "start other @17", "done other @18", "start exec @18", "done exec @28");
+        clock.runUntil(200);
+        assertThat(log).containsExactly("start io @0", "done io @10", "start other @17", "done other @18", "start exec @100", "done exec @110");
         assertThat(cpu.wakeups(Stage.EXEC)).isZero();
         assertThatThrownBy(() -> cpu.setWakeupCost(Stage.IO, -1)).hasMessageContaining("negative");
     }
