@@ -5,7 +5,8 @@
 # the error of each point. Options: --clients "1 16 64" --warmup S --measure S --out DIR --costs FILE --disk during|before|none --fsync on|off.
 # The disk is an input of the model, not a cost of the code: on a shared machine the fsync distribution moves by 10x within
 # minutes with the other processes' writes, so by default (--disk during) io.tandem.bench.sim.FsyncProbe samples syncs on
-# the real cluster's filesystem *while* each point's real run goes on, and that point is modelled with that disk; --disk
+# the real cluster's filesystem *while* each system's real run goes on (one run-peers per system and point), and that
+# system's point is modelled with that disk; --disk
 # before measures it with CostCalibration --disk-only right before the run instead; --disk none uses the table as it is.
 # --fsync off runs the 64B-nofsync configuration and samples the page-cache write instead (the storage's flush then):
 # it takes the shared disk out of the comparison, leaving the code's CPU and network costs to be checked.
@@ -46,29 +47,35 @@ export TANDEM_SKIP_BUILD=1
 real=()
 work="${TANDEM_PEERBENCH_WORK:-/var/tmp/tandem-peerbench-simvalidate}"
 base="${costs[1]:-$root/core/src/main/resources/io/tandem/sim/cost/calibrated-costs.properties}"
+systems="tandem-raft tandem-multipaxos tandem-unreplicated"
 for c in $clients; do
-  mkdir -p "$work"
-  case "$disk" in
-    before)
-      "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Dtandem.bench.dir="$work" -cp "$jar" \
-        io.tandem.bench.sim.CostCalibration --disk-only "$base" --quick --out "$out/costs-$c.properties" >"$out/disk-$c.log" 2>&1 \
-        && real+=(--costs-for "$c=$out/costs-$c.properties") || echo "run-simvalidate: disk measurement failed for $c clients (see $out/disk-$c.log)" >&2 ;;
-    during)
-      rm -f "$out/stop-probe"
-      "$JAVA_HOME/bin/java" -Xmx64m -cp "$jar" io.tandem.bench.sim.FsyncProbe --dir "$work" --base "$base" --out "$out/costs-$c.properties" \
-        --stop-file "$out/stop-probe" ${nosync[@]+"${nosync[@]}"} >"$out/disk-$c.log" 2>&1 &
-      probe=$! ;;
-    none) ;;
-    *) echo "--disk must be during, before or none" >&2; exit 2 ;;
-  esac
-  echo "run-simvalidate: real cluster, $c clients..." >&2
-  "$root/jmh/run-peers.sh" --systems tandem-raft,tandem-multipaxos,tandem-unreplicated --configs "$config" --slowdown none --runs 1 \
-    --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "$work" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" --out "$out/real-$c" >"$out/real-$c.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $c clients (see $out/real-$c.log)" >&2
-  if [[ "$disk" == during ]]; then
-    touch "$out/stop-probe"
-    wait "$probe" && real+=(--costs-for "$c=$out/costs-$c.properties") || echo "run-simvalidate: disk probe failed for $c clients (see $out/disk-$c.log)" >&2
-  fi
-  real+=(--real "$c=$out/real-$c")
+  for sys in $systems; do
+    # One real run and one disk sample per system: the three systems of a point run one after another, and the shared
+    # disk moves between them, so each is modelled with the disk it ran on.
+    tag="$c-$sys"
+    mkdir -p "$work"
+    case "$disk" in
+      before)
+        "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Dtandem.bench.dir="$work" -cp "$jar" \
+          io.tandem.bench.sim.CostCalibration --disk-only "$base" --quick --out "$out/costs-$tag.properties" >"$out/disk-$tag.log" 2>&1 \
+          && real+=(--costs-for "$c/$sys=$out/costs-$tag.properties") || echo "run-simvalidate: disk measurement failed for $tag (see $out/disk-$tag.log)" >&2 ;;
+      during)
+        rm -f "$out/stop-probe"
+        "$JAVA_HOME/bin/java" -Xmx64m -cp "$jar" io.tandem.bench.sim.FsyncProbe --dir "$work" --base "$base" --out "$out/costs-$tag.properties" \
+          --stop-file "$out/stop-probe" ${nosync[@]+"${nosync[@]}"} >"$out/disk-$tag.log" 2>&1 &
+        probe=$! ;;
+      none) ;;
+      *) echo "--disk must be during, before or none" >&2; exit 2 ;;
+    esac
+    echo "run-simvalidate: real cluster, $sys, $c clients..." >&2
+    "$root/jmh/run-peers.sh" --systems "$sys" --configs "$config" --slowdown none --runs 1 \
+      --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "$work" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" --out "$out/real-$tag" >"$out/real-$tag.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $tag (see $out/real-$tag.log)" >&2
+    if [[ "$disk" == during ]]; then
+      touch "$out/stop-probe"
+      wait "$probe" && real+=(--costs-for "$c/$sys=$out/costs-$tag.properties") || echo "run-simvalidate: disk probe failed for $tag (see $out/disk-$tag.log)" >&2
+    fi
+    real+=(--real "$c=$out/real-$tag")
+  done
 done
 echo "load average now: $(cat /proc/loadavg)" | tee "$out/conditions.txt"
 TANDEM_SKIP_BUILD=1 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -cp "$root/jmh/target/benchmarks.jar" \

@@ -503,7 +503,7 @@ final class SimNode implements SimDisk.Host {
         if (costs == null) return diskLatency();
         // The benchmark's commands are the size of a real KV put in the log, not the simulator's register commands.
         long real = costs.table().commandBytes() > 0 ? Math.max(bytes, entries * (costs.table().commandBytes() + SimDisk.RECORD_HEADER_BYTES)) : bytes;
-        long cpu = costs.table().diskFlushCpuCost();
+        long cpu = costs.table().diskFlushCpuCost() + entries * costs.table().diskEntryCpuCost();
         if (cpu == 0) return costs.disk(id.value()).flush(real);
         // The storage thread's CPU for this sync competes for the node's cores (and its quota); the sync
         // completes after that work and the disk's latency, which do not overlap in the real thread either.

@@ -74,13 +74,13 @@ public final class CostModel {
         for (String n : nodes) {
             CpuHost h = shared != null ? shared : host(n, resources.coresPerNode());
             cpus.put(n, new NodeCpu(n, h, resources.ioThreads(), 1, 1));
-            cpus.get(n).setWakeupCost(table.wakeupCost());
+            for (Stage s : Stage.values()) cpus.get(n).setWakeupCost(s, table.wakeupCost(s));
             disks.put(n, new DiskModel(table.disk(), table.diskBytesPerSecond(), random.split()));
         }
         CpuHost clientHost = resources.clientShares() ? shared : host(CLIENT, resources.clientCores());
         // The load generator: its I/O threads send requests and read replies (one per core it may use).
         cpus.put(CLIENT, new NodeCpu(CLIENT, clientHost, resources.clientShares() ? 2 : resources.clientCores(), 1, 1));
-        cpus.get(CLIENT).setWakeupCost(table.wakeupCost());
+        cpus.get(CLIENT).setWakeupCost(table.clientWakeupCost());
     }
 
     private CpuHost host(String name, int cores) {

@@ -30,11 +30,15 @@ import java.util.TreeMap;
  *       TCP transport's CPU per message on its I/O thread, codec excluded;</li>
  *   <li>{@code client.request.ns} and {@code client.reply.ns}: the server's I/O work for a client
  *       request and its reply; {@code client.op.ns}: the load generator's CPU per operation;</li>
- *   <li>{@code wakeup.ns}: handing work to a parked thread (futex wake and wake-up), charged to
- *       a job whose stage was idle;</li>
+ *   <li>{@code wakeup.<STAGE>.ns} ({@code IO}, {@code LOOP}, {@code EXEC}, {@code DISK}) and {@code wakeup.client.ns}
+ *       (the load generator's I/O): a thread's turn after it went idle (the spin before parking, the park, the
+ *       wake-up, the turn's syscalls), charged to a job that finds its stage idle, so that work queued behind a busy
+ *       thread is handled in its turn without it (the batching of the real loops); {@code wakeup.ns} for a stage
+ *       without its own key;</li>
  *   <li>{@code apply.ns}, {@code apply.perByte}: the state machine's apply of one command;
  *       {@code workload.commandBytes}: the size of the benchmark's command (a KV put) in the log;</li>
- *   <li>{@code disk.flush.cpu.ns}: the storage thread's CPU per log sync (write and sync calls, waking the waiters);</li>
+ *   <li>{@code disk.flush.cpu.ns}: the storage thread's CPU per log sync (write and sync calls, waking the waiters);
+ *       {@code disk.entry.cpu.ns}: its CPU per entry written;</li>
  *   <li>{@code disk.fsync}: the measured distribution of one write + fsync on the real storage
  *       (quantiles, see {@link Distribution}); {@code disk.bytesPerSecond}: its write bandwidth;</li>
  *   <li>{@code net.oneway}: one-way latency of a loopback message beyond the CPU charged for it
@@ -183,6 +187,16 @@ public final class CostTable {
         return nanos("wakeup.ns", 0);
     }
 
+    /** A turn of {@code stage}'s thread after it went idle: {@code wakeup.<STAGE>.ns}, else {@link #wakeupCost()}. */
+    public long wakeupCost(Stage stage) {
+        return nanos("wakeup." + stage.name() + ".ns", wakeupCost());
+    }
+
+    /** A turn of the load generator's I/O thread after it went idle: {@code wakeup.client.ns}, else {@link #wakeupCost()}. */
+    public long clientWakeupCost() {
+        return nanos("wakeup.client.ns", wakeupCost());
+    }
+
     public long applyCost(long bytes) {
         return nanos("apply.ns", 0) + Math.round(number("apply.perByte", 0) * bytes);
     }
@@ -195,6 +209,11 @@ public final class CostTable {
     /** The storage thread's CPU per log sync (0 in tables calibrated before it was measured). */
     public long diskFlushCpuCost() {
         return nanos("disk.flush.cpu.ns", 0);
+    }
+
+    /** The storage thread's CPU per entry written (0 in tables calibrated before it was measured). */
+    public long diskEntryCpuCost() {
+        return nanos("disk.entry.cpu.ns", 0);
     }
 
     public Distribution disk() {

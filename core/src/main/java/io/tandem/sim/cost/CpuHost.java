@@ -74,11 +74,16 @@ public final class CpuHost {
                 NodeCpu.Job job = owner.start(next);
                 long finish = scheduler.now() + job.cost();
                 NodeCpu runner = owner;
-                scheduler.at(finish, () -> {
+                Runnable release = () -> {
                     busyCores--;
-                    busyNanos += job.cost();
-                    runner.finish(job);
+                    busyNanos += job.total();
+                    runner.release(job);
                     dispatch();
+                };
+                scheduler.at(finish, () -> {
+                    runner.finish(job);
+                    if (job.tail() == 0) release.run();
+                    else scheduler.at(scheduler.now() + job.tail(), release);
                 });
             }
         } finally {

@@ -14,8 +14,16 @@ import java.util.EnumMap;
  * the cores of its {@link CpuHost}.
  */
 public final class NodeCpu {
-    /** One unit of work: its stage, service time and actions; ordered by the time it was queued, then submission. */
-    record Job(Stage stage, long cost, Runnable onStart, Runnable onDone, long queuedAt, long seq) {
+    /**
+     * One unit of work: its stage, service time and actions, and the thread's turn cost after it (the wake-up of a
+     * thread that was idle: it keeps the thread and a core busy once the job's effects have left); ordered by the time
+     * it was queued, then submission.
+     */
+    record Job(Stage stage, long cost, long tail, Runnable onStart, Runnable onDone, long queuedAt, long seq) {
+        long total() {
+            return cost + tail;
+        }
+
         boolean before(Job other) {
             return queuedAt != other.queuedAt ? queuedAt < other.queuedAt : seq < other.seq;
         }
@@ -35,8 +43,9 @@ public final class NodeCpu {
     private boolean wakeScheduled;
 
     private boolean paused;
-    private long wakeupNanos;
+    private final EnumMap<Stage, Long> wakeupNanos = new EnumMap<>(Stage.class);
     private long wakeups;
+    private final EnumMap<Stage, Long> stageWakeups = new EnumMap<>(Stage.class);
     private int queued;
     private int maxQueued;
     private long jobs;
@@ -48,6 +57,7 @@ public final class NodeCpu {
             queues.put(s, new ArrayDeque<>());
             running.put(s, 0);
             busy.put(s, 0L);
+            wakeupNanos.put(s, 0L);
         }
         threads.put(Stage.IO, positive(ioThreads));
         threads.put(Stage.LOOP, positive(loopThreads));
@@ -75,8 +85,17 @@ public final class NodeCpu {
      * without it, as the real loops do.
      */
     public void setWakeupCost(long nanos) {
+        for (Stage s : Stage.values()) setWakeupCost(s, nanos);
+    }
+
+    /**
+     * The same for one stage: a turn of its thread after it went idle (the real loops spin before they park, and
+     * their turn's fixed work, e.g. the socket read that takes everything queued, is paid once per turn). Jobs that
+     * queue behind a busy thread join its turn: that is where batching comes from in the model.
+     */
+    public void setWakeupCost(Stage stage, long nanos) {
         if (nanos < 0) throw new IllegalArgumentException("negative cost");
-        this.wakeupNanos = nanos;
+        wakeupNanos.put(stage, nanos);
     }
 
     /** How many jobs found their thread idle (and paid the wake-up). */
@@ -84,14 +103,21 @@ public final class NodeCpu {
         return wakeups;
     }
 
+    /** The same for one stage. */
+    public long wakeups(Stage stage) {
+        return stageWakeups.getOrDefault(stage, 0L);
+    }
+
     /** Queues a job; it starts as soon as the host lets it. */
     public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone) {
         if (costNanos < 0) throw new IllegalArgumentException("negative cost");
-        if (wakeupNanos > 0 && running.get(stage) == 0 && queues.get(stage).isEmpty()) {
-            costNanos += wakeupNanos;
+        long wake = 0;
+        if (wakeupNanos.get(stage) > 0 && running.get(stage) < threads.get(stage) && queues.get(stage).isEmpty()) { // an idle thread takes it
+            wake = wakeupNanos.get(stage);
             wakeups++;
+            stageWakeups.merge(stage, 1L, Long::sum);
         }
-        queues.get(stage).add(new Job(stage, costNanos, onStart, onDone, host.scheduler().now(), host.nextSeq()));
+        queues.get(stage).add(new Job(stage, costNanos, wake, onStart, onDone, host.scheduler().now(), host.nextSeq()));
         queued++;
         maxQueued = Math.max(maxQueued, queued);
         host.dispatch();
@@ -177,16 +203,21 @@ public final class NodeCpu {
         queues.get(job.stage()).removeFirst();
         queued--;
         running.merge(job.stage(), 1, Integer::sum);
-        usedInPeriod += job.cost();
+        usedInPeriod += job.total();
         jobs++;
         if (job.onStart() != null) job.onStart().run();
         return job;
     }
 
+    /** The job's service time is over: what it produced leaves (its thread stays busy for its tail, see {@link #release}). */
     void finish(Job job) {
-        running.merge(job.stage(), -1, Integer::sum);
-        busy.merge(job.stage(), job.cost(), Long::sum);
         if (job.onDone() != null) job.onDone().run();
+    }
+
+    /** The job's thread is free again (after its service time and tail). */
+    void release(Job job) {
+        running.merge(job.stage(), -1, Integer::sum);
+        busy.merge(job.stage(), job.total(), Long::sum);
     }
 
     @Override

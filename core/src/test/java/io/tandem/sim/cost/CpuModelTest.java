@@ -121,17 +121,74 @@ class CpuModelTest {
     }
 
     @Test
-    void onlyAJobThatFindsItsThreadIdlePaysTheWakeup() {
+    void onlyAJobThatFindsItsThreadIdlePaysTheWakeupAfterItsWork() {
         CpuHost host = new CpuHost("h", 1, clock);
         NodeCpu cpu = new NodeCpu("n1", host, 1, 1, 1);
         cpu.setWakeupCost(3);
-        job(cpu, Stage.LOOP, 10, "a"); // idle thread: 10 + 3
-        job(cpu, Stage.LOOP, 10, "b"); // queued behind a: picked up without a wake-up
+        job(cpu, Stage.LOOP, 10, "a"); // idle thread: its effects leave after 10, the thread's turn ends at 13
+        job(cpu, Stage.LOOP, 10, "b"); // queued behind a: handled in the same turn, no wake-up
         clock.runUntil(100);
         job(cpu, Stage.LOOP, 10, "c"); // idle again
         clock.runUntil(200);
-        assertThat(log).containsExactly("start a @0", "done a @13", "start b @13", "done b @23", "start c @100", "done c @113");
+        assertThat(log).containsExactly("start a @0", "done a @10", "start b @13", "done b @23", "start c @100", "done c @110");
         assertThat(cpu.wakeups()).isEqualTo(2);
+        assertThat(cpu.wakeups(Stage.LOOP)).isEqualTo(2);
+        assertThat(cpu.busyNanos(Stage.LOOP)).as("work and turn costs").isEqualTo(36);
+    }
+
+    @Test
+    void moreWorkInFlightMeansFewerWakeupsPerJob() {
+        // The batching of the real loops: jobs that arrive while the thread is busy join its turn.
+        CpuHost host = new CpuHost("h", 1, clock);
+        NodeCpu cpu = new NodeCpu("n1", host, 1, 1, 1);
+        cpu.setWakeupCost(Stage.IO, 50);
+        for (int i = 0; i < 10; i++) clock.at(i * 1_000L, () -> job(cpu, Stage.IO, 10, "spaced")); // each finds the thread idle
+        clock.runUntil(100_000);
+        assertThat(cpu.wakeups(Stage.IO)).isEqualTo(10);
+        for (int i = 0; i < 10; i++) job(cpu, Stage.IO, 10, "burst"); // all queued at once: one turn
+        clock.runUntil(200_000);
+        assertThat(cpu.wakeups(Stage.IO)).isEqualTo(11);
+        assertThat(cpu.busyNanos(Stage.IO)).isEqualTo(20 * 10 + 11 * 50);
+    }
+
+    @Test
+    void eachStageHasItsOwnWakeupCostAndTheTurnHoldsTheCore() {
+        CpuHost host = new CpuHost("h", 1, clock);
+        NodeCpu cpu = new NodeCpu("n1", host, 1, 1, 1);
+        NodeCpu other = new NodeCpu("n2", host, 1, 1, 1);
+        cpu.setWakeupCost(Stage.IO, 7);
+        cpu.setWakeupCost(Stage.EXEC, 0);
+        job(cpu, Stage.IO, 10, "io");
+        job(other, Stage.LOOP, 1, "other"); // the only core is held by io's turn until 17
+        clock.runUntil(100);
+        job(cpu, Stage.EXEC, 10, "exec"); // no wake-up cost on this stage
+        clock.runUntil(200);
+        assertThat(log).containsExactly("start io @0", "done io @10", "start other @17", "done other @18", "start exec @100", "done exec @110");
+        assertThat(cpu.wakeups(Stage.EXEC)).isZero();
+        assertThatThrownBy(() -> cpu.setWakeupCost(Stage.IO, -1)).hasMessageContaining("negative");
+    }
+
+    @Test
+    void tableGivesEachStageItsWakeupOrTheCommonOne() {
+        CostTable t = CostTable.of(java.util.Map.of("disk.fsync", "1000", "net.oneway", "1000", "wakeup.ns", "5", "wakeup.IO.ns", "9", "disk.entry.cpu.ns", "4"));
+        assertThat(t.wakeupCost(Stage.IO)).isEqualTo(9);
+        assertThat(t.wakeupCost(Stage.LOOP)).isEqualTo(5);
+        assertThat(t.clientWakeupCost()).isEqualTo(5);
+        assertThat(t.with("wakeup.client.ns", "2").clientWakeupCost()).isEqualTo(2);
+        assertThat(t.diskEntryCpuCost()).isEqualTo(4);
+    }
+
+    @Test
+    void theTurnCountsAgainstTheQuota() {
+        CpuHost host = new CpuHost("h", 1, clock);
+        NodeCpu cpu = new NodeCpu("n1", host, 1, 1, 1);
+        cpu.setWakeupCost(Stage.LOOP, 40);
+        cpu.setQuota(50, 1_000);
+        job(cpu, Stage.LOOP, 10, "a"); // 10 + 40 of turn: the period's 50 used up
+        clock.runUntil(60);
+        job(cpu, Stage.LOOP, 10, "b"); // waits for the next period
+        clock.runAll();
+        assertThat(log).containsExactly("start a @0", "done a @10", "start b @1000", "done b @1010");
     }
 
     @Test

@@ -40,8 +40,8 @@ public final class SimValidation {
     }
 
     public static void main(String[] args) throws IOException {
-        Map<Integer, Path> real = new LinkedHashMap<>();
-        Map<Integer, CostTable> tableFor = new HashMap<>();
+        Map<Integer, List<Path>> real = new LinkedHashMap<>();
+        Map<String, CostTable> tableFor = new HashMap<>(); // "CLIENTS" or "CLIENTS/SYSTEM"
         CostTable table = null;
         int cores = Runtime.getRuntime().availableProcessors();
         Path out = null;
@@ -50,17 +50,17 @@ public final class SimValidation {
             switch (args[i]) {
                 case "--real" -> {
                     String[] kv = args[++i].split("=", 2);
-                    real.put(Integer.parseInt(kv[0]), Path.of(kv[1]));
+                    real.computeIfAbsent(Integer.parseInt(kv[0]), k -> new ArrayList<>()).add(Path.of(kv[1]));
                 }
                 case "--costs" -> table = CostTable.read(Path.of(args[++i]));
                 case "--costs-for" -> {
                     String[] kv = args[++i].split("=", 2);
-                    tableFor.put(Integer.parseInt(kv[0]), CostTable.read(Path.of(kv[1])));
+                    tableFor.put(kv[0], CostTable.read(Path.of(kv[1])));
                 }
                 case "--cores" -> cores = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> config = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS=FILE, --cores N, --out FILE, --config NAME)");
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS[/SYSTEM]=FILE, --cores N, --out FILE, --config NAME)");
             }
         }
         if (table == null) table = CostTable.calibrated();
@@ -72,20 +72,24 @@ public final class SimValidation {
         int within = 0;
         int points = 0;
         List<String> rankings = new ArrayList<>();
-        for (Map.Entry<Integer, Path> e : real.entrySet()) {
+        for (Map.Entry<Integer, List<Path>> e : real.entrySet()) {
             int clients = e.getKey();
-            // The disk is the machine's state, not the code's: a table measured just before this point's real run (the
-            // other engineers' builds move the fsync distribution by 10x within minutes) replaces the global one.
-            CostTable pointTable = tableFor.getOrDefault(clients, table);
-            if (pointTable != table)
-                System.out.printf("%d clients: disk measured %s (load %s): fsync p50 %.0f us, p99 %.0f us%n", clients, pointTable.meta("disk.date"), pointTable.meta("disk.load"),
-                        fsyncQuantile(pointTable, 0.5) / 1e3, fsyncQuantile(pointTable, 0.99) / 1e3);            Path summary = e.getValue().resolve("summary.csv");
-            Map<String, Point> measured = Files.exists(summary) ? readSummary(summary, config) : Map.of();
-            if (measured.isEmpty()) System.out.println(clients + " clients: no real measurement in " + summary + " (see the run's log)");
+            Map<String, Point> measured = new HashMap<>();
+            for (Path dir : e.getValue()) {
+                Path summary = dir.resolve("summary.csv");
+                if (Files.exists(summary)) measured.putAll(readSummary(summary, config));
+            }
+            if (measured.isEmpty()) System.out.println(clients + " clients: no real measurement in " + e.getValue() + " (see the runs' logs)");
             Map<String, Double> realThr = new HashMap<>();
             Map<String, Double> modelThr = new HashMap<>();
             for (Map.Entry<String, String[]> s : SYSTEMS.entrySet()) {
                 Point r = measured.get(s.getKey());
+                // The disk is the machine's state, not the code's: a table with the disk sampled while this system's real run
+                // went on (the other engineers' builds move the fsync distribution by 10x within minutes) replaces the global one.
+                CostTable pointTable = tableFor.getOrDefault(clients + "/" + s.getKey(), tableFor.getOrDefault(Integer.toString(clients), table));
+                if (pointTable != table)
+                    System.out.printf(Locale.ROOT, "%d clients, %s: disk measured %s: fsync p50 %.0f us, p99 %.0f us%n", clients, s.getKey(), pointTable.meta("disk.date"),
+                            fsyncQuantile(pointTable, 0.5) / 1e3, fsyncQuantile(pointTable, 0.99) / 1e3);
                 SimBench.Config c = new SimBench.Config(Integer.parseInt(s.getValue()[1]), clients, 10_000, SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(3), 1,
                         CostModel.Resources.shared(cores), List.of());
                 SimBench.Result m = SimBench.run(Protocols.byName(s.getValue()[0]), c, pointTable);
