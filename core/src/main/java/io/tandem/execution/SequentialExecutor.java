@@ -73,6 +73,7 @@ public final class SequentialExecutor implements Executor {
 
     @Override
     public void flush() {
+        stateMachine.endBatch();
         while (!waitingReads.isEmpty() && waitingReads.peek().afterIndex <= appliedIndex) {
             WaitingRead r = waitingReads.poll();
             answer(r.requestId, r.query);

@@ -28,4 +28,13 @@ public interface StateMachine {
 
     /** Replaces the whole state with one written by {@link #snapshot}. */
     void restore(InputStream in) throws IOException;
+
+    /**
+     * Ends a batch of commands: the executor calls it on the execution thread after a run of
+     * {@link #apply} calls (its {@code flush}), before it reports them applied, and calls it again
+     * after every later batch. A machine that has seen this call may hold back making its changes
+     * visible to other threads until the next one (it still answers {@link #query} and writes
+     * {@link #snapshot} with every command applied so far). The default does nothing.
+     */
+    default void endBatch() {}
 }

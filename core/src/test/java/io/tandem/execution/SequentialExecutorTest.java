@@ -57,6 +57,44 @@ class SequentialExecutorTest {
     }
 
     @Test
+    void flushEndsTheMachinesBatchBeforeItAnswersTheReadsThatWaited() {
+        Log log = new Log();
+        KvRegisterMachine register = new KvRegisterMachine();
+        io.tandem.statemachine.StateMachine machine = new io.tandem.statemachine.StateMachine() {
+            @Override
+            public byte[] apply(long index, byte[] command) {
+                return register.apply(index, command);
+            }
+
+            @Override
+            public byte[] query(byte[] query) {
+                return register.query(query);
+            }
+
+            @Override
+            public void snapshot(java.io.OutputStream out) throws java.io.IOException {
+                register.snapshot(out);
+            }
+
+            @Override
+            public void restore(java.io.InputStream in) throws java.io.IOException {
+                register.restore(in);
+            }
+
+            @Override
+            public void endBatch() {
+                log.events.add("endBatch");
+            }
+        };
+        SequentialExecutor x = new SequentialExecutor(machine, log, ExecutorFactory.Limits.DEFAULTS);
+        x.read(10, 2, KvRegisterMachine.read(1));
+        x.apply(add(1, Session.NONE));
+        x.apply(add(2, Session.NONE));
+        x.flush();
+        assertThat(log.events).containsExactly("1:applied=1", "2:applied=2", "endBatch", "read10=2");
+    }
+
+    @Test
     void readsWaitForTheirIndexAndAreAnsweredInArrivalOrder() {
         Log log = new Log();
         SequentialExecutor x = new SequentialExecutor(new KvRegisterMachine(), log, ExecutorFactory.Limits.DEFAULTS);

@@ -28,6 +28,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Command execution: KV puts applied by the KV state machine, alone and through the runtime's execution path.
@@ -37,6 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code stateMachineApply}: {@link KvStateMachine#apply} of one encoded put (decode, B+-tree put with
  *       path copying, result encoding) on the benchmark thread.</li>
+ *   <li>{@code stateMachineApplyBatched}: the same puts in batches of {@value #MACHINE_BATCH}, each batch ended
+ *       with {@link KvStateMachine#endBatch} as the sequential executor's flush does: the tree copies each node
+ *       on the batch's paths once per batch instead of once per put (issue 25). Results are per put.</li>
  *   <li>{@code executionStage}: a batch of {@value #BATCH} committed puts handed to a running
  *       {@link ExecutionThread} running the {@link SequentialExecutor} (what the engine's {@code deliver} does), each in a client session (exactly-once
  *       check and result recorded), waiting until the stage applied the last one. Includes the hand-off to the
@@ -53,6 +57,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class ExecutionStageBenchmark {
     static final int BATCH = 256;
+    /** Puts per ended batch in {@code stateMachineApplyBatched}: about what a 64-client server's loop hands over at once. */
+    static final int MACHINE_BATCH = 32;
     private static final int SESSIONS = 16;
     private static final NodeId SELF = NodeId.of("n1");
     private static final NodeId LEADER = NodeId.of("n2");
@@ -65,6 +71,7 @@ public class ExecutionStageBenchmark {
 
     private byte[][] commands;
     private KvStateMachine machine;
+    private KvStateMachine batchedMachine;
     private ExecutionThread stage;
     private SplittableRandom random;
     private long index;
@@ -83,6 +90,9 @@ public class ExecutionStageBenchmark {
         }
         machine = new KvStateMachine();
         for (int k = 0; k < keys; k++) machine.apply(k + 1, commands[k]);
+        batchedMachine = new KvStateMachine();
+        for (int k = 0; k < keys; k++) batchedMachine.apply(k + 1, commands[k]);
+        batchedMachine.endBatch();
         // The stage has a state machine of its own, preloaded through the stage itself.
         ExecutionListener ignore = new ExecutionListener() {
             @Override
@@ -113,6 +123,13 @@ public class ExecutionStageBenchmark {
     @Benchmark
     public byte[] stateMachineApply() {
         return machine.apply(++index, commands[random.nextInt(keys)]);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MACHINE_BATCH)
+    public void stateMachineApplyBatched(Blackhole results) {
+        for (int i = 0; i < MACHINE_BATCH; i++) results.consume(batchedMachine.apply(++index, commands[random.nextInt(keys)]));
+        batchedMachine.endBatch();
     }
 
     @Benchmark

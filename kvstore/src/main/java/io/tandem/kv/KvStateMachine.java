@@ -9,6 +9,7 @@ import io.tandem.kv.btree.BPlusTree;
 import io.tandem.kv.btree.CasOutcome;
 import io.tandem.kv.btree.Entry;
 import io.tandem.kv.btree.TreeSnapshot;
+import io.tandem.kv.btree.TreeWriter;
 import io.tandem.execution.ParallelStateMachine;
 import io.tandem.statemachine.StateMachine;
 import java.io.IOException;
@@ -43,6 +44,13 @@ import java.util.Objects;
  * worker's key and leaves no other worker changes, so every replica reaches the same verdict; it
  * never changes state, so nothing is rolled back. Concurrent execution writes through the tree's
  * parallel segment, which refuses any structural change.
+ *
+ * <p><b>Batches.</b> Once the executor has ended a batch ({@link #endBatch}, the sequential executor's
+ * flush), commands write into one open tree batch that is published at the next {@link #endBatch}
+ * (issue 25: a batch copies each B+-tree node on its paths once instead of once per put). Queries,
+ * snapshots and {@link #state()} on the execution thread publish first, so they see every command
+ * applied; on other threads they see the state after the last ended batch (or an earlier one),
+ * still whole. Reads of a server reach the tree only through its executor, on the execution thread.
  */
 public final class KvStateMachine implements ParallelStateMachine {
     private final BPlusTree tree;
@@ -154,12 +162,23 @@ public final class KvStateMachine implements ParallelStateMachine {
         shapedSnapshots = true;
     }
 
+    /** Set once the executor ends batches ({@link #endBatch}); execution thread only. */
+    private boolean batched;
+
+    @Override
+    public void endBatch() {
+        // A parallel executor writes from its workers: no batch may stay open across their writes.
+        if (!shapedSnapshots) batched = true;
+        tree.publish();
+    }
+
     public KvCodec codec() {
         return codec;
     }
 
-    /** The latest state, read-only and immutable; for inspection, digests and tests. */
+    /** The latest state, read-only and immutable; for inspection, digests and tests (see "Batches" above). */
     public TreeSnapshot state() {
+        tree.publish();
         return tree.snapshot();
     }
 
@@ -176,6 +195,7 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     @Override
     public byte[] query(byte[] query) {
+        tree.publish(); // on the execution thread: every command applied so far (a no-op elsewhere)
         KvResult result;
         try {
             result = read(codec.decodeQuery(query));
@@ -197,11 +217,12 @@ public final class KvStateMachine implements ParallelStateMachine {
         } catch (KvException e) {
             return new KvResult.Failed(e.reason(), e.getMessage());
         }
+        TreeWriter batch = batched ? tree.batch() : null;
         return switch (command) {
-            case Put(byte[] key, byte[] value) -> previous(tree.put(key, value));
-            case Delete(byte[] key) -> previous(tree.remove(key));
+            case Put(byte[] key, byte[] value) -> previous(batch != null ? batch.put(key, value) : tree.put(key, value));
+            case Delete(byte[] key) -> previous(batch != null ? batch.remove(key) : tree.remove(key));
             case CompareAndSet(byte[] key, byte[] expected, byte[] update) -> {
-                CasOutcome outcome = tree.compareAndSet(key, expected, update);
+                CasOutcome outcome = batch != null ? batch.compareAndSet(key, expected, update) : tree.compareAndSet(key, expected, update);
                 yield outcome.applied() ? new KvResult.CasSucceeded() : new KvResult.CasFailed(outcome.previous());
             }
         };
@@ -213,6 +234,7 @@ public final class KvStateMachine implements ParallelStateMachine {
      */
     public KvResult read(KvQuery query) {
         Objects.requireNonNull(query, "query");
+        tree.publish();
         try {
             codec.validate(query);
         } catch (KvException e) {
@@ -249,6 +271,7 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     @Override
     public void snapshot(OutputStream out) throws IOException {
+        tree.publish();
         if (shapedSnapshots) tree.writeShapedSnapshot(out);
         else tree.writeSnapshot(out);
     }

@@ -184,6 +184,40 @@ class KvStateMachineTest {
         assertThat(restored.state().size()).isEqualTo(500);
     }
 
+    @Test
+    void batchedMachinesAgreeWithUnbatchedOnesAndPublishAtEachBatchEnd() throws Exception {
+        KvStateMachine batched = new KvStateMachine(KvLimits.DEFAULTS, 5);
+        KvStateMachine plain = new KvStateMachine(KvLimits.DEFAULTS, 5);
+        KvCodec codec = batched.codec();
+        batched.endBatch(); // the executor ends batches: from now on commands wait for the next end to be published
+        Random random = new Random(7);
+        for (long i = 1; i <= 3_000; i++) {
+            byte[] key = new byte[] {(byte) random.nextInt(80)};
+            KvCommand command = switch (random.nextInt(3)) {
+                case 0 -> new Put(key, bytes("v" + i));
+                case 1 -> new Delete(key);
+                default -> new CompareAndSet(key, random.nextBoolean() ? null : bytes("v" + (i - random.nextInt(50))), bytes("c" + i));
+            };
+            byte[] encoded = codec.encode(command);
+            assertThat(batched.apply(i, encoded)).isEqualTo(plain.apply(i, encoded.clone()));
+            if (random.nextInt(20) == 0) { // a read on the execution thread sees every command so far
+                byte[] get = codec.encode(new Get(key));
+                assertThat(batched.query(get)).isEqualTo(plain.query(get));
+            }
+            if (random.nextInt(10) == 0) batched.endBatch();
+        }
+        batched.endBatch();
+        byte[] last = codec.encode(new Put(bytes("last"), bytes("x")));
+        batched.apply(3_001, last);
+        plain.apply(3_001, last);
+        // Another thread sees the state after the last ended batch, not the command since.
+        int sizeElsewhere = java.util.concurrent.CompletableFuture.supplyAsync(() -> batched.state().size()).join();
+        assertThat(sizeElsewhere).isEqualTo(plain.state().size() - 1);
+        batched.endBatch();
+        assertThat(java.util.concurrent.CompletableFuture.supplyAsync(() -> batched.state().size()).join()).isEqualTo(plain.state().size());
+        assertThat(snapshotOf(batched)).isEqualTo(snapshotOf(plain));
+    }
+
     private static byte[] snapshotOf(KvStateMachine machine) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         machine.snapshot(out);

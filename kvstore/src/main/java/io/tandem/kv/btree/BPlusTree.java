@@ -41,7 +41,12 @@ public final class BPlusTree {
     private volatile TreeSnapshot current;
     /** The open parallel segment (P-SMR parallel mode), or null. */
     private final java.util.concurrent.atomic.AtomicReference<Segment> segment = new java.util.concurrent.atomic.AtomicReference<>();
+    /** Epochs of writes and parallel segments: each gets a new one, so no node of an earlier one is taken for its own. */
     private final java.util.concurrent.atomic.AtomicLong epochs = new java.util.concurrent.atomic.AtomicLong();
+    /** The writer of the open {@link #batch}, or null; read only by the thread that opened it. */
+    private Transaction batch;
+    /** The thread that opened the batch, or null: only it may use or publish the batch. */
+    private volatile Thread batchOwner;
 
     public BPlusTree() {
         this(DEFAULT_ORDER);
@@ -139,6 +144,43 @@ public final class BPlusTree {
         } finally {
             endWrite(done);
         }
+    }
+
+    /**
+     * A writer whose changes readers see only at the next {@link #publish} (or the next other write
+     * of this thread, which publishes first): the batch stays open across calls, so a run of writes
+     * copies each node on its paths once instead of once per write (path copying is the cost of a
+     * write). Opens a batch if this thread has none; returns the same writer until it is published.
+     * Readers meanwhile see the latest published version, whole. Only the thread that opened the
+     * batch may use its writer; any other write meanwhile fails fast as {@link #put} explains.
+     *
+     * <p>A batch write that throws an unchecked exception midway (only argument checks do, before
+     * changing anything) leaves the batch as it was before that write.
+     */
+    public TreeWriter batch() {
+        if (batchOwner == Thread.currentThread()) return batch;
+        beginWrite();
+        batch = new Transaction(mutator);
+        batchOwner = Thread.currentThread();
+        return batch;
+    }
+
+    /**
+     * Publishes the batch this thread opened, if any: its writes become the latest version at once.
+     * On any other thread it does nothing (a reader cannot publish another thread's batch).
+     */
+    public void publish() {
+        if (batchOwner != Thread.currentThread()) return;
+        Transaction open = batch;
+        batch = null;
+        batchOwner = null;
+        open.close();
+        endWrite(true);
+    }
+
+    /** Whether this thread has a batch open that {@link #publish} would publish. */
+    public boolean batchOpen() {
+        return batchOwner == Thread.currentThread();
     }
 
     /** Streams the latest version; see {@link TreeSnapshot#writeTo}. Any thread. */
@@ -253,6 +295,7 @@ public final class BPlusTree {
     private Segment openSegment() {
         Segment s = segment.get();
         if (s != null) return s;
+        if (batchOwner != null) throw new IllegalStateException("a batch is open: publish it before writing in parallel");
         Segment fresh = new Segment(epochs.incrementAndGet(), current, mutator);
         Segment witness = segment.compareAndExchange(null, fresh);
         return witness == null ? fresh : witness;
@@ -264,13 +307,14 @@ public final class BPlusTree {
     }
 
     private void beginWrite() {
+        if (batchOwner == Thread.currentThread()) publish(); // this thread's own batch goes first
         if (!writing.compareAndSet(false, true)) {
             throw new ConcurrentModificationException(
                     "another write is in progress: a BPlusTree takes writes from one thread at a time, "
                             + "and a write must not be nested inside atomically()");
         }
         publishSegment(); // an exclusive write runs with every parallel worker paused
-        mutator.begin(current);
+        mutator.begin(current, epochs.incrementAndGet());
     }
 
     private void endWrite(boolean publish) {

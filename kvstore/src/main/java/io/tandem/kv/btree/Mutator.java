@@ -11,6 +11,14 @@ import java.util.Objects;
  * published {@link TreeSnapshot} is never modified. The path of the current operation is kept in
  * two arrays instead of recursion.
  *
+ * <p>Each write (from {@link #begin} to {@link #finish}) has an epoch of its own, and every node it
+ * makes carries it. Such a node is reachable from no published version, so the same write changes it
+ * in place instead of copying it again: a write of many operations (a transaction, or a batch that
+ * {@link BPlusTree#batch} keeps open across calls) copies each node on its paths once, not once per
+ * operation. Every node this write made that is reachable from the working root has only such nodes
+ * above it (a made node is only ever installed into a made parent, or as the root), so a write that
+ * meets one on its path may stop copying there.
+ *
  * <p>Fill bounds for order {@code m}: a leaf holds {@code floor(m/2)} to {@code m-1} entries, an
  * internal node {@code ceil(m/2)} to {@code m} children; the root is exempt from the lower bounds
  * (a root leaf may be empty, a root internal node has at least two children).
@@ -26,6 +34,8 @@ final class Mutator implements TreeWriter {
     private int height;
     private boolean open;
     private boolean changed;
+    /** The open write's epoch (never 0, never a parallel segment's): the nodes it made and may change in place. */
+    private long epoch;
 
     /** Internal nodes from the root (index 0) down to the leaf's parent, and the child taken at each. */
     private Internal[] path = new Internal[8];
@@ -40,7 +50,9 @@ final class Mutator implements TreeWriter {
         this.minChildren = (order + 1) / 2;
     }
 
-    void begin(TreeSnapshot base) {
+    void begin(TreeSnapshot base, long epoch) {
+        if (epoch == 0) throw new IllegalArgumentException("epoch 0 marks published nodes");
+        this.epoch = epoch;
         root = base.root();
         size = base.size();
         height = base.height();
@@ -86,9 +98,13 @@ final class Mutator implements TreeWriter {
         changed = true;
         if (i >= 0) {
             byte[] previous = leaf.values[i];
+            if (made(leaf)) {
+                leaf.values[i] = value; // made by this write: no published version sees it
+                return previous;
+            }
             byte[][] values = leaf.values.clone();
             values[i] = value;
-            replacePath(leafDepth, new Leaf(leaf.keys, values)); // the key array is shared
+            replacePath(leafDepth, leaf(leaf.keys, values)); // the key array is shared
             return previous;
         }
         int at = -i - 1;
@@ -96,12 +112,12 @@ final class Mutator implements TreeWriter {
         byte[][] keys = inserted(leaf.keys, at, key);
         byte[][] values = inserted(leaf.values, at, value);
         if (keys.length <= maxLeafEntries) {
-            replacePath(leafDepth, new Leaf(keys, values));
+            replacePath(leafDepth, leaf(keys, values));
             return null;
         }
         int leftCount = keys.length / 2;
-        Leaf left = new Leaf(Arrays.copyOf(keys, leftCount), Arrays.copyOf(values, leftCount));
-        Leaf right = new Leaf(Arrays.copyOfRange(keys, leftCount, keys.length),
+        Leaf left = leaf(Arrays.copyOf(keys, leftCount), Arrays.copyOf(values, leftCount));
+        Leaf right = leaf(Arrays.copyOfRange(keys, leftCount, keys.length),
                 Arrays.copyOfRange(values, leftCount, values.length));
         counters.leafSplits++;
         splitPath(leafDepth, left, right.keys[0], right);
@@ -118,7 +134,7 @@ final class Mutator implements TreeWriter {
         changed = true;
         size--;
         byte[] previous = leaf.values[i];
-        Node node = new Leaf(removed(leaf.keys, i), removed(leaf.values, i));
+        Node node = leaf(removed(leaf.keys, i), removed(leaf.values, i));
         int depth = height - 1;
         while (depth > 0 && underflows(node)) {
             node = rebalance(depth - 1, node);
@@ -167,9 +183,14 @@ final class Mutator implements TreeWriter {
     private void replacePath(int depth, Node node) {
         for (int level = depth - 1; level >= 0; level--) {
             Internal parent = path[level];
+            if (made(parent)) {
+                // Made by this write, and so is everything above it (see the class comment).
+                parent.children[pathIndex[level]] = node;
+                return;
+            }
             Node[] children = parent.children.clone();
             children[pathIndex[level]] = node;
-            node = new Internal(parent.keys, children);
+            node = internal(parent.keys, children);
         }
         root = node;
     }
@@ -190,20 +211,33 @@ final class Mutator implements TreeWriter {
             children[at + 1] = right;
             System.arraycopy(parent.children, at + 1, children, at + 2, parent.children.length - at - 1);
             if (children.length <= order) {
-                replacePath(level, new Internal(keys, children));
+                replacePath(level, internal(keys, children));
                 return;
             }
             // children.length == order + 1; the left half gets ceil(order / 2) children.
             int leftChildren = children.length / 2;
-            left = new Internal(Arrays.copyOf(keys, leftChildren - 1), Arrays.copyOf(children, leftChildren));
+            left = internal(Arrays.copyOf(keys, leftChildren - 1), Arrays.copyOf(children, leftChildren));
             separator = keys[leftChildren - 1]; // moves up, kept in neither half
-            right = new Internal(Arrays.copyOfRange(keys, leftChildren, keys.length),
+            right = internal(Arrays.copyOfRange(keys, leftChildren, keys.length),
                     Arrays.copyOfRange(children, leftChildren, children.length));
             counters.internalSplits++;
         }
-        root = new Internal(new byte[][] {separator}, new Node[] {left, right});
+        root = internal(new byte[][] {separator}, new Node[] {left, right});
         height++;
         counters.rootSplits++;
+    }
+
+    /** Whether this write made {@code node}: then it may change it in place. */
+    private boolean made(Node node) {
+        return node.epoch == epoch;
+    }
+
+    private Leaf leaf(byte[][] keys, byte[][] values) {
+        return new Leaf(keys, values, epoch);
+    }
+
+    private Internal internal(byte[][] keys, Node[] children) {
+        return new Internal(keys, children, epoch);
     }
 
     private boolean underflows(Node node) {
@@ -243,8 +277,8 @@ final class Mutator implements TreeWriter {
         if (node instanceof Leaf leaf) {
             Leaf lender = (Leaf) left;
             int last = lender.keys.length - 1;
-            newLeft = new Leaf(Arrays.copyOf(lender.keys, last), Arrays.copyOf(lender.values, last));
-            newNode = new Leaf(inserted(leaf.keys, 0, lender.keys[last]), inserted(leaf.values, 0, lender.values[last]));
+            newLeft = leaf(Arrays.copyOf(lender.keys, last), Arrays.copyOf(lender.values, last));
+            newNode = leaf(inserted(leaf.keys, 0, lender.keys[last]), inserted(leaf.values, 0, lender.values[last]));
             separator = lender.keys[last];
             counters.leafBorrows++;
         } else {
@@ -253,10 +287,10 @@ final class Mutator implements TreeWriter {
             int lastKey = lender.keys.length - 1;
             // The lender's last child moves over; the parent's separator comes down in front of it
             // and the lender's last key goes up in its place.
-            newNode = new Internal(inserted(internal.keys, 0, parent.keys[at - 1]),
+            newNode = internal(inserted(internal.keys, 0, parent.keys[at - 1]),
                     inserted(internal.children, 0, lender.children[lastKey + 1]));
             separator = lender.keys[lastKey];
-            newLeft = new Internal(Arrays.copyOf(lender.keys, lastKey), Arrays.copyOf(lender.children, lastKey + 1));
+            newLeft = internal(Arrays.copyOf(lender.keys, lastKey), Arrays.copyOf(lender.children, lastKey + 1));
             counters.internalBorrows++;
         }
         byte[][] keys = parent.keys.clone();
@@ -264,7 +298,7 @@ final class Mutator implements TreeWriter {
         Node[] children = parent.children.clone();
         children[at - 1] = newLeft;
         children[at] = newNode;
-        return new Internal(keys, children);
+        return internal(keys, children);
     }
 
     private Internal borrowFromRight(Internal parent, int at, Node node, Node right) {
@@ -273,18 +307,18 @@ final class Mutator implements TreeWriter {
         byte[] separator;
         if (node instanceof Leaf leaf) {
             Leaf lender = (Leaf) right;
-            newNode = new Leaf(inserted(leaf.keys, leaf.keys.length, lender.keys[0]),
+            newNode = leaf(inserted(leaf.keys, leaf.keys.length, lender.keys[0]),
                     inserted(leaf.values, leaf.values.length, lender.values[0]));
-            newRight = new Leaf(removed(lender.keys, 0), removed(lender.values, 0));
+            newRight = leaf(removed(lender.keys, 0), removed(lender.values, 0));
             separator = lender.keys[1];
             counters.leafBorrows++;
         } else {
             Internal internal = (Internal) node;
             Internal lender = (Internal) right;
-            newNode = new Internal(inserted(internal.keys, internal.keys.length, parent.keys[at]),
+            newNode = internal(inserted(internal.keys, internal.keys.length, parent.keys[at]),
                     inserted(internal.children, internal.children.length, lender.children[0]));
             separator = lender.keys[0];
-            newRight = new Internal(removed(lender.keys, 0), removed(lender.children, 0));
+            newRight = internal(removed(lender.keys, 0), removed(lender.children, 0));
             counters.internalBorrows++;
         }
         byte[][] keys = parent.keys.clone();
@@ -292,7 +326,7 @@ final class Mutator implements TreeWriter {
         Node[] children = parent.children.clone();
         children[at] = newNode;
         children[at + 1] = newRight;
-        return new Internal(keys, children);
+        return internal(keys, children);
     }
 
     /** Merges the adjacent children {@code at} and {@code at + 1} of {@code parent}. */
@@ -300,19 +334,19 @@ final class Mutator implements TreeWriter {
         Node merged;
         if (left instanceof Leaf l) {
             Leaf r = (Leaf) right;
-            merged = new Leaf(concat(l.keys, r.keys), concat(l.values, r.values));
+            merged = leaf(concat(l.keys, r.keys), concat(l.values, r.values));
             counters.leafMerges++;
         } else {
             Internal l = (Internal) left;
             Internal r = (Internal) right;
             // The separator between them comes down: it bounds r's keys from below.
-            merged = new Internal(concat(inserted(l.keys, l.keys.length, parent.keys[at]), r.keys),
+            merged = internal(concat(inserted(l.keys, l.keys.length, parent.keys[at]), r.keys),
                     concat(l.children, r.children));
             counters.internalMerges++;
         }
         Node[] children = removed(parent.children, at + 1);
         children[at] = merged;
-        return new Internal(removed(parent.keys, at), children);
+        return internal(removed(parent.keys, at), children);
     }
 
     static <T> T[] inserted(T[] array, int at, T element) {
