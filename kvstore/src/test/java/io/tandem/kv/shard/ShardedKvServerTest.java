@@ -40,6 +40,13 @@ class ShardedKvServerTest {
             for (int i = 0; i < 60; i++) shardsUsed.add(KeyShards.shardOf(key(i), 2));
             assertThat(shardsUsed).containsExactlyInAnyOrder(0, 1);
             assertAllRead(kv, 60, 0);
+            // The client learned the shard map from a member's status after its first redirects: now every
+            // key goes straight to a member of its shard.
+            Await.until(WAIT, () -> kv.shardMap() != null, () -> "the client to learn the shard map");
+            assertThat(kv.shardMap().shards()).hasSize(2);
+            long redirects = kv.redirects();
+            assertAllRead(kv, 60, 0);
+            assertThat(kv.redirects()).as("redirects once the client routes by the shard map").isEqualTo(redirects);
 
             // Stop a member of the smaller shard: the layout moves a member of the other shard in,
             // which copies the shard's history from the one that stayed.
