@@ -269,14 +269,12 @@ public final class ClientWire {
             writeString(out, m.peerAddress());
             writeString(out, m.clientAddress());
         }
-        // A sharded store's map (issue 23) follows only when there is one: an unsharded server's report is unchanged.
-        if (!s.shards().isEmpty()) {
-            out.writeLong(s.shardView());
-            out.writeShort(count(s.shards().size(), "shards"));
-            for (List<String> shard : s.shards()) {
-                out.writeShort(count(shard.size(), "shard members"));
-                for (String m : shard) writeString(out, m);
-            }
+        // A sharded store's map (issue 23); no shard for an unsharded store.
+        out.writeLong(s.shardView());
+        out.writeShort(count(s.shards().size(), "shards"));
+        for (List<String> shard : s.shards()) {
+            out.writeShort(count(shard.size(), "shard members"));
+            for (String m : shard) writeString(out, m);
         }
     }
 
@@ -301,19 +299,14 @@ public final class ClientWire {
         int n = in.u16("members");
         List<NodeStatus.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) members.add(new NodeStatus.Member(in.string("member id"), in.string("peer address"), in.string("client address")));
-        long shardView = 0;
-        List<List<String>> shards = List.of();
-        if (in.readable()) {
-            shardView = in.i64("shard map view");
-            int ns = in.u16("shards");
-            if (ns == 0) throw new WireFormatException("a shard map of no shard");
-            shards = new ArrayList<>(ns);
-            for (int i = 0; i < ns; i++) {
-                int nm = in.u16("shard members");
-                List<String> shard = new ArrayList<>(nm);
-                for (int j = 0; j < nm; j++) shard.add(in.string("shard member"));
-                shards.add(shard);
-            }
+        long shardView = in.i64("shard map view");
+        int ns = in.u16("shards");
+        List<List<String>> shards = new ArrayList<>(ns);
+        for (int i = 0; i < ns; i++) {
+            int nm = in.u16("shard members");
+            List<String> shard = new ArrayList<>(nm);
+            for (int j = 0; j < nm; j++) shard.add(in.string("shard member"));
+            shards.add(shard);
         }
         return new NodeStatus(node, cluster, protocol, role, leader, address, epoch, commit, applied, voters, learners, lag, pid, uptime, fault == 1, members, shardView, shards);
     }
@@ -421,10 +414,6 @@ public final class ClientWire {
             } catch (IllegalArgumentException e) {
                 throw new WireFormatException("bad " + field + " '" + s + "': " + e.getMessage());
             }
-        }
-
-        boolean readable() {
-            return buf.isReadable();
         }
 
         void end() {
