@@ -89,6 +89,9 @@ public final class JepsenCli implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution (default 2).")
     Integer threads;
 
+    @Option(names = "--shards", paramLabel = "N", description = "virtual-synchrony: the servers split the keys into N durable shards (issue 23); scans are refused, so the register workload.")
+    Integer shards;
+
     @Option(names = "--tls", description = "Mutual TLS between the servers and client certificates for the clients (a development CA made in the run's store directory).")
     boolean tls;
 
@@ -168,8 +171,13 @@ public final class JepsenCli implements Callable<Integer> {
         if (serverClassPath != null) c = c.withClassPath(serverClassPath);
         if (tls) c = c.withTls(true);
         if (deployment != null && !Files.isRegularFile(deployment)) throw new IllegalArgumentException("--deployment: no file " + deployment);
-        if (execution != null || threads != null || deployment != null) {
+        if (shards != null && !protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) {
+            throw new IllegalArgumentException("--shards needs --protocol " + io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME + ", not " + protocol);
+        }
+        if (shards != null) io.tandem.kv.shard.ShardedKvProtocol.check(shards, Math.max(1, nodes / shards), nodes);
+        if (execution != null || threads != null || deployment != null || shards != null) {
             List<String> args = new java.util.ArrayList<>(c.extraServerArgs());
+            if (shards != null) args.addAll(List.of("--shards", Integer.toString(shards)));
             if (execution != null) args.addAll(List.of("--execution", execution));
             if (threads != null) args.addAll(List.of("--threads", Integer.toString(threads)));
             if (deployment != null) args.addAll(List.of("--deployment", deployment.toAbsolutePath().normalize().toString()));

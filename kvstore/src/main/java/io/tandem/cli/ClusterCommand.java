@@ -62,6 +62,12 @@ final class ClusterCommand implements Callable<Integer> {
     @Option(names = "--deployment", paramLabel = "FILE", description = "Where the protocol's roles run ('role = n1, n2' lines; multipaxos); copied into --dir, which keeps it.")
     Path deployment;
 
+    @Option(names = "--shards", paramLabel = "N", description = "virtual-synchrony: split the keys into N shards, each a durable subgroup of the nodes (keys placed by hash; no scans).")
+    Integer shards;
+
+    @Option(names = "--shard-replicas", paramLabel = "R", description = "With --shards: the fewest nodes a shard may have (default: nodes / shards); N x R must not exceed --nodes.")
+    Integer shardReplicas;
+
     @Option(names = "--fresh", description = "Delete the data of a previous cluster in --dir first.")
     boolean fresh;
 
@@ -95,7 +101,10 @@ final class ClusterCommand implements Callable<Integer> {
             int workers = threads != null ? threads : mode == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2;
             if (mode == io.tandem.execution.ExecutionMode.SEQUENTIAL && workers != 1) throw new IllegalArgumentException("--threads needs --execution psmr or opt-psmr");
             if (workers < 1 || workers > io.tandem.execution.ParallelStateMachine.MAX_THREADS) throw new IllegalArgumentException("--threads must be in [1, 64]");
-            cluster = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers).withTls(tls);
+            LocalCluster laid = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers).withTls(tls);
+            if (shardReplicas != null && shards == null) throw new IllegalArgumentException("--shard-replicas needs --shards");
+            if (shards != null && shards < 1) throw new IllegalArgumentException("--shards must be at least 1, was " + shards);
+            cluster = shards == null ? laid : laid.withShards(shards, shardReplicas != null ? shardReplicas : Math.max(1, nodes / shards));
         } catch (IllegalArgumentException e) {
             err.println("tandem cluster: " + e.getMessage());
             return 2;
@@ -161,7 +170,8 @@ final class ClusterCommand implements Callable<Integer> {
                 }
             }
         }
-        out.printf("Starting a %d-node %s cluster in %s (%s%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+        out.printf("Starting a %d-node %s cluster in %s (%s%s%s%s)%n", nodes, protocol, cluster.dir(), fsync ? "fsync on" : "no fsync",
+                cluster.shards() == 0 ? "" : ", keys in " + cluster.shards() + " shards",
                 tls ? ", TLS on, certificates in " + cluster.certsDir() : "",
                 cluster.execution().equals("sequential") ? "" : ", " + cluster.execution() + " execution");
         long start = System.nanoTime();

@@ -7,6 +7,7 @@ import io.tandem.kv.DurationText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +22,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tandem demo}: runs a mixed workload against the local cluster (starting one if none runs),
  * kills the leader with SIGKILL halfway, shows the failover, restarts the killed node, reads every
- * key back to show that no acknowledged write was lost, and prints throughput and latencies.
+ * key back to show that no acknowledged write was lost, and prints throughput and latencies. On a
+ * sharded store ({@code --shards}, virtual synchrony) it kills a member of the smallest shard
+ * instead, shows the member that moves in and copies the shard's history, and the killed node
+ * rejoining as a new member.
  */
 @Command(name = "demo", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Show the replicated key-value store at work: a workload, a killed leader, and no acknowledged write lost.",
@@ -70,6 +74,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--tls", description = "Start the cluster with mutual TLS between members and TLS for clients (a development CA in DIR/certs).")
     boolean tls;
 
+    @Option(names = "--shards", paramLabel = "N", description = "Start a sharded store: virtual-synchrony on 2N+1 nodes, keys split into N durable shards of at least 2 "
+            + "(the kill then takes a member of a shard, and another node moves in with the shard's state).")
+    Integer shards;
+
     @Option(names = "--keep", description = "Leave a cluster the demo started running at the end, with its data.")
     boolean keep;
 
@@ -106,6 +114,12 @@ final class DemoCommand implements Callable<Integer> {
         if (writePercent < 0 || writePercent > 100) return usage("--writes must be 0 to 100, was " + writePercent);
         if (valueSize < 8 || valueSize > 64 * 1024) return usage("--value-size must be 8 to 65536, was " + valueSize);
         if (runFor.compareTo(Duration.ofSeconds(1)) < 0) return usage("--duration must be at least 1s");
+        if (shards != null && (shards < 1 || shards > 4)) return usage("--shards must be 1 to 4 (2N+1 nodes of at most 9), was " + shards);
+        boolean protocolAsked = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
+        if (shards != null && protocolAsked && !protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) {
+            return usage("--shards needs --protocol " + io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME + ", not " + protocol);
+        }
+        if (shards != null) protocol = io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME;
         if (!noKill && killAt.compareTo(runFor) >= 0) return usage("--kill-after (" + DurationText.format(killAt) + ") must be shorter than --duration (" + DurationText.format(runFor) + ")");
 
         out.println("Tandem demo: a replicated key-value store, a leader crash, and a check that no acknowledged write was lost.");
@@ -122,7 +136,8 @@ final class DemoCommand implements Callable<Integer> {
         Path home = fresh != null ? fresh : dir;
         LocalCluster cluster;
         try {
-            cluster = existing.orElseGet(() -> LocalCluster.layout(home, 3, basePort, protocol, fsync).withTls(tls));
+            cluster = existing.orElseGet(() -> shards == null ? LocalCluster.layout(home, 3, basePort, protocol, fsync).withTls(tls)
+                    : LocalCluster.layout(home, 2 * shards + 1, basePort, protocol, fsync).withTls(tls).withShards(shards, 2));
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
@@ -133,7 +148,12 @@ final class DemoCommand implements Callable<Integer> {
             }
             cluster = cluster.withTls(true);
         }
-        boolean protocolGiven = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
+        if (shards != null && cluster.shards() != shards) {
+            err.println("tandem demo: the cluster in " + cluster.dir() + " has " + (cluster.shards() == 0 ? "no shards" : cluster.shards() + " shards")
+                    + "; use another --dir, or './tandem cluster --fresh --protocol virtual-synchrony --nodes " + (2 * shards + 1) + " --shards " + shards + "' to replace it.");
+            return 2;
+        }
+        boolean protocolGiven = protocolAsked || shards != null;
         if (protocolGiven && !cluster.protocol().equals(protocol)) {
             err.println("tandem demo: the cluster in " + cluster.dir() + " runs " + cluster.protocol() + ", not " + protocol
                     + "; use another --dir, or './tandem cluster --fresh --protocol " + protocol + "' to replace it.");
@@ -227,8 +247,15 @@ final class DemoCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "Workload: %d client threads, %d%% puts / %d%% gets over %,d keys (%d-byte values), for %s; leader: %s.%n",
                     clients, writePercent, 100 - writePercent, workload.keysInUse(), valueSize, DurationText.format(runFor),
                     leader.map(l -> l.node() + " (epoch " + l.epoch() + ")").orElse("not reported by " + cluster.protocol()));
+            boolean sharded = cluster.shards() > 0;
+            if (sharded) {
+                NodeStatus any = LocalCluster.statuses(admin).values().stream().filter(st -> !st.shards().isEmpty()).findFirst().orElse(null);
+                out.printf("Keys are split by hash into %d shards (view %s): %s.%n", cluster.shards(), any == null ? "?" : any.shardView(),
+                        any == null ? "map not reported yet" : describeShards(any.shards()));
+            }
             if (killAt != null) {
-                out.printf("The leader will be killed with SIGKILL %s into the run.%n", DurationText.format(killAt));
+                out.printf(sharded ? "A member of the smallest shard will be killed with SIGKILL %s into the run.%n" : "The leader will be killed with SIGKILL %s into the run.%n",
+                        DurationText.format(killAt));
             }
             out.println();
             out.flush();
@@ -248,10 +275,10 @@ final class DemoCommand implements Callable<Integer> {
                 runner.join(failover.killed() && !failover.newLeaderSeen() ? 25 : 200); // look for the new leader often: that is the failover time shown
                 long elapsed = System.nanoTime() - start;
                 if (killAt != null && !failover.killed() && elapsed >= killAt.toNanos()) {
-                    progress.event(elapsed, failover.killLeader());
+                    progress.event(elapsed, sharded ? failover.killShardMember() : failover.killLeader());
                 }
                 if (failover.killed() && !failover.newLeaderSeen()) {
-                    failover.pollNewLeader().ifPresent(s -> progress.event(System.nanoTime() - start, s));
+                    (sharded ? failover.pollShardRefilled() : failover.pollNewLeader()).ifPresent(s -> progress.event(System.nanoTime() - start, s));
                 }
                 if (failover.currentLeader() != null) currentLeader = failover.currentLeader();
                 Histogram[] interval = workload.drainIntervals();
@@ -261,7 +288,10 @@ final class DemoCommand implements Callable<Integer> {
             progress.finish(runNanos, workload.operations());
             out.println();
 
-            if (failover.killed()) restart(cluster, failover, admin);
+            if (failover.killed()) {
+                if (sharded) restartShardMember(cluster, failover, admin);
+                else restart(cluster, failover, admin);
+            }
 
             out.printf(Locale.ROOT, "Reading back all %,d keys to check every acknowledged write... ", workload.keysInUse());
             out.flush();
@@ -325,6 +355,41 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
+    /** Like {@link #restart}, for a sharded store: the node is back once a view places it in a shard (it copied that shard's history). */
+    private void restartShardMember(LocalCluster cluster, Failover failover, TandemKvClient admin) throws InterruptedException {
+        LocalCluster.Node node = cluster.node(failover.killedNode());
+        out.printf("Restarting %s, which was killed; it joins the group again as a new member... ", node.id());
+        out.flush();
+        long t0 = System.nanoTime();
+        Process p = cluster.start(node);
+        long deadline = t0 + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            if (!p.isAlive()) {
+                out.println("it exited with status " + p.exitValue() + "; the end of its log:");
+                out.println(cluster.logTail(node, 15));
+                return;
+            }
+            if (admin.statusAll().get(node.client()) instanceof NodeStatus st && st.voters().contains(node.id()) && !st.shards().isEmpty()) {
+                int shard = -1;
+                for (int i = 0; i < st.shards().size(); i++) if (st.shards().get(i).contains(node.id())) shard = i;
+                out.printf(Locale.ROOT, "back (pid %d) after %s, in view %d %s: %s.%n", p.pid(), DurationText.format(Duration.ofNanos(System.nanoTime() - t0)),
+                        st.shardView(), shard < 0 ? "as a spare member" : "in shard " + shard + " (it copied the shard's history)", describeShards(st.shards()));
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                out.println("it did not rejoin within 60 s (see " + cluster.logFile(node) + ").");
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    static String describeShards(List<List<String>> shards) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < shards.size(); i++) s.append(i == 0 ? "" : ", ").append("shard ").append(i).append(" on ").append(String.join("+", shards.get(i)));
+        return s.toString();
+    }
+
     private void report(DemoWorkload w, long runNanos, Failover failover, TandemKvClient kv) {
         double secs = runNanos / 1e9;
         out.println("Results");
@@ -336,7 +401,8 @@ final class DemoCommand implements Callable<Integer> {
         if (failover.killed()) {
             long[] gap = w.longestWriteGap();
             out.printf("  failover       %s killed at %s; %s%n", failover.killedNode(), DurationText.format(Duration.ofNanos(failover.killedAt() - progress.start())),
-                    failover.newLeader() == null ? "no new leader was seen" : failover.newLeader() + " was leading " + DurationText.format(Duration.ofNanos(failover.electedAt() - failover.killedAt()))
+                    failover.newLeader() == null ? "no new " + (failover.shardKill ? "view" : "leader") + " was seen"
+                            : failover.newLeader() + (failover.shardKill ? ", " : " was leading ") + DurationText.format(Duration.ofNanos(failover.electedAt() - failover.killedAt()))
                             + " after the kill");
             out.printf("                 writes paused for %s (the longest gap between acknowledged writes)%n", DurationText.format(Duration.ofNanos(gap[0])));
         }
@@ -439,6 +505,53 @@ final class DemoCommand implements Callable<Integer> {
             killedEpoch = l.epoch();
             currentLeader = "none";
             return "killed the leader " + l.node() + " (pid " + l.pid() + ", epoch " + l.epoch() + ") with SIGKILL";
+        }
+
+        /** A sharded store: the kill took a member of a shard, and the failover is a view that fills the shard again. */
+        boolean shardKill;
+        private int killedShard;
+        private List<String> killedShardMembers = List.of();
+        private long killedView;
+
+        /** Kills the last member of the smallest shard (another node must move in and copy its history); returns the line to print. */
+        String killShardMember() {
+            attempted = true;
+            shardKill = true;
+            Map<String, NodeStatus> statuses = LocalCluster.statuses(admin);
+            NodeStatus reporter = statuses.values().stream().filter(st -> !st.shards().isEmpty()).max(java.util.Comparator.comparingLong(NodeStatus::shardView)).orElse(null);
+            if (reporter == null) return "no node reports a shard map: not killing anything";
+            List<List<String>> map = reporter.shards();
+            int smallest = 0;
+            for (int i = 1; i < map.size(); i++) if (map.get(i).size() < map.get(smallest).size()) smallest = i;
+            String victim = map.get(smallest).getLast();
+            NodeStatus v = statuses.get(victim);
+            if (v == null) return victim + " did not answer its status: not killing anything";
+            Optional<ProcessHandle> proc = ProcessHandle.of(v.pid()).filter(ProcessHandle::isAlive);
+            if (proc.isEmpty()) return victim + " runs as pid " + v.pid() + ", which is not a process on this machine: not killing it";
+            killedAt = System.nanoTime();
+            proc.get().destroyForcibly();
+            killedNode = victim;
+            killedShard = smallest;
+            killedShardMembers = map.get(smallest);
+            killedView = reporter.shardView();
+            currentLeader = "shard " + smallest + " short of " + victim;
+            return "killed " + victim + " (pid " + v.pid() + "), a member of shard " + smallest + " (" + String.join("+", killedShardMembers) + ") in view " + killedView + ", with SIGKILL";
+        }
+
+        /** Looks for a later view in which the killed member's shard is full again; returns the line to print once found. */
+        Optional<String> pollShardRefilled() {
+            for (NodeStatus st : LocalCluster.statuses(admin).values()) {
+                if (st.shardView() <= killedView || st.shards().size() <= killedShard) continue;
+                List<String> now = st.shards().get(killedShard);
+                if (now.contains(killedNode) || now.size() < 2) continue;
+                List<String> movedIn = now.stream().filter(m -> !killedShardMembers.contains(m)).toList();
+                electedAt = System.nanoTime();
+                newLeader = "view " + st.shardView() + ": shard " + killedShard + " on " + String.join("+", now);
+                currentLeader = "shard " + killedShard + " on " + String.join("+", now);
+                return Optional.of(newLeader + (movedIn.isEmpty() ? "" : "; " + String.join(", ", movedIn) + " moved in and copied the shard's history (state transfer)") + ", "
+                        + DurationText.format(Duration.ofNanos(electedAt - killedAt)) + " after the kill");
+            }
+            return Optional.empty();
         }
 
         /** Looks for a leader of a later term among the others; returns the line to print once found. */

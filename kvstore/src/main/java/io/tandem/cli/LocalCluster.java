@@ -49,8 +49,15 @@ final class LocalCluster {
     /** The execution mode's name (sequential, psmr, opt-psmr) and its worker threads. */
     private final String execution;
     private final int threads;
+    /** Virtual synchrony's sharded KV store (issue 23): shards and the fewest members per shard; 0 and 0 for one unsharded store. */
+    private final int shards;
+    private final int shardReplicas;
 
     private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads) {
+        this(dir, nodes, protocol, fsync, tls, execution, threads, 0, 0);
+    }
+
+    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads, int shards, int shardReplicas) {
         this.dir = dir.toAbsolutePath().normalize();
         this.nodes = List.copyOf(nodes);
         this.protocol = protocol;
@@ -58,11 +65,30 @@ final class LocalCluster {
         this.tls = tls;
         this.execution = execution;
         this.threads = threads;
+        this.shards = shards;
+        this.shardReplicas = shardReplicas;
     }
 
     /** The same layout with TLS on or off. */
     LocalCluster withTls(boolean on) {
-        return new LocalCluster(dir, nodes, protocol, fsync, on, execution, threads);
+        return new LocalCluster(dir, nodes, protocol, fsync, on, execution, threads, shards, shardReplicas);
+    }
+
+    /**
+     * The same layout with the keys split into {@code count} shards of at least {@code replicas} members
+     * (virtual-synchrony only; checked here so that a bad combination is one line before anything starts).
+     */
+    LocalCluster withShards(int count, int replicas) {
+        if (!protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) {
+            throw new IllegalArgumentException("--shards needs --protocol " + io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME + " (the sharded store runs over its subgroups), not " + protocol);
+        }
+        if (!execution.equals("sequential")) throw new IllegalArgumentException("--shards runs each shard's commands in its own order; it cannot be combined with --execution " + execution);
+        io.tandem.kv.shard.ShardedKvProtocol.check(count, replicas, nodes.size());
+        return new LocalCluster(dir, nodes, protocol, fsync, tls, execution, threads, count, replicas);
+    }
+
+    int shards() {
+        return shards;
     }
 
     boolean tls() {
@@ -117,7 +143,8 @@ final class LocalCluster {
             }
             return Optional.of(new LocalCluster(dir, nodes, kv.getOrDefault("protocol", "raft"), Boolean.parseBoolean(kv.getOrDefault("fsync", "true")),
                     Boolean.parseBoolean(kv.getOrDefault("tls", "false")),
-                    kv.getOrDefault("execution", "sequential"), Integer.parseInt(kv.getOrDefault("threads", "1"))));
+                    kv.getOrDefault("execution", "sequential"), Integer.parseInt(kv.getOrDefault("threads", "1")),
+                    Integer.parseInt(kv.getOrDefault("shards", "0")), Integer.parseInt(kv.getOrDefault("shard-replicas", "0"))));
         } catch (RuntimeException e) {
             throw new IllegalStateException(file + " is damaged (" + e.getMessage() + "); delete " + dir + " or use another --dir", e);
         }
@@ -176,7 +203,9 @@ final class LocalCluster {
     /** True if this layout matches {@code other} in everything that must not change under existing data. */
     boolean sameShape(LocalCluster other) {
         // A parallel executor's snapshots (per-worker sessions) are not a sequential one's: the execution is part of the shape.
-        return nodes.equals(other.nodes) && protocol.equals(other.protocol) && execution.equals(other.execution) && threads == other.threads;
+        // So are the shards: each one's history is in the logs of its members.
+        return nodes.equals(other.nodes) && protocol.equals(other.protocol) && execution.equals(other.execution) && threads == other.threads
+                && shards == other.shards && shardReplicas == other.shardReplicas;
     }
 
     /** Writes cluster.conf and every node's server.conf. */
@@ -197,7 +226,7 @@ final class LocalCluster {
                     metrics-ports = %s
                     execution = %s
                     threads = %d
-                    """.formatted(protocol, fsync, tls, members, clients, metrics, execution, threads));
+                    %s""".formatted(protocol, fsync, tls, members, clients, metrics, execution, threads, shardLines()));
             for (Node n : nodes) {
                 Files.createDirectories(dir.resolve(n.id()));
                 write(configFile(n), """
@@ -214,14 +243,18 @@ final class LocalCluster {
                         pid-file = %s
                         execution = %s
                         threads = %d
-                        %s%s""".formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
-                        dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n), execution, threads,
+                        %s%s%s""".formatted(n.id(), configFile(n), n.id(), members, clients, CLUSTER_NAME, protocol,
+                        dir.resolve(n.id()).resolve("data"), fsync, n.metricsPort(), pidFile(n), execution, threads, shardLines(),
                         tls ? "tls-dir = " + certsDir() + "\n" : "",
                         Files.isRegularFile(deploymentFile()) ? "deployment = " + deploymentFile() + "\n" : ""));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the cluster files in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    private String shardLines() {
+        return shards == 0 ? "" : "shards = " + shards + "\nshard-replicas = " + shardReplicas + "\n";
     }
 
     /** The process of each node whose pid file names a live process. */

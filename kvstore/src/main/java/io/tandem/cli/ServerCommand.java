@@ -131,6 +131,12 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--partition", paramLabel = "SCHEME", description = "Key split among workers: uniform or longs:<max> (default: uniform).")
     String partition;
 
+    @Option(names = "--shards", paramLabel = "N", description = "virtual-synchrony: split the keys into N durable shards of the members (default: one unsharded store).")
+    String shards;
+
+    @Option(names = "--shard-replicas", paramLabel = "R", description = "With --shards: the fewest members a shard may have (default: members / shards).")
+    String shardReplicas;
+
     /** The key table for --help, generated from the keys the config actually knows (set by {@link TandemCli#commandLine()}). */
     static String keyTable() {
         StringBuilder s = new StringBuilder();
@@ -206,6 +212,8 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.EXECUTION, execution);
         put(f, ServerConfig.Key.THREADS, threads);
         put(f, ServerConfig.Key.PARTITION, partition);
+        put(f, ServerConfig.Key.SHARDS, shards);
+        put(f, ServerConfig.Key.SHARD_REPLICAS, shardReplicas);
         return f;
     }
 

@@ -132,6 +132,14 @@ public final class TandemKvClient implements AutoCloseable {
     private final Set<Operation> active = new HashSet<>();
     /** Where attempts go: core's routing policy, the same the simulator's clients follow (event-loop state). */
     private final Router<Endpoint> router;
+    /**
+     * A sharded store's map (issue 23), learned from a member's status after a member redirected a keyed
+     * request: one router per shard over the shard's members, so keys go straight to their shard
+     * ({@link io.tandem.kv.shard.KeyShards#shardOf}). Null until learned (event-loop state).
+     */
+    private List<Router<Endpoint>> shardRouters;
+    private long shardMapView;
+    private boolean shardMapAsked;
 
     private TandemKvClient(KvClientConfig config) {
         this.config = config;
@@ -342,6 +350,7 @@ public final class TandemKvClient implements AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         Operation op = new Operation(Kind.WRITE, null, null, what + " of " + preview(command.key()), bytes);
+        op.routeKey = command.key();
         return start(op).thenApply(this::result);
     }
 
@@ -354,6 +363,7 @@ public final class TandemKvClient implements AutoCloseable {
         }
         Operation op = new Operation(Kind.READ, id -> new Request.Query(id, policy, bytes), null, what, null);
         op.anyMemberMayAnswer = policy instanceof ReadPolicy.Stale;
+        if (query instanceof KvQuery.Get g) op.routeKey = g.key();
         return start(op).thenApply(this::result);
     }
 
@@ -419,7 +429,8 @@ public final class TandemKvClient implements AutoCloseable {
 
     private void attempt(Operation op) {
         if (op.finished) return;
-        List<Endpoint> targets = op.fixedTarget != null ? List.of(op.fixedTarget) : router.targets();
+        op.router = routerFor(op);
+        List<Endpoint> targets = op.fixedTarget != null ? List.of(op.fixedTarget) : op.router.targets();
         long id = requestIds.incrementAndGet();
         op.requestId = id;
         op.targets = targets;
@@ -448,7 +459,7 @@ public final class TandemKvClient implements AutoCloseable {
         Operation op = node.pending.remove(response.requestId());
         if (op == null || op.finished || op.requestId != response.requestId()) return; // a late answer to an abandoned attempt
         if (!(response instanceof Response.Error e)) {
-            if (op.kind.needsLeader() && !op.anyMemberMayAnswer) router.answered(node.endpoint);
+            if (op.kind.needsLeader() && !op.anyMemberMayAnswer) op.router.answered(node.endpoint);
             abandonAttempt(op);
             finish(op, response, null);
             return;
@@ -463,12 +474,13 @@ public final class TandemKvClient implements AutoCloseable {
             case NOT_LEADER -> {
                 Endpoint hint = parseHint(e.leaderClientAddress());
                 boolean known = hint != null && !hint.equals(node.endpoint);
-                router.redirected(node.endpoint, known ? List.of(hint) : List.of());
+                op.router.redirected(node.endpoint, known ? List.of(hint) : List.of());
                 if (known) redirects.incrementAndGet();
+                if (op.routeKey != null) learnShardMap(node.endpoint);
                 yield known ? Retry.REDIRECTED : Retry.NEXT_MEMBER;
             }
             case NODE_STOPPED -> {
-                router.failed(node.endpoint);
+                op.router.failed(node.endpoint);
                 yield Retry.NEXT_MEMBER;
             }
             default -> Retry.SAME_MEMBER; // OVERLOADED, UNAVAILABLE, TIMEOUT: the member is right but busy
@@ -487,7 +499,7 @@ public final class TandemKvClient implements AutoCloseable {
             finish(op, null, new KvConnectionException(reason));
             return;
         }
-        router.failed(member);
+        op.router.failed(member);
         if (--op.awaiting > 0) return;
         abandonAttempt(op);
         retry(op, Retry.NEXT_MEMBER);
@@ -505,7 +517,7 @@ public final class TandemKvClient implements AutoCloseable {
             long base = Math.min(max, config.backoffMin().toNanos() << Math.min(20, failures - 1));
             delay = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
             // After a failed member, the next one may well be healthy: try it at once the first time round.
-            if (how == Retry.NEXT_MEMBER && failures <= router.members().size() - 1) delay = 0;
+            if (how == Retry.NEXT_MEMBER && failures <= op.router.members().size() - 1) delay = 0;
         }
         if (delay == 0) attempt(op);
         else loop.schedule(() -> attempt(op), delay, TimeUnit.NANOSECONDS);
@@ -520,7 +532,7 @@ public final class TandemKvClient implements AutoCloseable {
             finish(op, null, new KvConnectionException(op.lastError));
             return;
         }
-        for (Endpoint t : op.targets) router.failed(t);
+        for (Endpoint t : op.targets) op.router.failed(t);
         retry(op, Retry.NEXT_MEMBER);
     }
 
@@ -545,6 +557,48 @@ public final class TandemKvClient implements AutoCloseable {
         op.releaseSlot();
         if (error != null) op.future.completeExceptionally(error);
         else op.future.complete(response);
+    }
+
+    /** The router of {@code op}'s key's shard once the shard map is known, else the whole group's. */
+    private Router<Endpoint> routerFor(Operation op) {
+        List<Router<Endpoint>> shards = shardRouters;
+        if (op.routeKey == null || shards == null) return router;
+        return shards.get(io.tandem.kv.shard.KeyShards.shardOf(op.routeKey, shards.size()));
+    }
+
+    /**
+     * A member redirected a keyed request: the store may be sharded, or its map changed. Asks that
+     * member's status once at a time; a report with a newer shard map replaces the routers.
+     */
+    private void learnShardMap(Endpoint from) {
+        if (shardMapAsked || closed) return;
+        shardMapAsked = true;
+        statusAsync(from).whenComplete((status, error) -> loop.execute(() -> {
+            shardMapAsked = false;
+            if (error != null || status.shards().isEmpty() || status.shardView() <= shardMapView) return;
+            Map<String, Endpoint> addresses = new HashMap<>();
+            for (NodeStatus.Member m : status.members()) {
+                Endpoint e = parseHint(m.clientAddress());
+                if (e != null) addresses.put(m.id(), e);
+            }
+            List<Router<Endpoint>> routers = new ArrayList<>();
+            for (List<String> shard : status.shards()) {
+                List<Endpoint> members = shard.stream().map(addresses::get).filter(java.util.Objects::nonNull).toList();
+                // A shard whose members the report cannot place: the whole group's members, whose redirects still lead there.
+                if (members.isEmpty()) members = router.members();
+                routers.add(io.tandem.routing.RoutingPolicy.leader().newRouter(members, members.get(ThreadLocalRandom.current().nextInt(members.size()))));
+            }
+            shardRouters = List.copyOf(routers);
+            shardMapView = status.shardView();
+        }));
+    }
+
+    /** The shard map this client routes by: the view it came from and each shard's members; null before it learned one. */
+    public io.tandem.kv.shard.ShardMap shardMap() {
+        CompletableFuture<io.tandem.kv.shard.ShardMap> answer = new CompletableFuture<>();
+        loop.execute(() -> answer.complete(shardRouters == null ? null
+                : new io.tandem.kv.shard.ShardMap(shardMapView, shardRouters.stream().map(r -> r.members().stream().map(Endpoint::toString).toList()).toList())));
+        return answer.join();
     }
 
     private static Endpoint parseHint(String address) {
@@ -618,6 +672,10 @@ public final class TandemKvClient implements AutoCloseable {
         long sequence;
         /** A stale read may be served by a follower: its answer says nothing about who leads. */
         boolean anyMemberMayAnswer;
+        /** The key that picks the shard of a sharded store; null for requests that are not about one key. */
+        byte[] routeKey;
+        /** The router the current attempt's targets came from, told about its outcome. */
+        Router<Endpoint> router;
         // event-loop state
         boolean finished;
         boolean sent;

@@ -269,6 +269,13 @@ public final class ClientWire {
             writeString(out, m.peerAddress());
             writeString(out, m.clientAddress());
         }
+        // A sharded store's map (issue 23); no shard for an unsharded store.
+        out.writeLong(s.shardView());
+        out.writeShort(count(s.shards().size(), "shards"));
+        for (List<String> shard : s.shards()) {
+            out.writeShort(count(shard.size(), "shard members"));
+            for (String m : shard) writeString(out, m);
+        }
     }
 
     private static NodeStatus readStatus(In in) {
@@ -292,7 +299,16 @@ public final class ClientWire {
         int n = in.u16("members");
         List<NodeStatus.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) members.add(new NodeStatus.Member(in.string("member id"), in.string("peer address"), in.string("client address")));
-        return new NodeStatus(node, cluster, protocol, role, leader, address, epoch, commit, applied, voters, learners, lag, pid, uptime, fault == 1, members);
+        long shardView = in.i64("shard map view");
+        int ns = in.u16("shards");
+        List<List<String>> shards = new ArrayList<>(ns);
+        for (int i = 0; i < ns; i++) {
+            int nm = in.u16("shard members");
+            List<String> shard = new ArrayList<>(nm);
+            for (int j = 0; j < nm; j++) shard.add(in.string("shard member"));
+            shards.add(shard);
+        }
+        return new NodeStatus(node, cluster, protocol, role, leader, address, epoch, commit, applied, voters, learners, lag, pid, uptime, fault == 1, members, shardView, shards);
     }
 
     private static int beginFrame(ByteBuf out) {

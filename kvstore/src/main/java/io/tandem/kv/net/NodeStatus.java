@@ -23,6 +23,9 @@ import java.util.TreeMap;
  * @param pid                 the server's process id (lets a local runner signal it)
  * @param faultInjection      whether fault-plan and clock-offset requests are accepted
  * @param members             every node of the group's configuration file, with its addresses
+ * @param shardView           a sharded store (issue 23): the view {@code shards} belongs to; 0 otherwise
+ * @param shards              a sharded store: for shard {@code i}, the ids of the members that serve it
+ *                            (keys go to shards by {@link io.tandem.kv.shard.KeyShards#shardOf}); empty otherwise
  */
 public record NodeStatus(
         String node,
@@ -40,7 +43,17 @@ public record NodeStatus(
         long pid,
         long uptimeMillis,
         boolean faultInjection,
-        List<Member> members) {
+        List<Member> members,
+        long shardView,
+        List<List<String>> shards) {
+
+    /** The status of an unsharded store. */
+    public NodeStatus(String node, String cluster, String protocol, String role, String leader, String leaderClientAddress, long epoch, long commitIndex,
+            long appliedIndex, List<String> voters, List<String> learners, Map<String, Long> lag, long pid, long uptimeMillis, boolean faultInjection,
+            List<Member> members) {
+        this(node, cluster, protocol, role, leader, leaderClientAddress, epoch, commitIndex, appliedIndex, voters, learners, lag, pid, uptimeMillis, faultInjection,
+                members, 0, List.of());
+    }
 
     /** A member of the group with the address its peers use and the address clients use. */
     public record Member(String id, String peerAddress, String clientAddress) {
@@ -60,6 +73,7 @@ public record NodeStatus(
         learners = List.copyOf(learners);
         lag = java.util.Collections.unmodifiableMap(new TreeMap<>(lag));
         members = List.copyOf(members);
+        shards = shards.stream().map(List::copyOf).toList();
     }
 
     public boolean isLeader() {

@@ -46,6 +46,9 @@ import java.util.function.Function;
  *                         opt-psmr (the same on every node)
  * @param executionThreads workers of a parallel mode (1 for sequential), the same on every node
  * @param partitioning     how keys are split among the workers (the same on every node)
+ * @param shards           virtual-synchrony only: how many shards the keys are split into over the group's
+ *                         members (issue 23, derecho.md §1.3); 0 for an unsharded store
+ * @param shardReplicas    the fewest members a shard may have (its replication factor); 0 when unsharded
  */
 public record ServerConfig(
         NodeId id,
@@ -68,7 +71,9 @@ public record ServerConfig(
 
         io.tandem.execution.ExecutionMode execution,
         int executionThreads,
-        io.tandem.kv.KeyPartitioning partitioning) {
+        io.tandem.kv.KeyPartitioning partitioning,
+        int shards,
+        int shardReplicas) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
     public enum Key {
@@ -105,7 +110,9 @@ public record ServerConfig(
         CLIENT_IDLE_TIMEOUT("client-idle-timeout", "5m", "a client connection that sends nothing for this long is closed"),
         EXECUTION("execution", "sequential", "how commands execute: sequential, psmr (P-SMR) or opt-psmr (optimistic P-SMR), the same on every node"),
         THREADS("threads", "1, or 2 with a parallel execution", "worker threads of a parallel execution, the same on every node"),
-        PARTITION("partition", "uniform", "how keys are split among workers: uniform (first 8 key bytes) or longs:<max> (8-byte big-endian keys in [0, max])");
+        PARTITION("partition", "uniform", "how keys are split among workers: uniform (first 8 key bytes) or longs:<max> (8-byte big-endian keys in [0, max])"),
+        SHARDS("shards", "none (one replicated store)", "virtual-synchrony: split the keys (by hash) into this many shards, each a durable subgroup of the members, the same on every node"),
+        SHARD_REPLICAS("shard-replicas", "members / shards", "virtual-synchrony with shards: the fewest members a shard may have; shards x shard-replicas must not exceed the members");
 
         private final String name;
         private final String defaultText;
@@ -158,6 +165,7 @@ public record ServerConfig(
         if (!members.containsKey(id)) throw new IllegalArgumentException(id + " is not among the members " + members.keySet());
         if (!clientAddresses.keySet().equals(members.keySet())) throw new IllegalArgumentException("client addresses " + clientAddresses.keySet() + " do not match the members " + members.keySet());
         Objects.requireNonNull(security, "security");
+        if (shards < 0 || shardReplicas < 0 || (shards == 0) != (shardReplicas == 0)) throw new IllegalArgumentException("shards " + shards + " and shard replicas " + shardReplicas + " must both be 0 or both positive");
     }
 
     public Endpoint peerAddress() {
@@ -263,6 +271,19 @@ public record ServerConfig(
             if (execution == io.tandem.execution.ExecutionMode.SEQUENTIAL && threads != 1) fail(Key.THREADS, "must be 1 with the sequential execution (set execution = psmr or opt-psmr)");
             if (threads > io.tandem.execution.ParallelStateMachine.MAX_THREADS) fail(Key.THREADS, "must be at most " + io.tandem.execution.ParallelStateMachine.MAX_THREADS);
             if (metricsPort != 0 && metricsPort == clients.get(id).port()) fail(Key.METRICS_PORT, "is the client port " + metricsPort);
+            int shards = optional(Key.SHARDS, Resolver::positiveInt, 0);
+            int shardReplicas = optional(Key.SHARD_REPLICAS, Resolver::positiveInt, 0);
+            if (shards == 0 && shardReplicas != 0) fail(Key.SHARD_REPLICAS, "needs shards too");
+            if (shards != 0) {
+                if (!protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) fail(Key.SHARDS, "applies to the virtual-synchrony protocol only, not " + protocol);
+                if (execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) fail(Key.SHARDS, "runs each shard's commands in the shard's order; it cannot be combined with execution = " + execution.text());
+                if (shardReplicas == 0) shardReplicas = Math.max(1, members.size() / shards);
+                try {
+                    io.tandem.kv.shard.ShardedKvProtocol.check(shards, shardReplicas, members.size());
+                } catch (IllegalArgumentException e) {
+                    fail(settings.containsKey(Key.SHARD_REPLICAS) ? Key.SHARD_REPLICAS : Key.SHARDS, "is impossible: " + e.getMessage());
+                }
+            }
             return new ServerConfig(
                     id, members, clients,
                     optional(Key.CLUSTER, Resolver::clusterName, "tandem"),
@@ -281,7 +302,9 @@ public record ServerConfig(
                     security(id),
                     execution,
                     threads,
-                    optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()));
+                    optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()),
+                    shards,
+                    shardReplicas);
         }
 
         /**

@@ -41,7 +41,10 @@ class ClientWireTest {
                 Map.of("n2", 0L, "n3", 42L), 4242, 12_345, true,
                 List.of(new NodeStatus.Member("n1", "127.0.0.1:7001", "127.0.0.1:8001"), new NodeStatus.Member("n2", "h:7002", "h:8002")));
         NodeStatus bare = new NodeStatus("n2", "c", "toy-pb", "UNKNOWN", null, null, -1, -1, 0, List.of(), List.of(), Map.of(), 1, 0, false, List.of());
+        NodeStatus sharded = new NodeStatus("n3", "c", "virtual-synchrony", "FOLLOWER", "n1", null, 7, 0, 0, List.of("n1", "n2", "n3"), List.of(), Map.of(), 2, 5, false,
+                List.of(new NodeStatus.Member("n1", "h:7001", "h:8001")), 7, List.of(List.of("n1", "n3"), List.of("n2")));
         return List.of(
+                new Response.StatusReport(9, sharded),
                 new Response.Result(1, new byte[] {1, 2}),
                 new Response.Result(2, new byte[0]),
                 new Response.StatusReport(3, status),

@@ -241,4 +241,24 @@ class ServerConfigTest {
         assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "execution", "psmr", "partition", "hash")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("uniform or longs");
     }
+
+    @Test
+    void shardsAreForVirtualSynchronyAndMustFitTheMembers() {
+        String vs = "virtual-synchrony";
+        ServerConfig c = ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shards", "3"));
+        assertThat(c.shards()).isEqualTo(3);
+        assertThat(c.shardReplicas()).isEqualTo(1); // members / shards
+        assertThat(ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d")).shards()).isZero();
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shards", "2", "shard-replicas", "2")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("shard-replicas is impossible: 2 shards of at least 2 replicas need 4 members, but the group has 3: lower shards or shard-replicas, or add members");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shards", "4")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("shards is impossible: 4 shards of at least 1 replica need 4 members, but the group has 3");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "shards", "2")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("shards applies to the virtual-synchrony protocol only, not raft");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shard-replicas", "2")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("shard-replicas needs shards too");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shards", "2", "execution", "psmr")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("cannot be combined with execution = psmr");
+    }
 }

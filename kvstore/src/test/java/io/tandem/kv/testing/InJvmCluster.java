@@ -91,6 +91,11 @@ public final class InJvmCluster implements AutoCloseable {
         return Objects.requireNonNull(servers[i], () -> id(i) + " is not running");
     }
 
+    /** Whether server {@code i} runs now. */
+    public boolean running(int i) {
+        return servers[i] != null;
+    }
+
     public static String id(int i) {
         return "n" + (i + 1);
     }
