@@ -125,7 +125,7 @@ public sealed interface CopilotMessage extends ProtocolMessage {
      * proposal is still on its way to disk (the FastAccept itself leaves only after it). Carries no
      * value, so a pilot that crashes before its vote is durable leaves nothing anyone could commit: the
      * worst is a dependency on a slot that a takeover fills with a no-op. {@code dep} tells the other
-     * pilot whether the ball answers its latest proposal ({@link Pilot#onEarlyBall}).
+     * pilot whether the ball answers its latest proposal (if not, the ball is ignored).
      */
     record Ball(int log, long slot, long dep) implements CopilotMessage {}
 
