@@ -546,7 +546,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     /**
      * §4.1: the other pilot chose {@code b.slot()} (its FastAccept follows once its vote is durable).
-     * Only the pilot decides whether this early ball counts ({@link Pilot#onEarlyBall}); a ball that
+     * Only the pilot decides whether this early ball counts ({@link Pilot#takesEarlyBall}); a ball that
      * does not count leaves no trace here, not even in {@link #highestSeen}, so no later proposal
      * depends on a slot whose batch is not known here yet.
      */
