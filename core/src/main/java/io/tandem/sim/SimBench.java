@@ -120,11 +120,12 @@ public final class SimBench {
      * @param cpuMicrosPerOp  core time of every node and the load generator in the window, per completed operation
      * @param nodeStats       every member's CPU, queue and messages sent in the window, in member order
      * @param leaderChanges   how often the leader sampled every 10 ms changed in the window
+     * @param p90Micros       the 90th percentile latency (after the others: added later, the CSV keeps its column order)
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
                          int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
-                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats) {
+                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats, double p90Micros) {
         /** The busiest machine of the window (highest CPU), or null if none ran. */
         public NodeStat busiest() {
             NodeStat best = null;
@@ -211,7 +212,7 @@ public final class SimBench {
                 mean, q(lat, 0.5), q(lat, 0.99), q(lat, 0.999), lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e3,
                 sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
-                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats));
+                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats), q(lat, 0.9));
     }
 
     private static long totalBusy(CostModel costs) {

@@ -205,7 +205,7 @@ final class SimBenchCommand implements Callable<Integer> {
     static final String[] COLUMNS = {"protocol", "nodes", "clients", "slow", "resources", "seed", "throughput_ops_s", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",
             "throughput_pct", "mean_pct", "p99_pct", "leader", "slow_nodes", "leader_queue_start", "leader_queue_max", "leader_queue_end", "leader_queue_max_healthy",
             "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s",
-            "read_share", "leader_sent_per_op", "busiest_node", "busiest_cpu_cores"};
+            "read_share", "leader_sent_per_op", "busiest_node", "busiest_cpu_cores", "p90_us"};
 
     private static String header() {
         return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %7s %-12s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
@@ -227,7 +227,7 @@ final class SimBenchCommand implements Callable<Integer> {
                 Integer.toString(r.leaderInFlightMax()), Integer.toString(r.backlogStart()), Integer.toString(r.backlogEnd()), String.format(Locale.ROOT, "%.3f", r.leaderCpu()), String.format(Locale.ROOT, "%.1f", r.cpuMicrosPerOp()), Integer.toString(r.leaderChanges()),
                 Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9),
                 String.format(Locale.ROOT, "%.2f", r.config().readShare()), String.format(Locale.ROOT, "%.2f", r.leaderSentPerOp()),
-                r.busiest() == null ? "" : r.busiest().node(), r.busiest() == null ? "" : String.format(Locale.ROOT, "%.3f", r.busiest().cpu())});
+                r.busiest() == null ? "" : r.busiest().node(), r.busiest() == null ? "" : String.format(Locale.ROOT, "%.3f", r.busiest().cpu()), f0(r.p90Micros())});
         for (SimBench.Bucket b : r.timeline()) {
             timeline.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),
                     Long.toString(b.startNanos() / 1_000_000), Long.toString(b.ops()), f0(b.ops() * 4.0), f0(b.meanMicros()), f0(b.p99Micros()), Integer.toString(b.leaderQueued())));

@@ -11,6 +11,7 @@ import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
 import io.tandem.protocols.copilot.CopilotMessage.Accept;
 import io.tandem.protocols.copilot.CopilotMessage.AcceptReply;
+import io.tandem.protocols.copilot.CopilotMessage.Ball;
 import io.tandem.protocols.copilot.CopilotMessage.Commit;
 import io.tandem.protocols.copilot.CopilotMessage.CommitQuery;
 import io.tandem.protocols.copilot.CopilotMessage.FastAccept;
@@ -341,6 +342,7 @@ public final class CopilotEngine implements Engine, Inspectable {
             case ViewChange v -> election.onViewChange(from, v);
             case ViewChangeReply r -> election.onViewChangeReply(from, r);
             case StartView v -> election.onStartView(from, v);
+            case Ball b -> onBallMessage(from, b);
             case SnapshotOffer o -> snapshots.onOffer(from, o);
             case SnapshotChunkRequest r -> snapshots.onChunkRequest(from, r);
             case SnapshotChunk c -> snapshots.onChunk(c);
@@ -538,7 +540,21 @@ public final class CopilotEngine implements Engine, Inspectable {
         if (m.ballot().isInitial() && indexOf(from) == m.ballot().node() && m.ballot().view() == establishedView[m.log()]) {
             election.heard(m.log()); // the log's pilot is alive
             // §4.1: the other pilot's FastAccept for its own log is the ball.
-            if (pilot != null && m.log() == other(pilot.log)) pilot.onBall();
+            if (pilot != null && m.log() == other(pilot.log)) pilot.onBall(m.slot());
+        }
+    }
+
+    /**
+     * §4.1: the other pilot chose {@code b.slot()} (its FastAccept follows once its vote is durable).
+     * Only the pilot decides whether this early ball counts ({@link Pilot#takesEarlyBall}); a ball that
+     * does not count leaves no trace here, not even in {@link #highestSeen}, so no later proposal
+     * depends on a slot whose batch is not known here yet.
+     */
+    private void onBallMessage(NodeId from, Ball b) {
+        if (indexOf(from) != pilotOf(b.log()) || pilot == null || b.log() != other(pilot.log)) return;
+        if (pilot.takesEarlyBall(b)) {
+            seen(b.log(), b.slot()); // the next proposal depends on it (§3.3: any message counts as seen)
+            pilot.onBall(b.slot());
         }
     }
 

@@ -120,6 +120,16 @@ public sealed interface CopilotMessage extends ProtocolMessage {
     }
 
     /**
+     * The ping-pong ball (§4.1) on its own: the pilot of {@code log} just chose {@code slot} with
+     * dependency {@code dep}, sent to the other pilot at once, while the pilot's own vote on the
+     * proposal is still on its way to disk (the FastAccept itself leaves only after it). Carries no
+     * value, so a pilot that crashes before its vote is durable leaves nothing anyone could commit: the
+     * worst is a dependency on a slot that a takeover fills with a no-op. {@code dep} tells the other
+     * pilot whether the ball answers its latest proposal (if not, the ball is ignored).
+     */
+    record Ball(int log, long slot, long dep) implements CopilotMessage {}
+
+    /**
      * State transfer: the sender's newest snapshot, offered because the receiver asked about slots the
      * sender compacted (a phase message, a catch-up query), so the receiver is behind what the sender
      * executed. The receiver pulls it chunk by chunk ({@link SnapshotChunkRequest}); not about one log.

@@ -110,6 +110,7 @@ public final class CopilotProtocol implements SimulatedProtocol {
         registry.register(CopilotMessage.SnapshotOffer.class, id++);
         registry.register(CopilotMessage.SnapshotChunkRequest.class, id++);
         registry.register(CopilotMessage.SnapshotChunk.class, id++);
+        registry.register(CopilotMessage.Ball.class, id++);
         if (id > CodecIds.DERECHO_FIRST) throw new IllegalStateException("Copilot registrations overflow their id range");
     }
 
