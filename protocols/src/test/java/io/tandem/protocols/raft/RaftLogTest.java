@@ -178,4 +178,21 @@ class RaftLogTest {
         assertThat(discard.firstIndex()).isEqualTo(4);
         assertThat(discard.termAt(3)).isEqualTo(3);
     }
+
+    @Test
+    void aSnapshotOverAConflictingLogForgetsTheConfigurationsOfTheDiscardedEntries() {
+        RaftLog log = logWithTerms(1, 1, 2, 2);
+        Configuration abcd = ABC.withLearner(D);
+        log.append(new LogEntry(5, 2, EntryPayload.encode(new EntryPayload.ConfigChange(A, 9, abcd))));
+        assertThat(log.configuration()).isEqualTo(abcd);
+        // The snapshot's entry 3 has another term: every entry of ours is discarded, its configuration with it
+        // (a configuration of a deposed leader's suffix must never be the one in effect, §6).
+        log.installSnapshot(3, 3, ABC);
+        assertThat(log.configuration()).isEqualTo(ABC);
+        assertThat(log.configurationIndex()).isEqualTo(3);
+        RaftLog keep = logWithTerms(1, 1, 2, 2);
+        keep.append(new LogEntry(5, 2, EntryPayload.encode(new EntryPayload.ConfigChange(A, 9, abcd))));
+        keep.installSnapshot(2, 1, ABC);
+        assertThat(keep.configuration()).as("a matching snapshot keeps the suffix and its configuration").isEqualTo(abcd);
+    }
 }
