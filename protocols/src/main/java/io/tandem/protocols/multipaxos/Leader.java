@@ -779,11 +779,31 @@ class Leader {
         if (!topology.replicas().contains(from)) return;
         replicaExecuted.put(from, p.executedSlot());
         chosenWatermark = Math.max(chosenWatermark, p.executedSlot());
+        settleExecutedSlots(p.executedSlot());
         // Every replica has what we retain up to the slowest one's executed slot.
         if (replicaExecuted.size() == topology.replicas().size()) {
             long slowest = Collections.min(replicaExecuted.values());
             retained.headMap(slowest, true).clear();
         }
+    }
+
+    /**
+     * With proxy leaders the leader learns that a run was chosen from one message only, the proxy's
+     * {@link Decided}; if that one is lost, its slots hold the window shut until the leader's resend
+     * interval has passed and the run went round again (seeds 162 and 179 of
+     * {@code d-b2-u2-reads.conf}: window 2, every lost Decided a stall of about a second). A replica
+     * that executed a slot is a second witness that it is chosen (replicas execute chosen slots only).
+     * The slots are settled without a value ({@code chosenElsewhere}: not retained for Recover, not
+     * announced), so the leader takes nothing from the report but "this slot is decided", which is
+     * true whoever's value won; only slots the leader has proposed are settled, a report beyond them
+     * comes from a ballot this leader does not know about and is left to the Phase 1 and Nack paths.
+     */
+    private void settleExecutedSlots(long executedSlot) {
+        if (status != Status.LEADING || !viaProxies) return;
+        long through = Math.min(executedSlot, window.nextSlot() - 1);
+        if (through < window.firstUnchosen()) return;
+        window.markChosenThrough(through, rc.now());
+        decided(List.of());
     }
 
     /**

@@ -31,7 +31,13 @@ import java.util.Map;
  *       earlier and are in replicas' snapshots: they are not announced again.</li>
  *   <li><b>Soft state</b> (PL-5): a crash loses runs in flight; the leader re-sends undecided slots to
  *       another proxy after its resend interval, replicas repair holes. A run that stays undecided
- *       for an election timeout is dropped here (its ballot is probably stale; the leader decides).</li>
+ *       for an election timeout, and was retried at least once, is dropped here (its ballot is probably
+ *       stale; the leader decides).</li>
+ *   <li><b>The leader's resend is a retry too</b>: a {@link ProxyAccept} for a run this proxy still
+ *       holds means the leader is still waiting, so the Phase 2a goes out again at once to every
+ *       acceptor that has not voted (Accept is idempotent: same ballot, same values). Ignoring it
+ *       (PL-3 read literally) left a run whose first Phase 2a was lost waiting for the proxy's own
+ *       retry, and that retry could be dropped before it ever fired.</li>
  * </ul>
  */
 final class ProxyLeader {
@@ -49,6 +55,7 @@ final class ProxyLeader {
         final NodeId leader;
         final long startedAt;
         long lastSentAt;
+        boolean retried;
         long voters;
         long gcSlot;
 
@@ -98,7 +105,19 @@ final class ProxyLeader {
     private void onProxyAccept(NodeId from, ProxyAccept a) {
         if (a.values().isEmpty() || !rc.topology.leaders().contains(from)) return;
         Key key = new Key(a.ballot(), a.firstSlot());
-        if (runs.containsKey(key)) return;
+        Run held = runs.get(key);
+        if (held != null && held.accept.lastSlot() == a.lastSlot()) {
+            // The leader re-sent a run we hold (PL-3: not a new run): it is still waiting for it, so the
+            // first Phase 2a or a vote was probably lost. Retry now rather than at our own next interval;
+            // a network duplicate of the leader's message (right after the original, while we just sent
+            // or retried the run) is not a resend and changes nothing.
+            if (rc.now() - held.lastSentAt >= resendNanos / 2) resend(held, rc.now());
+            return;
+        }
+        // New, or the leader regrouped its undecided slots into a run of another extent from the same
+        // first slot: one leader gives a slot one value per ballot, so the longer or shorter run carries
+        // the same values for the slots both cover; it replaces the held one (whose votes no longer
+        // match its extent, PL-2).
         Run run = new Run(a, from, rc.now());
         runs.put(key, run);
         Accept accept = new Accept(a.ballot(), a.firstSlot(), a.values(), a.requestId());
@@ -140,32 +159,46 @@ final class ProxyLeader {
         rc.send(run.leader, new Decided(a.ballot(), a.firstSlot(), a.lastSlot(), run.gcSlot, a.requestId()));
     }
 
-    /** Resends undecided runs to every acceptor that has not voted; drops runs that stayed undecided for an election timeout. */
+    /**
+     * Resends runs undecided for a resend interval to every acceptor that has not voted; drops runs
+     * that stayed undecided for an election timeout after at least one retry (so a short election
+     * timeout never turns a lost message into a dropped run).
+     */
     private void onRetryTimer() {
         retryArmed = false;
         long now = rc.now();
         for (Iterator<Run> it = runs.values().iterator(); it.hasNext(); ) {
             Run run = it.next();
-            if (now - run.startedAt >= dropNanos) {
+            if (run.retried && now - run.startedAt >= dropNanos) {
                 it.remove();
                 continue;
             }
-            if (now - run.lastSentAt < resendNanos) continue;
-            run.lastSentAt = now;
-            retries.increment();
-            ProxyAccept a = run.accept;
-            Accept accept = new Accept(a.ballot(), a.firstSlot(), a.values(), a.requestId());
-            for (NodeId acceptor : quorums.members()) {
-                if ((run.voters & quorums.bit(acceptor)) == 0) rc.send(acceptor, accept);
-            }
+            if (now - run.lastSentAt >= resendNanos) resend(run, now);
         }
         armRetry();
     }
 
+    private void resend(Run run, long now) {
+        run.lastSentAt = now;
+        run.retried = true;
+        retries.increment();
+        ProxyAccept a = run.accept;
+        Accept accept = new Accept(a.ballot(), a.firstSlot(), a.values(), a.requestId());
+        for (NodeId acceptor : quorums.members()) {
+            if ((run.voters & quorums.bit(acceptor)) == 0) rc.send(acceptor, accept);
+        }
+    }
+
+    /**
+     * Arms the retry timer for the run due first (a resend interval after it was last sent), not a
+     * fixed period: with a period, a run sent just after a tick waited almost two intervals.
+     */
     private void armRetry() {
         if (retryArmed || runs.isEmpty()) return;
+        long due = Long.MAX_VALUE;
+        for (Run run : runs.values()) due = Math.min(due, run.lastSentAt + resendNanos);
         retryArmed = true;
-        rc.schedule(resendNanos, RETRY);
+        rc.schedule(Math.max(1, due - rc.now()), RETRY);
     }
 
     long retriesSent() {
