@@ -716,9 +716,17 @@ public final class CopilotEngine implements Engine, Inspectable {
         });
     }
 
-    /** {@code c} is ahead of this member's execution: in delivered commands and in both logs. */
+    /**
+     * {@code c} is ahead of this member's execution: at or past it in both logs and past it in one. Every
+     * replica runs the same combined order (§3.7), so such a checkpoint is a later point of that order and
+     * never takes a cursor back over a slot this member ran. Its delivered count may equal ours: the slots
+     * between may hold no-ops or commands already executed (deduplicated), and a member that needs exactly
+     * those slots, compacted at its peers, can only get past them with this snapshot (seed 2191).
+     */
     boolean behind(Checkpoint c) {
-        return c.deliveredIndex() > deliveredIndex && c.cursor0() >= cursor[0] && c.cursor1() >= cursor[1];
+        boolean atOrPast = c.cursor0() >= cursor[0] && c.cursor1() >= cursor[1];
+        boolean past = c.cursor0() > cursor[0] || c.cursor1() > cursor[1];
+        return atOrPast && past && c.deliveredIndex() >= deliveredIndex;
     }
 
     /**

@@ -102,6 +102,17 @@ class CopilotSimulationTest {
         }
     }
 
+    /**
+     * Seed 2191 of the mix (crash-heavy, snapshots every 64 slots, none retained): a replica needed two
+     * slots of the other log that its peers had compacted, and their snapshot held no more commands than
+     * it had delivered (the slots were no-ops), so it never installed it and stalled.
+     */
+    @Test
+    void aSnapshotAheadInTheLogsButNotInCommandsIsInstalled() {
+        SimRunner.Summary s = SimRunner.run(new CopilotProtocol(), SimOptions.mix(), SimOptions.seeds(2191, 1), 1, null);
+        assertThat(s.failures()).as(failures(s)).isEmpty();
+    }
+
     @Test
     void fiveNodesThroughTheCodecPass() {
         SimOptions o = SimOptions.defaults();
