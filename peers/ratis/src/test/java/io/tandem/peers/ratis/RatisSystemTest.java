@@ -92,17 +92,16 @@ class RatisSystemTest {
         }
     }
 
-    /** A base port whose 60-port block is free right now (the OS picks a free port; the block above it is checked). */
+    /**
+     * A base port below Linux's ephemeral range (32768-60999, where another process's outgoing connection can
+     * take a port between our check and our bind) whose whole block of ports is free now for every replica.
+     */
     static int freeBasePort() throws Exception {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base;
-            try (ServerSocket s = new ServerSocket(0)) {
-                base = s.getLocalPort();
-            }
-            if (base < 20000 || base + 3 * ClusterLayout.PORTS_PER_REPLICA > 65535) continue;
+            int base = 20000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(600) * ClusterLayout.PORTS_PER_REPLICA;
             boolean free = true;
-            for (int i = 0; i < 3 && free; i++) {
-                try (ServerSocket s = new ServerSocket(base + i * ClusterLayout.PORTS_PER_REPLICA, 1, java.net.InetAddress.getLoopbackAddress())) {
+            for (int port = base; port < base + 3 * ClusterLayout.PORTS_PER_REPLICA && free; port++) {
+                try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
                     free = true;
                 } catch (java.io.IOException e) {
                     free = false;

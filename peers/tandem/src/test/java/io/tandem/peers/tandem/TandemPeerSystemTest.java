@@ -160,7 +160,7 @@ class TandemPeerSystemTest {
     /** A layout whose peer and client ports are all free right now (another process could still take one: unlikely). */
     private static ClusterLayout freeLayout(int replicas) throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+            int base = ThreadLocalRandom.current().nextInt(20_000, 32_000); // below the ephemeral range (32768-60999)
             ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
             if (allFree(layout)) return layout;
         }
