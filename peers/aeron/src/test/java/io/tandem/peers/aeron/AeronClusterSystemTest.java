@@ -1,5 +1,6 @@
 package io.tandem.peers.aeron;
 
+import static io.tandem.peers.driver.testing.PeerTestClusters.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.peers.driver.ClientConfig;
@@ -8,19 +9,15 @@ import io.tandem.peers.driver.ClusterLayout;
 import io.tandem.peers.driver.PeerClient;
 import io.tandem.peers.driver.ReplicaConfig;
 import io.tandem.peers.driver.Role;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.DatagramSocket;
+import io.tandem.peers.driver.testing.PeerTestClusters;
+import io.tandem.peers.driver.testing.PeerTestClusters.Sockets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,27 +34,22 @@ class AeronClusterSystemTest {
 
     @Test
     void putsAreAppliedOnAMajorityAndOneReplicaLeads(@TempDir Path dir) throws Exception {
-        ClusterLayout layout = new ClusterLayout("127.0.0.1", 3, freeBasePort(3));
+        ClusterLayout layout = PeerTestClusters.freeLayout(3, Sockets.UDP,
+                AeronSettings.INGRESS, AeronSettings.CONSENSUS, AeronSettings.LOG, AeronSettings.CATCHUP, AeronSettings.ARCHIVE_CONTROL);
         AeronClusterSystem system = new AeronClusterSystem();
         List<AeronReplica> replicas = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
                 replicas.add((AeronReplica) system.startReplica(new ReplicaConfig(i, layout, dir.resolve("r" + i), false, Map.of())));
             }
-            await("a leader", () -> replicas.stream().filter(r -> r.role() == Role.LEADER).count() == 1
+            await("a leader", Duration.ofSeconds(30), () -> replicas.stream().filter(r -> r.role() == Role.LEADER).count() == 1
                     && replicas.stream().filter(r -> r.role() == Role.FOLLOWER).count() == 2);
 
             byte[][] values = new byte[PUTS][];
+            for (int i = 0; i < PUTS; i++) values[i] = ("value-" + i).getBytes();
             try (PeerClient client = system.connect(new ClientConfig(layout, CONCURRENCY, Map.of()))) {
                 // CONCURRENCY puts outstanding at a time, as the load driver's closed loop keeps them.
-                for (int start = 0; start < PUTS; start += CONCURRENCY) {
-                    List<CompletableFuture<Void>> batch = new ArrayList<>();
-                    for (int i = start; i < Math.min(PUTS, start + CONCURRENCY); i++) {
-                        values[i] = ("value-" + i).getBytes();
-                        batch.add(client.put(ClosedLoopDriver.key(i), values[i]));
-                    }
-                    CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
-                }
+                PeerTestClusters.putAll(client, PUTS, CONCURRENCY, ClosedLoopDriver::key, i -> values[i], Duration.ofSeconds(60));
             }
 
             AeronReplica leader = replicas.stream().filter(r -> r.role() == Role.LEADER).findFirst().orElseThrow();
@@ -65,7 +57,7 @@ class AeronClusterSystemTest {
                 assertThat(leader.service().get(ClosedLoopDriver.key(i))).as("put %d on the leader", i).isEqualTo(values[i]);
             }
             // Followers apply once the commit position reaches them.
-            await("every put applied on a majority", () -> {
+            await("every put applied on a majority", Duration.ofSeconds(30), () -> {
                 for (int i = 0; i < PUTS; i++) {
                     int copies = 0;
                     for (AeronReplica r : replicas) {
@@ -78,36 +70,6 @@ class AeronClusterSystemTest {
             assertThat(replicas.stream().filter(r -> r.role() == Role.LEADER).count()).isEqualTo(1);
         } finally {
             for (AeronReplica r : replicas) r.close();
-        }
-    }
-
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
-            TimeUnit.MILLISECONDS.sleep(20); // polling interval of a condition with a deadline
-        }
-    }
-
-    /** A base port whose fixed UDP ports (offsets 0-4 of each replica) are free now. */
-    static int freeBasePort(int replicas) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20000 + ThreadLocalRandom.current().nextInt(600) * ClusterLayout.PORTS_PER_REPLICA; // below the ephemeral range
-            ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
-            boolean free = true;
-            for (int i = 0; i < replicas && free; i++) {
-                for (int offset = 0; offset <= AeronSettings.ARCHIVE_CONTROL && free; offset++) free = udpPortFree(layout.port(i, offset));
-            }
-            if (free) return base;
-        }
-        throw new IllegalStateException("no free port range found");
-    }
-
-    private static boolean udpPortFree(int port) {
-        try (DatagramSocket socket = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.tandem.peers.sofajraft;
 
+import static io.tandem.peers.driver.testing.PeerTestClusters.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.peers.driver.ClientConfig;
@@ -8,19 +9,15 @@ import io.tandem.peers.driver.ClusterLayout;
 import io.tandem.peers.driver.PeerClient;
 import io.tandem.peers.driver.ReplicaConfig;
 import io.tandem.peers.driver.Role;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.tandem.peers.driver.testing.PeerTestClusters;
+import io.tandem.peers.driver.testing.PeerTestClusters.Sockets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,27 +34,21 @@ class SofaJraftSystemTest {
 
     @Test
     void putsAreAppliedOnAMajorityAndOneReplicaLeads(@TempDir Path dir) throws Exception {
-        ClusterLayout layout = new ClusterLayout("127.0.0.1", 3, freeBasePort(3));
+        ClusterLayout layout = PeerTestClusters.freeLayout(3, Sockets.TCP, 0); // the adapter binds only offset 0
         SofaJraftSystem system = new SofaJraftSystem();
         List<SofaJraftReplica> replicas = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
                 replicas.add((SofaJraftReplica) system.startReplica(new ReplicaConfig(i, layout, dir.resolve("r" + i), false, Map.of())));
             }
-            await("a leader", () -> replicas.stream().filter(r -> r.role() == Role.LEADER).count() == 1
+            await("a leader", Duration.ofSeconds(30), () -> replicas.stream().filter(r -> r.role() == Role.LEADER).count() == 1
                     && replicas.stream().filter(r -> r.role() == Role.FOLLOWER).count() == 2);
 
             byte[][] values = new byte[PUTS][];
+            for (int i = 0; i < PUTS; i++) values[i] = ("value-" + i).getBytes();
             try (PeerClient client = system.connect(new ClientConfig(layout, CONCURRENCY, Map.of()))) {
                 // CONCURRENCY puts outstanding at a time, as the load driver's closed loop keeps them.
-                for (int start = 0; start < PUTS; start += CONCURRENCY) {
-                    List<CompletableFuture<Void>> batch = new ArrayList<>();
-                    for (int i = start; i < Math.min(PUTS, start + CONCURRENCY); i++) {
-                        values[i] = ("value-" + i).getBytes();
-                        batch.add(client.put(ClosedLoopDriver.key(i), values[i]));
-                    }
-                    CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
-                }
+                PeerTestClusters.putAll(client, PUTS, CONCURRENCY, ClosedLoopDriver::key, i -> values[i], Duration.ofSeconds(60));
             }
 
             SofaJraftReplica leader = replicas.stream().filter(r -> r.role() == Role.LEADER).findFirst().orElseThrow();
@@ -65,7 +56,7 @@ class SofaJraftSystemTest {
                 assertThat(leader.stateMachine().get(ClosedLoopDriver.key(i))).as("put %d on the leader", i).isEqualTo(values[i]);
             }
             // Followers apply once the leader's next append or heartbeat carries the commit index.
-            await("every put applied on a majority", () -> {
+            await("every put applied on a majority", Duration.ofSeconds(30), () -> {
                 for (int i = 0; i < PUTS; i++) {
                     int copies = 0;
                     for (SofaJraftReplica r : replicas) {
@@ -78,34 +69,6 @@ class SofaJraftSystemTest {
             assertThat(replicas.stream().filter(r -> r.role() == Role.LEADER).count()).isEqualTo(1);
         } finally {
             for (SofaJraftReplica r : replicas) r.close();
-        }
-    }
-
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
-            TimeUnit.MILLISECONDS.sleep(20); // polling interval of a condition with a deadline
-        }
-    }
-
-    /** A base port whose first port per replica is free now (the adapter uses only offset 0). */
-    static int freeBasePort(int replicas) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20000 + ThreadLocalRandom.current().nextInt(600) * ClusterLayout.PORTS_PER_REPLICA; // below the ephemeral range
-            ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
-            boolean free = true;
-            for (int i = 0; i < replicas && free; i++) free = portFree(layout.port(i, 0));
-            if (free) return base;
-        }
-        throw new IllegalStateException("no free port range found");
-    }
-
-    private static boolean portFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.tandem.peers.tandem;
 
+import static io.tandem.peers.driver.testing.PeerTestClusters.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,22 +11,18 @@ import io.tandem.peers.driver.PeerClient;
 import io.tandem.peers.driver.PeerSystem;
 import io.tandem.peers.driver.ReplicaConfig;
 import io.tandem.peers.driver.Role;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import io.tandem.peers.driver.testing.PeerTestClusters;
+import io.tandem.peers.driver.testing.PeerTestClusters.Sockets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,31 +91,29 @@ class TandemPeerSystemTest {
     }
 
     private void runCluster(TandemSystem system, int replicas, Map<String, String> options) throws Exception {
-        ClusterLayout layout = freeLayout(replicas);
+        ClusterLayout layout = PeerTestClusters.freeLayout(replicas, Sockets.TCP, TandemSystem.PEER_PORT, TandemSystem.CLIENT_PORT);
         List<TandemReplica> running = new ArrayList<>();
         try {
             for (int i = 0; i < replicas; i++) {
                 Path data = Files.createDirectories(dir.resolve(system.name() + "-" + i));
                 running.add((TandemReplica) system.startReplica(new ReplicaConfig(i, layout, data, true, options)));
             }
-            awaitCondition("one leader among " + system.name() + " replicas", () -> leaders(running) == 1);
+            await("one leader among " + system.name() + " replicas", Duration.ofSeconds(30), () -> leaders(running) == 1);
 
             try (PeerClient client = system.connect(new ClientConfig(layout, OUTSTANDING, Map.of()))) {
-                List<CompletableFuture<Void>> puts = new ArrayList<>();
+                // One buffer for every put, overwritten as soon as the put is handed over: the adapter must not
+                // keep the caller's arrays. A put that fails (allowed during a leader change) is put again.
                 byte[] value = new byte[64];
-                for (int i = 0; i < PUTS; i++) {
-                    if (i >= OUTSTANDING) puts.get(i - OUTSTANDING).get(30, TimeUnit.SECONDS); // at most OUTSTANDING in flight
+                PeerTestClusters.putAll(client, PUTS, OUTSTANDING, TandemPeerSystemTest::key, i -> {
                     ThreadLocalRandom.current().nextBytes(value);
                     value[0] = (byte) i;
-                    puts.add(client.put(key(i), value)); // the adapter must not keep the caller's arrays
-                }
-                for (CompletableFuture<Void> put : puts) put.get(30, TimeUnit.SECONDS);
-                assertThat(puts).allMatch(p -> p.isDone() && !p.isCompletedExceptionally());
+                    return value;
+                }, Duration.ofSeconds(60));
             }
 
             // Applied on a majority (each put is one log entry, besides the engine's own entries).
             int majority = replicas / 2 + 1;
-            awaitCondition(PUTS + " entries applied on a majority", () ->
+            await(PUTS + " entries applied on a majority", Duration.ofSeconds(30), () ->
                     running.stream().filter(r -> r.server().status().appliedIndex() >= PUTS).count() >= majority);
             // Readable through the KV client (linearizable read at the leader), with the last value written.
             List<String> members = new ArrayList<>();
@@ -147,36 +142,5 @@ class TandemPeerSystemTest {
 
     private static long leaders(List<TandemReplica> replicas) {
         return replicas.stream().filter(r -> r.role() == Role.LEADER).count();
-    }
-
-    private static void awaitCondition(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
-            Thread.sleep(20); // polling interval of a condition with a deadline
-        }
-    }
-
-    /** A layout whose peer and client ports are all free right now (another process could still take one: unlikely). */
-    private static ClusterLayout freeLayout(int replicas) throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20_000, 32_000); // below the ephemeral range (32768-60999)
-            ClusterLayout layout = new ClusterLayout("127.0.0.1", replicas, base);
-            if (allFree(layout)) return layout;
-        }
-        throw new IOException("no free port range found in 50 attempts");
-    }
-
-    private static boolean allFree(ClusterLayout layout) {
-        for (int i = 0; i < layout.replicas(); i++) {
-            for (int offset : new int[] {TandemSystem.PEER_PORT, TandemSystem.CLIENT_PORT}) {
-                try (ServerSocket s = new ServerSocket()) {
-                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), layout.port(i, offset)));
-                } catch (IOException e) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 }
