@@ -193,6 +193,18 @@ public final class NetnsCluster implements AutoCloseable {
         return named.entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> List.of(e.getKey())).orElse(List.of());
     }
 
+    /**
+     * A sharded store's shards (issue 23): for each shard the names of its members, from the status
+     * of the node that reports the newest shard map; empty if no node reports one.
+     */
+    public List<List<String>> shards() {
+        NodeStatus newest = null;
+        for (Object v : statuses().values()) {
+            if (v instanceof NodeStatus st && !st.shards().isEmpty() && (newest == null || st.shardView() > newest.shardView())) newest = st;
+        }
+        return newest == null ? List.of() : newest.shards();
+    }
+
     /** Replaces the outbound network fault plan of a node (the slow-network fault). */
     public void setFaultPlan(ServerNode node, FaultPlan plan) {
         admin.setFaultPlan(node.clientAddress(), plan);

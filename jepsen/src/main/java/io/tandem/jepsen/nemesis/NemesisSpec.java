@@ -16,7 +16,7 @@ import java.util.Set;
  * @param faults            the packages that run; each flip-flops start/stop on its own schedule
  * @param interval          mean time between two ops of one package (Jepsen's {@code :interval})
  * @param targets           per package, the target specs drawn from ({@code :one :minority :majority
- *                          :minority-third :majorities-ring :one-way :primaries :all})
+ *                          :minority-third :majorities-ring :one-way :primaries :shard :all})
  * @param packetBehaviors   the behaviours the packet fault draws from
  * @param cpuPercent        slow CPU: the quota, in percent of one CPU
  * @param diskBytesPerSecond slow disk: the read and write bandwidth

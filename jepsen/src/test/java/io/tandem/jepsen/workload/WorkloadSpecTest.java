@@ -47,6 +47,14 @@ class WorkloadSpecTest {
     }
 
     @Test
+    void theShardKillSpecKillsWholeShardsOneAtATime() {
+        WorkloadSpec s = WorkloadSpec.load(workloads().resolve("register-vsync-shard-kill.edn"));
+        assertThat(s.nemesis().schedule()).isEqualTo(NemesisSpec.Schedule.ONE_AT_A_TIME);
+        assertThat(s.nemesis().faults()).containsExactly(FaultKind.KILL);
+        assertThat(s.nemesis().targetsOf(FaultKind.KILL)).containsExactly(Keyword.of("shard"));
+    }
+
+    @Test
     void theSharedSetSpecReads() {
         WorkloadSpec s = WorkloadSpec.load(workloads().resolve("set.edn"));
         assertThat(s.kind()).isEqualTo(WorkloadSpec.SET);

@@ -188,6 +188,30 @@ public class VsyncEngine implements Engine, Inspectable {
     private long lastFetch;
     private long historiesCopied;
 
+    // ---- refilling a durable shard that lost every member (derecho.md §5.10) ----
+    /**
+     * A change that takes a seat's new process in while the seat's old process is still in the view
+     * (suspected): the old one goes, the new one is appended as a joiner (derecho.md §5.4). Proposed
+     * only while the next view would otherwise be inadequate: a shard that cannot be filled without
+     * the returning process would keep the group wedged forever, since its seat leaves only with a view
+     * that cannot be installed.
+     */
+    static final long REJOIN = 1L << 40;
+    /**
+     * A change naming the member (low 16 bits) whose log refills durable shard number (bits 16–39) of
+     * the current layout's durable shards, which keeps none of its members (derecho.md §5.10); it
+     * changes no membership.
+     */
+    static final long SOURCE = 1L << 41;
+    /** Leader: processes asking to join whose seats are suspected in my view, with what their logs hold. */
+    private final Map<NodeId, VsyncMessage.JoinRequest> rejoins = new java.util.LinkedHashMap<>();
+    /** The durable shards this view refilled from a former member's log, and that member (derecho.md §5.10). */
+    private Map<ShardId, NodeId> viewSources = Map.of();
+    private List<ShardId> incomingSourceShards = List.of();
+    private List<NodeId> incomingSources = List.of();
+    private Map<ShardId, NodeId> loggedNextSources = Map.of();
+    private long refills;
+
     // ---- records for the simulator's invariants ----
     private final TreeMap<Long, long[]> completedViews = new TreeMap<>(); // vid -> {count, hash}
     private String violation;
@@ -438,6 +462,8 @@ public class VsyncEngine implements Engine, Inspectable {
         silentBeats = new long[n];
         nonces = new long[n];
         pendingJoins.removeIf(members::contains);
+        rejoins.clear();
+        viewSources = arrival == Arrival.RESTART ? Map.of() : Map.copyOf(sources);
         long heartbeat = sst.get(row.heartbeat);
         sst.clearOwnRow();
         sst.set(row.vid, vid);
@@ -930,12 +956,13 @@ public class VsyncEngine implements Engine, Inspectable {
         boolean fresh = sst.get(row.proposer) != me;
         for (int r = 0; r < members.size(); r++) {
             long code = configured.indexOf(members.get(r)) + 1L;
-            if (suspects(r) && !changes.contains(code)) changes.add(code);
+            if (suspects(r) && !changes.contains(code) && !changes.contains(REJOIN | code)) changes.add(code);
         }
         for (NodeId j : pendingJoins) {
             long code = configured.indexOf(j) + 1L;
             if (!changes.contains(code) && changes.size() < 2 * config.maxMembers() && nextMembers(changes).size() < config.maxMembers()) changes.add(code);
         }
+        if (inadequate != null) proposeRejoins(changes);
         if (!fresh && changes.size() == before) return 0;
         leaderStep = "proposal";
         for (int i = 0; i < changes.size(); i++) sst.set(row.changes, i, changes.get(i));
@@ -972,14 +999,12 @@ public class VsyncEngine implements Engine, Inspectable {
             return false;
         }
         if (durableMode && next instanceof LayoutResult.Adequate a) {
-            // derecho.md §5.10: a durable shard whose members all leave has nobody to copy its history from
-            // in the next view. Not handled yet (Derecho reads a former member's log): the group waits.
+            // derecho.md §5.10: a durable shard whose members all leave is refilled from a returning former
+            // member's log (a SOURCE change); until one comes back with its log, the group waits.
+            Map<ShardId, NodeId> sources = sourcesOf(changes);
             for (ShardId s : RestartPlanner.durableShards(layoutFunction, a.layout())) {
-                Shard before = layout.shard(s.subgroup(), s.index());
-                boolean kept = false;
-                if (before != null) for (NodeId m : a.layout().shard(s.subgroup(), s.index()).members()) kept |= before.members().contains(m) && !suspects(members.indexOf(m));
-                if (!kept) {
-                    inadequate = "durable shard " + s + " would keep none of its members (derecho.md §5.10)";
+                if (!keepsAMember(s, a.layout()) && !sources.containsKey(s)) {
+                    inadequate = "durable shard " + s + " keeps none of its members: waiting for a former member to rejoin with its log (derecho.md §5.10)";
                     return false;
                 }
             }
@@ -1095,11 +1120,13 @@ public class VsyncEngine implements Engine, Inspectable {
         List<Long> changes = new ArrayList<>();
         for (int i = 0; i < sst.get(row.numChanges); i++) changes.add(sst.get(row.changes, i));
         List<NodeId> next = nextMembers(changes);
+        java.util.Set<NodeId> rejoined = rejoinedBy(changes);
+        Map<ShardId, NodeId> sources = sourcesOf(changes);
         completedViews.put(vid, new long[] {deliveredInView(), prefixHash(deliveredInView())});
         if (!done.isEmpty()) completedShardViews.put(vid, done);
         while (completedShardViews.size() > 64) completedShardViews.pollFirstEntry();
         long suspectedNodes = 0;
-        for (int r = 0; r < n; r++) if (suspects(r)) suspectedNodes |= bitOfNode(members.get(r));
+        for (int r = 0; r < n; r++) if (suspects(r) && !rejoined.contains(members.get(r))) suspectedNodes |= bitOfNode(members.get(r));
         List<NodeId> old = members;
         if (!next.contains(self)) {
             shutdown("removed from the group in view " + (vid + 1));
@@ -1115,8 +1142,10 @@ public class VsyncEngine implements Engine, Inspectable {
             // The leader published the trim only for an adequate next view, and every member computes the same.
             case LayoutResult.Inadequate i -> throw new IllegalStateException("the next view is inadequate after the trim: " + i.reason());
         };
-        install(vid + 1, next, suspectedNodes, nextLayout, Arrival.CONTINUING, Map.of());
-        List<NodeId> joined = next.stream().filter(m -> !old.contains(m)).toList();
+        if (!sources.isEmpty()) refills++;
+        install(vid + 1, next, suspectedNodes, nextLayout, Arrival.CONTINUING, sources);
+        // A rejoined seat's new process needs the state like any joiner.
+        List<NodeId> joined = next.stream().filter(m -> !old.contains(m) || rejoined.contains(m)).toList();
         if (rank == 0 && !joined.isEmpty()) startTransfer(joined);
         return 1;
     }
@@ -1125,11 +1154,113 @@ public class VsyncEngine implements Engine, Inspectable {
     private List<NodeId> nextMembers(List<Long> changes) {
         List<NodeId> next = new ArrayList<>(members);
         for (long code : changes) {
-            NodeId node = configured.get((int) code - 1);
-            if (members.contains(node)) next.remove(node);
-            else if (!next.contains(node)) next.add(node);
+            if ((code & SOURCE) != 0) continue;
+            NodeId node = configured.get(nodeIndex(code));
+            if ((code & REJOIN) != 0) {
+                next.remove(node); // the seat's old process goes, its new one comes in as a joiner
+                next.add(node);
+            } else if (members.contains(node)) {
+                next.remove(node);
+            } else if (!next.contains(node)) {
+                next.add(node);
+            }
         }
         return next;
+    }
+
+    /** The configured index of the node a change names. */
+    private static int nodeIndex(long code) {
+        return (int) (code & 0xffff) - 1;
+    }
+
+    /** The seats a batch of changes takes a new process in for ({@link #REJOIN}). */
+    private java.util.Set<NodeId> rejoinedBy(List<Long> changes) {
+        java.util.Set<NodeId> out = new java.util.HashSet<>();
+        for (long code : changes) if ((code & REJOIN) != 0 && (code & SOURCE) == 0) out.add(configured.get(nodeIndex(code)));
+        return out;
+    }
+
+    /** The refill sources a batch of changes names ({@link #SOURCE}), by durable shard of the current layout. */
+    private Map<ShardId, NodeId> sourcesOf(List<Long> changes) {
+        if (!durableMode) return Map.of();
+        List<ShardId> durable = durableOf(layout);
+        Map<ShardId, NodeId> out = new java.util.LinkedHashMap<>();
+        for (long code : changes) {
+            if ((code & SOURCE) == 0) continue;
+            int k = (int) ((code >>> 16) & 0xffffff);
+            if (k < durable.size()) out.putIfAbsent(durable.get(k), configured.get(nodeIndex(code)));
+        }
+        return out;
+    }
+
+    /** Whether durable shard {@code s} keeps one of its unsuspected members in {@code next} (else it needs a refill, derecho.md §5.10). */
+    private boolean keepsAMember(ShardId s, Layout next) {
+        Shard before = layout.shard(s.subgroup(), s.index());
+        Shard after = next.shard(s.subgroup(), s.index());
+        if (before == null || after == null) return false;
+        for (NodeId m : after.members()) {
+            int r = members.indexOf(m);
+            if (r >= 0 && before.members().contains(m) && !suspects(r)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * derecho.md §5.4, §5.10, while the next view is inadequate: take in the new processes of suspected
+     * seats that asked to join ({@link #REJOIN}), and for each durable shard the next view would keep
+     * none of the members of, name a returning former member whose log holds the shard's whole
+     * history ({@link #SOURCE}), the longest such log. The proposal only grows (followers copy it
+     * when its length changes), so each is appended once.
+     */
+    private void proposeRejoins(List<Long> changes) {
+        for (NodeId j : rejoins.keySet()) {
+            int r = members.indexOf(j);
+            long code = REJOIN | (configured.indexOf(j) + 1L);
+            if (r >= 0 && suspects(r) && !changes.contains(code) && changes.size() < 2 * config.maxMembers()) changes.add(code);
+        }
+        if (!durableMode) return;
+        List<NodeId> next = nextMembers(changes);
+        if (!(layoutFunction.allocate(layout, next) instanceof LayoutResult.Adequate a)) return;
+        List<ShardId> durable = durableOf(layout);
+        Map<ShardId, NodeId> named = sourcesOf(changes);
+        java.util.Set<NodeId> rejoined = rejoinedBy(changes);
+        for (ShardId s : durableOf(a.layout())) {
+            int k = durable.indexOf(s);
+            if (k < 0 || named.containsKey(s) || keepsAMember(s, a.layout())) continue;
+            NodeId best = null;
+            long bestVersion = -1;
+            for (var e : rejoins.entrySet()) {
+                if (!rejoined.contains(e.getKey()) || !canRefill(s, e.getKey(), e.getValue())) continue;
+                long v = lastVersion(e.getValue(), s);
+                if (v > bestVersion) {
+                    best = e.getKey();
+                    bestVersion = v;
+                }
+            }
+            if (best != null && changes.size() < 2 * config.maxMembers()) changes.add(SOURCE | (long) k << 16 | (configured.indexOf(best) + 1L));
+        }
+    }
+
+    /**
+     * Whether {@code node}'s log, as its join request describes it, can refill durable shard {@code s}
+     * (derecho.md §5.10): it holds the shard's whole history as a member of it in this view (its
+     * newest logged view is this one or the next one it logged before echoing a trim). Every message
+     * ever reported persisted in the shard was on disk at every member of it, so such a log has them
+     * all, and what it has beyond was delivered in the shard's order and may be kept. Or: this view's
+     * layout named it the refill source of {@code s} and it never came in (crashed while joining):
+     * then no member of the shard held the history in this view (the others wait to copy it from the
+     * source), so nothing new of it was made durable, and its log still has everything.
+     */
+    private boolean canRefill(ShardId s, NodeId node, VsyncMessage.JoinRequest log) {
+        if (!log.holds().contains(s)) return false;
+        Shard now = layout.shard(s.subgroup(), s.index());
+        if (log.logVid() >= vid && now != null && now.members().contains(node)) return true;
+        return node.equals(viewSources.get(s));
+    }
+
+    private static long lastVersion(VsyncMessage.JoinRequest log, ShardId s) {
+        int i = log.logShards().indexOf(s);
+        return i < 0 ? 0 : log.lastVersions()[i];
     }
 
     private void flush() {
@@ -1187,7 +1318,8 @@ public class VsyncEngine implements Engine, Inspectable {
 
     private void onJoinRetry() {
         if (phase != Phase.JOINING) return;
-        for (NodeId m : configured) if (!m.equals(self)) ctx.send(m, new VsyncMessage.JoinRequest(nonce, io.tandem.engine.RequestIds.BACKGROUND));
+        VsyncMessage.JoinRequest request = durableMode ? joinRequest(report()) : new VsyncMessage.JoinRequest(nonce, io.tandem.engine.RequestIds.BACKGROUND);
+        for (NodeId m : configured) if (!m.equals(self)) ctx.send(m, request);
         ctx.schedule(config.joinRetryNanos(), new JoinRetry());
         if (durableMode) restartRound();
     }
@@ -1197,6 +1329,12 @@ public class VsyncEngine implements Engine, Inspectable {
         // Only a configured seat may join (it needs a bit in the suspicion mask); the transport vouches for who sent it.
         if (phase != Phase.MEMBER || !configured.contains(from)) return;
         int r = members.indexOf(from);
+        if (r >= 0 && suspects(r)) {
+            // The seat's old process is suspected and a new one asks to come in: if the next view cannot
+            // be filled without it, the leader takes it in with the seat's removal (proposeRejoins).
+            if (leaderRank() == rank) rejoins.put(from, m);
+            return;
+        }
         if (r >= 0) {
             if (inView(from)) {
                 // Its process in my view is gone: the request comes from a new one (derecho.md §5.4). A late
@@ -1275,7 +1413,9 @@ public class VsyncEngine implements Engine, Inspectable {
             transferReading = false;
             return;
         }
-        for (NodeId j : joinersWaiting) ctx.send(j, new VsyncMessage.StateChunk(vid, members, flatShards(layout), r.snapshot(), r.offset(), r.data(), r.last(), io.tandem.engine.RequestIds.BACKGROUND));
+        List<ShardId> sourceShards = List.copyOf(viewSources.keySet());
+        List<NodeId> sources = sourceShards.stream().map(viewSources::get).toList();
+        for (NodeId j : joinersWaiting) ctx.send(j, new VsyncMessage.StateChunk(vid, members, flatShards(layout), sourceShards, sources, r.snapshot(), r.offset(), r.data(), r.last(), io.tandem.engine.RequestIds.BACKGROUND));
         if (r.last()) transferReading = false;
         else ctx.snapshots().readChunk(r.snapshot(), r.offset() + r.data().length, config.stateChunkBytes(), transferToken);
     }
@@ -1302,6 +1442,8 @@ public class VsyncEngine implements Engine, Inspectable {
             incomingVid = c.vid();
             incomingMembers = c.members();
             incomingShards = c.shards();
+            incomingSourceShards = c.sourceShards();
+            incomingSources = c.sources();
             incomingSnapshot = c.snapshot();
             incomingOffset = 0;
         }
@@ -1323,7 +1465,9 @@ public class VsyncEngine implements Engine, Inspectable {
         incomingSnapshot = null;
         incomingMembers = List.of();
         ctx.cancel(new JoinRetry());
-        install(id, view, 0L, layoutFrom(view, incomingShards), Arrival.JOINED, Map.of());
+        Map<ShardId, NodeId> sources = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < incomingSourceShards.size(); i++) sources.put(incomingSourceShards.get(i), incomingSources.get(i));
+        install(id, view, 0L, layoutFrom(view, incomingShards), Arrival.JOINED, sources);
         ctx.requestPolling(true);
         flush();
     }
@@ -1346,8 +1490,10 @@ public class VsyncEngine implements Engine, Inspectable {
         for (int i = 0; i < sst.get(from, row.numChanges); i++) changes.add(sst.get(from, row.changes, i));
         List<NodeId> next = nextMembers(changes);
         if (!(layoutFunction.allocate(layout, next) instanceof LayoutResult.Adequate a)) return false;
-        if (loggedNextVid != vid + 1 || !next.equals(loggedNextMembers) || ballot != loggedNextBallot) {
-            loggedNextIndex = store.append(new DurableRecord.View(vid + 1, ballot, next, flatShards(a.layout()), true, Map.of()));
+        Map<ShardId, NodeId> sources = sourcesOf(changes);
+        if (loggedNextVid != vid + 1 || !next.equals(loggedNextMembers) || ballot != loggedNextBallot || !sources.equals(loggedNextSources)) {
+            loggedNextSources = sources;
+            loggedNextIndex = store.append(new DurableRecord.View(vid + 1, ballot, next, flatShards(a.layout()), true, sources));
             loggedNextVid = vid + 1;
             loggedNextMembers = next;
             loggedNextBallot = ballot;
@@ -1361,6 +1507,17 @@ public class VsyncEngine implements Engine, Inspectable {
             boolean continuing = arrival == Arrival.CONTINUING;
             long ballot = continuing ? loggedNextBallot : 0;
             DurableRecord.View record = new DurableRecord.View(vid, ballot, members, flatShards(layout), continuing, sources);
+            if (arrival == Arrival.JOINED) {
+                // A joiner's log of a shard it is not the refill source of is no history to keep: it copies
+                // the history of the shards it serves, and the log of a former member of a refilled shard
+                // may run past the source's (messages delivered but never persisted everywhere, derecho.md
+                // §5.10), which a later restart must not prefer to the shard's history (RestartPlanner).
+                for (DurableShards.ShardLog sl : store.all()) {
+                    if (sl.entries.isEmpty() || self.equals(sources.get(sl.id))) continue;
+                    store.append(new DurableRecord.Reset(sl.id));
+                    sl.reset();
+                }
+            }
             if (loggedNextVid != vid || arrival == Arrival.JOINED) {
                 store.append(record);
                 loggedNextVid = vid;
@@ -1373,11 +1530,14 @@ public class VsyncEngine implements Engine, Inspectable {
         List<ShardId> durable = durableOf(layout);
         for (ShardState st : shards) if (durable.contains(st.id())) served.add(st.id());
         durableServed = List.copyOf(served);
-        if (arrival == Arrival.RESTART) historySources.putAll(sources);
+        sources.forEach((id, node) -> {
+            if (!node.equals(self)) historySources.put(id, node);
+        });
         for (ShardId id : durableServed) {
             DurableShards.ShardLog sl = store.of(id);
             if (!sl.complete) fetchHistory(id);
-            else if (arrival == Arrival.RESTART) replay(id, sl.entries, List.of()); // the restart source: the shard's state from its own log
+            // The restart or refill source: the shard's state from its own log (derecho.md §5.9, §5.10).
+            else if (arrival == Arrival.RESTART || arrival == Arrival.JOINED && self.equals(sources.get(id))) replay(id, sl.entries, List.of());
         }
     }
 
@@ -1516,6 +1676,13 @@ public class VsyncEngine implements Engine, Inspectable {
         return new RestartPlanner.Report(self, v.vid(), v.ballot(), v.members(), v.shards(), holds, last);
     }
 
+    private VsyncMessage.JoinRequest joinRequest(RestartPlanner.Report r) {
+        List<ShardId> ids = new ArrayList<>(r.lastVersion().keySet());
+        long[] versions = new long[ids.size()];
+        for (int i = 0; i < versions.length; i++) versions[i] = r.lastVersion().get(ids.get(i));
+        return new VsyncMessage.JoinRequest(nonce, r.vid(), List.copyOf(r.holds()), ids, versions, io.tandem.engine.RequestIds.BACKGROUND);
+    }
+
     private VsyncMessage.RestartReport toMessage(RestartPlanner.Report r) {
         List<ShardId> ids = new ArrayList<>(r.lastVersion().keySet());
         long[] versions = new long[ids.size()];
@@ -1652,6 +1819,16 @@ public class VsyncEngine implements Engine, Inspectable {
     /** Durable-shard histories this member copied from another (derecho.md §5.7). */
     public long historiesCopied() {
         return historiesCopied;
+    }
+
+    /** Views this member installed that refilled a durable shard from a former member's log (derecho.md §5.10). */
+    public long refills() {
+        return refills;
+    }
+
+    /** Why the next view cannot be installed yet (the layout function found it inadequate), or null. */
+    public String inadequateReason() {
+        return inadequate;
     }
 
     /** Why the restart leader is still waiting, or null. */

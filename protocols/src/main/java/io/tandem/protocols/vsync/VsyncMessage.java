@@ -17,8 +17,26 @@ public sealed interface VsyncMessage extends ProtocolMessage {
      * A process that is in no view asks to join (derecho.md §5.4); sent to every configured node,
      * repeated until it is in a view. The group's leader proposes it; a member that finds the
      * sender still in its view treats the request as news that the old process is gone.
+     *
+     * <p>With durable shards it carries what the joiner's log holds ({@code logVid}: the newest view
+     * in it; {@code holds}: the durable shards of that view whose whole history it holds;
+     * {@code lastVersions}: per shard of {@code logShards}, the highest version in it), so that the
+     * leader can refill a durable shard that lost every member from a former member's log (derecho.md
+     * §5.10). Empty otherwise.
      */
-    record JoinRequest(long nonce, long requestId) implements VsyncMessage, io.tandem.engine.ContactMessage {}
+    record JoinRequest(long nonce, long logVid, List<ShardId> holds, List<ShardId> logShards, long[] lastVersions, long requestId)
+            implements VsyncMessage, io.tandem.engine.ContactMessage {
+        public JoinRequest {
+            holds = List.copyOf(holds);
+            logShards = List.copyOf(logShards);
+            if (lastVersions.length != logShards.size()) throw new IllegalArgumentException(lastVersions.length + " versions for " + logShards.size() + " shards");
+        }
+
+        /** A join request without durable shards. */
+        public JoinRequest(long nonce, long requestId) {
+            this(nonce, 0, List.of(), List.of(), new long[0], requestId);
+        }
+    }
 
     /**
      * One chunk of the state of the group at the start of view {@code vid}, from that view's first
@@ -26,12 +44,17 @@ public sealed interface VsyncMessage extends ProtocolMessage {
      * taken after the old view's trimmed messages were delivered, and the view's layout ({@code shards}:
      * every shard's members, subgroup by subgroup in the layout function's order), which the joiner
      * cannot compute without the previous layout. The joiner installs the view once the last chunk is in.
+     * {@code sources}: per durable shard of {@code sourceShards} that lost every member in the view
+     * before, the member whose log refills it (derecho.md §5.10).
      */
-    record StateChunk(long vid, List<NodeId> members, List<List<NodeId>> shards, SnapshotMeta snapshot, long offset, byte[] data, boolean last, long requestId)
+    record StateChunk(long vid, List<NodeId> members, List<List<NodeId>> shards, List<ShardId> sourceShards, List<NodeId> sources, SnapshotMeta snapshot, long offset, byte[] data, boolean last, long requestId)
             implements VsyncMessage {
         public StateChunk {
             members = List.copyOf(members);
             shards = shards.stream().map(List::copyOf).toList();
+            sourceShards = List.copyOf(sourceShards);
+            sources = List.copyOf(sources);
+            if (sourceShards.size() != sources.size()) throw new IllegalArgumentException(sources.size() + " sources for " + sourceShards.size() + " shards");
         }
     }
 

@@ -139,7 +139,7 @@ class DurableVsyncSimulationTest {
         return (v >>> 32) + "." + (v & 0xffffffffL);
     }
 
-    static final class Receiver implements ShardReceiver {
+    static class Receiver implements ShardReceiver {
         final NodeId node;
         final Recorder recorder;
         final Map<ShardId, TreeMap<Long, Long>> seq = new HashMap<>();
