@@ -71,7 +71,7 @@ class SimBenchTest {
         SimBench.Result stopped = run(Protocols.raft(), "follower:stop");
         for (String slow : List.of("follower:net=+400ms", "follower:cpu=5%", "follower:disk=512KiB/s", "follower:disk+=20ms")) {
             SimBench.Result r = run(Protocols.raft(), slow);
-            System.out.printf("%s: %.0f ops/s, p99 %d us (stopped: %.0f ops/s, p99 %d us)%n", slow, r.throughput(), r.p99Micros(), stopped.throughput(), stopped.p99Micros());
+            System.out.printf("%s: %.0f ops/s, p99 %.0f us (stopped: %.0f ops/s, p99 %.0f us)%n", slow, r.throughput(), r.p99Micros(), stopped.throughput(), stopped.p99Micros());
             assertThat(r.throughput()).as(slow).isGreaterThanOrEqualTo(0.97 * stopped.throughput());
         }
     }
