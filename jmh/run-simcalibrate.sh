@@ -5,6 +5,8 @@
 #   jmh/run-simcalibrate.sh --quick         shorter measurements (about 1-2 minutes)
 #   jmh/run-simcalibrate.sh --install       also copies the table to core's classpath resource, the default of ./tandem simbench
 #   jmh/run-simcalibrate.sh --out FILE
+#   jmh/run-simcalibrate.sh --latencies BASE [--repeat 3] --out FILE   only disk.fsync and net.oneway re-measured over BASE's
+#                                           CPU costs, N repetitions pooled (run it through /work/tools/bench: wall clock)
 # Builds jmh/target/benchmarks.jar when a source is newer (TANDEM_SKIP_BUILD=1 skips). The disk measurement writes
 # under $TANDEM_BENCH_DIR (default /var/tmp), which should be the storage the real cluster uses.
 set -euo pipefail

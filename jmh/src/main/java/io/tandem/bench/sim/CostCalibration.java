@@ -81,14 +81,18 @@ public final class CostCalibration {
     public static void main(String[] args) throws Exception {
         Path out = null;
         Path diskOnlyBase = null;
+        Path latenciesBase = null;
+        int repeat = 3;
         boolean quick = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--quick" -> quick = true;
                 case "--disk-only" -> diskOnlyBase = Path.of(args[++i]);
+                case "--latencies" -> latenciesBase = Path.of(args[++i]);
+                case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--help", "-h" -> {
-                    System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE]");
+                    System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -98,6 +102,11 @@ public final class CostCalibration {
         if (out == null) out = Path.of("jmh/results/sim-costs-" + DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC).format(Instant.now()) + ".properties");
         if (diskOnlyBase != null) {
             diskOnly(diskOnlyBase, out, quick, date);
+            return;
+        }
+        if (latenciesBase != null) {
+            if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
+            latencies(latenciesBase, out, quick, repeat, date);
             return;
         }
         TreeMap<String, String> t = new TreeMap<>();
@@ -187,6 +196,94 @@ public final class CostCalibration {
                     + t.get("meta.disk.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --disk-only; do not edit by hand.");
         }
         System.out.println("wrote " + out + ": disk.fsync=" + t.get("disk.fsync"));
+    }
+
+    /**
+     * {@code --latencies BASE [--repeat N]}: the base table with only the two wall-clock latencies re-measured,
+     * {@code disk.fsync} (and {@code disk.bytesPerSecond}) and {@code net.oneway}, each {@code N} times (JMH forks for the
+     * disk, fresh transport pairs for the loopback), so the spread between repetitions is on record
+     * ({@code meta.latencies.run.K}). The table's distributions pool the samples of all repetitions. The CPU costs stay
+     * the base table's: they are CPU time, which the machine's load barely moves, while the latencies are wall clock and
+     * carry whatever else runs (issue 18: the first tables' fsync tail was measured at load 29-36). The one-way
+     * latency subtracts the base table's own CPU charges for the hop, which the model adds back.
+     */
+    private static void latencies(Path base, Path out, boolean quick, int repeat, String date) throws Exception {
+        CostTable baseTable = CostTable.read(base);
+        TreeMap<String, String> t = new TreeMap<>(baseTable.values());
+        String before = loadavg();
+        String pressureBefore = pressure();
+        String cgroup = cgroup();
+        int wi = quick ? 1 : 2;
+        int mi = quick ? 2 : 4;
+        Options fsync = new OptionsBuilder().include("io.tandem.jmh.storage.NodeStorageAppendBenchmark.appendBatchAndAwaitDurableLatency$")
+                .param("recordBytes", "128").param("batchSize", "1").param("flush", "FSYNC")
+                .mode(org.openjdk.jmh.annotations.Mode.SampleTime).timeUnit(TimeUnit.NANOSECONDS)
+                .forks(repeat).warmupIterations(wi).measurementIterations(mi).warmupTime(TimeValue.seconds(1)).measurementTime(TimeValue.seconds(quick ? 1 : 2)).build();
+        RunResult fr = single(new Runner(fsync).run());
+        int k = 0;
+        for (var fork : fr.getBenchmarkResults()) {
+            var st = fork.getPrimaryResult().getStatistics();
+            t.put("meta.latencies.run." + (++k) + ".disk.fsync", percentilesOf(st) + " (" + st.getN() + " samples)");
+        }
+        var pooled = fr.getPrimaryResult().getStatistics();
+        t.put("disk.fsync", Distribution.parse(percentilesOf(pooled)).format());
+        Options bw = new OptionsBuilder().include("io.tandem.jmh.storage.NodeStorageAppendBenchmark.appendBatchAndAwaitDurable$")
+                .param("recordBytes", "1024").param("batchSize", "1", "64").param("flush", "FSYNC")
+                .mode(org.openjdk.jmh.annotations.Mode.AverageTime).timeUnit(TimeUnit.NANOSECONDS)
+                .forks(1).warmupIterations(wi).measurementIterations(mi).warmupTime(TimeValue.seconds(1)).measurementTime(TimeValue.seconds(1)).build();
+        Map<String, Double> byBatch = new HashMap<>();
+        for (RunResult r : new Runner(bw).run()) byBatch.put(r.getParams().getParam("batchSize"), r.getPrimaryResult().getScore());
+        double extra = byBatch.getOrDefault("64", 0.0) - byBatch.getOrDefault("1", 0.0);
+        if (extra > 0) t.put("disk.bytesPerSecond", Long.toString(Math.round(63 * 1024 * 1e9 / extra)));
+        log("disk: " + t.get("disk.fsync"));
+
+        // The CPU the model charges on a 64-byte one-way hop: subtracted from half a round trip.
+        long cpuOneWay = baseTable.sendCost(64) + baseTable.receiveCost(64) + baseTable.encodeCost(null, 64) + baseTable.decodeCost(null, 64);
+        int rounds = quick ? 5_000 : 20_000;
+        long[] all = new long[rounds * repeat];
+        for (int r = 0; r < repeat; r++) {
+            long[] rtt = pingPong(rounds);
+            long[] oneway = new long[rounds];
+            for (int i = 0; i < rounds; i++) oneway[i] = Math.max(1_000, rtt[i] / 2 - cpuOneWay);
+            System.arraycopy(oneway, 0, all, r * rounds, rounds);
+            t.put("meta.latencies.run." + (r + 1) + ".net.oneway", Distribution.ofSamples(oneway).format() + " (" + rounds + " round trips)");
+        }
+        t.put("net.oneway", Distribution.ofSamples(all).format());
+        log("net: " + t.get("net.oneway"));
+
+        String dir = System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"));
+        t.put("meta.latencies.date", date);
+        t.put("meta.latencies.load", "before " + before + ", after " + loadavg());
+        t.put("meta.latencies.cpu-pressure", "before " + pressureBefore + "; after " + pressure());
+        t.put("meta.latencies.cgroup", cgroup);
+        t.put("meta.latencies.base", base.getFileName().toString());
+        t.put("meta.source.disk", "JMH NodeStorageAppendBenchmark (real NodeStorage, FSYNC, in " + dir + "): sample time of one 128-byte record appended and synced, "
+                + repeat + " forks pooled = disk.fsync (per fork: meta.latencies.run.K.disk.fsync); 64 x 1 KiB batches vs 1 x 1 KiB = disk.bytesPerSecond; measured " + date);
+        t.put("meta.source.net", "ping-pong of 64-byte messages between two TcpTransports on 127.0.0.1 in one JVM (1 I/O thread each), " + repeat + " fresh pairs of "
+                + rounds + " round trips after 2,000 of warm-up, pooled: half of each round trip less the base table's CPU for the hop (" + cpuOneWay
+                + " ns: send, receive, encode, decode of 64 B) = net.oneway (per pair: meta.latencies.run.K.net.oneway); measured " + date);
+        CostTable table = CostTable.of(t);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            table.write(w, "Tandem simulator cost table: " + base.getFileName() + " with the disk and loopback latencies re-measured " + date + " (" + repeat
+                    + " repetitions, load " + t.get("meta.latencies.load") + ", cgroup " + cgroup + ").\nWritten by io.tandem.bench.sim.CostCalibration --latencies; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": disk.fsync=" + t.get("disk.fsync") + " net.oneway=" + t.get("net.oneway"));
+    }
+
+    private static String percentilesOf(org.openjdk.jmh.util.Statistics st) {
+        double[] v = new double[PERCENTILES.length + 1];
+        for (int i = 0; i < PERCENTILES.length; i++) v[i + 1] = PERCENTILES[i] == 0 ? st.getMin() : PERCENTILES[i] == 100 ? st.getMax() : st.getPercentile(PERCENTILES[i]);
+        return percentiles(v);
+    }
+
+    private static String cgroup() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/cgroup")).stream().filter(l -> l.contains(":cpu,") || l.contains(":cpu:") || l.startsWith("0::"))
+                    .findFirst().orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     // ---- engine handlers, timed in the simulator ----
@@ -333,35 +430,73 @@ public final class CostCalibration {
 
     private record Transport(long sendNs, long receiveNs, double perByte, Distribution oneway, int roundTrips, long rttMedianNs) {}
 
-    private static Transport transport(boolean quick, long[] codec) throws Exception {
-        NodeId a = NodeId.of("n1");
-        NodeId b = NodeId.of("n2");
-        Map<NodeId, Endpoint> members = Map.of(a, new Endpoint("127.0.0.1", freePort()), b, new Endpoint("127.0.0.1", freePort()));
-        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
-        TcpTransport sender = new TcpTransport(new TransportSetup("calibrate", a, members, probeCodec(), new SimpleMeterRegistry()), config);
-        TcpTransport receiver = new TcpTransport(new TransportSetup("calibrate", b, members, probeCodec(), new SimpleMeterRegistry()), config);
-        AtomicLong delivered = new AtomicLong();
-        AtomicLong echoed = new AtomicLong();
-        Thread main = Thread.currentThread();
-        receiver.start(new TransportListener() {
-            @Override
-            public void onMessage(NodeId from, ProtocolMessage message) {
-                Probe m = (Probe) message;
-                if (m.echo()) receiver.send(from, m);
-                else delivered.incrementAndGet();
+    /** Two real TcpTransports on loopback, one I/O thread each: n1 sends, n2 counts or echoes. */
+    private static final class LoopbackPair implements AutoCloseable {
+        final NodeId a = NodeId.of("n1");
+        final NodeId b = NodeId.of("n2");
+        final TcpTransport sender;
+        final TcpTransport receiver;
+        final AtomicLong delivered = new AtomicLong();
+        final AtomicLong echoed = new AtomicLong();
+
+        LoopbackPair() throws Exception {
+            Map<NodeId, Endpoint> members = Map.of(a, new Endpoint("127.0.0.1", freePort()), b, new Endpoint("127.0.0.1", freePort()));
+            TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+            sender = new TcpTransport(new TransportSetup("calibrate", a, members, probeCodec(), new SimpleMeterRegistry()), config);
+            receiver = new TcpTransport(new TransportSetup("calibrate", b, members, probeCodec(), new SimpleMeterRegistry()), config);
+            Thread main = Thread.currentThread();
+            receiver.start(new TransportListener() {
+                @Override
+                public void onMessage(NodeId from, ProtocolMessage message) {
+                    Probe m = (Probe) message;
+                    if (m.echo()) receiver.send(from, m);
+                    else delivered.incrementAndGet();
+                    LockSupport.unpark(main);
+                }
+            });
+            sender.start((from, message) -> {
+                echoed.set(message.requestId());
                 LockSupport.unpark(main);
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!(sender.isConnected(b) && receiver.isConnected(a))) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("transports did not connect");
+                Thread.sleep(10);
             }
-        });
-        sender.start((from, message) -> {
-            echoed.set(message.requestId());
-            LockSupport.unpark(main);
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!(sender.isConnected(b) && receiver.isConnected(a))) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException("transports did not connect");
-            Thread.sleep(10);
         }
-        try {
+
+        /** Round trips of one 64-byte message at a time, after 2,000 of warm-up (nanoseconds, in order). */
+        long[] roundTrips(int rounds) {
+            long[] rtt = new long[rounds];
+            byte[] payload = new byte[64];
+            for (int k = 1; k <= rounds + 2_000; k++) {
+                long t0 = System.nanoTime();
+                if (!sender.send(b, new Probe(k, true, payload))) throw new IllegalStateException("send dropped");
+                while (echoed.get() != k) LockSupport.parkNanos(20_000);
+                if (k > 2_000) rtt[k - 2_001] = System.nanoTime() - t0;
+            }
+            return rtt;
+        }
+
+        @Override
+        public void close() {
+            sender.close();
+            receiver.close();
+        }
+    }
+
+    /** Round trips over a fresh loopback pair (see {@link LoopbackPair#roundTrips}). */
+    private static long[] pingPong(int rounds) throws Exception {
+        try (LoopbackPair pair = new LoopbackPair()) {
+            return pair.roundTrips(rounds);
+        }
+    }
+
+    private static Transport transport(boolean quick, long[] codec) throws Exception {
+        try (LoopbackPair pair = new LoopbackPair()) {
+            TcpTransport sender = pair.sender;
+            NodeId b = pair.b;
+            AtomicLong delivered = pair.delivered;
             com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             int n = quick ? 50_000 : 200_000;
@@ -393,23 +528,13 @@ public final class CostCalibration {
             double transportPerByte = Math.max(0, perByte / 2 - (codecPerByteEnc + codecPerByteDec) / 2);
 
             int rounds = quick ? 5_000 : 20_000;
-            long[] rtt = new long[rounds];
-            byte[] payload = new byte[64];
-            for (int k = 1; k <= rounds + 2_000; k++) { // 2,000 round trips of warm-up
-                long t0 = System.nanoTime();
-                if (!sender.send(b, new Probe(k, true, payload))) throw new IllegalStateException("send dropped");
-                while (echoed.get() != k) LockSupport.parkNanos(20_000);
-                if (k > 2_000) rtt[k - 2_001] = System.nanoTime() - t0;
-            }
+            long[] rtt = pair.roundTrips(rounds);
             long cpuOneWay = send + receive + codec[0] + codec[2] + Math.round((codecPerByteEnc + codecPerByteDec + 2 * transportPerByte) * 64);
             long[] oneway = new long[rounds];
             for (int i = 0; i < rounds; i++) oneway[i] = Math.max(1_000, rtt[i] / 2 - cpuOneWay);
             long[] sortedRtt = rtt.clone();
             Arrays.sort(sortedRtt);
             return new Transport(send, receive, transportPerByte, Distribution.ofSamples(oneway), rounds, sortedRtt[rounds / 2]);
-        } finally {
-            sender.close();
-            receiver.close();
         }
     }
 

@@ -60,6 +60,22 @@ class SimBenchTest {
         assertThat(brokenDelayed.p50Micros()).isGreaterThan(400_000);
     }
 
+    /**
+     * DepFast's question of a correct engine (issue 18): does anything wait on the slow follower? A slowed follower
+     * may cost Raft what losing it costs (its commits then wait for the one remaining follower: the quorum's order
+     * statistic) but not more: the leader neither waits for its acknowledgements nor spends its CPU on a queue for it.
+     * The 3 % allowance is sampling, not cost: the slowed and the stopped run draw different disk and link samples.
+     */
+    @Test
+    void aSlowedFollowerCostsRaftNoMoreThanAStoppedOne() {
+        SimBench.Result stopped = run(Protocols.raft(), "follower:stop");
+        for (String slow : List.of("follower:net=+400ms", "follower:cpu=5%", "follower:disk=512KiB/s", "follower:disk+=20ms")) {
+            SimBench.Result r = run(Protocols.raft(), slow);
+            System.out.printf("%s: %.0f ops/s, p99 %.0f us (stopped: %.0f ops/s, p99 %.0f us)%n", slow, r.throughput(), r.p99Micros(), stopped.throughput(), stopped.p99Micros());
+            assertThat(r.throughput()).as(slow).isGreaterThanOrEqualTo(0.97 * stopped.throughput());
+        }
+    }
+
     @Test
     void sharedCoresBoundTheCpuTheWholeGroupCanUse() {
         // Not "shared is slower": with batching by drain, the queueing that sharing causes makes bigger
