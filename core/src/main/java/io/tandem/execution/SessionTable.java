@@ -4,8 +4,7 @@ import io.tandem.engine.ClientRequest.Session;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -49,7 +48,15 @@ public final class SessionTable {
      * every replica's execution path for every command.
      */
     private static final class ClientSession {
+        final long clientId;
+        /** Neighbours in the table's use order (see {@link #eldest}). */
+        ClientSession older;
+        ClientSession newer;
         long floor;
+        ClientSession(long clientId) {
+            this.clientId = clientId;
+        }
+
         /** The only remembered sequence while {@code more} is null; 0 when none. */
         long soloSequence;
         byte[] soloResult;
@@ -113,11 +120,15 @@ public final class SessionTable {
     }
 
     /**
-     * Insertion order is the order of the last command applied in each session (re-inserted on every
-     * apply), so the eldest entry is the session idle longest. Every replica applies the same commands
-     * in the same order, so every replica evicts the same session.
+     * The sessions by client id, and a list through them in the order of the last command applied in
+     * each session (moved to the young end on every apply), so the eldest is the session idle longest.
+     * Every replica applies the same commands in the same order, so every replica evicts the same
+     * session. The list is threaded through the sessions themselves (issue 25): a LinkedHashMap moved
+     * a session to the end by a remove and a put, a new map entry for every command on every replica.
      */
-    private final LinkedHashMap<Long, ClientSession> sessions = new LinkedHashMap<>();
+    private final HashMap<Long, ClientSession> sessions = new HashMap<>();
+    private ClientSession eldest;
+    private ClientSession youngest;
     private final int maxSessions;
     private final int maxPerSession;
 
@@ -157,9 +168,9 @@ public final class SessionTable {
 
     /** Records the result of a command that {@link #decide} said to apply. */
     public void record(Session session, byte[] result) {
-        ClientSession c = sessions.remove(session.clientId()); // re-insert at the end: most recently used
-        if (c == null) c = new ClientSession();
-        sessions.put(session.clientId(), c);
+        ClientSession c = sessions.get(session.clientId());
+        if (c == null) add(c = new ClientSession(session.clientId()));
+        else moveToYoungest(c); // most recently used
         c.raiseFloor(session.lowWatermark() - 1);
         c.put(session.sequence(), result == null ? new byte[0] : result);
         // A client that never declares a watermark (or never fills a gap) must not grow the table
@@ -167,7 +178,46 @@ public final class SessionTable {
         while (c.size() > maxPerSession) c.raiseFloor(c.oldest());
         // Evict the session idle longest, not the lowest id: client ids are random, so evicting by id
         // could drop a session whose retry is still in flight while long-dead sessions stay.
-        while (sessions.size() > maxSessions) sessions.pollFirstEntry();
+        while (sessions.size() > maxSessions) remove(eldest);
+    }
+
+    /** Adds a session not in the table as the youngest (a session of the same client is replaced). */
+    private void add(ClientSession c) {
+        ClientSession replaced = sessions.put(c.clientId, c);
+        if (replaced != null) unlink(replaced);
+        c.older = youngest;
+        c.newer = null;
+        if (youngest != null) youngest.newer = c;
+        else eldest = c;
+        youngest = c;
+    }
+
+    private void moveToYoungest(ClientSession c) {
+        if (c == youngest) return;
+        unlink(c);
+        c.older = youngest;
+        youngest.newer = c;
+        youngest = c;
+    }
+
+    private void remove(ClientSession c) {
+        sessions.remove(c.clientId);
+        unlink(c);
+    }
+
+    private void unlink(ClientSession c) {
+        if (c.older != null) c.older.newer = c.newer;
+        else eldest = c.newer;
+        if (c.newer != null) c.newer.older = c.older;
+        else youngest = c.older;
+        c.older = null;
+        c.newer = null;
+    }
+
+    private void clear() {
+        sessions.clear();
+        eldest = null;
+        youngest = null;
     }
 
     public int size() {
@@ -183,11 +233,11 @@ public final class SessionTable {
     public void writeTo(DataOutputStream out) throws IOException {
         out.writeInt(FORMAT);
         out.writeInt(sessions.size());
-        for (Map.Entry<Long, ClientSession> e : sessions.entrySet()) {
-            out.writeLong(e.getKey());
-            out.writeLong(e.getValue().floor);
-            out.writeInt(e.getValue().size());
-            for (Map.Entry<Long, byte[]> x : e.getValue().results()) {
+        for (ClientSession c = eldest; c != null; c = c.newer) {
+            out.writeLong(c.clientId);
+            out.writeLong(c.floor);
+            out.writeInt(c.size());
+            for (Map.Entry<Long, byte[]> x : c.results()) {
                 out.writeLong(x.getKey());
                 out.writeInt(x.getValue().length);
                 out.write(x.getValue());
@@ -197,7 +247,7 @@ public final class SessionTable {
 
     /** Replaces the table with one written by {@link #writeTo}; refuses corrupt input with an {@link IOException}. */
     public void readFrom(DataInputStream in) throws IOException {
-        sessions.clear();
+        clear();
         int format = in.readInt();
         readSessions(in, format);
     }
@@ -207,7 +257,7 @@ public final class SessionTable {
      * client, no format word), so that data directories of earlier builds still restore.
      */
     public void readFormat1From(DataInputStream in) throws IOException {
-        sessions.clear();
+        clear();
         int n = in.readInt();
         if (n < 0) throw new IOException("corrupt session table: negative size " + n);
         for (int i = 0; i < n; i++) {
@@ -215,10 +265,10 @@ public final class SessionTable {
             long sequence = in.readLong();
             int len = in.readInt();
             if (len < -1) throw new IOException("corrupt session table: bad result length " + len);
-            ClientSession c = new ClientSession();
+            ClientSession c = new ClientSession(client);
             c.floor = sequence - 1;
             c.put(sequence, len < 0 ? new byte[0] : in.readNBytes(len));
-            sessions.put(client, c);
+            add(c);
         }
     }
 
@@ -228,7 +278,7 @@ public final class SessionTable {
         if (n < 0) throw new IOException("corrupt session table: negative size " + n);
         for (int i = 0; i < n; i++) {
             long client = in.readLong();
-            ClientSession c = new ClientSession();
+            ClientSession c = new ClientSession(client);
             c.floor = in.readLong();
             int results = in.readInt();
             if (results < 0) throw new IOException("corrupt session table: negative result count " + results + " for client " + client);
@@ -241,11 +291,8 @@ public final class SessionTable {
                 if (sequence <= c.floor) throw new IOException("corrupt session table: result " + sequence + " of client " + client + " at or below its floor " + c.floor);
                 c.put(sequence, result);
             }
-            sessions.put(client, c);
+            add(c);
         }
-        for (Iterator<Long> it = sessions.keySet().iterator(); sessions.size() > maxSessions && it.hasNext(); ) {
-            it.next();
-            it.remove();
-        }
+        while (sessions.size() > maxSessions) remove(eldest);
     }
 }

@@ -94,6 +94,31 @@ class SessionTableTest {
         assertThat(t.decide(one(9, 1))).isInstanceOf(SessionTable.Decision.Duplicate.class);
     }
 
+    /**
+     * The use order is a list threaded through the sessions (issue 25): against a model (an
+     * access-ordered map of the sessions a table of that size must still hold), random commands over
+     * more clients than fit must leave exactly the model's sessions, and a restored copy must too.
+     */
+    @Test
+    void evictionFollowsTheUseOrderOverManyCommands() throws IOException {
+        var random = new java.util.SplittableRandom(25);
+        int max = 8;
+        SessionTable t = new SessionTable(max, 100);
+        var model = new java.util.LinkedHashMap<Long, Long>(16, 0.75f, true); // client -> last sequence applied
+        for (int i = 0; i < 5_000; i++) {
+            long client = 1 + random.nextInt(20);
+            long sequence = model.getOrDefault(client, 0L) + 1;
+            if (t.decide(one(client, sequence)) instanceof SessionTable.Decision.Apply) t.record(one(client, sequence), new byte[] {1});
+            model.put(client, sequence);
+            if (model.size() > max) model.remove(model.keySet().iterator().next());
+            if (i % 997 == 0) t = roundTrip(t, new SessionTable(max, 100));
+        }
+        assertThat(t.size()).isEqualTo(model.size());
+        for (var e : model.entrySet()) {
+            assertThat(t.decide(one(e.getKey(), e.getValue()))).as("client %d", e.getKey()).isInstanceOf(SessionTable.Decision.Duplicate.class);
+        }
+    }
+
     @Test
     void aRestoredTableDecidesAndEvictsLikeTheOriginal() throws IOException {
         SessionTable t = new SessionTable(3, 100);

@@ -36,6 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 4, time = 1)
 public class NodeStorageAppendBenchmark {
     private static final long COMPACT_EVERY_RECORDS = 100_000;
+    private static final long MAX_NOT_DURABLE = 4096;
 
     @Param({"64", "1024"})
     int recordBytes;
@@ -88,6 +89,37 @@ public class NodeStorageAppendBenchmark {
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public long appendBatchAndAwaitDurableLatency() {
         return appendAndAwait();
+    }
+
+    /**
+     * The engine loop's side of the hand-off (issue 25): append {@code batchSize} records and go on
+     * without waiting, as the leader's loop does, while the disk thread writes them concurrently; wait
+     * only when more than {@link #MAX_NOT_DURABLE} records are not yet durable (so a slower disk
+     * bounds the queue). One op is one batch.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public long appendBatchStreaming() {
+        var log = storage.log();
+        long last = log.lastIndex();
+        for (int i = 0; i < batchSize; i++) log.append(new LogEntry(++last, 1, payload));
+        if (last - durable > MAX_NOT_DURABLE) {
+            long target = last - MAX_NOT_DURABLE / 2;
+            waiter = Thread.currentThread();
+            while (durable < target) LockSupport.park(this);
+            waiter = null;
+        }
+        compactNowAndThen(log, last);
+        return last;
+    }
+
+    private void compactNowAndThen(io.tandem.storage.DurableLog log, long last) {
+        sinceCompaction += batchSize;
+        if (sinceCompaction >= COMPACT_EVERY_RECORDS) {
+            log.compactPrefix(Math.min(last, durable));
+            sinceCompaction = 0;
+        }
     }
 
     private long appendAndAwait() {
