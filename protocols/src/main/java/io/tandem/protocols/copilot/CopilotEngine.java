@@ -326,12 +326,18 @@ public final class CopilotEngine implements Engine, Inspectable {
      * durable reservation has its vote in the log, and the others are at most {@link #RESERVATION_SLOTS}
      * below it.
      */
+    /** Reserved own slots this incarnation started without a vote for (see {@link #markLostVotes}), for tests. */
+    long lostVotesAtStart;
+
     private void markLostVotes() {
         for (int log = 0; log < 2; log++) {
             if (reserved[log] < 0) continue;
             for (long k = Math.max(compactedBelow[log], reserved[log] - RESERVATION_SLOTS); k <= reserved[log]; k++) {
                 Slot s = slot(log, k);
-                if (!s.vouched() && !s.committed()) s.voteLost = true;
+                if (!s.vouched() && !s.committed()) {
+                    s.voteLost = true;
+                    lostVotesAtStart++;
+                }
             }
         }
     }
