@@ -50,8 +50,11 @@ import java.util.Optional;
  * own unfinished slots by takeover.
  *
  * <p>Durability: every change of a slot's promise or vote is appended to the durable log
- * ({@link SlotRecord}) and nothing that depends on it leaves this member before it is durable; a
- * pilot's own vote is durable before its FastAccept is sent, so a restarted pilot never reuses a slot.
+ * ({@link SlotRecord}) and no answer that depends on it leaves this member before it is durable. A
+ * pilot's own FastAccept and Accept are the exception, as a Raft leader's entries are: they leave at
+ * once, in parallel with the pilot's own write, and the pilot counts its own vote only once that is
+ * durable ({@link #reserve}: a restarted pilot never reuses a slot and never contradicts a vote it
+ * may have lost).
  * A restart starts from the newest snapshot ({@link Checkpoint}: both cursors and the session table),
  * replays the log and re-executes the combined order from the snapshot on.
  *
@@ -82,6 +85,15 @@ public final class CopilotEngine implements Engine, Inspectable {
     final int[] promisedView = {0, 1};
     final int[] establishedView = {0, 1};
     final long[] startSlot = {0, 0};
+
+    /**
+     * Per log: the highest own slot whose phase messages this member, as that log's pilot, may send
+     * before its vote is durable ({@link SlotRecord.Reservation}, appended), the highest whose
+     * reservation is durable, and the durable-log index of the newest reservation record.
+     */
+    private final long[] reserved = {-1, -1}, reservedDurable = {-1, -1}, reservationIndex = {-1, -1};
+    /** A reservation covers this many slots beyond the one that asked for it, renewed at half of it. */
+    static final long RESERVATION_SLOTS = 32;
 
     /** Work that may run only once the durable log holds everything appended before it was queued. */
     private record Deferred(long durableIndex, Runnable action) {}
@@ -293,11 +305,76 @@ public final class CopilotEngine implements Engine, Inspectable {
                 }
                 continue;
             }
+            if (record instanceof SlotRecord.Reservation r) {
+                reserved[r.log()] = reservedDurable[r.log()] = Math.max(reserved[r.log()], r.through());
+                seen(r.log(), r.through()); // the reserved slots may exist at peers: never proposed at again
+                continue;
+            }
             Slot s = (Slot) record;
             seen(s.log, s.index);
             if (s.cmds != null) seen(1 - s.log, s.dep);
             if (s.index >= compactedBelow[s.log]) slots[s.log].put(s.index, s);
         }
+        markLostVotes();
+    }
+
+    /**
+     * After a restart: the own slots this member reserved as a pilot and holds no vote for may have
+     * had a FastAccept sent before the vote was durable ({@link #reserve}). Which ones: the durable log
+     * is a prefix of what was appended, and a pilot appends a reservation before the vote of the slot
+     * that asked for it and proposes slots in increasing order, so every slot proposed before the last
+     * durable reservation has its vote in the log, and the others are at most {@link #RESERVATION_SLOTS}
+     * below it.
+     */
+    /** Reserved own slots this incarnation started without a vote for (see {@link #markLostVotes}), for tests. */
+    long lostVotesAtStart;
+
+    private void markLostVotes() {
+        for (int log = 0; log < 2; log++) {
+            if (reserved[log] < 0) continue;
+            for (long k = Math.max(compactedBelow[log], reserved[log] - RESERVATION_SLOTS); k <= reserved[log]; k++) {
+                Slot s = slot(log, k);
+                if (!s.vouched() && !s.committed()) {
+                    s.voteLost = true;
+                    lostVotesAtStart++;
+                }
+            }
+        }
+    }
+
+    /**
+     * The pilot of {@code log} is about to propose {@code slot}: keep a durable reservation ahead of it
+     * ({@link SlotRecord.Reservation}), renewed when less than half of it is left, so that the
+     * FastAccept of a slot can leave at once while the pilot's own vote on it is still on its way to
+     * disk. Why sending first is safe (the Raft leader's rule, adapted): the pilot counts its own
+     * agreement or accept only when its own reply, sent once the vote is durable, comes back, so every
+     * fast or slow commit it decides rests on durable votes only. A crash before the vote is durable
+     * loses it; the reservation, durable before anything is sent for a slot it covers, makes the
+     * restarted pilot (1) resume above every slot it may have sent (no ballot reused: the reserved
+     * slots are taken over at higher ballots, as every inherited slot) and (2) treat each reserved
+     * slot it holds no vote for as a lost vote with dependency ⊥ until it commits ({@link Slot#voteLost}),
+     * so that recovery may still count a silent pilot as a fast-accept of the batch others hold
+     * ({@link CopilotRules#pickRecovery}).
+     */
+    void reserve(int log, long slot) {
+        if (storageFailed || reserved[log] >= slot + RESERVATION_SLOTS / 2) return;
+        reserved[log] = slot + RESERVATION_SLOTS;
+        persistReservation(log);
+    }
+
+    private void persistReservation(int log) {
+        writeCommits();
+        DurableLog l = ctx.log();
+        l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encodeReservation(new SlotRecord.Reservation(log, reserved[log]))));
+        reservationIndex[log] = l.lastIndex();
+        if (l.durableIndex() >= reservationIndex[log]) reservedDurable[log] = reserved[log];
+    }
+
+    /** Runs {@code send} (a pilot's phase message of own slot {@code slot}) once a durable reservation covers the slot: at once, normally. */
+    void whenReserved(int log, long slot, Runnable send) {
+        if (storageFailed) return;
+        if (reservedDurable[log] >= slot) send.run();
+        else whenDurable(send); // the reservation was appended before: durable by then
     }
 
     @Override
@@ -487,6 +564,7 @@ public final class CopilotEngine implements Engine, Inspectable {
 
     private void runDurable() {
         long durable = ctx.log().durableIndex();
+        for (int log = 0; log < 2; log++) if (reservationIndex[log] >= 0 && durable >= reservationIndex[log]) reservedDurable[log] = reserved[log];
         while (!deferred.isEmpty() && deferred.peekFirst().durableIndex() <= durable) deferred.pollFirst().action().run();
     }
 
@@ -606,6 +684,7 @@ public final class CopilotEngine implements Engine, Inspectable {
         s.dep = m.dep();
         s.depView = m.depView();
         s.status = Status.COMMITTED;
+        s.voteLost = false;
         // Not waited for: a lost commit is learned again from a peer (catch-up, or a takeover's Prepare).
         if (!storageFailed) unwrittenCommits.add(s);
         if (observed) commitEvents.add(new CommitEvent(m.log(), m.slot(), m.cmds(), m.dep()));
@@ -710,6 +789,7 @@ public final class CopilotEngine implements Engine, Inspectable {
                 }
             }
             persistView(log);
+            if (reserved[log] >= from[log]) persistReservation(log); // still ahead: a restart must not lose it
         }
         whenDurable(() -> {
             if (old >= l.firstIndex() && old <= l.lastIndex()) l.compactPrefix(old);

@@ -59,7 +59,9 @@ class CopilotRules {
         int other = 1 - log;
         for (long k = Math.max(0, dep + 1); k <= otherHighest; k++) {
             Slot s = slots.get(other, k);
-            if (s != null && s.vouched() && s.vouchedDep < slot) return false;
+            if (s == null) continue;
+            if (s.vouched() && s.vouchedDep < slot) return false;
+            if (s.voteLost && !s.committed()) return false; // a vote with any dependency, ⊥ included, may have been sent
         }
         return true;
     }
@@ -127,8 +129,9 @@ class CopilotRules {
 
     /**
      * The first slot a pilot proposes fresh commands at: at the start of its view or above, and above
-     * every slot of its log it holds (its own votes are durable before they are sent, so after a
-     * restart it resumes above every slot it ever proposed). {@code executed} (the first slot not yet
+     * every slot of its log it holds (a pilot reserves slots durably before it sends anything for
+     * them, and replay counts the reserved slots as held, so after a restart it resumes above every
+     * slot it ever proposed, even one whose FastAccept left before its own vote was durable). {@code executed} (the first slot not yet
      * executed here) and {@code elected} (the pilot was just elected, not restarted) are for test twins.
      */
     long pilotFirstSlot(long viewStart, long highestHere, long executed, boolean elected) {
@@ -165,12 +168,17 @@ class CopilotRules {
      *   <li>An accepted answer at that ballot may have been chosen at it: keep it.</li>
      *   <li>Otherwise that ballot is the default ballot of some view, {@code (view, 0, pilot)}, and
      *       only fast-accepts were made at it. Count the members that certainly fast-accepted the
-     *       value: the fast-accepted answers, plus the pilot itself when it did not answer (a pilot
-     *       makes its own vote durable before it sends the FastAccept, so anyone holding the value
-     *       proves the pilot's vote). If f+1 of them did, keeping the value with its initial
-     *       dependency is safe (a majority passed the compatibility check, so no conflicting
-     *       other-log entry can have committed with a dependency below it) and required if it was
-     *       fast-committed.</li>
+     *       value: the fast-accepted answers, plus the pilot itself when it did not answer. The pilot
+     *       sends its FastAccept before its own vote is durable (Raft's leader does the same), but it
+     *       acts as if it had voted whether or not the vote survived: it holds the vote in memory from
+     *       before the FastAccept leaves, and after a restart it treats every slot it had reserved and
+     *       holds no vote for as a vote with dependency ⊥ ({@link Slot#voteLost}) until the slot
+     *       commits, so its compatibility answers never contradict the vote counted here. If f+1 of
+     *       them did, keeping the value with its initial dependency is safe (a majority passed the
+     *       compatibility check, so no conflicting other-log entry can have committed with a
+     *       dependency below it) and required if it was fast-committed. A pilot that answers without
+     *       a vote lost it in a crash, and then it had not counted itself either (its own agreement
+     *       counts only once its vote is durable), so it is not counted.</li>
      *   <li>Else, if even counting every member that did not answer as a fast-accept the fast quorum
      *       cannot be reached, nothing was chosen: commit a no-op with dependency ⊥.</li>
      *   <li>Else the answers cannot tell (the paper's case 4): wait for more of them.</li>

@@ -102,8 +102,9 @@ final class Pilot {
     void start(boolean elected) {
         long now = engine.now();
         for (NodeId p : engine.members) if (!p.equals(engine.self)) links.put(p, new PeerLink(p, now));
-        // Every slot this pilot proposed was made durable here before anyone heard of it, and a new
-        // view starts above every slot its majority knew: resuming above both never reuses a slot.
+        // Every slot this pilot may have proposed is covered by a reservation made durable here before
+        // anyone heard of the slot (replay counts it as seen), and a new view starts above every slot
+        // its majority knew: resuming above both never reuses a slot.
         nextSlot = engine.rules.pilotFirstSlot(engine.startSlot[log], engine.highestSeen[log], engine.cursor(log), elected);
         firstSlot = nextSlot;
         ball = log == 0; // pilot 0 starts with the ball (§4.1)
@@ -207,12 +208,16 @@ final class Pilot {
         lastBatchAt = now;
         engine.noteProposal(batch);
         FastAccept fa = new FastAccept(log, slot, initial, batch, dep);
-        // The pilot's own vote goes through the acceptor like anyone's and is durable before the
-        // FastAccept leaves: a restarted pilot then knows every slot it ever proposed.
+        engine.reserve(log, slot);
+        // The pilot's own vote goes through the acceptor like anyone's: held in memory at once, its
+        // record appended, and its agreement counted only when its own reply comes back, once the
+        // record is durable. The FastAccept does not wait for that write (it used to: two fsyncs in a
+        // row on every command's path, the pilot's then the acceptors'); it waits only for a durable
+        // reservation of the slot, normally made long before (CopilotEngine#reserve says why that is safe).
         engine.onFastAccept(engine.self, fa);
         if (!holds(slot, Status.FAST_ACCEPTED, batch)) return; // refused here (a takeover promised the slot away): its NACK abandons it
         passBall(slot, dep);
-        engine.whenDurable(() -> {
+        engine.whenReserved(log, slot, () -> {
             engine.noteSent(fa.log(), fa.slot(), fa.ballot(), false, fa.cmds(), fa.dep());
             sendToPeers(fa, slot, Command.bytes(fa.cmds()));
         });
@@ -221,7 +226,8 @@ final class Pilot {
 
     /**
      * §4.1: hands the ball to the other pilot as soon as the slot is chosen, not only with the
-     * FastAccept, which leaves after this pilot's vote is durable. With a disk flush slower than the
+     * FastAccept (which, before the FastAccept stopped waiting for the pilot's own vote to be durable,
+     * left only after a disk flush). With a disk flush slower than the
      * ping-pong wait (milliseconds against 1 ms), waiting for the FastAccept made the other pilot's
      * wait expire nearly every time: it proposed without the ball, with a dependency that missed this
      * slot, the replicas that had processed this slot found the two proposals ordered neither way, and
@@ -297,7 +303,8 @@ final class Pilot {
         Accept a = new Accept(log, p.slot, initial, p.cmds, p.finalDep);
         engine.onAccept(engine.self, a);
         if (!holds(p.slot, Status.ACCEPTED, p.cmds)) return;
-        engine.whenDurable(() -> {
+        // Like the FastAccept, the Accept leaves in parallel with the pilot's own write; its own accept counts once durable.
+        engine.whenReserved(log, p.slot, () -> {
             engine.noteSent(a.log(), a.slot(), a.ballot(), true, a.cmds(), a.dep());
             sendToPeers(a, p.slot, Command.bytes(a.cmds()));
         });
@@ -305,8 +312,8 @@ final class Pilot {
 
     /**
      * Whether this member's own acceptor took the proposal (and its record is on its way to disk).
-     * Nothing is sent that the pilot itself did not vote for: a peer holding a batch the pilot has
-     * no durable record of would let a restarted pilot reuse the slot for another batch.
+     * Nothing is sent that the pilot itself did not vote for: a peer holding a batch the pilot never
+     * voted for would contradict recovery, which counts a silent pilot as a fast-accept of it.
      */
     private boolean holds(long slot, Status status, List<Command> batch) {
         Slot s = engine.slotOrNull(log, slot);
@@ -404,9 +411,8 @@ final class Pilot {
             boolean answered = p.phase == Phase.FAST ? p.answers.containsKey(link.peer()) : p.accepts.hasAcked(link.peer());
             if (!answered) silent.add(link.peer());
         }
-        // Like the first send, a resend waits until the pilot's own vote is durable: on a slow disk the
-        // timer can fire first, and a peer must never hold a batch a restarted pilot does not know.
-        engine.whenDurable(() -> {
+        // Like the first send, a resend needs only the slot's durable reservation (it has it by now).
+        engine.whenReserved(log, slot, () -> {
             if (inflight.get(slot) != p) return;
             for (NodeId peer : silent) {
                 detector.resent(peer, slot, links.get(peer).resentFrom(slot));

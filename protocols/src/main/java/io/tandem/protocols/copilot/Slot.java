@@ -25,6 +25,15 @@ final class Slot {
     Ballot accepted = Ballot.NONE;
     /** Of a committed slot: the view of the other log its dependency was taken in ({@link CopilotMessage.Commit#depView}); -1 unknown. */
     int depView = -1;
+    /**
+     * An own slot of this member's log, reserved before a restart, that it holds no durable vote for:
+     * as its pilot it may have sent a FastAccept for it before its own vote was durable, and lost that
+     * vote in the crash. Until the slot commits, the compatibility check treats it as a vote with
+     * dependency ⊥ (the strictest), so this member never acts against a vote others may count
+     * ({@link CopilotRules#pickRecovery} counts a silent pilot as a fast-accept). Not persisted: every
+     * restart derives it again from the reservation record.
+     */
+    boolean voteLost;
 
     Slot(int log, long index) {
         this.log = log;
@@ -43,6 +52,6 @@ final class Slot {
     @Override
     public String toString() {
         return log + "." + index + "[" + status + " dep=" + dep + " vouched=" + vouchedDep + " p=" + promised + " a=" + accepted
-                + (cmds == null ? " ?" : " " + cmds.size() + " cmds") + "]";
+                + (cmds == null ? " ?" : " " + cmds.size() + " cmds") + (voteLost ? " vote-lost" : "") + "]";
     }
 }

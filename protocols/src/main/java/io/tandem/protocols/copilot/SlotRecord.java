@@ -23,6 +23,8 @@ final class SlotRecord {
     private static final byte FORMAT = 2;
     /** A {@link ViewState} record: a log's promised and established view. */
     private static final byte VIEW_FORMAT = 3;
+    /** A {@link Reservation} record: the own slots a pilot may send phase messages for before its vote on them is durable. */
+    private static final byte RESERVATION_FORMAT = 4;
 
     private SlotRecord() {}
 
@@ -67,10 +69,40 @@ final class SlotRecord {
     }
 
     /**
-     * Decodes a record: a {@link Slot} or a {@link ViewState}; throws IllegalArgumentException on a
-     * malformed record.
+     * The pilot of {@code log} may send FastAccepts for its slots up to {@code through} before its own
+     * vote on them is durable (Raft's leader does the same with its entries). A restart replays it: the
+     * pilot never proposes at those slots again, and it treats every one of them that it holds no vote
+     * for as a vote it may have lost ({@link Slot#voteLost}).
+     */
+    record Reservation(int log, long through) {}
+
+    static byte[] encodeReservation(Reservation r) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(10);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(RESERVATION_FORMAT);
+            out.writeByte(r.log());
+            out.writeLong(r.through());
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Decodes a record: a {@link Slot}, a {@link ViewState} or a {@link Reservation}; throws
+     * IllegalArgumentException on a malformed record.
      */
     static Object decodeAny(byte[] record) {
+        if (record.length > 0 && record[0] == RESERVATION_FORMAT) {
+            if (record.length != 10) throw new IllegalArgumentException("reservation record of " + record.length + " bytes");
+            int log = record[1];
+            if (log != 0 && log != 1) throw new IllegalArgumentException("reservation record of log " + log);
+            long through = java.nio.ByteBuffer.wrap(record, 2, 8).getLong();
+            if (through < 0) throw new IllegalArgumentException("reservation record through slot " + through);
+            return new Reservation(log, through);
+        }
         if (record.length > 0 && record[0] == VIEW_FORMAT) {
             try {
                 DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(record));
