@@ -56,6 +56,16 @@ public interface Region {
         return -1;
     }
 
+    /**
+     * A count that grows after every push of a peer lands in our copy of this region (the bytes are
+     * in memory before the count moves; a count of several regions together is allowed) and whenever
+     * {@link #peersVersion} changes; negative if this region does not count. A poller that finds the
+     * count where it was before its last read of the peers' copies knows they hold nothing new.
+     */
+    default long changes() {
+        return -1;
+    }
+
     /** Reads the word at {@code offset} of {@code member}'s copy with acquire semantics. */
     default long getLong(NodeId member, int offset) {
         return (long) WORD.getAcquire(of(member), (long) offset);

@@ -60,6 +60,7 @@ public final class TransportRegions implements Regions {
 
     @Override
     public int pollCompletions(Consumer<PushCompletion> sink) {
+        if (completions.isEmpty()) return 0; // polled on every loop turn: no drain lambda for an empty queue
         return completions.drain(sink::accept);
     }
 
@@ -150,6 +151,11 @@ public final class TransportRegions implements Regions {
         @Override
         public long peersVersion() {
             return transport.peersVersion();
+        }
+
+        @Override
+        public long changes() {
+            return transport.changes(); // every region of the transport together: counts more, never less
         }
 
         @Override

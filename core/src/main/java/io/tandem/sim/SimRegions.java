@@ -36,6 +36,8 @@ final class SimRegions implements Regions {
     private final Set<NodeId> frozen = new TreeSet<>();
     private final ArrayDeque<PushCompletion> completions = new ArrayDeque<>();
     private long nextPushId;
+    /** Writes applied to peers' copies and copies reset, over every region ({@link Region#changes}). */
+    private long changes;
 
     SimRegions(SimNode node, Simulation sim, long incarnation) {
         this.node = node;
@@ -86,6 +88,7 @@ final class SimRegions implements Regions {
             MemorySegment copy = r.copies.get(member);
             if (copy != null) copy.fill((byte) 0);
         }
+        changes++;
     }
 
     void completed(PushCompletion completion) {
@@ -101,6 +104,7 @@ final class SimRegions implements Regions {
         if (offset < 0 || offset % 8 != 0 || (long) offset + 8L * words.length > r.size) return RegionTable.Outcome.BAD_RANGE;
         if (frozen.contains(writer)) return RegionTable.Outcome.FROZEN;
         for (int i = 0; i < words.length; i++) copy.set(ValueLayout.JAVA_LONG, offset + 8L * i, words[i]);
+        changes++;
         return RegionTable.Outcome.APPLIED;
     }
 
@@ -151,6 +155,11 @@ final class SimRegions implements Regions {
         @Override
         public long peersVersion() {
             return 0;
+        }
+
+        @Override
+        public long changes() {
+            return changes;
         }
 
         @Override

@@ -52,6 +52,15 @@ public final class Sst {
         return predicates;
     }
 
+    /**
+     * A count that grows after any peer's row changed ({@link SstRows#changes}), negative if unknown.
+     * Read it before a predicate pass: if it has not moved at the next poll, and nothing else the
+     * predicates read changed, the pass would find what the last one found (derecho.md §8.8).
+     */
+    public long peerChanges() {
+        return rows.changes();
+    }
+
     // ---- reads (any row) ----
 
     /** The word {@code column} of {@code member}'s row, with acquire semantics. */

@@ -31,6 +31,14 @@ public interface SstRows {
         return -1;
     }
 
+    /**
+     * A count that grows after any peer's row here changed (a push landed, or {@link #version}
+     * changed); negative if these rows do not count, and then every poll must read them.
+     */
+    default long changes() {
+        return -1;
+    }
+
     /** The rows of a memory region registered through {@code EngineContext.regions()}. */
     static SstRows of(Region region) {
         return new SstRows() {
@@ -47,6 +55,11 @@ public interface SstRows {
             @Override
             public long version() {
                 return region.peersVersion();
+            }
+
+            @Override
+            public long changes() {
+                return region.changes();
             }
 
             @Override

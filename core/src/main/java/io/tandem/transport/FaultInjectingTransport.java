@@ -203,6 +203,11 @@ public final class FaultInjectingTransport implements Transport {
         public long peersVersion() {
             return delegate.regions().peersVersion();
         }
+
+        @Override
+        public long changes() {
+            return delegate.regions().changes();
+        }
     }
 
     @Override

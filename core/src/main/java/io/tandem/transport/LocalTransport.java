@@ -161,5 +161,10 @@ public final class LocalTransport implements Transport {
         public long peersVersion() {
             return regions.peersVersion();
         }
+
+        @Override
+        public long changes() {
+            return regions.changes();
+        }
     }
 }

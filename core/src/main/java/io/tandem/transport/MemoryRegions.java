@@ -66,4 +66,15 @@ public interface MemoryRegions {
     default long peersVersion() {
         return -1;
     }
+
+    /**
+     * A count that grows after every write applied to any peer's copy of any region here (its bytes
+     * are in memory before the count moves) and after every change of the peers; {@code -1} if this
+     * implementation does not count. A poller that finds the count where it was when it last read
+     * the copies knows that they hold nothing new, and may skip reading them (derecho.md §8.8: an idle
+     * predicate pass then costs one read).
+     */
+    default long changes() {
+        return -1;
+    }
 }

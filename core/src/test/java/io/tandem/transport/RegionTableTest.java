@@ -74,4 +74,37 @@ class RegionTableTest {
         assertThat(table.apply(PEER, "sst", 4096 - 8, MemorySegment.ofArray(new byte[16]))).isEqualTo(RegionTable.Outcome.BAD_RANGE);
         table.close();
     }
+
+    @Test
+    void theChangeCountMovesForEveryAppliedWriteAndPeerChangeOnly() {
+        NodeId third = NodeId.of("n3");
+        RegionTable table = new RegionTable(SELF, Set.of(PEER));
+        table.register("sst", 64);
+        long start = table.changes();
+        assertThat(table.apply(PEER, "sst", 0, new byte[8])).isEqualTo(RegionTable.Outcome.APPLIED);
+        assertThat(table.changes()).isEqualTo(start + 1);
+        // Writes that change nothing leave it where it is: a poller reading it would miss nothing.
+        assertThat(table.apply(PEER, "sst", 4, new byte[8])).isEqualTo(RegionTable.Outcome.BAD_RANGE);
+        assertThat(table.apply(PEER, "other", 0, new byte[8])).isEqualTo(RegionTable.Outcome.UNKNOWN_REGION);
+        table.freeze(PEER);
+        assertThat(table.apply(PEER, "sst", 0, new byte[8])).isEqualTo(RegionTable.Outcome.FROZEN);
+        assertThat(table.changes()).isEqualTo(start + 1);
+        // A peer's copies appearing or going away is a change of what a reader finds.
+        table.addPeer(third);
+        assertThat(table.changes()).isEqualTo(start + 2);
+        table.removePeer(third);
+        assertThat(table.changes()).isEqualTo(start + 3);
+        table.close();
+    }
+
+    @Test
+    void pushTargetsThatAreAscendingPeersComeBackAsTheyAreAndOthersAreFilteredAndSorted() {
+        NodeId third = NodeId.of("n3");
+        RegionTable table = new RegionTable(SELF, Set.of(PEER, third));
+        List<NodeId> ordered = List.of(PEER, third);
+        assertThat(table.targets(ordered)).isSameAs(ordered);
+        assertThat(table.targets(List.of(third, PEER, PEER, SELF, NodeId.of("n9")))).containsExactly(PEER, third);
+        assertThat(table.targets(Set.of(third, PEER))).containsExactly(PEER, third);
+        table.close();
+    }
 }

@@ -38,9 +38,11 @@ import org.jgroups.JChannel;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.MulticastBenchmark \
  *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
- *     --warmup 2 --measure 4 --base-port 23000 [--window 64]
+ *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--thread-cpu true] [--jfr /tmp/prefix]
  * </pre>
- * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6), 64 by default.
+ * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6), 64 by default;
+ * {@code --thread-cpu true} prints the CPU each thread group used while measured, {@code --jfr} records a JFR
+ * profile (settings "profile") of each measured interval.
  * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds.
  */
 public final class MulticastBenchmark {
@@ -63,6 +65,8 @@ public final class MulticastBenchmark {
                 case "--measure" -> measure = Double.parseDouble(v);
                 case "--base-port" -> basePort = Integer.parseInt(v);
                 case "--window" -> window = Integer.parseInt(v);
+                case "--thread-cpu" -> threadCpu = Boolean.parseBoolean(v);
+                case "--jfr" -> jfrPrefix = v;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -74,6 +78,7 @@ public final class MulticastBenchmark {
             for (int payload : payloads) {
                 for (String system : systems) {
                     int port = basePort + (run++ % 90) * 10;
+                    pointName = system + "-" + n + "-" + payload;
                     Point p = switch (system) {
                         case "tandem-raw" -> tandem(n, payload, VsyncConfig.Delivery.RAW, window, port, warmup, measure, run);
                         case "tandem-ordered" -> tandem(n, payload, VsyncConfig.Delivery.ORDERED, window, port, warmup, measure, run);
@@ -91,6 +96,12 @@ public final class MulticastBenchmark {
 
     private record Point(long delivered, double seconds) {}
 
+    /** Print the CPU time each thread group used during the measured seconds (names with digits folded). */
+    private static boolean threadCpu;
+    /** Record a JFR profile of the measured seconds into {@code <prefix>-<system>-<n>-<payload>.jfr}. */
+    private static String jfrPrefix;
+    private static String pointName = "";
+
     private static final java.util.concurrent.atomic.AtomicReference<Throwable> FIRST_ERROR = new java.util.concurrent.atomic.AtomicReference<>();
 
     private static List<Integer> ints(String csv) {
@@ -100,7 +111,7 @@ public final class MulticastBenchmark {
     }
 
     /** Senders on every member, counting deliveries at member 0 between warm-up end and measure end. */
-    private static Point drive(int n, List<Runnable> senders, AtomicLong deliveredAt0, AtomicBoolean stop, double warmup, double measure) throws InterruptedException {
+    private static Point drive(int n, List<Runnable> senders, AtomicLong deliveredAt0, AtomicBoolean stop, double warmup, double measure) throws Exception {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Thread t = new Thread(senders.get(i), "sender-" + i);
@@ -109,14 +120,61 @@ public final class MulticastBenchmark {
             threads.add(t);
         }
         Thread.sleep((long) (warmup * 1000));
+        jdk.jfr.Recording jfr = null;
+        if (jfrPrefix != null) {
+            jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            jfr.start();
+        }
+        Map<String, Long> cpu0 = threadCpu ? cpuByThreadGroup() : Map.of();
         long c0 = deliveredAt0.get();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long c1 = deliveredAt0.get();
         long t1 = System.nanoTime();
+        Map<String, Long> cpu1 = threadCpu ? cpuByThreadGroup() : Map.of();
+        if (jfr != null) {
+            jfr.stop();
+            try {
+                jfr.dump(Path.of(jfrPrefix + "-" + pointName + ".jfr"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            jfr.close();
+        }
+        if (threadCpu) printCpu(cpu0, cpu1, (t1 - t0) / 1e9, c1 - c0);
         stop.set(true);
         for (Thread t : threads) t.join(5000);
         return new Point(c1 - c0, (t1 - t0) / 1e9);
+    }
+
+    /** CPU nanoseconds per thread group (a thread's name with its digits removed), live threads only. */
+    private static Map<String, Long> cpuByThreadGroup() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (info == null) continue;
+            long ns = mx.getThreadCpuTime(info.getThreadId());
+            if (ns < 0) continue;
+            String group = info.getThreadName().replaceAll("[0-9]+", "#");
+            out.merge(group + " (" + info.getThreadId() + ")", ns, Long::sum);
+        }
+        return out;
+    }
+
+    private static void printCpu(Map<String, Long> before, Map<String, Long> after, double seconds, long delivered) {
+        Map<String, double[]> groups = new java.util.TreeMap<>();
+        double total = 0;
+        for (Map.Entry<String, Long> e : after.entrySet()) {
+            double used = (e.getValue() - before.getOrDefault(e.getKey(), 0L)) / 1e9 / seconds;
+            String group = e.getKey().substring(0, e.getKey().lastIndexOf(" ("));
+            double[] g = groups.computeIfAbsent(group, k -> new double[2]);
+            g[0] += used;
+            g[1]++;
+            total += used;
+        }
+        System.out.printf(Locale.ROOT, "# %s: threads of this JVM used %.2f cores; %.2f us of CPU per message delivered at member 0%n", pointName, total, total * seconds * 1e6 / Math.max(1, delivered));
+        groups.entrySet().stream().filter(e -> e.getValue()[0] >= 0.005).sorted((a, b) -> Double.compare(b.getValue()[0], a.getValue()[0]))
+                .forEach(e -> System.out.printf(Locale.ROOT, "#   %5.1f%% of a core  %s (%d threads)%n", 100 * e.getValue()[0], e.getKey(), (int) e.getValue()[1]));
     }
 
     private static Point tandem(int n, int payload, VsyncConfig.Delivery delivery, int window, int basePort, double warmup, double measure, int run) throws Exception {

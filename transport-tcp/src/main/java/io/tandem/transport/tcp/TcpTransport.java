@@ -678,10 +678,26 @@ public final class TcpTransport implements Transport {
             return regionTable.peersVersion();
         }
 
+        @Override
+        public long changes() {
+            return regionTable.changes();
+        }
+
+        /** The last region name pushed and its UTF-8 bytes (an engine pushes one region over and over). */
+        private volatile Object[] lastName = {"", new byte[0]};
+
+        private byte[] nameBytes(String name) {
+            Object[] last = lastName;
+            if (last[0].equals(name)) return (byte[]) last[1];
+            byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+            lastName = new Object[] {name, bytes};
+            return bytes;
+        }
+
         private void send(String name, int offset, int length, java.util.Collection<NodeId> targets, long pushId) {
             if (closed.get()) return;
             java.util.List<NodeId> to = regionTable.targets(targets);
-            byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
+            byte[] nameBytes = nameBytes(name);
             int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
             int at = 0;
             while (at < length) {
