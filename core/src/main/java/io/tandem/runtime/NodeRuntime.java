@@ -876,7 +876,7 @@ public final class NodeRuntime implements AutoCloseable {
         return f == null ? new NodeStoppedException(self + " is not running") : new NodeStoppedException(self + " stopped after a failure: " + f);
     }
 
-    /** Stops the transport, the loop, execution and storage; pending requests fail with {@link NodeStoppedException}. */
+    /** Stops the loop, the transport, execution and storage; pending requests fail with {@link NodeStoppedException}. */
     @Override
     public void close() {
         if (!started.get()) {
@@ -885,12 +885,15 @@ public final class NodeRuntime implements AutoCloseable {
         }
         running = false;
         LockSupport.unpark(loop);
-        transport.close();
+        // The loop's last turn ends before the transport closes: an engine may read the transport's
+        // memory regions in any turn (a virtual-synchrony engine reads its SST on every poll), and a
+        // TCP transport frees that memory when it closes. Messages that arrive meanwhile only queue up.
         try {
             loop.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        transport.close();
         execution.close();
         storage.close();
         pending.failAll(new NodeStoppedException(self + " was closed"));
