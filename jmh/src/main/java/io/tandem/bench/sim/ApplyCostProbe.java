@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * The cost model's {@code apply.ns} for three state machines, measured the way {@link CostCalibration} measures the
+ * The cost model's {@code apply.ns} for three state machines, measured the way {@code CostCalibration} measures the
  * calibrated one (issue 21, the scaling targets): thread CPU time per command through {@link SequentialExecutor}
  * (session table included), 16 sessions, a flush every 256 commands, the last of three rounds counted.
  *
