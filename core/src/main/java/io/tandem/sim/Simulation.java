@@ -545,6 +545,15 @@ public final class Simulation implements SimCluster {
         trace("dropped-" + kind, node, detail);
     }
 
+    /**
+     * A message that never leaves the sender (the loss model or a partition at sending), written to the
+     * human-readable trace only: it is not an event of any node, so it stays out of the determinism digest.
+     * Without it a lost message and one never sent look the same in a trace.
+     */
+    private void traceLoss(NodeId from, NodeId to, String why, ProtocolMessage message) {
+        if (traceSink != null) traceSink.accept(SimTime.clock(now) + " " + from + " " + why + "-to " + to + " " + render(message));
+    }
+
     private static String render(Object detail) {
         return TraceDigest.render(detail);
     }
@@ -612,11 +621,13 @@ public final class Simulation implements SimCluster {
         boolean contact = message instanceof io.tandem.engine.ContactMessage; // a join request crosses a removal (Derecho's bootstrap socket)
         if (!from.equals(to) && !contact && !nodes.get(from).isConnectedTo(to)) { // removed from this node's network at run time
             count("messages.refused");
+            traceLoss(from, to, "refused", message);
             return;
         }
         long[] arrivals = from.equals(to) ? new long[] {now} : network.plan(from, to, now);
         if (arrivals.length == 0) {
             count("messages.lost");
+            traceLoss(from, to, network.blocked(from, to) ? "partitioned" : "lost", message);
             return;
         }
         if (arrivals.length > 1) count("messages.duplicated");
