@@ -152,7 +152,7 @@ final class Summary {
         }
     }
 
-    /** The summary as a Markdown table (what protocols/README.md shows). */
+    /** The summary as a Markdown table (what docs/raft.md shows). */
     static String markdown(List<Row> rows) {
         StringBuilder s = new StringBuilder();
         s.append("| scenario | windows | throughput (ops/s) | throughput % | mean (ms) | mean % | p99 (ms) | p99 % | commit wait (ms) | vs fail-stop (throughput / p99) | leader heap (MiB, mean in use) | leader live heap growth (MiB; beyond healthy) | leader CPU (% of a core) | resends | slowness warnings | catch-up (s) | result |\n");

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * near the healthy latency whichever replica it is (copilot.md §8.2 S2/S3/S5), where a leader-based
  * engine with a slow leader degrades by about the slowdown. Five replicas, no other fault, the
  * simulator's slow-node fault (every link of the node and its disk take {@code factor} times longer).
- * Deterministic: the same numbers on every run. It prints a table (see protocols/README.md); run with
+ * Deterministic: the same numbers on every run. It prints a table (see docs/copilot.md); run with
  * {@code ./mvnw -o -q -pl protocols -am test -Dtest=CopilotSlowReplicaTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class CopilotSlowReplicaTest {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * the default {@code tandem sim} mix ({@link SimOptions#mix()}) or a named scripted scenario. The
  * default test replays each recorded seed (one seed per mutant, so it is fast) and checks that every
  * mutant has a catcher; {@code -Dtandem.mutants=true} runs the whole campaign, up to
- * {@code -Dtandem.mutants.seeds} (500) seeds per mutant, and prints the table for protocols/README.md.
+ * {@code -Dtandem.mutants.seeds} (500) seeds per mutant, and prints the table for docs/simulation-reach.md.
  */
 class MutantCampaignTest {
     /**
