@@ -310,6 +310,15 @@ public final class CopilotEngine implements Engine, Inspectable {
                 seen(r.log(), r.through()); // the reserved slots may exist at peers: never proposed at again
                 continue;
             }
+            if (record instanceof SlotRecord.SameBatch same) {
+                Slot previous = slots[same.slot().log].get(same.slot().index);
+                if (previous == null || previous.cmds == null) {
+                    if (same.slot().index >= compactedBelow[same.slot().log]) corruptRecords++; // cannot happen: the full record precedes it
+                    continue;
+                }
+                same.slot().cmds = previous.cmds;
+                record = same.slot();
+            }
             Slot s = (Slot) record;
             seen(s.log, s.index);
             if (s.cmds != null) seen(1 - s.log, s.dep);
@@ -537,8 +546,18 @@ public final class CopilotEngine implements Engine, Inspectable {
     void persist(Slot s) {
         if (storageFailed) return;
         writeCommits();
+        append(s);
+    }
+
+    /**
+     * Appends slot {@code s}'s state; without its batch when the slot's previous record (still in the
+     * durable log: compaction rewrites every live slot in full first) holds that very batch.
+     */
+    private void append(Slot s) {
         DurableLog log = ctx.log();
-        log.append(new LogEntry(log.lastIndex() + 1, 0, SlotRecord.encode(s)));
+        boolean same = s.cmds != null && s.writtenCmds == s.cmds;
+        log.append(new LogEntry(log.lastIndex() + 1, 0, same ? SlotRecord.encodeSameBatch(s) : SlotRecord.encode(s)));
+        s.writtenCmds = s.cmds;
     }
 
     /**
@@ -550,7 +569,7 @@ public final class CopilotEngine implements Engine, Inspectable {
     private void writeCommits() {
         if (unwrittenCommits.isEmpty()) return;
         DurableLog log = ctx.log();
-        for (Slot c : unwrittenCommits) log.append(new LogEntry(log.lastIndex() + 1, 0, SlotRecord.encode(c)));
+        for (Slot c : unwrittenCommits) append(c);
         unwrittenCommits.clear();
     }
 
@@ -636,6 +655,11 @@ public final class CopilotEngine implements Engine, Inspectable {
         }
     }
 
+    /** The batch held already if it equals the new one (its record then need not repeat it), else the new one. */
+    private static List<Command> sameOrNew(List<Command> held, List<Command> incoming) {
+        return held != null && held.equals(incoming) ? held : incoming;
+    }
+
     private static Commit commitOf(Slot s) {
         return new Commit(s.log, s.index, s.cmds, s.dep, s.depView);
     }
@@ -662,7 +686,7 @@ public final class CopilotEngine implements Engine, Inspectable {
             s.vouchedDep = s.vouched() ? Math.min(s.vouchedDep, m.dep()) : m.dep();
             s.promised = m.ballot();
             s.accepted = m.ballot();
-            s.cmds = m.cmds();
+            s.cmds = sameOrNew(s.cmds, m.cmds());
             s.dep = m.dep();
             s.status = Status.ACCEPTED;
             persist(s);
@@ -680,7 +704,7 @@ public final class CopilotEngine implements Engine, Inspectable {
         Slot s = slot(m.log(), m.slot());
         if (s.committed()) return;
         s.vouchedDep = s.vouched() ? Math.min(s.vouchedDep, m.dep()) : m.dep();
-        s.cmds = m.cmds();
+        s.cmds = sameOrNew(s.cmds, m.cmds());
         s.dep = m.dep();
         s.depView = m.depView();
         s.status = Status.COMMITTED;
@@ -785,7 +809,8 @@ public final class CopilotEngine implements Engine, Inspectable {
         for (int log = 0; log < 2; log++) {
             for (Slot s : slots[log].values()) {
                 if (s.index >= from[log] && (s.status != Status.NONE || !s.promised.equals(Ballot.NONE))) {
-                    l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encode(s)));
+                    l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encode(s))); // in full: the old prefix goes
+                    s.writtenCmds = s.cmds;
                 }
             }
             persistView(log);

@@ -34,6 +34,8 @@ final class Slot {
      * restart derives it again from the reservation record.
      */
     boolean voteLost;
+    /** The batch of the last record appended for this slot (identity): a record with the same batch need not repeat it. */
+    List<Command> writtenCmds;
 
     Slot(int log, long index) {
         this.log = log;

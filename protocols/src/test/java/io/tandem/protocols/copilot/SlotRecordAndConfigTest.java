@@ -39,6 +39,41 @@ class SlotRecordAndConfigTest {
         assertThat(SlotRecord.digest(s.cmds, 17)).isNotEqualTo(SlotRecord.digest(s.cmds, 16)).isEqualTo(SlotRecord.digest(List.copyOf(s.cmds), 17));
     }
 
+    /**
+     * A reservation (a pilot's slots it may send for before its own vote is durable) and a record whose
+     * batch is the slot's previous record's (a commit or slow-path Accept of a batch voted for already)
+     * round-trip, and malformed ones are refused with a value.
+     */
+    @Test
+    void reservationAndSameBatchRecordsRoundTripAndMalformedOnesAreRefused() {
+        SlotRecord.Reservation r = new SlotRecord.Reservation(1, 4711);
+        assertThat(SlotRecord.decodeAny(SlotRecord.encodeReservation(r))).isEqualTo(r);
+        byte[] badLog = SlotRecord.encodeReservation(r);
+        badLog[1] = 2;
+        assertThatThrownBy(() -> SlotRecord.decodeAny(badLog)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("log 2");
+        byte[] shortOne = Arrays.copyOf(SlotRecord.encodeReservation(r), 6);
+        assertThatThrownBy(() -> SlotRecord.decodeAny(shortOne)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("6 bytes");
+        assertThatThrownBy(() -> SlotRecord.decodeAny(SlotRecord.encodeReservation(new SlotRecord.Reservation(0, -5)))).isInstanceOf(IllegalArgumentException.class);
+
+        Slot s = new Slot(0, 9);
+        s.status = Status.COMMITTED;
+        s.promised = s.accepted = new Ballot(0, 0, 0);
+        s.dep = s.vouchedDep = 3;
+        s.depView = 1;
+        s.cmds = List.of(new Command(NodeId.of("n1"), 1, new ClientRequest.Session(2, 1, 0), new byte[64], false));
+        byte[] full = SlotRecord.encode(s), same = SlotRecord.encodeSameBatch(s);
+        assertThat(same.length).isLessThan(full.length - 64);
+        Object back = SlotRecord.decodeAny(same);
+        assertThat(back).isInstanceOf(SlotRecord.SameBatch.class);
+        Slot b = ((SlotRecord.SameBatch) back).slot();
+        assertThat(b.cmds).isNull();
+        assertThat(b.status).isEqualTo(Status.COMMITTED);
+        assertThat(b.dep).isEqualTo(3);
+        assertThat(b.depView).isEqualTo(1);
+        assertThatThrownBy(() -> SlotRecord.decodeAny(Arrays.copyOf(same, same.length + 1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SlotRecord.encodeSameBatch(new Slot(0, 1))).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void theConfigIsValidated() {
         assertThatThrownBy(() -> CopilotConfig.DEFAULTS.withTimers(Duration.ZERO, Duration.ofMillis(10), Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)))
