@@ -289,8 +289,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println();
 
             if (failover.killed()) {
-                if (sharded) restartShardMember(cluster, failover, admin);
-                else restart(cluster, failover, admin);
+                restart(cluster, failover, admin, sharded);
             }
 
             out.printf(Locale.ROOT, "Reading back all %,d keys to check every acknowledged write... ", workload.keysInUse());
@@ -327,13 +326,17 @@ final class DemoCommand implements Callable<Integer> {
         return Optional.empty();
     }
 
-    private void restart(LocalCluster cluster, Failover failover, TandemKvClient admin) throws InterruptedException {
+    /**
+     * Restarts the killed node and waits until it is back: caught up to the leader's commit index, or, in a
+     * sharded store, placed in a shard by a view (it copied that shard's history as a new member).
+     */
+    private void restart(LocalCluster cluster, Failover failover, TandemKvClient admin, boolean sharded) throws InterruptedException {
         LocalCluster.Node node = cluster.node(failover.killedNode());
-        out.printf("Restarting %s, which was killed... ", node.id());
+        out.printf("Restarting %s, which was killed%s... ", node.id(), sharded ? "; it joins the group again as a new member" : "");
         out.flush();
         long t0 = System.nanoTime();
         Process p = cluster.start(node);
-        long target = LocalCluster.leader(LocalCluster.statuses(admin)).map(NodeStatus::commitIndex).orElse(0L);
+        long target = sharded ? 0 : LocalCluster.leader(LocalCluster.statuses(admin)).map(NodeStatus::commitIndex).orElse(0L);
         long deadline = t0 + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             if (!p.isAlive()) {
@@ -341,43 +344,22 @@ final class DemoCommand implements Callable<Integer> {
                 out.println(cluster.logTail(node, 15));
                 return;
             }
-            Object s = admin.statusAll().get(node.client());
-            if (s instanceof NodeStatus st && st.appliedIndex() >= target) {
-                out.printf(Locale.ROOT, "back (pid %d) and caught up to index %,d after %s.%n", p.pid(), st.appliedIndex(),
-                        DurationText.format(Duration.ofNanos(System.nanoTime() - t0)));
-                return;
+            if (admin.statusAll().get(node.client()) instanceof NodeStatus st) {
+                String took = DurationText.format(Duration.ofNanos(System.nanoTime() - t0));
+                if (!sharded && st.appliedIndex() >= target) {
+                    out.printf(Locale.ROOT, "back (pid %d) and caught up to index %,d after %s.%n", p.pid(), st.appliedIndex(), took);
+                    return;
+                }
+                if (sharded && st.voters().contains(node.id()) && !st.shards().isEmpty()) {
+                    int shard = -1;
+                    for (int i = 0; i < st.shards().size(); i++) if (st.shards().get(i).contains(node.id())) shard = i;
+                    out.printf(Locale.ROOT, "back (pid %d) after %s, in view %d %s: %s.%n", p.pid(), took, st.shardView(),
+                            shard < 0 ? "as a spare member" : "in shard " + shard + " (it copied the shard's history)", describeShards(st.shards()));
+                    return;
+                }
             }
             if (System.nanoTime() - deadline > 0) {
-                out.println("it did not catch up within 60 s (see " + cluster.logFile(node) + ").");
-                return;
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-    }
-
-    /** Like {@link #restart}, for a sharded store: the node is back once a view places it in a shard (it copied that shard's history). */
-    private void restartShardMember(LocalCluster cluster, Failover failover, TandemKvClient admin) throws InterruptedException {
-        LocalCluster.Node node = cluster.node(failover.killedNode());
-        out.printf("Restarting %s, which was killed; it joins the group again as a new member... ", node.id());
-        out.flush();
-        long t0 = System.nanoTime();
-        Process p = cluster.start(node);
-        long deadline = t0 + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            if (!p.isAlive()) {
-                out.println("it exited with status " + p.exitValue() + "; the end of its log:");
-                out.println(cluster.logTail(node, 15));
-                return;
-            }
-            if (admin.statusAll().get(node.client()) instanceof NodeStatus st && st.voters().contains(node.id()) && !st.shards().isEmpty()) {
-                int shard = -1;
-                for (int i = 0; i < st.shards().size(); i++) if (st.shards().get(i).contains(node.id())) shard = i;
-                out.printf(Locale.ROOT, "back (pid %d) after %s, in view %d %s: %s.%n", p.pid(), DurationText.format(Duration.ofNanos(System.nanoTime() - t0)),
-                        st.shardView(), shard < 0 ? "as a spare member" : "in shard " + shard + " (it copied the shard's history)", describeShards(st.shards()));
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                out.println("it did not rejoin within 60 s (see " + cluster.logFile(node) + ").");
+                out.println("it did not " + (sharded ? "rejoin" : "catch up") + " within 60 s (see " + cluster.logFile(node) + ").");
                 return;
             }
             TimeUnit.MILLISECONDS.sleep(100);

@@ -2,13 +2,9 @@ package io.tandem.protocols.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.codec.MessageRegistry;
-import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
-import io.tandem.engine.Protocol;
 import io.tandem.history.Op;
 import io.tandem.history.Operation;
-import io.tandem.routing.RoutingPolicy;
 import io.tandem.sim.FaultKind;
 import io.tandem.sim.FaultSchedule;
 import io.tandem.sim.Latency;
@@ -17,7 +13,6 @@ import io.tandem.sim.SimOptions;
 import io.tandem.sim.SimResult;
 import io.tandem.sim.SimRunner;
 import io.tandem.sim.SimTime;
-import io.tandem.sim.SimulatedProtocol;
 import io.tandem.sim.Simulation;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,40 +67,9 @@ class CopilotOwnVoteTest {
         assertThat(p50).isLessThan(2 * FLUSH);
     }
 
-    /** Remembers every engine instance that started with lost votes (a restart between a FastAccept and the pilot's flush). */
-    private static final class LostVotes implements SimulatedProtocol {
-        final CopilotProtocol inner = new CopilotProtocol();
-        final Set<CopilotEngine> restartedWithLostVotes = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public Engine createEngine(NodeId self, List<NodeId> members) {
-            return inner.createEngine(self, members);
-        }
-
-        @Override
-        public RoutingPolicy routing() {
-            return inner.routing();
-        }
-
-        @Override
-        public void registerMessages(MessageRegistry registry) {
-            inner.registerMessages(registry);
-        }
-
-        @Override
-        public List<SimInvariant> invariants() {
-            List<SimInvariant> all = new ArrayList<>(inner.invariants());
-            all.add(SimInvariant.of("lost-votes-probe", c -> {
-                for (NodeId n : c.members()) c.engine(n, CopilotEngine.class).filter(e -> e.lostVotesAtStart > 0).ifPresent(restartedWithLostVotes::add);
-                return Optional.empty();
-            }));
-            return all;
-        }
+    /** Every engine instance that started with lost votes (a restart between a FastAccept and the pilot's flush). */
+    private static Set<CopilotEngine> identitySet() {
+        return Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
     /**
@@ -121,12 +85,16 @@ class CopilotOwnVoteTest {
                 + "2000ms=crash:n2;2100ms=restart:n2;2500ms=crash:n1;2700ms=restart:n1";
         SimOptions o = SimOptions.defaults().withFaults(EnumSet.noneOf(FaultKind.class)).withWorkload(5, 10, 400)
                 .withDisk(new Latency.Uniform(SimTime.millis(3), SimTime.millis(8)), true, 0).withSchedule(FaultSchedule.parse(schedule));
-        LostVotes probe = new LostVotes();
+        Set<CopilotEngine> restartedWithLostVotes = identitySet();
+        Probed probe = new Probed(new CopilotProtocol(), SimInvariant.of("lost-votes-probe", c -> {
+            for (NodeId n : c.members()) c.engine(n, CopilotEngine.class).filter(e -> e.lostVotesAtStart > 0).ifPresent(restartedWithLostVotes::add);
+            return Optional.empty();
+        }));
         SimRunner.Summary s = SimRunner.run(probe, o, SimOptions.seeds(1, 20), 3, null);
-        System.out.println("pilot crashes before their own flush: " + s.line() + ", restarts with lost votes: " + probe.restartedWithLostVotes.size());
+        System.out.println("pilot crashes before their own flush: " + s.line() + ", restarts with lost votes: " + restartedWithLostVotes.size());
         StringBuilder b = new StringBuilder();
         for (SimResult r : s.failures()) b.append(SimRunner.describeFailure(r)).append('\n');
         assertThat(s.failures()).as(b.toString()).isEmpty();
-        assertThat(probe.restartedWithLostVotes).isNotEmpty();
+        assertThat(restartedWithLostVotes).isNotEmpty();
     }
 }

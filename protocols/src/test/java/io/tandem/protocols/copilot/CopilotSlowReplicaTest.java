@@ -2,8 +2,6 @@ package io.tandem.protocols.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.codec.MessageRegistry;
-import io.tandem.engine.Engine;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Protocol;
 import io.tandem.history.Op;
@@ -14,10 +12,8 @@ import io.tandem.sim.FaultKind;
 import io.tandem.sim.FaultSchedule;
 import io.tandem.sim.Latency;
 import io.tandem.sim.SimOptions;
-import io.tandem.routing.RoutingPolicy;
 import io.tandem.sim.SimInvariant;
 import io.tandem.sim.SimResult;
-import io.tandem.sim.SimulatedProtocol;
 import io.tandem.sim.SimTime;
 import io.tandem.sim.Simulation;
 import java.util.ArrayList;
@@ -52,56 +48,20 @@ class CopilotSlowReplicaTest {
         }
     }
 
-    /** The protocol under test plus an invariant that only looks: what the pilots did (fast and slow commits, takeovers). */
-    private static final class Probe implements SimulatedProtocol {
-        final Protocol inner;
-        final Map<String, String> pilots = new TreeMap<>();
-        final Map<String, long[]> paths = new TreeMap<>();
-
-        Probe(Protocol inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public Engine createEngine(NodeId self, List<NodeId> members) {
-            return inner.createEngine(self, members);
-        }
-
-        @Override
-        public RoutingPolicy routing() {
-            return inner.routing();
-        }
-
-        @Override
-        public void registerMessages(MessageRegistry registry) {
-            inner.registerMessages(registry);
-        }
-
-        @Override
-        public List<SimInvariant> invariants() {
-            List<SimInvariant> all = new ArrayList<>(inner instanceof SimulatedProtocol sp ? sp.invariants() : List.of());
-            all.add(SimInvariant.of("probe", c -> {
-                for (NodeId n : c.members()) {
-                    c.engine(n, CopilotEngine.class).filter(CopilotEngine::isPilot)
-                            .ifPresent(e -> {
-                                pilots.put(n.value(), e.pilot.fastCommits() + " fast / " + e.pilot.slowCommits() + " slow, " + e.takeovers.started() + " takeovers");
-                                paths.put(n.value(), new long[] {e.pilot.fastCommits(), e.pilot.slowCommits()});
-                            });
-                }
-                return Optional.empty();
-            }));
-            return all;
-        }
-    }
-
     /** Latencies of the writes and reads answered ok in the fault phase, after the first 500 ms (the onset), in virtual time. */
     private static Latencies measure(Protocol protocol, String schedule) {
-        Probe probe = new Probe(protocol);
+        // What the pilots did (fast and slow commits, takeovers), read by an invariant that only looks.
+        Map<String, String> pilots = new TreeMap<>();
+        Map<String, long[]> paths = new TreeMap<>();
+        Probed probe = new Probed(protocol, SimInvariant.of("probe", c -> {
+            for (NodeId n : c.members()) {
+                c.engine(n, CopilotEngine.class).filter(CopilotEngine::isPilot).ifPresent(e -> {
+                    pilots.put(n.value(), e.pilot.fastCommits() + " fast / " + e.pilot.slowCommits() + " slow, " + e.takeovers.started() + " takeovers");
+                    paths.put(n.value(), new long[] {e.pilot.fastCommits(), e.pilot.slowCommits()});
+                });
+            }
+            return Optional.empty();
+        }));
         SimResult r = Simulation.run(probe, options(schedule));
         assertThat(r.failure()).as("%s %s", protocol.name(), schedule).isEmpty();
         List<Long> l = new ArrayList<>();
@@ -111,8 +71,8 @@ class CopilotSlowReplicaTest {
             l.add(op.completion().time() - op.invocation().time());
         }
         l.sort(null);
-        return new Latencies(l.get(l.size() / 2), l.get((int) (l.size() * 0.99)), l.getLast(), l.size(), probe.pilots.isEmpty() ? "" : "  " + probe.pilots,
-                probe.paths.values().stream().mapToLong(p -> p[0]).sum(), probe.paths.values().stream().mapToLong(p -> p[1]).sum());
+        return new Latencies(l.get(l.size() / 2), l.get((int) (l.size() * 0.99)), l.getLast(), l.size(), pilots.isEmpty() ? "" : "  " + pilots,
+                paths.values().stream().mapToLong(p -> p[0]).sum(), paths.values().stream().mapToLong(p -> p[1]).sum());
     }
 
     private static final int FACTOR = 20; // 2–6 ms one-way on the slow node's links instead of 0.1–0.3 ms
