@@ -10,6 +10,8 @@
 # before measures it with CostCalibration --disk-only right before the run instead; --disk none uses the table as it is.
 # --fsync off runs the 64B-nofsync configuration and samples the page-cache write instead (the storage's flush then):
 # it takes the shared disk out of the comparison, leaving the code's CPU and network costs to be checked.
+# --real-only runs only the real side and writes the SimValidation command for it to model.sh in the output directory: the
+# model is deterministic (the table and the disk samples are inputs), so it can run after the benchmark lock is released.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA_HOME="$("$root/bin/find-jdk.sh")"
@@ -21,6 +23,7 @@ out="$root/jmh/target/simvalidate/$(date +%Y%m%d-%H%M%S)"
 costs=()
 disk=during
 fsync=on
+realonly=0
 while (($#)); do
   case "$1" in
     --clients) clients="$2"; shift ;;
@@ -30,6 +33,7 @@ while (($#)); do
     --costs) costs=(--costs "$2"); shift ;;
     --disk) disk="$2"; shift ;;
     --fsync) fsync="$2"; shift ;;
+    --real-only) realonly=1 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -78,5 +82,12 @@ for c in $clients; do
   done
 done
 echo "load average now: $(cat /proc/loadavg)" | tee "$out/conditions.txt"
+if [[ "$realonly" == 1 ]]; then
+  printf '%q ' "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -cp "$root/jmh/target/benchmarks.jar" \
+    io.tandem.bench.sim.SimValidation "${real[@]}" ${costs[@]+"${costs[@]}"} --config "$config" >"$out/model.sh"
+  echo "\"\$@\"" >>"$out/model.sh"
+  echo "run-simvalidate: real side done; the model: bash $out/model.sh [--separate-disks] --out FILE" >&2
+  exit 0
+fi
 TANDEM_SKIP_BUILD=1 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -cp "$root/jmh/target/benchmarks.jar" \
   io.tandem.bench.sim.SimValidation "${real[@]}" ${costs[@]+"${costs[@]}"} --config "$config" --out "$out/validation.csv" 2>&1 | grep -v '^WARNING' | tee "$out/validation.txt"

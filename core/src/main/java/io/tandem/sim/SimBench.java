@@ -101,7 +101,7 @@ public final class SimBench {
     public record NodeStat(String node, double cpu, int queueMax, long sent, double disk) {}
 
     /** One second (or shorter bucket) of the run: operations completed in it and their latencies. */
-    public record Bucket(long startNanos, long ops, double meanMicros, double p99Micros, int leaderQueued) {}
+    public record Bucket(long startNanos, long ops, double meanMicros, double p99Micros, int leaderQueued, long leaderOutboxBytes) {}
 
     /**
      * What a run measured in its window. Latencies in microseconds of virtual time.
@@ -121,11 +121,17 @@ public final class SimBench {
      * @param nodeStats       every member's CPU, queue and messages sent in the window, in member order
      * @param leaderChanges   how often the leader sampled every 10 ms changed in the window
      * @param p90Micros       the 90th percentile latency (after the others: added later, the CSV keeps its column order)
+     * @param leaderOutboxStart bytes waiting in the leader's per-peer outboxes at the start of the window (its transport's
+     *                        heap: frames the connections' windows had no room for; 0 without a window in the table)
+     * @param leaderOutboxMax the most of it in the window (sampled every 10 ms)
+     * @param leaderOutboxEnd the same at the end of the window (growth = the leader's memory growing)
+     * @param leaderOutboxDropped frames the leader's outboxes dropped at their bound in the window
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
                          int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
-                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats, double p90Micros) {
+                         int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats, double p90Micros,
+                         long leaderOutboxStart, long leaderOutboxMax, long leaderOutboxEnd, long leaderOutboxDropped) {
         /** The busiest machine of the window (highest CPU), or null if none ran. */
         public NodeStat busiest() {
             NodeStat best = null;
@@ -181,6 +187,7 @@ public final class SimBench {
         Sampler sampler = new Sampler(sim, costs, leader, slowNodes, windowStart, windowEnd);
         sim.at(windowStart, sampler::tick);
         sim.runUntil(windowStart);
+        long droppedStart = leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]);
         long busyStart = totalBusy(costs);
         List<NodeId> members = sim.members();
         long[] nodeBusyStart = new long[members.size()];
@@ -212,7 +219,8 @@ public final class SimBench {
                 mean, q(lat, 0.5), q(lat, 0.99), q(lat, 0.999), lat.length == 0 ? Double.NaN : lat[lat.length - 1] / 1e3,
                 sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
-                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats), q(lat, 0.9));
+                retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats), q(lat, 0.9),
+                Math.max(0, sampler.outboxStart), sampler.outboxMax, sampler.outboxEnd, leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]) - droppedStart);
     }
 
     private static long totalBusy(CostModel costs) {
@@ -308,7 +316,7 @@ public final class SimBench {
             for (int i = 0; i < perBucket.size(); i++) {
                 long[] l = perBucket.get(i).stream().mapToLong(Long::longValue).sorted().toArray();
                 double mean = l.length == 0 ? Double.NaN : Arrays.stream(l).average().orElse(Double.NaN) / 1e3;
-                out.add(new Bucket(start + i * BUCKET - start, l.length, mean, q(l, 0.99), sampler.queueAt(i)));
+                out.add(new Bucket(start + i * BUCKET - start, l.length, mean, q(l, 0.99), sampler.queueAt(i), sampler.outboxAt(i)));
             }
             return out;
         }
@@ -330,6 +338,10 @@ public final class SimBench {
         int backlogStart = -1;
         int backlogEnd;
         int leaderChanges;
+        long outboxStart = -1;
+        long outboxMax;
+        long outboxEnd;
+        private final List<Long> outboxByBucket = new ArrayList<>();
         private String lastLeader;
         private long busyAtStart = -1;
         private final List<Integer> queueByBucket = new ArrayList<>();
@@ -365,6 +377,12 @@ public final class SimBench {
                 int bucket = (int) ((sim.nowNanos() - start) / LatencyLog.BUCKET);
                 while (queueByBucket.size() <= bucket) queueByBucket.add(0);
                 queueByBucket.set(bucket, Math.max(queueByBucket.get(bucket), q));
+                long outbox = costs.network().outboxBytes(leader[0]);
+                if (outboxStart < 0) outboxStart = outbox;
+                outboxMax = Math.max(outboxMax, outbox);
+                outboxEnd = outbox;
+                while (outboxByBucket.size() <= bucket) outboxByBucket.add(0L);
+                outboxByBucket.set(bucket, Math.max(outboxByBucket.get(bucket), outbox));
             }
             for (NodeId m : sim.members()) nodeQueueMax.merge(m.value(), costs.cpu(m.value()).queued(), Math::max);
             if (sim.nowNanos() + EVERY <= end) sim.at(sim.nowNanos() + EVERY, this::tick);
@@ -379,6 +397,10 @@ public final class SimBench {
         long leaderBusy(long endNanos) {
             if (leader[0] == null || busyAtStart < 0) return 0;
             return busy(costs.cpu(leader[0])) - busyAtStart;
+        }
+
+        long outboxAt(int bucket) {
+            return bucket < outboxByBucket.size() ? outboxByBucket.get(bucket) : 0;
         }
 
         int queueAt(int bucket) {

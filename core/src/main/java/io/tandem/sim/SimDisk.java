@@ -48,6 +48,15 @@ final class SimDisk {
             return diskLatency();
         }
 
+        /**
+         * Runs {@code completion} when one group-committed flush of {@code entries} log appends and {@code bytes} is
+         * durable, unless the node crashes first: after {@link #flushLatency}, or, under the cost model with a disk
+         * shared by the nodes of one machine, when that device's commit covering it ends (io.tandem.sim.cost.DiskDevice).
+         */
+        default void flush(int entries, long bytes, Runnable completion) {
+            scheduleDisk(flushLatency(entries, bytes), "flush", completion);
+        }
+
         /** A snapshot received from a peer is durable: restore the state machine from it. */
         void installSnapshot(SnapshotMeta meta, byte[] data);
     }
@@ -193,7 +202,7 @@ final class SimDisk {
                 default -> {}
             }
         }
-        host.scheduleDisk(host.flushLatency(entries, bytes), "flush", () -> completeFlush(batch));
+        host.flush(entries, bytes, () -> completeFlush(batch));
     }
 
     private void completeFlush(int batch) {

@@ -266,8 +266,14 @@ final class SimNode implements SimDisk.Host {
      * of the schedule.
      */
     void runCosted(long inc, String kind, Object detail, String type, long bytes, Runnable action) {
+        runCosted(inc, kind, detail, type, bytes, null, action);
+    }
+
+    /** The same; {@code read} (or null) runs when the I/O thread takes the event off its connection (a window update). */
+    void runCosted(long inc, String kind, Object detail, String type, long bytes, Runnable read, Runnable action) {
         if (inc != incarnation || !up) {
             sim.traceDrop(kind, id, detail);
+            if (read != null) read.run();
             return;
         }
         io.tandem.sim.cost.CostModel costs = sim.costs();
@@ -299,8 +305,12 @@ final class SimNode implements SimDisk.Host {
             }
             if (polling && up && !paused) poll();
         });
-        if (ioCost > 0) cpu.submit(io.tandem.sim.cost.Stage.IO, ioCost, null, () -> { if (inc == incarnation && up) onLoop.run(); });
-        else onLoop.run();
+        if (ioCost > 0) {
+            cpu.submit(io.tandem.sim.cost.Stage.IO, ioCost, read, () -> { if (inc == incarnation && up) onLoop.run(); });
+        } else {
+            if (read != null) read.run();
+            onLoop.run();
+        }
     }
 
     /** Queues {@code body} on {@code stage} with service time {@code cost}; its effects leave when it finishes. */
@@ -509,6 +519,25 @@ final class SimNode implements SimDisk.Host {
         // completes after that work and the disk's latency, which do not overlap in the real thread either.
         costs.cpu(id.value()).submit(io.tandem.sim.cost.Stage.DISK, cpu, null, null);
         return cpu + costs.disk(id.value()).flush(real);
+    }
+
+    @Override
+    public void flush(int entries, long bytes, Runnable completion) {
+        io.tandem.sim.cost.CostModel costs = sim.costs();
+        if (costs == null || costs.disk(id.value()).device() == null) {
+            scheduleDisk(flushLatency(entries, bytes), "flush", completion);
+            return;
+        }
+        long inc = incarnation;
+        long real = costs.table().commandBytes() > 0 ? Math.max(bytes, entries * (costs.table().commandBytes() + SimDisk.RECORD_HEADER_BYTES)) : bytes;
+        long cpu = costs.table().diskFlushCpuCost() + entries * costs.table().diskEntryCpuCost();
+        // The storage thread writes (its CPU, on the node's cores and quota), then asks the machine's one device to sync;
+        // the device works while the process is paused, only the notification waits for the process.
+        Runnable sync = () -> costs.disk(id.value()).flush(real, () -> {
+            if (inc == incarnation && up) completion.run();
+        });
+        if (cpu == 0) sync.run();
+        else costs.cpu(id.value()).submit(io.tandem.sim.cost.Stage.DISK, cpu, null, sync);
     }
 
     @Override

@@ -655,33 +655,93 @@ public final class Simulation implements SimCluster {
         long sourceIncarnation = source.incarnation();
         String type = message.getClass().getSimpleName();
         io.tandem.sim.cost.CostTable table = costs.table();
-        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, table.encodeCost(type, bytes) + table.sendCost(bytes), null, () -> {
-            if (source.incarnation() != sourceIncarnation || !source.isUp()) { // its process died with the send buffer
-                count("messages.lost");
-                return;
-            }
-            if (network.blocked(from, to)) {
-                count("messages.lost");
-                return;
-            }
-            long arrival = costs.network().arrival(from.value(), to.value(), now, bytes);
-            long incarnation = dest.incarnation();
-            costs.network().sent(from.value(), to.value());
-            at(arrival, () -> {
-                costs.network().arrived(from.value(), to.value());
-                arrive(from, dest, incarnation, wire, bytes);
+        io.tandem.sim.cost.NetworkModel net = costs.network();
+        if (!net.windowed()) {
+            costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, table.encodeCost(type, bytes) + table.sendCost(bytes), null, () -> {
+                if (source.incarnation() != sourceIncarnation || !source.isUp()) { // its process died with the send buffer
+                    count("messages.lost");
+                    return;
+                }
+                if (network.blocked(from, to)) {
+                    count("messages.lost");
+                    return;
+                }
+                onWire(from, dest, wire, bytes, null);
             });
+            return;
+        }
+        // With a window: the I/O thread encodes, and writes the frame to the socket too if the window has room now;
+        // otherwise the frame waits in the sender's outbox for this peer, and its write is paid when a window update
+        // lets it (and everything queued with it) go, as PeerLink's drain does.
+        io.tandem.sim.cost.PeerOutbox outbox = net.outbox(from.value(), to.value());
+        boolean prepaid = outbox.writable(bytes);
+        long cost = table.encodeCost(type, bytes) + (prepaid ? table.sendCost(bytes) : 0);
+        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, cost, null, () -> {
+            if (source.incarnation() != sourceIncarnation || !source.isUp()) {
+                count("messages.lost");
+                return;
+            }
+            io.tandem.sim.cost.PeerOutbox.Frame frame = new io.tandem.sim.cost.PeerOutbox.Frame(bytes, prepaid, () -> {
+                if (network.blocked(from, to)) {
+                    count("messages.lost");
+                    windowUpdate(from, dest.id, outbox, bytes);
+                    return;
+                }
+                onWire(from, dest, wire, bytes, outbox);
+            });
+            switch (outbox.offer(frame)) {
+                case WRITTEN -> write(from, java.util.List.of(frame));
+                case QUEUED -> count("messages.queued");
+                case DROPPED -> count("messages.dropped-outbox");
+            }
         });
     }
 
+    /** Frames that left {@code from}'s outbox into the socket: the write not yet paid is one I/O job for all of them, then the link, in order. */
+    private void write(NodeId from, java.util.List<io.tandem.sim.cost.PeerOutbox.Frame> frames) {
+        if (frames.isEmpty()) return;
+        long unpaid = 0;
+        for (io.tandem.sim.cost.PeerOutbox.Frame f : frames) if (!f.prepaid()) unpaid += f.bytes();
+        if (unpaid == 0) {
+            for (io.tandem.sim.cost.PeerOutbox.Frame f : frames) f.onWire().run();
+            return;
+        }
+        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, costs.table().sendCost(unpaid), null, () -> {
+            for (io.tandem.sim.cost.PeerOutbox.Frame f : frames) f.onWire().run();
+        });
+    }
+
+    /** A frame on the link {@code from -> dest}; with a window, its bytes are freed when {@code dest}'s transport reads it. */
+    private void onWire(NodeId from, SimNode dest, Object wire, long bytes, io.tandem.sim.cost.PeerOutbox outbox) {
+        long arrival = costs.network().arrival(from.value(), dest.id.value(), now, bytes);
+        long incarnation = dest.incarnation();
+        costs.network().sent(from.value(), dest.id.value());
+        at(arrival, () -> {
+            costs.network().arrived(from.value(), dest.id.value());
+            Runnable read = outbox == null ? null : () -> windowUpdate(from, dest.id, outbox, bytes);
+            arrive(from, dest, incarnation, wire, bytes, read);
+        });
+    }
+
+    /** {@code reader} read {@code bytes} of the connection from {@code from}: the window update reaches the sender after a one-way trip (and the reader's egress delay). */
+    private void windowUpdate(NodeId from, NodeId reader, io.tandem.sim.cost.PeerOutbox outbox, long bytes) {
+        at(now + costs.network().windowUpdateDelay(reader.value()), () -> write(from, outbox.acknowledged(bytes)));
+    }
+
     private void arrive(NodeId from, SimNode dest, long incarnation, Object wire, long bytes) {
+        arrive(from, dest, incarnation, wire, bytes, null);
+    }
+
+    /** A message reaching {@code dest}; {@code read} (or null) runs when its transport reads it off the connection. */
+    private void arrive(NodeId from, SimNode dest, long incarnation, Object wire, long bytes, Runnable read) {
         ProtocolMessage message = codec == null ? (ProtocolMessage) wire : (ProtocolMessage) codec.decode((byte[]) wire);
         if (network.blocked(from, dest.id) || (!from.equals(dest.id) && !dest.isConnectedTo(from))) {
             count(network.blocked(from, dest.id) ? "messages.partitioned" : "messages.refused");
             traceDrop("message", dest.id, new Object[] {from, message});
+            if (read != null) read.run();
             return;
         }
-        dest.runCosted(incarnation, "message", new Object[] {from, message}, message.getClass().getSimpleName(), bytes, () -> {
+        dest.runCosted(incarnation, "message", new Object[] {from, message}, message.getClass().getSimpleName(), bytes, read, () -> {
             count("messages.delivered");
             dest.engine().onMessage(from, message);
         });

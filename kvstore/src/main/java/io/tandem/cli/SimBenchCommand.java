@@ -143,7 +143,7 @@ final class SimBenchCommand implements Callable<Integer> {
             csv.add(String.join(",", COLUMNS));
             for (String[] r : rows) csv.add(String.join(",", r));
             Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
-            timeline.addFirst("protocol,nodes,clients,slow,t_ms,ops,ops_per_s,mean_us,p99_us,leader_queued_max");
+            timeline.addFirst("protocol,nodes,clients,slow,t_ms,ops,ops_per_s,mean_us,p99_us,leader_queued_max,leader_outbox_bytes_max");
             Files.write(dir.resolve("timeline.csv"), timeline, StandardCharsets.UTF_8);
             nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op,disk_busy");
             Files.write(dir.resolve("nodes.csv"), nodeRows, StandardCharsets.UTF_8);
@@ -205,21 +205,23 @@ final class SimBenchCommand implements Callable<Integer> {
     static final String[] COLUMNS = {"protocol", "nodes", "clients", "slow", "resources", "seed", "throughput_ops_s", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",
             "throughput_pct", "mean_pct", "p99_pct", "leader", "slow_nodes", "leader_queue_start", "leader_queue_max", "leader_queue_end", "leader_queue_max_healthy",
             "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s",
-            "read_share", "leader_sent_per_op", "busiest_node", "busiest_cpu_cores", "p90_us"};
+            "read_share", "leader_sent_per_op", "busiest_node", "busiest_cpu_cores", "p90_us",
+            "leader_outbox_start_bytes", "leader_outbox_max_bytes", "leader_outbox_end_bytes", "leader_outbox_dropped"};
 
     private static String header() {
-        return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %7s %-12s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
-                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "ldr m/op", "busiest", "wall");
+        return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %7s %-12s %14s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
+                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "ldr m/op", "busiest", "outbox KiB m/e", "wall");
     }
 
     private static void emit(PrintWriter stdout, List<String[]> rows, List<String> timeline, SimBench.Result r, SimBench.Result base) {
         String thrPct = base == null ? "" : pct(r.throughput(), base.throughput());
         String meanPct = base == null ? "" : pct(r.meanMicros(), base.meanMicros());
         String p99Pct = base == null ? "" : pct(r.p99Micros(), base.p99Micros());
-        stdout.println(String.format(Locale.ROOT, "%-34s %-5d %-3d %-30s %9.0f %8.0f %8.0f %8.0f %6s %6s %6s %13s %5.2f %7.2f %-12s %.1fs", r.protocol(), r.config().nodes(), r.config().clients(), r.slowText(),
+        stdout.println(String.format(Locale.ROOT, "%-34s %-5d %-3d %-30s %9.0f %8.0f %8.0f %8.0f %6s %6s %6s %13s %5.2f %7.2f %-12s %14s %.1fs", r.protocol(), r.config().nodes(), r.config().clients(), r.slowText(),
                 r.throughput(), r.meanMicros(), r.p50Micros(), r.p99Micros(), thrPct, meanPct, p99Pct,
                 r.leaderQueueStart() + "/" + r.leaderQueueMax() + "/" + r.leaderQueueEnd(), r.leaderCpu(), r.leaderSentPerOp(),
-                r.busiest() == null ? "-" : r.busiest().node() + "@" + String.format(Locale.ROOT, "%.2f", r.busiest().cpu()), r.wallNanos() / 1e9));
+                r.busiest() == null ? "-" : r.busiest().node() + "@" + String.format(Locale.ROOT, "%.2f", r.busiest().cpu()),
+                (r.leaderOutboxMax() >> 10) + "/" + (r.leaderOutboxEnd() >> 10), r.wallNanos() / 1e9));
         rows.add(new String[] {r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(), r.config().resources().format(),
                 Long.toString(r.config().seed()), f0(r.throughput()), f0(r.meanMicros()), f0(r.p50Micros()), f0(r.p99Micros()), f0(r.p999Micros()), f0(r.maxMicros()),
                 thrPct, meanPct, p99Pct, String.valueOf(r.leader()), String.join(" ", r.slowNodes()), Integer.toString(r.leaderQueueStart()),
@@ -227,10 +229,11 @@ final class SimBenchCommand implements Callable<Integer> {
                 Integer.toString(r.leaderInFlightMax()), Integer.toString(r.backlogStart()), Integer.toString(r.backlogEnd()), String.format(Locale.ROOT, "%.3f", r.leaderCpu()), String.format(Locale.ROOT, "%.1f", r.cpuMicrosPerOp()), Integer.toString(r.leaderChanges()),
                 Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9),
                 String.format(Locale.ROOT, "%.2f", r.config().readShare()), String.format(Locale.ROOT, "%.2f", r.leaderSentPerOp()),
-                r.busiest() == null ? "" : r.busiest().node(), r.busiest() == null ? "" : String.format(Locale.ROOT, "%.3f", r.busiest().cpu()), f0(r.p90Micros())});
+                r.busiest() == null ? "" : r.busiest().node(), r.busiest() == null ? "" : String.format(Locale.ROOT, "%.3f", r.busiest().cpu()), f0(r.p90Micros()),
+                Long.toString(r.leaderOutboxStart()), Long.toString(r.leaderOutboxMax()), Long.toString(r.leaderOutboxEnd()), Long.toString(r.leaderOutboxDropped())});
         for (SimBench.Bucket b : r.timeline()) {
             timeline.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),
-                    Long.toString(b.startNanos() / 1_000_000), Long.toString(b.ops()), f0(b.ops() * 4.0), f0(b.meanMicros()), f0(b.p99Micros()), Integer.toString(b.leaderQueued())));
+                    Long.toString(b.startNanos() / 1_000_000), Long.toString(b.ops()), f0(b.ops() * 4.0), f0(b.meanMicros()), f0(b.p99Micros()), Integer.toString(b.leaderQueued()), Long.toString(b.leaderOutboxBytes())));
         }
     }
 

@@ -29,24 +29,33 @@ public final class CostModel {
      * @param clientShares the load generator runs on the shared machine (this development VM's setup)
      * @param ioThreads    transport I/O threads per node
      */
-    public record Resources(int coresPerNode, int sharedCores, int clientCores, boolean clientShares, int ioThreads) {
+    public record Resources(int coresPerNode, int sharedCores, int clientCores, boolean clientShares, int ioThreads, boolean sharedDisk) {
         public Resources {
             if (coresPerNode < 1 || sharedCores < 0 || clientCores < 1 || ioThreads < 1) throw new IllegalArgumentException("cores and threads must be >= 1");
             if (clientShares && sharedCores == 0) throw new IllegalArgumentException("the client can share a machine only when the nodes share one");
+            if (sharedDisk && sharedCores == 0) throw new IllegalArgumentException("the nodes can share a disk only when they share a machine");
         }
 
-        /** One machine of {@code cores} cores per node and a client machine with 16 cores: the papers' layout. */
+        /** One machine of {@code cores} cores and its own disk per node, and a client machine with 16 cores: the papers' layout. */
         public static Resources dedicated(int cores) {
-            return new Resources(cores, 0, 16, false, 1);
+            return new Resources(cores, 0, 16, false, 1, false);
         }
 
-        /** All nodes and the load generator on one machine of {@code cores} cores (like this VM). */
+        /**
+         * All nodes and the load generator on one machine of {@code cores} cores with one disk (like this VM: the replica
+         * JVMs' logs on one filesystem, see {@link DiskDevice}).
+         */
         public static Resources shared(int cores) {
-            return new Resources(1, cores, 1, true, 1);
+            return new Resources(1, cores, 1, true, 1, true);
+        }
+
+        /** The same placement with a disk of its own for every node (the model before the shared device; for comparison). */
+        public Resources withSeparateDisks() {
+            return new Resources(coresPerNode, sharedCores, clientCores, clientShares, ioThreads, false);
         }
 
         public String format() {
-            return sharedCores > 0 ? "shared:" + sharedCores + (clientShares ? "+client" : "") : "dedicated:" + coresPerNode;
+            return sharedCores > 0 ? "shared:" + sharedCores + (clientShares ? "+client" : "") + (sharedDisk ? "+disk" : "") : "dedicated:" + coresPerNode;
         }
     }
 
@@ -58,6 +67,7 @@ public final class CostModel {
     private final Map<String, NodeCpu> cpus = new LinkedHashMap<>();
     private final Map<String, DiskModel> disks = new LinkedHashMap<>();
     private final Map<String, CpuHost> hosts = new LinkedHashMap<>();
+    private DiskDevice device;
 
     public CostModel(CostTable table, Resources resources, long seed) {
         this.table = table;
@@ -69,7 +79,8 @@ public final class CostModel {
     public void attach(Scheduler scheduler, List<String> nodes) {
         if (this.scheduler != null) throw new IllegalStateException("a cost model serves one simulation");
         this.scheduler = scheduler;
-        this.network = new NetworkModel(table.network(), table.networkBytesPerSecond(), random.split());
+        SplittableRandom networkRandom = random.split();
+        this.network = new NetworkModel(table.network(), table.networkBytesPerSecond(), networkRandom);
         CpuHost shared = resources.sharedCores() > 0 ? host("shared", resources.sharedCores()) : null;
         for (String n : nodes) {
             CpuHost h = shared != null ? shared : host(n, resources.coresPerNode());
@@ -81,6 +92,22 @@ public final class CostModel {
         // The load generator: its I/O threads send requests and read replies (one per core it may use).
         cpus.put(CLIENT, new NodeCpu(CLIENT, clientHost, resources.clientShares() ? 2 : resources.clientCores(), 1, 1));
         cpus.get(CLIENT).setWakeupCost(table.clientWakeupCost());
+        // The parts added later draw from streams split off after all the others, so that a table without them gives
+        // exactly the runs it gave before they existed.
+        if (resources.sharedDisk()) {
+            device = new DiskDevice("shared", table.disk(), table.diskBytesPerSecond(), random.split(), scheduler);
+            for (DiskModel d : disks.values()) d.attachDevice(device, scheduler);
+        }
+        if (table.stallsPerSecond() > 0) {
+            this.network = new NetworkModel(table.networkBase(), table.networkBytesPerSecond(), networkRandom);
+            network.setStalls(table.stallsPerSecond(), table.stallDuration(), random.split());
+        }
+        if (table.windowBytes() > 0) network.setWindow(table.windowBytes(), table.outboxLimits(), random.split());
+    }
+
+    /** The disk device the nodes share (with {@link Resources#sharedDisk()}), or null. */
+    public DiskDevice device() {
+        return device;
     }
 
     private CpuHost host(String name, int cores) {

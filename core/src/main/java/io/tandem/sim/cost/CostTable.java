@@ -228,6 +228,39 @@ public final class CostTable {
         return Distribution.parse(values.getOrDefault("net.oneway", "0"));
     }
 
+    /**
+     * The one-way latency of a message when the stalls are modelled apart ({@link #stallsPerSecond()} > 0): the
+     * measured distribution below its tail ({@code net.base}); without stalls, {@link #network()}.
+     */
+    public Distribution networkBase() {
+        return stallsPerSecond() > 0 ? Distribution.parse(values.getOrDefault("net.base", values.getOrDefault("net.oneway", "0"))) : network();
+    }
+
+    /** Stalls of a receiving endpoint per second ({@code net.stall.perSecond}; 0: none, the tail stays in {@code net.oneway}). */
+    public double stallsPerSecond() {
+        return number("net.stall.perSecond", 0);
+    }
+
+    /** How long one stall lasts ({@code net.stall}). */
+    public Distribution stallDuration() {
+        return Distribution.parse(values.getOrDefault("net.stall", "0"));
+    }
+
+    /** Bytes a connection holds between the sender's write and the receiver's read ({@code net.windowBytes}; 0: unlimited, no outbox). */
+    public long windowBytes() {
+        return nanos("net.windowBytes", 0);
+    }
+
+    /**
+     * The transport's per-peer outbox bounds ({@code net.outbox.highMessages}, {@code .lowMessages}, {@code .highBytes},
+     * {@code .lowBytes}); without them, those of {@code TcpTransportConfig.defaults()} (65,536 / 32,768 messages,
+     * 64 / 32 MiB): configuration, not measurements.
+     */
+    public PeerOutbox.Limits outboxLimits() {
+        return new PeerOutbox.Limits((int) number("net.outbox.highMessages", 65_536), (int) number("net.outbox.lowMessages", 32_768),
+                nanos("net.outbox.highBytes", 64L << 20), nanos("net.outbox.lowBytes", 32L << 20));
+    }
+
     public double networkBytesPerSecond() {
         return number("net.bytesPerSecond", 0); // 0: unlimited
     }

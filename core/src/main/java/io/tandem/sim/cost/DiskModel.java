@@ -19,6 +19,8 @@ public final class DiskModel {
     private long bytesWritten;
     private long maxBatchBytes;
     private long busyNanos;
+    private DiskDevice device;
+    private Scheduler scheduler;
 
     public DiskModel(Distribution fsync, double bytesPerSecond, RandomGenerator random) {
         this.fsync = fsync;
@@ -36,6 +38,42 @@ public final class DiskModel {
     public void setExtraLatency(long nanos) {
         if (nanos < 0) throw new IllegalArgumentException("negative latency");
         this.extraNanos = nanos;
+    }
+
+    /**
+     * Places this node's log on {@code device}, shared with the other nodes of its machine: its flushes then wait for the
+     * device's commits ({@link #flush(long, Runnable)}) instead of drawing a latency of their own.
+     */
+    public void attachDevice(DiskDevice device, Scheduler scheduler) {
+        this.device = device;
+        this.scheduler = scheduler;
+    }
+
+    /** The device this node's log is on, or null (a disk of its own). */
+    public DiskDevice device() {
+        return device;
+    }
+
+    /**
+     * One flush (write and fsync) of {@code bytes} on the shared device: the node's own write throttle first (the cgroup's
+     * {@code blkio} limit acts before the device), then the device's next commit, then any extra latency; {@code done}
+     * runs when it is durable. Needs {@link #attachDevice}.
+     */
+    public void flush(long bytes, Runnable done) {
+        if (device == null) throw new IllegalStateException("no shared device: use flush(bytes) for a disk of its own");
+        flushes++;
+        bytesWritten += bytes;
+        maxBatchBytes = Math.max(maxBatchBytes, bytes);
+        long start = scheduler.now();
+        long throttle = bytesPerSecond != baseBytesPerSecond && bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0;
+        Runnable durable = () -> {
+            long end = scheduler.now() + extraNanos;
+            busyNanos += end - start;
+            if (extraNanos == 0) done.run();
+            else scheduler.at(end, done);
+        };
+        if (throttle == 0) device.sync(bytes, durable);
+        else scheduler.at(start + throttle, () -> device.sync(bytes, durable));
     }
 
     /** The service time of one flush (write and fsync) of {@code bytes}. */

@@ -241,8 +241,10 @@ public final class CostCalibration {
         long cpuOneWay = baseTable.sendCost(64) + baseTable.receiveCost(64) + baseTable.encodeCost(null, 64) + baseTable.decodeCost(null, 64);
         int rounds = quick ? 5_000 : 20_000;
         long[] all = new long[rounds * repeat];
+        long pingPongNanos = 0;
         for (int r = 0; r < repeat; r++) {
             long[] rtt = pingPong(rounds);
+            for (long x : rtt) pingPongNanos += x;
             long[] oneway = new long[rounds];
             for (int i = 0; i < rounds; i++) oneway[i] = Math.max(1_000, rtt[i] / 2 - cpuOneWay);
             System.arraycopy(oneway, 0, all, r * rounds, rounds);
@@ -250,6 +252,21 @@ public final class CostCalibration {
         }
         t.put("net.oneway", Distribution.ofSamples(all).format());
         log("net: " + t.get("net.oneway"));
+        stalls(all, pingPongNanos, t);
+        log("net stalls: " + t.get("net.stall.perSecond") + " per second per endpoint, " + t.get("net.stall") + "; base " + t.get("net.base"));
+        long[] windows = new long[3];
+        for (int i = 0; i < windows.length; i++) windows[i] = windowBytes();
+        Arrays.sort(windows);
+        t.put("net.windowBytes", Long.toString(windows[1]));
+        t.put("meta.source.window", "a loopback TCP connection (java.nio, default socket options, as Netty's) carried 64 MiB with its reader reading, "
+                + "then its reader stopped and its writer wrote without blocking until the kernel took nothing more for 200 ms: the bytes it took = net.windowBytes "
+                + "(median of 3: " + Arrays.toString(windows) + "; tcp_wmem " + sysctl("tcp_wmem") + ", tcp_rmem " + sysctl("tcp_rmem") + "); measured " + date);
+        TcpTransportConfig tc = TcpTransportConfig.defaults();
+        t.put("net.outbox.highMessages", Integer.toString(tc.outboundHighWaterMessages()));
+        t.put("net.outbox.lowMessages", Integer.toString(tc.outboundLowWaterMessages()));
+        t.put("net.outbox.highBytes", Long.toString(tc.outboundHighWaterBytes()));
+        t.put("net.outbox.lowBytes", Long.toString(tc.outboundLowWaterBytes()));
+        t.put("meta.source.outbox", "net.outbox.*: the per-peer outbound queue bounds of TcpTransportConfig.defaults() (configuration, not measured)");
 
         String dir = System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"));
         t.put("meta.latencies.date", date);
@@ -269,6 +286,90 @@ public final class CostCalibration {
                     + " repetitions, load " + t.get("meta.latencies.load") + ", cgroup " + cgroup + ").\nWritten by io.tandem.bench.sim.CostCalibration --latencies; do not edit by hand.");
         }
         System.out.println("wrote " + out + ": disk.fsync=" + t.get("disk.fsync") + " net.oneway=" + t.get("net.oneway"));
+    }
+
+    /**
+     * Splits the loopback one-way samples into a per-message latency and stalls (issue 18, docs/perfsim.md): the samples
+     * up to the 99th percentile are the per-message latency ({@code net.base}); each sample above it is one stall of a
+     * thread on the way, an event in time: in a ping-pong one message is in flight at a time, so every stall of either
+     * endpoint in the measured time delays exactly one round trip by its whole length, which shows as half of it in
+     * the one-way sample. So a stall lasts twice the sample's excess over the median ({@code net.stall}), and each of the
+     * two endpoints stalls (samples above p99) / (measured seconds) / 2 times per second ({@code net.stall.perSecond}).
+     */
+    private static void stalls(long[] oneway, long measuredNanos, Map<String, String> t) {
+        long[] sorted = oneway.clone();
+        Arrays.sort(sorted);
+        long cutoff = sorted[(int) Math.round(0.99 * (sorted.length - 1))];
+        long median = sorted[sorted.length / 2];
+        int base = 0;
+        while (base < sorted.length && sorted[base] <= cutoff) base++;
+        long[] durations = new long[sorted.length - base];
+        for (int i = base; i < sorted.length; i++) durations[i - base] = 2 * (sorted[i] - median);
+        t.put("net.base", Distribution.ofSamples(Arrays.copyOf(sorted, base)).format());
+        if (durations.length == 0) {
+            t.put("net.stall.perSecond", "0");
+            t.put("net.stall", "0");
+        } else {
+            t.put("net.stall", Distribution.ofSamples(durations).format());
+            t.put("net.stall.perSecond", fmt(durations.length / (measuredNanos / 1e9) / 2));
+        }
+        t.put("meta.source.stalls", "net.base = the loopback one-way samples up to their p99 (" + cutoff + " ns); net.stall = 2 x (sample - median " + median
+                + " ns) of the " + durations.length + " samples above it; net.stall.perSecond = that count / " + fmt(measuredNanos / 1e9)
+                + " s of ping-pong / 2 endpoints (one message in flight: each stall of either endpoint delays one round trip)");
+    }
+
+    /** Bytes a loopback TCP connection holds when its reader stops (socket send buffer + receive buffer, after autotuning). */
+    private static long windowBytes() throws Exception {
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open()) {
+            server.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            try (java.nio.channels.SocketChannel writer = java.nio.channels.SocketChannel.open(server.getLocalAddress());
+                 java.nio.channels.SocketChannel reader = server.accept()) {
+                writer.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+                long warm = 64L << 20;
+                Thread r = Thread.ofPlatform().start(() -> {
+                    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 << 10);
+                    long got = 0;
+                    try {
+                        while (got < warm) {
+                            buf.clear();
+                            int n = reader.read(buf);
+                            if (n < 0) return;
+                            got += n;
+                        }
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                java.nio.ByteBuffer chunk = java.nio.ByteBuffer.allocate(16 << 10);
+                for (long sent = 0; sent < warm; ) {
+                    chunk.clear().limit((int) Math.min(chunk.capacity(), warm - sent));
+                    sent += writer.write(chunk);
+                }
+                r.join();
+                writer.configureBlocking(false);
+                long taken = 0;
+                long idleSince = System.nanoTime();
+                while (System.nanoTime() - idleSince < TimeUnit.MILLISECONDS.toNanos(200)) {
+                    chunk.clear();
+                    int n = writer.write(chunk);
+                    if (n > 0) {
+                        taken += n;
+                        idleSince = System.nanoTime();
+                    } else {
+                        Thread.sleep(1);
+                    }
+                }
+                return taken;
+            }
+        }
+    }
+
+    private static String sysctl(String name) {
+        try {
+            return Files.readString(Path.of("/proc/sys/net/ipv4/" + name)).trim().replaceAll("\\s+", " ");
+        } catch (IOException e) {
+            return "?";
+        }
     }
 
     private static String percentilesOf(org.openjdk.jmh.util.Statistics st) {

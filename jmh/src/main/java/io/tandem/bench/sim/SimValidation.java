@@ -46,6 +46,7 @@ public final class SimValidation {
         int cores = Runtime.getRuntime().availableProcessors();
         Path out = null;
         String config = "64B-fsync";
+        boolean separateDisks = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--real" -> {
@@ -60,12 +61,15 @@ public final class SimValidation {
                 case "--cores" -> cores = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> config = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS[/SYSTEM]=FILE, --cores N, --out FILE, --config NAME)");
+                case "--separate-disks" -> separateDisks = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS[/SYSTEM]=FILE, --cores N, --out FILE, --config NAME, --separate-disks)");
             }
         }
         if (table == null) table = CostTable.calibrated();
-        System.out.printf("cost table: calibrated %s on %s, load %s; model: all replicas and the load generator on %d shared cores%n",
-                table.meta("date"), table.meta("host"), table.meta("load.before"), cores);
+        CostModel.Resources resources = separateDisks ? CostModel.Resources.shared(cores).withSeparateDisks() : CostModel.Resources.shared(cores);
+        System.out.printf("cost table: calibrated %s on %s, load %s; model: all replicas and the load generator on %d shared cores, %s; link stalls %s per s, window %d B%n",
+                table.meta("date"), table.meta("host"), table.meta("load.before"), cores, separateDisks ? "a disk of its own per node" : "one disk device shared by the nodes",
+                table.values().getOrDefault("net.stall.perSecond", "none (tail per message)"), table.windowBytes());
         List<String> csv = new ArrayList<>();
         csv.add("clients,system,real_ops_s,model_ops_s,throughput_error_pct,real_p50_us,model_p50_us,real_p99_us,model_p99_us,real_cpu_us_per_op,model_cpu_us_per_op,within_25pct");
         System.out.printf("%-7s %-20s %10s %10s %7s %9s %9s %9s %9s %9s %9s%n", "clients", "system", "real ops/s", "model", "err %", "real p50", "model p50", "real p99", "model p99", "real cpu", "model cpu");
@@ -91,7 +95,7 @@ public final class SimValidation {
                     System.out.printf(Locale.ROOT, "%d clients, %s: disk measured %s: fsync p50 %.0f us, p99 %.0f us%n", clients, s.getKey(), pointTable.meta("disk.date"),
                             fsyncQuantile(pointTable, 0.5) / 1e3, fsyncQuantile(pointTable, 0.99) / 1e3);
                 SimBench.Config c = new SimBench.Config(Integer.parseInt(s.getValue()[1]), clients, 10_000, SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(3), 1,
-                        CostModel.Resources.shared(cores), List.of());
+                        resources, List.of());
                 SimBench.Result m = SimBench.run(Protocols.byName(s.getValue()[0]), c, pointTable);
                 modelThr.put(s.getKey(), m.throughput());
                 if (r == null) {
