@@ -10,6 +10,7 @@
 # before measures it with CostCalibration --disk-only right before the run instead; --disk none uses the table as it is.
 # --fsync off runs the 64B-nofsync configuration and samples the page-cache write instead (the storage's flush then):
 # it takes the shared disk out of the comparison, leaving the code's CPU and network costs to be checked.
+# --systems "tandem-raft ..." limits the systems (default all three).
 # --real-only runs only the real side and writes the SimValidation command for it to model.sh in the output directory: the
 # model is deterministic (the table and the disk samples are inputs), so it can run after the benchmark lock is released.
 set -euo pipefail
@@ -24,6 +25,7 @@ costs=()
 disk=during
 fsync=on
 realonly=0
+systems_opt="tandem-raft tandem-multipaxos tandem-unreplicated"
 while (($#)); do
   case "$1" in
     --clients) clients="$2"; shift ;;
@@ -34,6 +36,7 @@ while (($#)); do
     --disk) disk="$2"; shift ;;
     --fsync) fsync="$2"; shift ;;
     --real-only) realonly=1 ;;
+    --systems) systems_opt="$2"; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -51,7 +54,7 @@ export TANDEM_SKIP_BUILD=1
 real=()
 work="${TANDEM_PEERBENCH_WORK:-/var/tmp/tandem-peerbench-simvalidate}"
 base="${costs[1]:-$root/core/src/main/resources/io/tandem/sim/cost/calibrated-costs.properties}"
-systems="tandem-raft tandem-multipaxos tandem-unreplicated"
+systems="$systems_opt"
 for c in $clients; do
   for sys in $systems; do
     # One real run and one disk sample per system: the three systems of a point run one after another, and the shared

@@ -1,0 +1,1 @@
+/usr/lib/jvm/temurin-25-jdk-amd64/bin/java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -cp /work/wt-perfsim7/jmh/target/benchmarks.jar io.tandem.bench.sim.SimValidation --real 64=simbench/results/2026-11-27-perfsim7/validate-fsync-64/real-64-tandem-raft --costs jmh/results/sim-costs-2026-11-27-stalls.properties --config 64B-fsync "$@"
