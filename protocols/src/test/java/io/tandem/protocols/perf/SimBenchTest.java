@@ -76,6 +76,24 @@ class SimBenchTest {
         }
     }
 
+    /**
+     * The per-peer outbox behind a connection window (issue 18, session 12): with a window small enough to fill (16 KiB,
+     * a test value; the VM's measured one is 5.7 MB), a follower paused half of every second makes the unbounded-queue
+     * twin leave more bytes on the leader's heap than the correct engine, whose in-flight window bounds what it puts on
+     * the connection. Without a window in the table nothing ever waits in an outbox.
+     */
+    @Test
+    void aPausedFollowerFillsTheTwinsOutboxMoreThanRaftsOnceTheWindowIsFull() {
+        SimBench.Config c = SimBench.Config.of(3, 16).withTimeline(SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(2))
+                .withSlow(List.of(Slowdown.parse("follower:pause=500ms/1s")));
+        CostTable windowed = TABLE.with("net.windowBytes", "16384");
+        SimBench.Result raft = SimBench.run(Protocols.raft(), c, windowed);
+        SimBench.Result twin = SimBench.run(BrokenProtocols.byName("raft-broken-unbounded-follower-queue"), c, windowed);
+        System.out.printf("leader outbox max: raft %d B, unbounded-queue twin %d B%n", raft.leaderOutboxMax(), twin.leaderOutboxMax());
+        assertThat(twin.leaderOutboxMax()).isGreaterThan(raft.leaderOutboxMax());
+        assertThat(SimBench.run(Protocols.raft(), c, TABLE).leaderOutboxMax()).isZero();
+    }
+
     @Test
     void sharedCoresBoundTheCpuTheWholeGroupCanUse() {
         // Not "shared is slower": with batching by drain, the queueing that sharing causes makes bigger
