@@ -140,6 +140,15 @@ public final class CostCalibration {
                 + "(both I/O threads, codec included; half charged to each side, codec subtracted), 64 and 1024 B; round trips of a ping-pong ("
                 + tr.roundTrips + " samples, median " + tr.rttMedianNs + " ns) less the CPU charged on the way, halved, give net.oneway");
         log("transport: send " + tr.sendNs + " receive " + tr.receiveNs + " oneway " + tr.oneway.format());
+        stalls(tr.onewaySamples, tr.pingPongNanos, t);
+        t.put("net.windowBytes", Long.toString(windowBytes()));
+        TcpTransportConfig outbox = TcpTransportConfig.defaults();
+        t.put("net.outbox.highMessages", Integer.toString(outbox.outboundHighWaterMessages()));
+        t.put("net.outbox.lowMessages", Integer.toString(outbox.outboundLowWaterMessages()));
+        t.put("net.outbox.highBytes", Long.toString(outbox.outboundHighWaterBytes()));
+        t.put("net.outbox.lowBytes", Long.toString(outbox.outboundLowWaterBytes()));
+        t.put("meta.source.window", "net.windowBytes: a loopback TCP connection carried 64 MiB with its reader reading, then its reader stopped and its writer wrote "
+                + "without blocking until the kernel took nothing more for 200 ms (tcp_wmem " + sysctl("tcp_wmem") + ", tcp_rmem " + sysctl("tcp_rmem") + "); net.outbox.*: TcpTransportConfig.defaults()");
 
         long wakeup = wakeup(quick);
         t.put("wakeup.ns", Long.toString(wakeup));
@@ -366,7 +375,10 @@ public final class CostCalibration {
 
     private static String sysctl(String name) {
         try {
-            return Files.readString(Path.of("/proc/sys/net/ipv4/" + name)).trim().replaceAll("\\s+", " ");
+            // A stream, not Files.readString: procfs reports a size of 0 and readString returned only the first byte here.
+            try (java.io.InputStream in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/" + name))) {
+                return new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().replaceAll("\\s+", " ");
+            }
         } catch (IOException e) {
             return "?";
         }
@@ -529,7 +541,7 @@ public final class CostCalibration {
 
     // ---- transport ----
 
-    private record Transport(long sendNs, long receiveNs, double perByte, Distribution oneway, int roundTrips, long rttMedianNs) {}
+    private record Transport(long sendNs, long receiveNs, double perByte, Distribution oneway, int roundTrips, long rttMedianNs, long[] onewaySamples, long pingPongNanos) {}
 
     /** Two real TcpTransports on loopback, one I/O thread each: n1 sends, n2 counts or echoes. */
     private static final class LoopbackPair implements AutoCloseable {
@@ -635,7 +647,9 @@ public final class CostCalibration {
             for (int i = 0; i < rounds; i++) oneway[i] = Math.max(1_000, rtt[i] / 2 - cpuOneWay);
             long[] sortedRtt = rtt.clone();
             Arrays.sort(sortedRtt);
-            return new Transport(send, receive, transportPerByte, Distribution.ofSamples(oneway), rounds, sortedRtt[rounds / 2]);
+            long total = 0;
+            for (long x : rtt) total += x;
+            return new Transport(send, receive, transportPerByte, Distribution.ofSamples(oneway), rounds, sortedRtt[rounds / 2], oneway, total);
         }
     }
 
