@@ -183,7 +183,7 @@ final class LargeMessages {
         }
     }
 
-    /** Whether some transfer of this member is still receiving (for the engine's inspection). */
+    /** The current transfer of each sender, with the blocks received of those not complete (for the engine's inspection). */
     String describe() {
         StringBuilder b = new StringBuilder();
         for (Transfer t : transfers) {

@@ -425,6 +425,6 @@ final class ShardState {
     }
 
     String describe() {
-        return name() + " sent=" + sent + " received=" + Arrays.toString(received) + " delivered=" + delivered;
+        return name() + " sent=" + sent + " received=" + Arrays.toString(received) + " delivered=" + delivered + (large != null && !large.describe().isEmpty() ? " rdmc:" + large.describe() : "");
     }
 }
