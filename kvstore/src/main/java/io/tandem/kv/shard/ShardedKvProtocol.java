@@ -88,7 +88,8 @@ public final class ShardedKvProtocol implements Protocol {
     public Engine createEngine(NodeId self, List<NodeId> members) {
         check(shards, replicas, members.size());
         VsyncConfig c = members.size() <= config.maxMembers() ? config : new VsyncConfig(members.size(), config.window(), config.slotBytes(), config.maxQueuedSends(),
-                config.heartbeatNanos(), config.suspicionNanos(), config.joinRetryNanos(), config.rejoinNanos(), config.stateChunkBytes(), config.delivery());
+                config.heartbeatNanos(), config.suspicionNanos(), config.joinRetryNanos(), config.rejoinNanos(), config.stateChunkBytes(), config.delivery(),
+                config.maxSmcPayloadBytes(), config.maxLargePayloadBytes(), config.rdmcBlockBytes());
         ShardedKvEngine engine = new ShardedKvEngine(self, shards, limits, c.maxPayloadBytes(), sessionLimits, m -> shardMap = m);
         engine.attach(new VsyncEngine(self, members, c, layout(members.size()), engine));
         return engine;

@@ -29,7 +29,20 @@ final class ShardState {
 
         /** Whether {@code member}'s row carries the current view. */
         boolean inView(NodeId member);
+
+        /** Sends an RDMC message of this shard's large messages to a shard member. */
+        void send(NodeId to, VsyncMessage message);
+
+        /** The payload of a large message once complete at this member, else null: {@link LargeMessages#payload} (a broken twin in the tests answers otherwise). */
+        default byte[] largePayload(ShardState shard, int origin, long index, int size) {
+            return shard.large.payload(origin, index, size);
+        }
     }
+
+    /** The kind bit of a slot whose payload is a large message's, travelling by RDMC (derecho.md §3.4): the slot holds the header only. */
+    static final long LARGE = 0x80;
+    /** The header word's low bits: the payload's length. */
+    private static final long LENGTH_MASK = (1L << 56) - 1;
 
     final int subgroup;
     final String subgroupName;
@@ -47,6 +60,10 @@ final class ShardState {
     private final long vid;
     private final int window;
     private final int maxPayload;
+    /** The shard's large messages (derecho.md §3.3), or null if the configuration turns them off. */
+    final LargeMessages large;
+    private final int smcPayload;
+    private final int maxLarge;
     private final List<NodeId> others;
     /** The slots of the current send pass, published together at its end (derecho.md §3.2). */
     private final RingBatch batch;
@@ -93,7 +110,10 @@ final class ShardState {
         this.block = row.blocks.get(subgroup);
         this.queue = queue;
         this.window = config.window();
-        this.maxPayload = config.maxPayloadBytes();
+        this.maxPayload = config.slotBytes() - VsyncConfig.SLOT_HEADER;
+        this.smcPayload = config.smcPayloadBytes();
+        this.maxLarge = config.maxLargePayloadBytes();
+        this.large = maxLarge > 0 ? new LargeMessages(vid, subgroupName, shardIndex, this.members, members.indexOf(self), config.rdmcBlockBytes(), maxLarge, host::send) : null;
         int n = members.size();
         received = new long[n];
         held = new ArrayDeque[n];
@@ -118,6 +138,10 @@ final class ShardState {
         while (windowOpen()) {
             Outgoing o = queue.peek();
             if (o == null && sent >= owed) break;
+            // One RDMC transfer per sender at a time (derecho.md §3.1): the next large message waits until every
+            // member holds my previous one. Nothing of mine after that one counts anywhere before it does (per-sender
+            // FIFO), so neither my later messages nor nulls could move the order meanwhile.
+            if (o != null && isLarge(o) && !large.senderFree(heldByAll())) break;
             if (o != null) queue.poll();
             else o = new Outgoing(VsyncEngine.NULL, 0, ClientRequest.Session.NONE, new byte[0]);
             putInSlot(o);
@@ -141,17 +165,31 @@ final class ShardState {
         return true;
     }
 
+    private boolean isLarge(Outgoing o) {
+        return large != null && o.payload().length > smcPayload;
+    }
+
+    /** The least, over the shard's members, of how many of my messages they hold. */
+    private long heldByAll() {
+        long min = Long.MAX_VALUE;
+        for (int m = 0; m < rows.size(); m++) min = Math.min(min, m == rank ? sent : rows.get(m, block.received, rank));
+        return min;
+    }
+
     private void putInSlot(Outgoing o) {
         int off = row.slotOffset(sent);
+        boolean isLarge = isLarge(o);
         // Straight into my row: the header's six words, then the payload (one copy of the bytes, no slot array).
-        sst.writeWord(block.slots, off, o.kind() << 56 | o.payload().length);
+        // A large message's slot holds the header only; its payload goes by RDMC (derecho.md §3.4).
+        sst.writeWord(block.slots, off, (o.kind() | (isLarge ? LARGE : 0)) << 56 | o.payload().length);
         sst.writeWord(block.slots, off + 8, vid << 32 | sent);
         sst.writeWord(block.slots, off + 16, o.requestId());
         sst.writeWord(block.slots, off + 24, o.session().clientId());
         sst.writeWord(block.slots, off + 32, o.session().sequence());
         sst.writeWord(block.slots, off + 40, o.session().lowWatermark());
-        sst.write(block.slots, off + VsyncConfig.SLOT_HEADER, o.payload());
-        int length = (VsyncConfig.SLOT_HEADER + o.payload().length + 7) / 8 * 8;
+        if (!isLarge) sst.write(block.slots, off + VsyncConfig.SLOT_HEADER, o.payload());
+        int length = (VsyncConfig.SLOT_HEADER + (isLarge ? 0 : o.payload().length) + 7) / 8 * 8;
+        if (isLarge) large.send(sent, o.payload());
         // My own message is held at once (a sender receives its own sends).
         held[rank].add(new Held(o.kind(), sent, o.requestId(), o.session(), o.payload()));
         sent++;
@@ -178,19 +216,30 @@ final class ShardState {
                 // Read after acquiring the guard (index): the slot's bytes are complete (R5).
                 long header = rows.readWord(s, block.slots, off);
                 long stamp = rows.readWord(s, block.slots, off + 8);
-                int length = (int) (header & 0xffffffL);
-                if (stamp != (vid << 32 | k) || length > maxPayload) {
+                boolean isLarge = ((header >>> 56) & LARGE) != 0;
+                long size = header & LENGTH_MASK;
+                int length = isLarge ? 0 : (int) (header & 0xffffffL);
+                if (stamp != (vid << 32 | k) || length > maxPayload || isLarge && (large == null || size <= smcPayload || size > maxLarge)) {
                     // The guard moved past a slot whose data never arrived (a write the transport lost), or the
                     // slot is malformed: a failure of the link (derecho.md §1.1). Never deliver from it.
                     host.suspect(sender);
                     return work + 1;
                 }
-                long kind = header >>> 56;
+                long kind = (header >>> 56) & ~LARGE;
+                byte[] payload;
+                if (isLarge) {
+                    // Counted as received only once the whole payload is here (derecho.md §3.4): then stability (every
+                    // member's seq) and the ragged trim (a minimum of received counts) cover only messages whose payload
+                    // every member holds. Until then nothing of this sender after it counts either (per-sender FIFO).
+                    payload = host.largePayload(this, s, k, (int) size);
+                    if (payload == null) break;
+                } else {
+                    payload = rows.read(s, block.slots, off + VsyncConfig.SLOT_HEADER, length);
+                }
                 long requestId = rows.readWord(s, block.slots, off + 16);
                 long clientId = rows.readWord(s, block.slots, off + 24);
                 long sequence = rows.readWord(s, block.slots, off + 32);
                 long low = rows.readWord(s, block.slots, off + 40);
-                byte[] payload = rows.read(s, block.slots, off + VsyncConfig.SLOT_HEADER, length);
                 ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(clientId, sequence, low);
                 held[s].add(new Held(kind, k, requestId, session, payload));
                 received[s] = k + 1;
@@ -376,6 +425,6 @@ final class ShardState {
     }
 
     String describe() {
-        return name() + " sent=" + sent + " received=" + Arrays.toString(received) + " delivered=" + delivered;
+        return name() + " sent=" + sent + " received=" + Arrays.toString(received) + " delivered=" + delivered + (large != null && !large.describe().isEmpty() ? " rdmc:" + large.describe() : "");
     }
 }

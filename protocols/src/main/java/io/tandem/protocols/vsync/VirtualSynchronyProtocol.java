@@ -102,7 +102,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         int window = 1 << random.nextInt(0, 6);
         int chunk = random.nextBoolean() ? 64 * 1024 : random.nextInt(16, 257);
         VsyncConfig c = new VsyncConfig(Math.max(config.maxMembers(), nodes), window, config.slotBytes(), config.maxQueuedSends(), heartbeat, suspicion, joinRetry, rejoin, chunk,
-                config.delivery());
+                config.delivery(), config.maxSmcPayloadBytes(), config.maxLargePayloadBytes(), config.rdmcBlockBytes());
         return withConfig(c);
     }
 

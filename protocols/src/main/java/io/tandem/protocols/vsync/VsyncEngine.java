@@ -311,6 +311,8 @@ public class VsyncEngine implements Engine, Inspectable {
             case VsyncMessage.RestartCommit m -> onRestartCommit(from, m);
             case VsyncMessage.HistoryFetch m -> onHistoryFetch(from, m);
             case VsyncMessage.HistoryReply m -> onHistoryReply(from, m);
+            case VsyncMessage.RdmcReady m -> onRdmcReady(from, m);
+            case VsyncMessage.RdmcBlock m -> onRdmcBlock(from, m);
         }
     }
 
@@ -582,6 +584,7 @@ public class VsyncEngine implements Engine, Inspectable {
                     if (phase != Phase.MEMBER) return;
                 }
             }
+            if (!wedged) for (ShardState st : shards) if (st.large != null) st.large.tick(); // a lost ask or block is asked for again
             flush();
             probeIfStuck();
             if (durableMode && ctx.nowNanos() - lastFetch >= config.joinRetryNanos()) {
@@ -818,7 +821,52 @@ public class VsyncEngine implements Engine, Inspectable {
         public boolean inView(NodeId member) {
             return VsyncEngine.this.inView(member);
         }
+
+        @Override
+        public void send(NodeId to, VsyncMessage message) {
+            ctx.send(to, message);
+        }
+
+        @Override
+        public byte[] largePayload(ShardState shard, int origin, long index, int size) {
+            return VsyncEngine.this.largePayload(shard.id(), origin, index, size);
+        }
     };
+
+    /**
+     * Large messages move only in the view they belong to, and not once it is wedged: a wedge
+     * abandons the transfers under way (derecho.md §3.1: a wedged session delivers nothing more), and
+     * the ragged trim decides what of them is delivered (see {@link ShardState#receive}).
+     */
+    private boolean rdmcOpen(long messageVid) {
+        return phase == Phase.MEMBER && !wedged && messageVid == vid;
+    }
+
+    private void onRdmcReady(NodeId from, VsyncMessage.RdmcReady m) {
+        LargeMessages l = rdmcOpen(m.vid()) ? largeOf(m.subgroup(), m.shard()) : null;
+        if (l != null) l.onReady(from, m);
+    }
+
+    private void onRdmcBlock(NodeId from, VsyncMessage.RdmcBlock m) {
+        LargeMessages l = rdmcOpen(m.vid()) ? largeOf(m.subgroup(), m.shard()) : null;
+        if (l != null) l.onBlock(from, m);
+    }
+
+    private LargeMessages largeOf(String subgroup, int index) {
+        for (ShardState st : shards) if (st.subgroupName.equals(subgroup) && st.shardIndex == index) return st.large;
+        return null;
+    }
+
+    /** The payload of large message {@code index} of shard rank {@code origin} once complete here, else null. A broken twin in the tests answers otherwise. */
+    protected byte[] largePayload(ShardId shard, int origin, long index, int size) {
+        return shard(shard).large.payload(origin, index, size);
+    }
+
+    /** Whatever of that payload has arrived (zeros elsewhere), or null: for the tests' broken twins. */
+    protected final byte[] partialLargePayload(ShardId shard, int origin, long index) {
+        ShardState st = shard(shard);
+        return st == null || st.large == null ? null : st.large.partialPayload(origin, index);
+    }
 
     private ShardState shard(ShardId id) {
         for (ShardState st : shards) if (st.subgroupName.equals(id.subgroup()) && st.shardIndex == id.index()) return st;

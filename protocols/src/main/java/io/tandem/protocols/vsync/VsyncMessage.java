@@ -132,6 +132,17 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         }
     }
 
+    /**
+     * RDMC's ready-for-block signal (derecho.md §3.3, the per-message handshake): the sender of this
+     * message is ready for the block it receives in step {@code step} of the transfer of large message
+     * {@code index} of shard rank {@code origin} of shard {@code shard} of {@code subgroup} in view
+     * {@code vid}. Receiver-driven flow control: a block goes only to a member that asked for it.
+     */
+    record RdmcReady(long vid, String subgroup, int shard, int origin, long index, int step, long requestId) implements VsyncMessage {}
+
+    /** One block of a large message (see {@link RdmcReady}): block {@code block}, the transfer of step {@code step}. */
+    record RdmcBlock(long vid, String subgroup, int shard, int origin, long index, int step, int block, byte[] bytes, long requestId) implements VsyncMessage {}
+
     static void register(MessageRegistry registry) {
         int id = CodecIds.DERECHO_FIRST;
         registry.register(JoinRequest.class, id++);
@@ -149,5 +160,7 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         registry.register(RestartCommit.class, id++);
         registry.register(HistoryFetch.class, id++);
         registry.register(HistoryReply.class, id++);
+        registry.register(RdmcReady.class, id++);
+        registry.register(RdmcBlock.class, id++);
     }
 }

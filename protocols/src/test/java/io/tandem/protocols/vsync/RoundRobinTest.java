@@ -79,7 +79,8 @@ class RoundRobinTest {
                 .hasMessageContaining("suspicionNanos");
         assertThatThrownBy(() -> new VsyncEngine(io.tandem.engine.NodeId.of("x"), java.util.List.of(io.tandem.engine.NodeId.of("a")), VsyncConfig.DEFAULTS))
                 .hasMessageContaining("not among the members");
-        assertThat(VsyncConfig.DEFAULTS.maxPayloadBytes()).isEqualTo(512 - VsyncConfig.SLOT_HEADER);
+        assertThat(VsyncConfig.DEFAULTS.smcPayloadBytes()).isEqualTo(512 - VsyncConfig.SLOT_HEADER);
+        assertThat(VsyncConfig.DEFAULTS.maxPayloadBytes()).as("large messages by RDMC").isEqualTo(VsyncConfig.DEFAULT_MAX_LARGE_PAYLOAD);
     }
 
     @Test

@@ -122,9 +122,37 @@ public final class Session {
             actions.add(new Action.Refused("member " + from + " is ready for step " + step + ", but rank " + rank + " sends it nothing then"));
             return actions;
         }
+        if (i < nextOutgoing) {
+            // Asked again for a block already sent: the receiver's ask or the block was lost on the way
+            // (a link that may drop messages), and the receiver repeats its ask. The block is held (it was
+            // sent), so it goes again; a copy that arrives twice is refused by the receiver as out of step.
+            Schedule.Transfer x = outgoing.get(i);
+            int offset = x.block() * blockSize;
+            actions.add(new Action.SendBlock(x.to(), step, x.block(), java.util.Arrays.copyOfRange(message, offset, offset + blockLength(x.block()))));
+            return actions;
+        }
         readyFromReceivers.set(i);
         sendWhatCan(actions);
         return actions;
+    }
+
+    /**
+     * The ask this receiver is waiting on, to repeat when nothing arrived for a while (a lost ask or
+     * block); empty once every block it was to receive is here.
+     */
+    public java.util.Optional<Action.Ready> waitingFor() {
+        if (rank == 0 || nextIncoming >= incoming.size()) return java.util.Optional.empty();
+        return java.util.Optional.of((Action.Ready) readyForNext());
+    }
+
+    /** How many blocks this member received so far (its progress, for the caller's retransmission). */
+    public int received() {
+        return nextIncoming;
+    }
+
+    /** The message's buffer as it is now: complete once {@link #complete()}, partly zeros before (broken twins of the tests only). */
+    public byte[] buffer() {
+        return message;
     }
 
     /** Block {@code block} arrived from member {@code from} as step {@code step}'s transfer. */

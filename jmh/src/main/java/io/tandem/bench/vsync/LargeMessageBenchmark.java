@@ -1,0 +1,258 @@
+package io.tandem.bench.vsync;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tandem.api.Channel;
+import io.tandem.api.Message;
+import io.tandem.api.Receiver;
+import io.tandem.api.Tandem;
+import io.tandem.codec.CodecIds;
+import io.tandem.codec.KryoCodec;
+import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
+import io.tandem.protocols.Protocols;
+import io.tandem.protocols.vsync.VsyncConfig;
+import io.tandem.transport.Endpoint;
+import io.tandem.transport.TransportListener;
+import io.tandem.transport.TransportSetup;
+import io.tandem.transport.tcp.TcpTransport;
+import io.tandem.transport.tcp.TcpTransportConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Large-message bandwidth of virtual synchrony over TCP on loopback (issue 23, derecho.md §3.3-§3.4):
+ * one sender (member n1) multicasting messages of one size to a group of n, each above the SMC
+ * threshold, so its header goes in the SMC ring and its payload by RDMC (binomial pipeline, blocks of
+ * {@code --block} bytes); the figure is the payload bytes delivered per second at each receiver
+ * (members n2..nn; the mean and the slowest). Against it, the transport's own number: one TCP transport
+ * streaming the same bytes to one other, in messages of the block size (at most {@code --block},
+ * smaller for smaller messages), as fast as a window of 16 MiB in flight lets it ("raw"). All members
+ * and both raw endpoints are in this one JVM, each with its own TcpTransport (one I/O thread).
+ *
+ * <pre>
+ * java -Xmx6g -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.LargeMessageBenchmark \
+ *     --sizes 2,3,4,5 --payloads 65536,262144,1048576,4194304,16777216 --block 262144 \
+ *     --warmup 1 --measure 2 --runs 1 --base-port 20000 [--inflight 4]
+ * </pre>
+ * {@code --inflight}: messages the sender keeps sent but not yet delivered to itself. With
+ * {@code --runs R} the whole matrix is measured R times, each run visiting the points in the reverse
+ * order of the one before (A B B A). Prints one CSV line per point:
+ * run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds (MB = 10^6 bytes).
+ */
+public final class LargeMessageBenchmark {
+    private LargeMessageBenchmark() {}
+
+    private static final AtomicReference<Throwable> FIRST_ERROR = new AtomicReference<>();
+
+    public static void main(String[] args) throws Exception {
+        List<Integer> sizes = List.of(2, 3, 4, 5);
+        List<Integer> payloads = List.of(64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20);
+        int block = 256 << 10;
+        double warmup = 1, measure = 2;
+        int basePort = 20000;
+        int inflight = 4;
+        int runs = 1;
+        int heartbeatMs = 20;
+        for (int i = 0; i < args.length; i += 2) {
+            String v = args[i + 1];
+            switch (args[i]) {
+                case "--sizes" -> sizes = MulticastBenchmarkArgs.ints(v);
+                case "--payloads" -> payloads = MulticastBenchmarkArgs.ints(v);
+                case "--block" -> block = Integer.parseInt(v);
+                case "--warmup" -> warmup = Double.parseDouble(v);
+                case "--measure" -> measure = Double.parseDouble(v);
+                case "--base-port" -> basePort = Integer.parseInt(v);
+                case "--inflight" -> inflight = Integer.parseInt(v);
+                case "--runs" -> runs = Integer.parseInt(v);
+                case "--heartbeat-ms" -> heartbeatMs = Integer.parseInt(v);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, max heap "
+                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight");
+        System.out.println("run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds");
+        List<int[]> points = new ArrayList<>();
+        for (int payload : payloads) {
+            points.add(new int[] {1, payload}); // raw: n = 1 stands for the transport alone
+            for (int n : sizes) points.add(new int[] {n, payload});
+        }
+        int port = 0;
+        for (int run = 1; run <= runs; run++) {
+            List<int[]> order = new ArrayList<>(points);
+            if (run % 2 == 0) java.util.Collections.reverse(order);
+            for (int[] p : order) {
+                int base = basePort + (port++ % 95) * 10;
+                Point r = p[0] == 1 ? raw(p[1], block, base, warmup, measure) : tandem(p[0], p[1], block, inflight, heartbeatMs, base, warmup, measure);
+                System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, p[0] == 1 ? "raw" : "tandem", p[0] == 1 ? 2 : p[0], p[1], r.meanMbps, r.minMbps, r.messages, r.seconds);
+                System.out.flush();
+                if (FIRST_ERROR.get() != null) throw new IllegalStateException("a send failed", FIRST_ERROR.get());
+            }
+        }
+        System.exit(0);
+    }
+
+    private record Point(double meanMbps, double minMbps, long messages, double seconds) {}
+
+    /** Measures the bytes counted by {@code counters} (one per receiver) between warm-up end and measure end. */
+    private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure) throws InterruptedException {
+        Thread.sleep((long) (warmup * 1000));
+        long[] before = new long[counters.length];
+        for (int i = 0; i < counters.length; i++) before[i] = counters[i].get();
+        long m0 = messages.get();
+        long t0 = System.nanoTime();
+        Thread.sleep((long) (measure * 1000));
+        long t1 = System.nanoTime();
+        double seconds = (t1 - t0) / 1e9;
+        double sum = 0;
+        double min = Double.MAX_VALUE;
+        for (int i = 0; i < counters.length; i++) {
+            double mbps = (counters[i].get() - before[i]) / seconds / 1e6;
+            sum += mbps;
+            min = Math.min(min, mbps);
+        }
+        return new Point(sum / counters.length, min, messages.get() - m0, seconds);
+    }
+
+    private static Point tandem(int n, int payload, int block, int inflight, int heartbeatMs, int basePort, double warmup, double measure) throws Exception {
+        Map<NodeId, Endpoint> members = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
+        // A 5 s suspicion timeout, as in MulticastBenchmark: every member saturates the two shared cores.
+        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(16, 512).withMaxQueuedSends(4096)
+                .withTimers(java.time.Duration.ofMillis(heartbeatMs), java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(200), java.time.Duration.ZERO)
+                .withLargeMessages(0, Math.max(payload + 64, 1 << 20), block);
+        AtomicLong[] bytes = new AtomicLong[n - 1];
+        for (int i = 0; i < bytes.length; i++) bytes[i] = new AtomicLong();
+        AtomicLong messages = new AtomicLong();
+        List<Channel> channels = new ArrayList<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread sender = null;
+        try {
+            for (int i = 0; i < n; i++) {
+                AtomicLong counter = i == 0 ? null : bytes[i - 1];
+                boolean second = i == 1;
+                channels.add(Tandem.channel().id("n" + (i + 1)).members(members).cluster("vsync-large-" + basePort)
+                        .protocol(Protocols.virtualSynchrony(config))
+                        .transport(TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)))
+                        .inMemoryStorage()
+                        .connect(new Receiver() {
+                            @Override
+                            public void receive(Message msg) {
+                                if (counter == null) return;
+                                if (msg.payload().length != payload) FIRST_ERROR.compareAndSet(null, new IllegalStateException("delivered " + msg.payload().length + " bytes, sent " + payload));
+                                counter.addAndGet(msg.payload().length);
+                                if (second) messages.incrementAndGet();
+                            }
+                        }));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!channels.stream().allMatch(c -> c.view() != null && c.view().members().size() == n)) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("the group of " + n + " did not form");
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            byte[] data = new byte[payload];
+            new java.util.Random(payload).nextBytes(data);
+            Channel ch = channels.getFirst();
+            Semaphore window = new Semaphore(inflight);
+            sender = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        if (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    ch.send(data).whenComplete((pos, err) -> {
+                        window.release();
+                        if (err != null && !stop.get() && FIRST_ERROR.compareAndSet(null, err)) System.err.println("# first send error: " + err); // sends cut by the close at the end are no error
+                    });
+                }
+            }, "sender");
+            sender.setDaemon(true);
+            sender.start();
+            return measure(bytes, messages, warmup, measure);
+        } finally {
+            stop.set(true);
+            if (sender != null) sender.join(5000);
+            for (Channel c : channels) c.close();
+        }
+    }
+
+    /** The benchmark's own message for the raw stream. */
+    public record Chunk(long requestId, byte[] bytes) implements ProtocolMessage {}
+
+    private static Point raw(int payload, int block, int basePort, double warmup, double measure) throws Exception {
+        NodeId a = NodeId.of("a");
+        NodeId b = NodeId.of("b");
+        Map<NodeId, Endpoint> members = Map.of(a, new Endpoint("127.0.0.1", basePort), b, new Endpoint("127.0.0.1", basePort + 1));
+        KryoCodec.Builder cb = KryoCodec.builder();
+        cb.register(Chunk.class, CodecIds.TEST_FIRST);
+        KryoCodec codec = cb.build();
+        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+        TcpTransport sender = new TcpTransport(new TransportSetup("raw", a, members, codec, new SimpleMeterRegistry()), config);
+        TcpTransport receiver = new TcpTransport(new TransportSetup("raw", b, members, codec, new SimpleMeterRegistry()), config);
+        AtomicLong received = new AtomicLong();
+        AtomicLong chunks = new AtomicLong();
+        int chunk = Math.min(payload, block);
+        long window = Math.max(16L << 20, 2L * chunk);
+        receiver.start(new TransportListener() {
+            @Override
+            public void onMessage(NodeId from, ProtocolMessage message) {
+                received.addAndGet(((Chunk) message).bytes().length);
+                chunks.incrementAndGet();
+            }
+        });
+        sender.start((from, message) -> {});
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread t = null;
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!(sender.isConnected(b) && receiver.isConnected(a))) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("the raw transports did not connect");
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            byte[] data = new byte[chunk];
+            new java.util.Random(payload).nextBytes(data);
+            t = new Thread(() -> {
+                long sent = 0;
+                while (!stop.get()) {
+                    if (sent - received.get() >= window) {
+                        Thread.yield();
+                        continue;
+                    }
+                    if (!sender.send(b, new Chunk(sent, data))) {
+                        FIRST_ERROR.compareAndSet(null, new IllegalStateException("raw send dropped"));
+                        return;
+                    }
+                    sent += chunk;
+                }
+            }, "raw-sender");
+            t.setDaemon(true);
+            t.start();
+            // Messages here are chunks; the payload count is chunks * chunk / payload.
+            Point p = measure(new AtomicLong[] {received}, chunks, warmup, measure);
+            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
+        } finally {
+            stop.set(true);
+            if (t != null) t.join(5000);
+            sender.close();
+            receiver.close();
+        }
+    }
+
+    /** Argument parsing shared with {@link MulticastBenchmark}'s format. */
+    private static final class MulticastBenchmarkArgs {
+        static List<Integer> ints(String csv) {
+            List<Integer> out = new ArrayList<>();
+            for (String s : csv.split(",")) out.add(Integer.parseInt(s.trim()));
+            return out;
+        }
+    }
+}

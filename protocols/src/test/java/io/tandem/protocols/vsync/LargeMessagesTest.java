@@ -1,0 +1,146 @@
+package io.tandem.protocols.vsync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.engine.NodeId;
+import io.tandem.engine.RequestIds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** {@link LargeMessages} alone: the members of one shard moving large messages over a link that loses, duplicates and reorders. */
+class LargeMessagesTest {
+    private record Sent(NodeId from, NodeId to, VsyncMessage message) {}
+
+    /** The components of one shard's members, and the messages in flight between them. */
+    private static final class Shard {
+        final List<NodeId> members = new ArrayList<>();
+        final List<LargeMessages> parts = new ArrayList<>();
+        final List<Sent> inFlight = new ArrayList<>();
+
+        Shard(int n, int blockBytes) {
+            for (int i = 0; i < n; i++) members.add(NodeId.of("m" + i));
+            for (int i = 0; i < n; i++) {
+                NodeId me = members.get(i);
+                parts.add(new LargeMessages(7, "kv", 0, members, i, blockBytes, 1 << 20, (to, m) -> inFlight.add(new Sent(me, to, m))));
+            }
+        }
+
+        void deliver(Sent s) {
+            LargeMessages target = parts.get(members.indexOf(s.to()));
+            switch (s.message()) {
+                case VsyncMessage.RdmcReady r -> target.onReady(s.from(), r);
+                case VsyncMessage.RdmcBlock b -> target.onBlock(s.from(), b);
+                default -> throw new AssertionError(s.message());
+            }
+        }
+    }
+
+    private static byte[] bytes(int size, int seed) {
+        byte[] b = new byte[size];
+        new SplittableRandom(seed).nextBytes(b);
+        return b;
+    }
+
+    /**
+     * Every member reads the header at a random moment (as the SST delivers it), messages arrive in
+     * random order, 10 % are lost and 10 % duplicated; heartbeats repeat stalled asks. Every receiver
+     * ends with the exact bytes, for groups of 2..9, messages of 1..2,000 bytes in blocks of 64.
+     */
+    @Test
+    void everyReceiverGetsTheExactPayloadOverALossyLink() {
+        for (int n = 2; n <= 9; n++) {
+            for (int seed = 0; seed < 20; seed++) {
+                SplittableRandom random = new SplittableRandom(n * 1000L + seed);
+                Shard shard = new Shard(n, 64);
+                int origin = random.nextInt(n);
+                int size = 1 + random.nextInt(2000);
+                byte[] message = bytes(size, seed);
+                shard.parts.get(origin).send(5, message);
+                boolean[] readHeader = new boolean[n];
+                byte[][] got = new byte[n][];
+                int rounds = 0;
+                while (true) {
+                    int done = 0;
+                    for (int m = 0; m < n; m++) {
+                        if (m == origin) continue;
+                        if (!readHeader[m] && random.nextInt(4) == 0) readHeader[m] = true;
+                        if (readHeader[m] && got[m] == null) got[m] = shard.parts.get(m).payload(origin, 5, size);
+                        if (got[m] != null) done++;
+                    }
+                    if (done == n - 1) break;
+                    assertThat(++rounds).as("n=%d seed=%d stalled", n, seed).isLessThan(20_000);
+                    if (shard.inFlight.isEmpty() || random.nextInt(50) == 0) {
+                        for (LargeMessages p : shard.parts) p.tick();
+                        continue;
+                    }
+                    Sent s = shard.inFlight.remove(random.nextInt(shard.inFlight.size()));
+                    int fate = random.nextInt(10);
+                    if (fate == 0) continue; // lost
+                    shard.deliver(s);
+                    if (fate == 1) shard.deliver(s); // duplicated
+                }
+                for (int m = 0; m < n; m++) if (m != origin) assertThat(got[m]).as("n=%d seed=%d member %d", n, seed, m).isEqualTo(message);
+            }
+        }
+    }
+
+    @Test
+    void aSenderIsFreeForItsNextLargeMessageOnlyOnceEveryMemberHoldsThePrevious() {
+        Shard shard = new Shard(3, 16);
+        LargeMessages sender = shard.parts.get(1);
+        assertThat(sender.senderFree(0)).isTrue();
+        sender.send(4, bytes(100, 1));
+        assertThat(sender.senderFree(4)).as("members hold messages 0..3 of mine").isFalse();
+        assertThat(sender.senderFree(5)).as("every member holds message 4").isTrue();
+    }
+
+    @Test
+    void anAskThatComesBeforeTheHeaderIsKeptUntilTheTransferStarts() {
+        Shard shard = new Shard(4, 8);
+        byte[] message = bytes(40, 3);
+        shard.parts.getFirst().send(0, message);
+        // Members 1..3 read the header and ask; let every ask and block through, but member 2 reads the header last.
+        shard.parts.get(1).payload(0, 0, 40);
+        shard.parts.get(3).payload(0, 0, 40);
+        for (int i = 0; i < 10_000 && !shard.inFlight.isEmpty(); i++) {
+            Sent s = shard.inFlight.removeFirst();
+            shard.deliver(s);
+            if (i == 3) shard.parts.get(2).payload(0, 0, 40);
+        }
+        for (int m = 1; m < 4; m++) assertThat(shard.parts.get(m).payload(0, 0, 40)).as("member %d", m).isEqualTo(message);
+    }
+
+    @Test
+    void wireInputThatFitsNoTransferIsRefusedWithoutAnException() {
+        Shard shard = new Shard(3, 16);
+        LargeMessages p = shard.parts.get(1);
+        p.onReady(NodeId.of("stranger"), new VsyncMessage.RdmcReady(7, "kv", 0, 0, 0, 0, RequestIds.BACKGROUND));
+        p.onReady(shard.members.get(0), new VsyncMessage.RdmcReady(7, "kv", 0, 9, 0, 0, RequestIds.BACKGROUND));
+        p.onBlock(shard.members.get(0), new VsyncMessage.RdmcBlock(7, "kv", 0, 0, 3, 0, 0, new byte[16], RequestIds.BACKGROUND));
+        p.onBlock(shard.members.get(0), new VsyncMessage.RdmcBlock(7, "kv", 0, -1, 3, 0, 0, new byte[16], RequestIds.BACKGROUND));
+        assertThat(p.refused).isEqualTo(4);
+        // A block of the right transfer but the wrong step or length is refused by the session.
+        p.payload(0, 0, 40);
+        p.onBlock(shard.members.get(0), new VsyncMessage.RdmcBlock(7, "kv", 0, 0, 0, 5, 1, new byte[16], RequestIds.BACKGROUND));
+        p.onBlock(shard.members.get(0), new VsyncMessage.RdmcBlock(7, "kv", 0, 0, 0, 0, 0, new byte[3], RequestIds.BACKGROUND));
+        assertThat(p.refused).isEqualTo(6);
+        assertThat(p.payload(0, 0, 40)).isNull();
+    }
+
+    @Test
+    void theConfigRefusesALargeMessageLimitThatCannotWork() {
+        VsyncConfig d = VsyncConfig.DEFAULTS;
+        assertThat(d.smcPayloadBytes()).isEqualTo(512 - VsyncConfig.SLOT_HEADER);
+        assertThat(d.isLarge(464)).isFalse();
+        assertThat(d.isLarge(465)).isTrue();
+        assertThat(d.withLargeMessages(100, 1000, 64).isLarge(101)).isTrue();
+        assertThatThrownBy(() -> d.withLargeMessages(465, 1 << 20, 1024)).hasMessageContaining("maxSmcPayloadBytes must be in [0, 464]");
+        assertThatThrownBy(() -> d.withLargeMessages(0, 464, 1024)).hasMessageContaining("must exceed the SMC threshold of 464");
+        assertThatThrownBy(() -> d.withLargeMessages(0, 1 << 20, 0)).hasMessageContaining("rdmcBlockBytes");
+        assertThatThrownBy(() -> d.withLargeMessages(0, Integer.MAX_VALUE, 1)).hasMessageContaining("2^20 blocks");
+        assertThat(d.withLargeMessages(0, 0, 1024).maxPayloadBytes()).as("large messages off").isEqualTo(464);
+    }
+}
