@@ -30,6 +30,7 @@ for step in $steps; do
     reads-classic) run reads-classic 0.9 ;;
     reads-p2-grid-r4) run reads-p2-grid-r4 0.9 simbench/compartments/b-p2-grid-r4.conf ;;
     reads-p2-grid-r6) run reads-p2-grid-r6 0.9 simbench/compartments/r-p2-grid-r6.conf ;;
+    reads-p2-grid-r6-batchers) run reads-p2-grid-r6-batchers 0.9 simbench/compartments/r-p2-grid-r6-batchers.conf ;;
     *) run "$step" 0 "simbench/compartments/$step.conf" ;;
   esac
 done

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cluster", sortOptions = false, mixinStandardHelpOptions = true, description = {
         "Start a local cluster on this machine (one server process per node, on loopback) in the foreground.",
-        "Ctrl-C (or ./tandem cluster --stop from another terminal) stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above.",
+        "Ctrl-C (or ./tandem cluster --stop from another terminal) stops it. Node i listens for peers on BASE_PORT+i-1, for clients 1000 above and serves metrics 2000 above (--port-step changes the 1000).",
         "Data, configs, logs and pid files go to --dir; a cluster started again in the same directory keeps its data.",
         "Exit status: 1 if a cluster already runs from --dir, a port is taken or a node fails to start; 2 for bad options."})
 final class ClusterCommand implements Callable<Integer> {
@@ -42,6 +42,12 @@ final class ClusterCommand implements Callable<Integer> {
 
     @Option(names = "--base-port", paramLabel = "PORT", description = "Peer port of n1 (default ${DEFAULT-VALUE}).")
     int basePort = LocalCluster.DEFAULT_BASE_PORT;
+
+    @Option(names = "--port-step", paramLabel = "STEP", description = "Client ports STEP above the peer ports, metrics ports 2 x STEP above (default ${DEFAULT-VALUE}).")
+    int portStep = 1000;
+
+    @Option(names = "--state-machine", paramLabel = "KIND", description = "The KV state machine: btree (ordered) or hashmap (the Compartmentalization paper's; sequential, slow scans) (default ${DEFAULT-VALUE}).")
+    String stateMachine = "btree";
 
     @Option(names = "--protocol", description = "Replication protocol (default ${DEFAULT-VALUE}).", completionCandidates = SimCommand.ProtocolNames.class)
     String protocol = "raft";
@@ -101,10 +107,10 @@ final class ClusterCommand implements Callable<Integer> {
             int workers = threads != null ? threads : mode == io.tandem.execution.ExecutionMode.SEQUENTIAL ? 1 : 2;
             if (mode == io.tandem.execution.ExecutionMode.SEQUENTIAL && workers != 1) throw new IllegalArgumentException("--threads needs --execution psmr or opt-psmr");
             if (workers < 1 || workers > io.tandem.execution.ParallelStateMachine.MAX_THREADS) throw new IllegalArgumentException("--threads must be in [1, 64]");
-            LocalCluster laid = LocalCluster.layout(dir, nodes, basePort, protocol, fsync, mode.text(), workers).withTls(tls);
+            LocalCluster laid = LocalCluster.layout(dir, nodes, basePort, portStep, protocol, fsync, mode.text(), workers).withTls(tls);
             if (shardReplicas != null && shards == null) throw new IllegalArgumentException("--shard-replicas needs --shards");
             if (shards != null && shards < 1) throw new IllegalArgumentException("--shards must be at least 1, was " + shards);
-            cluster = shards == null ? laid : laid.withShards(shards, shardReplicas != null ? shardReplicas : Math.max(1, nodes / shards));
+            cluster = (shards == null ? laid : laid.withShards(shards, shardReplicas != null ? shardReplicas : Math.max(1, nodes / shards))).withStateMachine(stateMachine);
         } catch (IllegalArgumentException e) {
             err.println("tandem cluster: " + e.getMessage());
             return 2;

@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * tandem-data/n1/data/          its log, metadata and snapshots
  * </pre>
  *
- * Node i (from 1) has peer port {@code basePort + i - 1}, client port + 1000 and metrics port + 2000.
+ * Node i (from 1) has peer port {@code basePort + i - 1}, client port + 1000 and metrics port + 2000 (or + step and
+ * + 2 x step with {@code --port-step}).
  */
 final class LocalCluster {
     static final Path DEFAULT_DIR = Path.of("tandem-data");
@@ -52,12 +53,15 @@ final class LocalCluster {
     /** Virtual synchrony's sharded KV store (issue 23): shards and the fewest members per shard; 0 and 0 for one unsharded store. */
     private final int shards;
     private final int shardReplicas;
+    /** The KV state machine of every node: btree (the default) or hashmap. */
+    private final String stateMachine;
 
     private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads) {
-        this(dir, nodes, protocol, fsync, tls, execution, threads, 0, 0);
+        this(dir, nodes, protocol, fsync, tls, execution, threads, 0, 0, "btree");
     }
 
-    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads, int shards, int shardReplicas) {
+    private LocalCluster(Path dir, List<Node> nodes, String protocol, boolean fsync, boolean tls, String execution, int threads, int shards, int shardReplicas,
+            String stateMachine) {
         this.dir = dir.toAbsolutePath().normalize();
         this.nodes = List.copyOf(nodes);
         this.protocol = protocol;
@@ -67,11 +71,19 @@ final class LocalCluster {
         this.threads = threads;
         this.shards = shards;
         this.shardReplicas = shardReplicas;
+        this.stateMachine = stateMachine;
+    }
+
+    /** The same layout with every node's KV state machine {@code kind} (btree or hashmap; hashmap runs sequentially and unsharded). */
+    LocalCluster withStateMachine(String kind) {
+        if (!kind.equals("btree") && !kind.equals("hashmap")) throw new IllegalArgumentException("--state-machine must be btree or hashmap, was '" + kind + "'");
+        if (kind.equals("hashmap") && (!execution.equals("sequential") || shards != 0)) throw new IllegalArgumentException("--state-machine hashmap runs sequentially and unsharded");
+        return new LocalCluster(dir, nodes, protocol, fsync, tls, execution, threads, shards, shardReplicas, kind);
     }
 
     /** The same layout with TLS on or off. */
     LocalCluster withTls(boolean on) {
-        return new LocalCluster(dir, nodes, protocol, fsync, on, execution, threads, shards, shardReplicas);
+        return new LocalCluster(dir, nodes, protocol, fsync, on, execution, threads, shards, shardReplicas, stateMachine);
     }
 
     /**
@@ -84,7 +96,7 @@ final class LocalCluster {
         }
         if (!execution.equals("sequential")) throw new IllegalArgumentException("--shards runs each shard's commands in its own order; it cannot be combined with --execution " + execution);
         io.tandem.kv.shard.ShardedKvProtocol.check(count, replicas, nodes.size());
-        return new LocalCluster(dir, nodes, protocol, fsync, tls, execution, threads, count, replicas);
+        return new LocalCluster(dir, nodes, protocol, fsync, tls, execution, threads, count, replicas, stateMachine);
     }
 
     int shards() {
@@ -119,12 +131,18 @@ final class LocalCluster {
 
     /** The same, with the KV state machine executed by {@code execution} on {@code threads} workers. */
     static LocalCluster layout(Path dir, int count, int basePort, String protocol, boolean fsync, String execution, int threads) {
+        return layout(dir, count, basePort, 1000, protocol, fsync, execution, threads);
+    }
+
+    /** The same, with the client and metrics ports {@code step} and 2 x {@code step} above the peer ports. */
+    static LocalCluster layout(Path dir, int count, int basePort, int step, String protocol, boolean fsync, String execution, int threads) {
         if (count < 1 || count > 9) throw new IllegalArgumentException("a local cluster has 1 to 9 nodes, not " + count);
-        if (basePort < 1024 || basePort + count - 1 + 2000 > 65535) throw new IllegalArgumentException("base port " + basePort + " leaves no room for the client and metrics ports (+1000, +2000)");
+        if (step < count) throw new IllegalArgumentException("port step " + step + " is smaller than the " + count + " nodes: the peer, client and metrics ports would overlap");
+        if (basePort < 1024 || basePort + count - 1 + 2 * step > 65535) throw new IllegalArgumentException("base port " + basePort + " leaves no room for the client and metrics ports (+" + step + ", +" + 2 * step + ")");
         List<Node> nodes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int port = basePort + i;
-            nodes.add(new Node("n" + (i + 1), new Endpoint("127.0.0.1", port), new Endpoint("127.0.0.1", port + 1000), port + 2000));
+            nodes.add(new Node("n" + (i + 1), new Endpoint("127.0.0.1", port), new Endpoint("127.0.0.1", port + step), port + 2 * step));
         }
         return new LocalCluster(dir, nodes, protocol, fsync, false, execution, threads);
     }
@@ -144,7 +162,8 @@ final class LocalCluster {
             return Optional.of(new LocalCluster(dir, nodes, kv.getOrDefault("protocol", "raft"), Boolean.parseBoolean(kv.getOrDefault("fsync", "true")),
                     Boolean.parseBoolean(kv.getOrDefault("tls", "false")),
                     kv.getOrDefault("execution", "sequential"), Integer.parseInt(kv.getOrDefault("threads", "1")),
-                    Integer.parseInt(kv.getOrDefault("shards", "0")), Integer.parseInt(kv.getOrDefault("shard-replicas", "0"))));
+                    Integer.parseInt(kv.getOrDefault("shards", "0")), Integer.parseInt(kv.getOrDefault("shard-replicas", "0")),
+                    kv.getOrDefault("state-machine", "btree")));
         } catch (RuntimeException e) {
             throw new IllegalStateException(file + " is damaged (" + e.getMessage() + "); delete " + dir + " or use another --dir", e);
         }
@@ -203,9 +222,10 @@ final class LocalCluster {
     /** True if this layout matches {@code other} in everything that must not change under existing data. */
     boolean sameShape(LocalCluster other) {
         // A parallel executor's snapshots (per-worker sessions) are not a sequential one's: the execution is part of the shape.
-        // So are the shards: each one's history is in the logs of its members.
+        // So are the shards: each one's history is in the logs of its members. And the state machine: a hash map
+        // cannot restore a B+-tree's snapshot.
         return nodes.equals(other.nodes) && protocol.equals(other.protocol) && execution.equals(other.execution) && threads == other.threads
-                && shards == other.shards && shardReplicas == other.shardReplicas;
+                && shards == other.shards && shardReplicas == other.shardReplicas && stateMachine.equals(other.stateMachine);
     }
 
     /** Writes cluster.conf and every node's server.conf. */
@@ -254,7 +274,8 @@ final class LocalCluster {
     }
 
     private String shardLines() {
-        return shards == 0 ? "" : "shards = " + shards + "\nshard-replicas = " + shardReplicas + "\n";
+        return (shards == 0 ? "" : "shards = " + shards + "\nshard-replicas = " + shardReplicas + "\n")
+                + (stateMachine.equals("btree") ? "" : "state-machine = " + stateMachine + "\n");
     }
 
     /** The process of each node whose pid file names a live process. */

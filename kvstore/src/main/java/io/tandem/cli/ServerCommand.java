@@ -125,6 +125,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--execution", paramLabel = "MODE", description = "How commands execute: sequential, psmr or opt-psmr, the same on every node (default: sequential).")
     String execution;
 
+    @Option(names = "--state-machine", paramLabel = "KIND", description = "The KV state machine: btree or hashmap, the same on every node (default: btree).")
+    String stateMachine;
+
     @Option(names = "--threads", paramLabel = "N", description = "Worker threads of a parallel execution, the same on every node (default: 2 with psmr/opt-psmr).")
     String threads;
 
@@ -210,6 +213,7 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.MAX_CLIENT_CONNECTIONS_PER_SOURCE, maxClientConnectionsPerSource);
         put(f, ServerConfig.Key.CLIENT_IDLE_TIMEOUT, clientIdleTimeout);
         put(f, ServerConfig.Key.EXECUTION, execution);
+        put(f, ServerConfig.Key.STATE_MACHINE, stateMachine);
         put(f, ServerConfig.Key.THREADS, threads);
         put(f, ServerConfig.Key.PARTITION, partition);
         put(f, ServerConfig.Key.SHARDS, shards);

@@ -82,6 +82,8 @@ public final class CostCalibration {
         Path out = null;
         Path diskOnlyBase = null;
         Path latenciesBase = null;
+        Path applyOnlyBase = null;
+        String stateMachine = "btree";
         int repeat = 3;
         boolean quick = false;
         for (int i = 0; i < args.length; i++) {
@@ -91,8 +93,11 @@ public final class CostCalibration {
                 case "--disk-only" -> diskOnlyBase = Path.of(args[++i]);
                 case "--latencies" -> latenciesBase = Path.of(args[++i]);
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
+                case "--apply-only" -> applyOnlyBase = Path.of(args[++i]);
+                case "--state-machine" -> stateMachine = args[++i];
                 case "--help", "-h" -> {
-                    System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]");
+                    System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
+                            + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -102,6 +107,11 @@ public final class CostCalibration {
         if (out == null) out = Path.of("jmh/results/sim-costs-" + DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC).format(Instant.now()) + ".properties");
         if (diskOnlyBase != null) {
             diskOnly(diskOnlyBase, out, quick, date);
+            return;
+        }
+        if (applyOnlyBase != null) {
+            if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
+            applyOnly(applyOnlyBase, out, stateMachine, quick, repeat, date);
             return;
         }
         if (latenciesBase != null) {
@@ -205,6 +215,67 @@ public final class CostCalibration {
                     + t.get("meta.disk.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --disk-only; do not edit by hand.");
         }
         System.out.println("wrote " + out + ": disk.fsync=" + t.get("disk.fsync"));
+    }
+
+    /**
+     * {@code --apply-only BASE --state-machine KIND [--repeat N]}: the base table with {@code apply.ns} for another KV
+     * state machine ({@code hashmap}: {@link io.tandem.kv.HashKvStateMachine}, the Compartmentalization paper's hash map;
+     * issue 21). Both machines are measured here, alternately ({@code N} pairs, kv first, then N pairs in the other
+     * order), with the same commands as {@code apply.ns} ({@link #apply}); the table charges the base table's
+     * {@code apply.ns} times the median ratio KIND / btree of this run, so it stays on the base table's machine
+     * (every other cost in it was measured there) while the ratio is measured, not assumed. The absolute medians of
+     * this machine go into the {@code meta.apply.*} lines.
+     */
+    private static void applyOnly(Path base, Path out, String kind, boolean quick, int repeat, String date) throws Exception {
+        java.util.function.Supplier<io.tandem.statemachine.StateMachine> other = switch (kind) {
+            case "hashmap" -> io.tandem.kv.HashKvStateMachine::new;
+            case "btree" -> KvStateMachine::new;
+            default -> throw new IllegalArgumentException("--state-machine must be btree or hashmap, was " + kind);
+        };
+        CostTable baseTable = CostTable.read(base);
+        TreeMap<String, String> t = new TreeMap<>(baseTable.values());
+        String before = loadavg();
+        List<Double> btree = new ArrayList<>(), measured = new ArrayList<>(), ratios = new ArrayList<>();
+        for (int i = 0; i < 2 * repeat; i++) {
+            double a, b;
+            if (i < repeat) {
+                a = apply(quick, KvStateMachine::new);
+                b = apply(quick, other);
+            } else { // the other order too, so a JIT or machine drift during the run does not favour one
+                b = apply(quick, other);
+                a = apply(quick, KvStateMachine::new);
+            }
+            btree.add(a);
+            measured.add(b);
+            ratios.add(b / a);
+            log(String.format(Locale.ROOT, "apply pair %d: btree %.0f ns, %s %.0f ns", i + 1, a, kind, b));
+        }
+        double ratio = medianOf(ratios);
+        double baseApply = Double.parseDouble(t.get("apply.ns"));
+        long charged = Math.round(baseApply * ratio);
+        t.put("apply.ns", Long.toString(charged));
+        t.put("meta.apply.date", date);
+        t.put("meta.apply.host", InetAddress.getLocalHost().getHostName() + " (" + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores)");
+        t.put("meta.apply.load", "before " + before + ", after " + loadavg());
+        t.put("meta.apply.measured", String.format(Locale.ROOT, "%s median %.0f ns, btree median %.0f ns, ratio median %.3f over %d pairs; btree %s; %s %s",
+                kind, medianOf(measured), medianOf(btree), ratio, ratios.size(), btree.stream().map(v -> Long.toString(Math.round(v))).toList(),
+                kind, measured.stream().map(v -> Long.toString(Math.round(v))).toList()));
+        t.put("meta.source.apply", "CostCalibration --apply-only --state-machine " + kind + ": base apply.ns " + Math.round(baseApply) + " (" + base.getFileName()
+                + ") x the measured ratio " + String.format(Locale.ROOT, "%.3f", ratio) + " = " + charged + " ns; thread CPU time per 64-byte put through SequentialExecutor and its session table, "
+                + date);
+        CostTable table = CostTable.of(t);
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            table.write(w, "Tandem simulator cost table: " + base.getFileName() + " with apply.ns for the " + kind + " KV state machine, measured " + date + " on "
+                    + t.get("meta.apply.host") + " (load " + t.get("meta.apply.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --apply-only; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": apply.ns=" + charged + " (" + t.get("meta.apply.measured") + ")");
+    }
+
+    private static double medianOf(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /**
@@ -665,7 +736,7 @@ public final class CostCalibration {
     private static double[] jmh(boolean quick) throws Exception {
         int wi = quick ? 1 : 2;
         int mi = quick ? 2 : 4;
-        double applyNs = apply(quick);
+        double applyNs = apply(quick, KvStateMachine::new);
         Options fsync = new OptionsBuilder().include("io.tandem.jmh.storage.NodeStorageAppendBenchmark.appendBatchAndAwaitDurableLatency$")
                 .param("recordBytes", "128").param("batchSize", "1").param("flush", "FSYNC")
                 .mode(org.openjdk.jmh.annotations.Mode.SampleTime).timeUnit(TimeUnit.NANOSECONDS)
@@ -695,9 +766,9 @@ public final class CostCalibration {
      * other engineers' load, not the code (ExecutionStageBenchmark.executionStage gave 9.8k puts/s at
      * load average 23 against 50-77k documented at load 18-25).
      */
-    private static double apply(boolean quick) {
-        KvStateMachine machine = new KvStateMachine();
-        KvCodec codec = machine.codec();
+    private static double apply(boolean quick, java.util.function.Supplier<? extends io.tandem.statemachine.StateMachine> machines) {
+        io.tandem.statemachine.StateMachine machine = machines.get();
+        KvCodec codec = new KvCodec(io.tandem.kv.KvLimits.DEFAULTS);
         int keys = 10_000;
         SplittableRandom random = new SplittableRandom(42);
         byte[][] commands = new byte[keys][];

@@ -213,7 +213,7 @@ public final class KvServer implements AutoCloseable {
         // and a virtual-synchrony member that rejoins a later view was never reconnected (issue 22).
         NodeRuntime rt = new NodeRuntime(config.id(), config.members(), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
-                new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning()), registry, runtimeConfig);
+                stateMachine(config), registry, runtimeConfig);
         try {
             rt.start();
         } catch (DataDirectoryMismatchException e) {
@@ -342,6 +342,12 @@ public final class KvServer implements AutoCloseable {
         } catch (java.net.UnknownHostException e) {
             return false;
         }
+    }
+
+    /** The configured KV state machine; both speak the same {@link KvCodec} commands, so clients cannot tell them apart. */
+    private static io.tandem.statemachine.StateMachine stateMachine(ServerConfig config) {
+        return config.stateMachine().equals("hashmap") ? new io.tandem.kv.HashKvStateMachine(io.tandem.kv.KvLimits.DEFAULTS)
+                : new KvStateMachine(io.tandem.kv.KvLimits.DEFAULTS, io.tandem.kv.btree.BPlusTree.DEFAULT_ORDER, config.partitioning());
     }
 
     private static boolean addressInUse(Throwable e) {

@@ -49,6 +49,8 @@ import java.util.function.Function;
  * @param shards           virtual-synchrony only: how many shards the keys are split into over the group's
  *                         members (issue 23, derecho.md §1.3); 0 for an unsharded store
  * @param shardReplicas    the fewest members a shard may have (its replication factor); 0 when unsharded
+ * @param stateMachine     the KV state machine: {@code btree} (ordered, the default) or {@code hashmap} (the
+ *                         Compartmentalization paper's hash map, sequential execution only; the same on every node)
  */
 public record ServerConfig(
         NodeId id,
@@ -73,7 +75,8 @@ public record ServerConfig(
         int executionThreads,
         io.tandem.kv.KeyPartitioning partitioning,
         int shards,
-        int shardReplicas) {
+        int shardReplicas,
+        String stateMachine) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
     public enum Key {
@@ -112,7 +115,8 @@ public record ServerConfig(
         THREADS("threads", "1, or 2 with a parallel execution", "worker threads of a parallel execution, the same on every node"),
         PARTITION("partition", "uniform", "how keys are split among workers: uniform (first 8 key bytes) or longs:<max> (8-byte big-endian keys in [0, max])"),
         SHARDS("shards", "none (one replicated store)", "virtual-synchrony: split the keys (by hash) into this many shards, each a durable subgroup of the members, the same on every node"),
-        SHARD_REPLICAS("shard-replicas", "members / shards", "virtual-synchrony with shards: the fewest members a shard may have; shards x shard-replicas must not exceed the members");
+        SHARD_REPLICAS("shard-replicas", "members / shards", "virtual-synchrony with shards: the fewest members a shard may have; shards x shard-replicas must not exceed the members"),
+        STATE_MACHINE("state-machine", "btree", "the KV state machine: btree (ordered B+-tree) or hashmap (a hash map, as in the Compartmentalization paper; sequential execution, slow scans), the same on every node");
 
         private final String name;
         private final String defaultText;
@@ -271,11 +275,14 @@ public record ServerConfig(
             if (execution == io.tandem.execution.ExecutionMode.SEQUENTIAL && threads != 1) fail(Key.THREADS, "must be 1 with the sequential execution (set execution = psmr or opt-psmr)");
             if (threads > io.tandem.execution.ParallelStateMachine.MAX_THREADS) fail(Key.THREADS, "must be at most " + io.tandem.execution.ParallelStateMachine.MAX_THREADS);
             if (metricsPort != 0 && metricsPort == clients.get(id).port()) fail(Key.METRICS_PORT, "is the client port " + metricsPort);
+            String stateMachine = optional(Key.STATE_MACHINE, Resolver::stateMachine, "btree");
+            if (stateMachine.equals("hashmap") && execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) fail(Key.STATE_MACHINE, "hashmap runs with the sequential execution only, not " + execution.text());
             int shards = optional(Key.SHARDS, Resolver::positiveInt, 0);
             int shardReplicas = optional(Key.SHARD_REPLICAS, Resolver::positiveInt, 0);
             if (shards == 0 && shardReplicas != 0) fail(Key.SHARD_REPLICAS, "needs shards too");
             if (shards != 0) {
                 if (!protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) fail(Key.SHARDS, "applies to the virtual-synchrony protocol only, not " + protocol);
+                if (stateMachine.equals("hashmap")) fail(Key.STATE_MACHINE, "hashmap cannot be combined with shards (each shard runs the B+-tree)");
                 if (execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) fail(Key.SHARDS, "runs each shard's commands in the shard's order; it cannot be combined with execution = " + execution.text());
                 if (shardReplicas == 0) shardReplicas = Math.max(1, members.size() / shards);
                 try {
@@ -304,7 +311,8 @@ public record ServerConfig(
                     threads,
                     optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()),
                     shards,
-                    shardReplicas);
+                    shardReplicas,
+                    stateMachine);
         }
 
         /**
@@ -450,6 +458,11 @@ public record ServerConfig(
         static String clusterName(String name) {
             if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) throw new IllegalArgumentException("'" + name + "' is not a cluster name (letters, digits, . _ -; at most 64)");
             return name;
+        }
+
+        static String stateMachine(String text) {
+            if (text.equals("btree") || text.equals("hashmap")) return text;
+            throw new IllegalArgumentException("must be btree or hashmap, was '" + text + "'");
         }
 
         static io.tandem.execution.ExecutionMode executionMode(String text) {

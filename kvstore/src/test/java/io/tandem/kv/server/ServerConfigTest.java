@@ -225,6 +225,16 @@ class ServerConfigTest {
     }
 
     @Test
+    void stateMachineIsBtreeByDefaultHashmapOnRequestAndCheckedAtLoad() {
+        assertThat(ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d")).stateMachine()).isEqualTo("btree");
+        assertThat(ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "state-machine", "hashmap")).stateMachine()).isEqualTo("hashmap");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "state-machine", "skiplist")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("must be btree or hashmap, was 'skiplist'");
+        assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "state-machine", "hashmap", "execution", "psmr")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sequential execution only");
+    }
+
+    @Test
     void executionModeThreadsAndPartitioningAreCheckedAtLoad() {
         ServerConfig seq = ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d"));
         assertThat(seq.execution()).isEqualTo(io.tandem.execution.ExecutionMode.SEQUENTIAL);
