@@ -4,12 +4,13 @@ import io.tandem.api.OverloadedException;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ReadPolicy;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Client requests of one node that are waiting for an answer. Bounded (explicit back-pressure,
@@ -18,6 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * or shutdown removes it first. A command with a session can also be found by its (client id,
  * sequence), so that it completes the first time that command executes here, whichever copy of it
  * (a forwarded one, a client's retry through another member) was ordered.
+ *
+ * <p>Issue 25 (hot path): admitting and completing a request costs no allocation beyond the request itself. Ids are
+ * handed out consecutively, so a request lives in slot {@code id & (SLOTS - 1)} of an array (no boxed key, no map
+ * node); the few whose slot is still held by a request {@link #SLOTS} ids older go to an overflow map. The session
+ * index keeps the key it was filed under in the request, so removing it allocates nothing either.
  */
 final class PendingRequests {
     /**
@@ -28,7 +34,7 @@ final class PendingRequests {
      * @param replyToId   the request's id on {@code replyTo}
      */
     record Pending(long requestId, CompletableFuture<byte[]> future, long deadlineNanos, long startNanos, ClientRequest request,
-                   boolean forwardable, NodeId replyTo, long replyToId, Route route) {
+                   boolean forwardable, NodeId replyTo, long replyToId, Route route, SessionKey sessionKey) {
         boolean read() {
             return request.kind() == ClientRequest.Kind.READ;
         }
@@ -55,10 +61,21 @@ final class PendingRequests {
         }
     }
 
-    private record SessionKey(long clientId, long sequence) {}
+    /** A command's (client id, sequence): the session index's key; null in a request not filed there. */
+    record SessionKey(long clientId, long sequence) {}
 
-    private final Map<Long, Pending> byId = new ConcurrentHashMap<>();
-    private final Map<SessionKey, Long> bySession = new ConcurrentHashMap<>();
+    /**
+     * Slots of the id table. A power of two; a request holds slot {@code id & (SLOTS - 1)} unless a request at least
+     * SLOTS ids older still holds it. Small enough that the expiry scan (every few milliseconds) stays cheap, large
+     * enough that under load (at most a few hundred requests in flight) nearly every request gets its slot.
+     */
+    static final int SLOTS = 1024;
+
+    private final AtomicReferenceArray<Pending> slots = new AtomicReferenceArray<>(SLOTS);
+    /** Requests whose slot was taken when they were admitted; usually empty. */
+    private final Map<Long, Pending> overflow = new ConcurrentHashMap<>();
+    private final AtomicInteger count = new AtomicInteger();
+    private final Map<SessionKey, Pending> bySession = new ConcurrentHashMap<>();
     /**
      * Ids start at a random point of [1, 2^62) rather than 1: engines re-deliver committed entries after a
      * restart with the origin and request id they were submitted under, and execution completes the
@@ -82,25 +99,59 @@ final class PendingRequests {
     }
 
     private Pending add(long now, long timeoutNanos, Spec spec, boolean forwardable, NodeId replyTo, long replyToId) {
-        if (byId.size() >= limit) throw new OverloadedException(limit + " requests are already pending on this node");
+        // Counted before it is filed, so that concurrent admissions never exceed the limit together.
+        if (count.incrementAndGet() > limit) {
+            count.decrementAndGet();
+            throw new OverloadedException(limit + " requests are already pending on this node");
+        }
         long id = nextId.getAndIncrement();
-        Pending p = new Pending(id, new CompletableFuture<>(), now + timeoutNanos, now, spec.toRequest(id), forwardable, replyTo, replyToId, new Route());
-        byId.put(id, p);
         ClientRequest.Session s = spec.session();
-        if (replyTo == null && spec.kind() == ClientRequest.Kind.COMMAND && !s.isNone()) bySession.put(new SessionKey(s.clientId(), s.sequence()), id);
+        SessionKey key = replyTo == null && spec.kind() == ClientRequest.Kind.COMMAND && !s.isNone() ? new SessionKey(s.clientId(), s.sequence()) : null;
+        Pending p = new Pending(id, new CompletableFuture<>(), now + timeoutNanos, now, spec.toRequest(id), forwardable, replyTo, replyToId, new Route(), key);
+        // Filed before admit returns: nobody can complete a request before its submitter has handed it on.
+        if (!slots.compareAndSet(slot(id), null, p)) overflow.put(id, p);
+        if (key != null) bySession.put(key, p);
         return p;
+    }
+
+    private static int slot(long id) {
+        return (int) id & (SLOTS - 1);
     }
 
     /** The request, still pending (the caller does not complete it); null if already completed. */
     Pending get(long requestId) {
-        return byId.get(requestId);
+        Pending p = slots.get(slot(requestId));
+        if (p != null && p.requestId() == requestId) return p;
+        return overflow.isEmpty() ? null : overflow.get(requestId);
     }
 
     /** Removes the request so that the caller alone completes it; null if already completed. */
     Pending take(long requestId) {
-        Pending p = byId.remove(requestId);
+        Pending p = unfile(requestId);
         if (p != null) forgetSession(p);
         return p;
+    }
+
+    /** Removes request {@code requestId} from the id table, if it is still there; the one thread that succeeds gets it. */
+    private Pending unfile(long requestId) {
+        int i = slot(requestId);
+        Pending p = slots.get(i);
+        if (p != null && p.requestId() == requestId) return slots.compareAndSet(i, p, null) ? counted(p) : null;
+        if (overflow.isEmpty()) return null;
+        return counted(overflow.remove(requestId));
+    }
+
+    /** Removes exactly {@code p} from the id table; false if another thread removed it first. */
+    private boolean unfile(Pending p) {
+        int i = slot(p.requestId());
+        boolean removed = slots.get(i) == p ? slots.compareAndSet(i, p, null) : overflow.remove(p.requestId(), p);
+        if (removed) count.decrementAndGet();
+        return removed;
+    }
+
+    private Pending counted(Pending removed) {
+        if (removed != null) count.decrementAndGet();
+        return removed;
     }
 
     /** Removes the command of this node waiting for {@code session}, if any: it completes the first time that command executes here. */
@@ -108,34 +159,44 @@ final class PendingRequests {
         // Every replica asks for every command it executes; most have nothing waiting (followers of a
         // server whose clients talk to the leader), so skip the key's allocation then.
         if (session.isNone() || bySession.isEmpty()) return null;
-        Long id = bySession.remove(new SessionKey(session.clientId(), session.sequence()));
-        return id == null ? null : take(id);
+        Pending p = bySession.remove(new SessionKey(session.clientId(), session.sequence()));
+        // Whoever removes it from the id table completes it (a timeout may have got there first).
+        return p != null && unfile(p) ? p : null;
     }
 
     private void forgetSession(Pending p) {
-        ClientRequest.Session s = p.request().session();
-        if (!s.isNone() && !p.servedForAnotherMember()) bySession.remove(new SessionKey(s.clientId(), s.sequence()), p.requestId());
+        if (p.sessionKey() != null) bySession.remove(p.sessionKey(), p);
     }
 
     int size() {
-        return byId.size();
+        return count.get();
     }
 
     /** Removes every request whose deadline passed; the caller fails them. */
     void expire(long now, java.util.function.Consumer<Pending> onExpired) {
-        for (Iterator<Pending> it = byId.values().iterator(); it.hasNext(); ) {
-            Pending p = it.next();
-            if (now - p.deadlineNanos() >= 0 && byId.remove(p.requestId(), p)) {
+        forEach(p -> {
+            if (now - p.deadlineNanos() >= 0 && unfile(p)) {
                 forgetSession(p);
                 onExpired.accept(p);
             }
-        }
+        });
     }
 
     void failAll(Throwable cause) {
-        for (Long id : byId.keySet()) {
-            Pending p = take(id);
-            if (p != null) p.future().completeExceptionally(cause);
+        forEach(p -> {
+            if (unfile(p)) {
+                forgetSession(p);
+                p.future().completeExceptionally(cause);
+            }
+        });
+    }
+
+    /** Every request filed when the scan reaches it (a snapshot of neither table: requests may come and go meanwhile). */
+    private void forEach(java.util.function.Consumer<Pending> action) {
+        for (int i = 0; i < SLOTS; i++) {
+            Pending p = slots.get(i);
+            if (p != null) action.accept(p);
         }
+        if (!overflow.isEmpty()) overflow.values().forEach(action);
     }
 }

@@ -24,8 +24,19 @@ final class LoadRun {
         /** The driver finished load second {@code second} (0: it connected and is starting). */
         void second(int second);
 
+        /** The driver's row of a finished second, just before {@link #second} is called for it. */
+        default void row(Timeline.Second row) {}
+
         /** Called about every 100 ms; {@code lastSecond} is the last finished load second (0 before the first). */
         void tick(int lastSecond);
+
+        /**
+         * Whether the harness has every second it needs (an adaptive warm-up ends when the cluster is warm, so the
+         * measured window ends before the driver's last second): the load is then stopped and counts as complete.
+         */
+        default boolean enough() {
+            return false;
+        }
     }
 
     /** The load's outcome: its exit status (-1 if it was killed at the deadline) and the seconds it recorded. */
@@ -38,8 +49,8 @@ final class LoadRun {
     private LoadRun() {}
 
     /**
-     * Starts the load for {@code seconds} and returns when it exits, at the latest after the
-     * connection timeout plus {@code seconds} plus a minute.
+     * Starts the load for {@code seconds} and returns when it exits or the listener has {@linkplain Listener#enough() enough}
+     * (then it is stopped, with exit status 0), at the latest after the connection timeout plus {@code seconds} plus a minute.
      */
     static Outcome run(JvmProcess.Launcher launcher, String system, Path jar, int replicas, int basePort, int clients, int keys, int valueSize,
                        int seconds, int connectTimeout, Path timeline, Path log, Cleanup cleanup, Listener listener) throws InterruptedException, IOException {
@@ -66,6 +77,7 @@ final class LoadRun {
                     Timeline.Second s = Timeline.parseRow(line);
                     if (s == null) continue;
                     rows.add(s);
+                    listener.row(s);
                     listener.second(s.second());
                 }
                 if (System.nanoTime() >= nextTick) {
@@ -73,6 +85,10 @@ final class LoadRun {
                     nextTick = System.nanoTime() + 100_000_000L;
                 }
                 if (exited) break;
+                if (listener.enough()) {
+                    load.stop();
+                    return new Outcome(0, rows, load.tail(15));
+                }
                 if (System.nanoTime() > deadline) {
                     load.stop();
                     return new Outcome(-1, rows, "killed after the deadline; " + load.tail(15));

@@ -38,20 +38,21 @@ import picocli.CommandLine.Option;
 public final class PeerBenchmark implements Callable<Integer> {
     /** The presets of the two modes. */
     enum Mode {
-        quick(1, List.of("64B-nofsync", "64B-fsync"), 10, 10, List.of(Slowdown.Kind.cpu), List.of(Slowdown.Target.follower), 10, 5, 10),
-        full(3, List.of("64B-nofsync", "64B-fsync", "1024B-nofsync", "1024B-fsync"), 20, 30, List.of(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net),
+        quick(1, List.of("64B-nofsync", "64B-fsync"), 10, 60, 10, List.of(Slowdown.Kind.cpu), List.of(Slowdown.Target.follower), 10, 5, 10),
+        full(3, List.of("64B-nofsync", "64B-fsync", "1024B-nofsync", "1024B-fsync"), 20, 120, 30, List.of(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net),
                 List.of(Slowdown.Target.follower, Slowdown.Target.leader), 60, 10, 20);
 
-        final int runs, warmup, measure, slowWarmup, slowHealthy, slowWindow;
+        final int runs, warmup, maxWarmup, measure, slowWarmup, slowHealthy, slowWindow;
         final List<String> configs;
         final List<Slowdown.Kind> kinds;
         final List<Slowdown.Target> targets;
 
-        Mode(int runs, List<String> configs, int warmup, int measure, List<Slowdown.Kind> kinds, List<Slowdown.Target> targets, int slowWarmup,
+        Mode(int runs, List<String> configs, int warmup, int maxWarmup, int measure, List<Slowdown.Kind> kinds, List<Slowdown.Target> targets, int slowWarmup,
              int slowHealthy, int slowWindow) {
             this.runs = runs;
             this.configs = configs;
             this.warmup = warmup;
+            this.maxWarmup = maxWarmup;
             this.measure = measure;
             this.kinds = kinds;
             this.targets = targets;
@@ -65,7 +66,7 @@ public final class PeerBenchmark implements Callable<Integer> {
     record Settings(String mode, List<String> systems, boolean systemsExplicit, int runs, List<Config> configs, int warmup, int measure,
                     List<Slowdown.Kind> kinds, Set<Slowdown.Target> slowTargets, Config slowConfig, int slowWarmup, int slowHealthy, int slowWindow, Slowness.CpuQuota cpu,
                     Slowness.Pauses pause, Slowness.NetworkDelay net, int clients, int keys, int basePort, int startTimeout, String heap,
-                    int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot) {
+                    int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot, SteadyState warmupRule) {
         Slowness slowness(Slowdown.Kind kind) {
             return switch (kind) {
                 case cpu -> cpu;
@@ -75,8 +76,8 @@ public final class PeerBenchmark implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--mode", description = "quick (1 run; 64B-nofsync,64B-fsync; 10 s warm-up + 10 s measured; slowdown: cpu on a follower) or full "
-            + "(3 runs; all four configurations; 20 s + 30 s; slowdown: cpu,pause,net on a follower, then the leader). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--mode", description = "quick (1 run; 64B-nofsync,64B-fsync; 10..60 s warm-up + 10 s measured; slowdown: cpu on a follower) or full "
+            + "(3 runs; all four configurations; 20..120 s + 30 s; slowdown: cpu,pause,net on a follower, then the leader). Default: ${DEFAULT-VALUE}.")
     Mode mode = Mode.quick;
 
     @Option(names = "--systems", split = ",", paramLabel = "NAME", description = "Systems to run (default: all: tandem-raft, tandem-multipaxos, "
@@ -89,8 +90,16 @@ public final class PeerBenchmark implements Callable<Integer> {
     @Option(names = "--configs", split = ",", paramLabel = "ID", description = "Configurations <size>B-fsync|<size>B-nofsync (default: by mode), or none to skip the matrix.")
     List<String> configs;
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Load seconds discarded before the measured window (default: by mode).")
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Least load seconds discarded before the measured window (default: by mode).")
     Integer warmup;
+
+    @Option(names = "--max-warmup", paramLabel = "SECONDS", description = "Longest warm-up (default: by mode); before it, the warm-up ends once the JIT "
+            + "compiler threads of the trial's JVMs used at most --max-jit-percent of their CPU over the last 5 s and throughput stopped rising. "
+            + "Equal to --warmup: a fixed warm-up.")
+    Integer maxWarmup;
+
+    @Option(names = "--max-jit-percent", description = "Warm-up: the JIT compilers' largest share of the trial's CPU over the last 5 s. Default: ${DEFAULT-VALUE}.")
+    double maxJitPercent = 5;
 
     @Option(names = {"--measure", "--duration"}, paramLabel = "SECONDS", description = "Measured seconds per trial (default: by mode).")
     Integer measure;
@@ -185,6 +194,10 @@ public final class PeerBenchmark implements Callable<Integer> {
         int r = or(runs, mode.runs), w = or(warmup, mode.warmup), m = or(measure, mode.measure);
         if (r < 1) throw new IllegalArgumentException("--runs must be >= 1, was " + r);
         if (w < 0) throw new IllegalArgumentException("--warmup must be >= 0, was " + w);
+        if (maxWarmup != null && maxWarmup < w) throw new IllegalArgumentException("--max-warmup must be >= --warmup (" + w + "), was " + maxWarmup);
+        if (!(maxJitPercent >= 0 && maxJitPercent <= 100)) throw new IllegalArgumentException("--max-jit-percent must be 0..100, was " + maxJitPercent);
+        // A --warmup above the mode's longest warm-up raises the longest with it.
+        SteadyState rule = new SteadyState(w, maxWarmup != null ? maxWarmup : Math.max(w, mode.maxWarmup), 5, 0.05, maxJitPercent);
         if (m < 1) throw new IllegalArgumentException("--measure must be >= 1, was " + m);
         List<Config> cs = new ArrayList<>();
         List<String> configIds = configs == null ? mode.configs : distinct(configs);
@@ -229,7 +242,7 @@ public final class PeerBenchmark implements Callable<Integer> {
         Path outDir = out != null ? out : Path.of("jmh", "target", "peers", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         return new Settings(mode.name(), names, systems != null, r, List.copyOf(cs), w, m, List.copyOf(kinds), Collections.unmodifiableSet(targets), Config.parse(slowdownConfig), sw, sh, sl,
                 cpu, pause, net, clients, keys, basePort, startTimeout, heap, tandemAdminPortOffset, repoRoot.toAbsolutePath().normalize(),
-                workDir.toAbsolutePath().normalize(), outDir.toAbsolutePath().normalize(), cgroupRoot);
+                workDir.toAbsolutePath().normalize(), outDir.toAbsolutePath().normalize(), cgroupRoot, rule);
     }
 
     @Override
@@ -257,8 +270,8 @@ public final class PeerBenchmark implements Callable<Integer> {
         jvm.addAll(jvmOpts);
         JvmProcess.Launcher launcher = new JvmProcess.Launcher(Path.of(System.getProperty("java.home"), "bin", "java"), jvm);
         String command = "jmh/run-peers.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
-        System.out.printf(Locale.ROOT, "peer benchmark (%s): systems %s; %d run(s) x %s, %d s warm-up + %d s measured; slowdown %s on %s; %d clients; out %s; load average %.2f%n",
-                s.mode(), s.systems(), s.runs(), s.configs().stream().map(Config::id).toList(), s.warmup(), s.measure(), s.kinds(), s.slowConfig().id(),
+        System.out.printf(Locale.ROOT, "peer benchmark (%s): systems %s; %d run(s) x %s, %d..%d s warm-up + %d s measured; slowdown %s on %s; %d clients; out %s; load average %.2f%n",
+                s.mode(), s.systems(), s.runs(), s.configs().stream().map(Config::id).toList(), s.warmupRule().minSeconds(), s.warmupRule().maxSeconds(), s.measure(), s.kinds(), s.slowConfig().id(),
                 s.clients(), s.out(), ProcStat.loadAverage1m());
         try {
             return new PeerRunner(s, launcher, availability, command, System.out).run();

@@ -17,7 +17,7 @@ import java.util.LinkedHashMap;
  */
 final class PeerReport implements AutoCloseable {
     static final List<String> RESULTS_HEADER = List.of("run", "config", "value_size", "fsync", "system", "status", "seconds", "ops", "errors", "throughput",
-            "mean_us", "p50_us", "p99_us", "p999_us", "max_us", "cpu_replicas_s", "cpu_load_s", "cpu_us_per_op", "leader_changes", "load_average", "note");
+            "mean_us", "p50_us", "p99_us", "p999_us", "max_us", "cpu_replicas_s", "cpu_load_s", "cpu_us_per_op", "leader_changes", "load_average", "note", "warmup_s", "jit_pct_of_cpu");
     static final List<String> SUMMARY_HEADER = List.of("config", "system", "runs", "ok_runs", "throughput", "mean_us", "p50_us", "p99_us", "p999_us", "max_us",
             "cpu_us_per_op", "errors", "vs_best_peer_system", "throughput_vs_best_peer", "p99_vs_best_peer", "throughput_vs_aeron", "p99_vs_aeron",
             "throughput_vs_unreplicated", "p99_vs_unreplicated");
@@ -46,7 +46,8 @@ final class PeerReport implements AutoCloseable {
         return new Object[] {t.run(), t.config().id(), t.config().valueSize(), t.config().fsync(), t.system(), r.failed() ? "failed" : "ok",
                 has ? w.seconds() : null, has ? w.ops() : null, has ? w.errors() : null, has ? w.throughput() : null, has ? w.meanMicros() : null,
                 has ? w.p50Micros() : null, has ? w.p99Micros() : null, has ? w.p999Micros() : null, has ? w.maxMicros() : null,
-                r.cpu().replicaSeconds(), r.cpu().loadSeconds(), r.cpuMicrosPerOp(), r.leaderChanges(), r.loadAverage(), r.note()};
+                r.cpu().replicaSeconds(), r.cpu().loadSeconds(), r.cpuMicrosPerOp(), r.leaderChanges(), r.loadAverage(), r.note(),
+                r.warmupSeconds() >= 0 ? r.warmupSeconds() : null, Double.isNaN(r.jitPercent()) ? null : r.jitPercent()};
     }
 
     void scenario(Results.Scenario sc) {

@@ -165,44 +165,111 @@ final class PeerRunner {
         }
         int basePort = cluster.basePort();
         try (cluster) {
-            int last = s.warmup() + s.measure();
+            SteadyState rule = s.warmupRule();
             Set<Long> replicaPids = new LinkedHashSet<>();
             cluster.members().forEach(m -> replicaPids.add(m.process().pid()));
-            CpuReadings cpu = new CpuReadings();
+            WarmupTracker warm = new WarmupTracker(rule, s.measure(), replicaPids);
             Leadership leadership = new Leadership();
-            long[] loadPid = {-1};
             double load = ProcStat.loadAverage1m();
             Path timeline = s.out().resolve("timelines").resolve(t.tag() + ".csv");
             Files.createDirectories(timeline.getParent());
+            // The driver runs for the longest warm-up plus the measured window; the harness stops it once it has the
+            // window (an adaptive warm-up usually ends sooner).
             LoadRun.Outcome outcome = LoadRun.run(launcher, t.system(), jar, spec.replicas(), basePort, s.clients(), s.keys(), t.config().valueSize(),
-                    last + 1, CONNECT_TIMEOUT, timeline, logs.resolve(t.tag() + "-load.log"), cleanup, new LoadRun.Listener() {
+                    rule.maxSeconds() + s.measure() + 1, CONNECT_TIMEOUT, timeline, logs.resolve(t.tag() + "-load.log"), cleanup, new LoadRun.Listener() {
                         @Override
                         public void started(long pid) {
-                            loadPid[0] = pid;
+                            warm.loadPid = pid;
+                        }
+
+                        @Override
+                        public void row(Timeline.Second row) {
+                            warm.ops.add(row.ops());
                         }
 
                         @Override
                         public void second(int second) {
                             // The CPU readings bracket the measured window: taken as the driver writes its rows.
-                            if (second == s.warmup()) cpu.start = readCpu(replicaPids, loadPid[0]);
-                            if (second == last) cpu.end = readCpu(replicaPids, loadPid[0]);
+                            warm.second(second);
                         }
 
                         @Override
                         public void tick(int lastSecond) {
                             leadership.observe(lastSecond + 1, Leadership.singleLeader(cluster.roles()));
                         }
+
+                        @Override
+                        public boolean enough() {
+                            return warm.end != null;
+                        }
                     });
-            Timeline.Window w = outcome.rows().isEmpty() ? null : Timeline.window(outcome.rows(), s.warmup(), last);
+            int from = warm.warmEnd, last = from + s.measure();
+            Timeline.Window w = outcome.rows().isEmpty() || from < 0 ? null : Timeline.window(outcome.rows(), from, last);
             if (!outcome.ok() || w == null || !w.complete()) {
-                String why = !outcome.ok() ? "load driver exited with " + outcome.exitCode() : "the timeline has " + (w == null ? 0 : w.seconds())
-                        + " of " + (last - s.warmup()) + " measured seconds";
+                String why = !outcome.ok() ? "load driver exited with " + outcome.exitCode()
+                        : from < 0 ? "the warm-up did not end (" + outcome.rows().size() + " seconds)"
+                        : "the timeline has " + w.seconds() + " of " + s.measure() + " measured seconds";
                 return Results.Trial.failure(t, why + "; load log tail:\n" + outcome.logTail() + "\n" + cluster.tails(), load);
             }
-            CpuAccount.Usage usage = cpu.start == null || cpu.end == null ? new CpuAccount.Usage(Double.NaN, Double.NaN)
-                    : CpuAccount.between(cpu.start, cpu.end, replicaPids, loadPid[0]);
-            String note = leadership.changesIn(s.warmup(), last) > 0 ? "leader changed during the measured window" : "";
-            return new Results.Trial(t, false, note, w, usage, leadership.changesIn(s.warmup(), last), load);
+            CpuAccount.Usage usage = warm.start == null || warm.end == null ? new CpuAccount.Usage(Double.NaN, Double.NaN)
+                    : CpuAccount.between(warm.start, warm.end, replicaPids, warm.loadPid);
+            double jit = warm.jitStart >= 0 && warm.jitEnd >= 0 ? warm.jitEnd - warm.jitStart : Double.NaN;
+            String note = leadership.changesIn(from, last) > 0 ? "leader changed during the measured window" : "";
+            if (rule.adaptive() && from >= rule.maxSeconds()) note = (note.isEmpty() ? "" : note + "; ") + "warm-up hit its maximum (" + from + " s)";
+            return new Results.Trial(t, false, note, w, usage, leadership.changesIn(from, last), load, from, jit);
+        }
+    }
+
+    /**
+     * Decides, second by second as the driver writes its rows, when a trial is warm ({@link SteadyState}) and takes the
+     * CPU readings (all CPU and the JIT compiler threads' CPU of every JVM of the trial) at the start and the end of the
+     * measured window that follows.
+     */
+    private static final class WarmupTracker {
+        private final SteadyState rule;
+        private final int measure;
+        private final Set<Long> replicaPids;
+        final List<Long> ops = new ArrayList<>();
+        private final List<Double> jitSoFar = new ArrayList<>();
+        private final List<Double> cpuSoFar = new ArrayList<>();
+        long loadPid = -1;
+        int warmEnd = -1;
+        Map<Long, Double> start, end;
+        double jitStart = -1, jitEnd = -1;
+
+        WarmupTracker(SteadyState rule, int measure, Set<Long> replicaPids) {
+            this.rule = rule;
+            this.measure = measure;
+            this.replicaPids = replicaPids;
+        }
+
+        void second(int second) {
+            if (warmEnd >= 0) {
+                if (second == warmEnd + measure) {
+                    jitEnd = jitSeconds();
+                    end = readCpu(replicaPids, loadPid);
+                }
+                return;
+            }
+            // Only the warm-up needs a reading every second (the JIT's share over the last seconds).
+            double jit = jitSeconds();
+            Map<Long, Double> cpu = readCpu(replicaPids, loadPid);
+            if (second > 0) {
+                jitSoFar.add(jit);
+                cpuSoFar.add(cpu.values().stream().mapToDouble(Double::doubleValue).sum());
+            }
+            if (ops.size() != jitSoFar.size()) return; // a row without its reading (cannot happen: rows come before seconds)
+            if (rule.done(ops, jitSoFar, cpuSoFar)) {
+                warmEnd = second;
+                jitStart = jit;
+                start = cpu;
+            }
+        }
+
+        private double jitSeconds() {
+            double sum = 0;
+            for (long pid : replicaPids) sum += ProcStat.jitCpuSeconds(pid);
+            return loadPid > 0 ? sum + ProcStat.jitCpuSeconds(loadPid) : Double.NaN;
         }
     }
 
@@ -228,12 +295,6 @@ final class PeerRunner {
                 throw e;
             }
         }
-    }
-
-    /** The CPU readings at the start and the end of a trial's measured window (pid to CPU seconds so far). */
-    private static final class CpuReadings {
-        Map<Long, Double> start;
-        Map<Long, Double> end;
     }
 
     private static Map<Long, Double> readCpu(Set<Long> replicaPids, long loadPid) {
@@ -411,7 +472,7 @@ final class PeerRunner {
                 started, Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"), System.getProperty("os.version"),
                 System.getProperty("java.version"), loadBefore, loadAfter));
         c.append(String.format(Locale.ROOT, "- %s mode: %d interleaved run(s); per trial a fresh cluster (3 replicas, 1 for tandem-unreplicated) on 127.0.0.1, "
-                + "%d s warm-up discarded, %d s measured; medians over runs%n", s.mode(), s.runs(), s.warmup(), s.measure()));
+                + "warm-up discarded: %s; %d s measured; medians over runs%n", s.mode(), s.runs(), describe(s.warmupRule()), s.measure()));
         c.append(String.format(Locale.ROOT, "- %d closed-loop clients in one load JVM, each with one put outstanding, keys uniform over %d%n", s.clients(), s.keys()));
         c.append("- every JVM: `java ").append(String.join(" ", launcher.options().stream().filter(o -> !o.startsWith("-D")).toList()))
                 .append(" -jar peers/<module>/target/peer-<module>.jar`; CPU per op = CPU seconds of all replica JVMs and the load JVM over the measured window / puts\n");
@@ -426,11 +487,21 @@ final class PeerRunner {
         return c.toString();
     }
 
+    /** The warm-up rule in words, for the report's conditions. */
+    static String describe(SteadyState rule) {
+        if (!rule.adaptive()) return rule.minSeconds() + " s (fixed)";
+        return String.format(Locale.ROOT, "%d..%d s, ended once the JIT compiler threads of the trial's JVMs used at most %.0f %% of their CPU over the last %d s "
+                + "and the puts of those seconds were at most %.0f %% above the %d s before (per trial: warmup_s and jit_pct_of_cpu, "
+                + "the JIT's share of the measured window's CPU, in results.csv)", rule.minSeconds(), rule.maxSeconds(), rule.maxJitPercent(), rule.span(),
+                100 * rule.tolerance(), rule.span());
+    }
+
     static String oneLine(Results.Trial r) {
         if (r.failed()) return "FAILED: " + r.note().lines().findFirst().orElse("");
         Timeline.Window w = r.window();
-        return String.format(Locale.ROOT, "%,.0f puts/s, p50 %s ms, p99 %s ms, p99.9 %s ms, CPU %s us/op, %d errors%s", w.throughput(), PeerSummary.ms(w.p50Micros()),
-                PeerSummary.ms(w.p99Micros()), PeerSummary.ms(w.p999Micros()), PeerSummary.num(r.cpuMicrosPerOp(), 1), w.errors(),
+        return String.format(Locale.ROOT, "%,.0f puts/s, p50 %s ms, p99 %s ms, p99.9 %s ms, CPU %s us/op (JIT %s %%), warm-up %d s, %d errors%s", w.throughput(),
+                PeerSummary.ms(w.p50Micros()), PeerSummary.ms(w.p99Micros()), PeerSummary.ms(w.p999Micros()), PeerSummary.num(r.cpuMicrosPerOp(), 1),
+                PeerSummary.num(r.jitPercent(), 1), r.warmupSeconds(), w.errors(),
                 r.leaderChanges() > 0 ? ", " + r.leaderChanges() + " leader change(s)" : "");
     }
 

@@ -6,11 +6,24 @@ import java.util.List;
 final class Results {
     private Results() {}
 
-    /** One throughput trial; {@code failed} trials carry the reason (with log tails) in {@code note}. */
+    /**
+     * One throughput trial; {@code failed} trials carry the reason (with log tails) in {@code note}. {@code warmupSeconds}
+     * is the load seconds discarded before the measured window (-1: unknown), {@code jitSeconds} the CPU seconds the JIT
+     * compiler threads of every JVM of the trial used in the measured window (NaN: unknown).
+     */
     record Trial(Plan.Trial trial, boolean failed, String note, Timeline.Window window, CpuAccount.Usage cpu, int leaderChanges,
-                 double loadAverage) {
+                 double loadAverage, int warmupSeconds, double jitSeconds) {
+        Trial(Plan.Trial trial, boolean failed, String note, Timeline.Window window, CpuAccount.Usage cpu, int leaderChanges, double loadAverage) {
+            this(trial, failed, note, window, cpu, leaderChanges, loadAverage, -1, Double.NaN);
+        }
+
         static Trial failure(Plan.Trial trial, String note, double loadAverage) {
             return new Trial(trial, true, note, null, new CpuAccount.Usage(Double.NaN, Double.NaN), 0, loadAverage);
+        }
+
+        /** The JIT compiler threads' share (percent) of the measured window's CPU; NaN if unknown. */
+        double jitPercent() {
+            return SteadyState.jitPercent(jitSeconds, cpu.totalSeconds());
         }
 
         double cpuMicrosPerOp() {

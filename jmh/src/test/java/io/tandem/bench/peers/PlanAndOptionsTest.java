@@ -46,6 +46,7 @@ class PlanAndOptionsTest {
         assertThat(q.runs()).isEqualTo(1);
         assertThat(q.configs()).extracting(Config::id).containsExactly("64B-nofsync", "64B-fsync");
         assertThat(q.warmup()).isEqualTo(10);
+        assertThat(q.warmupRule()).isEqualTo(new SteadyState(10, 60, 5, 0.05, 5));
         assertThat(q.measure()).isEqualTo(10);
         assertThat(q.kinds()).containsExactly(Slowdown.Kind.cpu);
         assertThat(q.slowTargets()).containsExactly(Slowdown.Target.follower);
@@ -56,6 +57,10 @@ class PlanAndOptionsTest {
         assertThat(f.runs()).isEqualTo(3);
         assertThat(f.configs()).hasSize(4);
         assertThat(f.warmup()).isEqualTo(20);
+        assertThat(f.warmupRule().maxSeconds()).isEqualTo(120);
+        assertThat(settings("--warmup", "15", "--max-warmup", "15").warmupRule().adaptive()).isFalse();
+        assertThat(settings("--warmup", "90").warmupRule().maxSeconds()).isEqualTo(90);
+        assertThat(settings("--max-jit-percent", "2").warmupRule().maxJitPercent()).isEqualTo(2.0);
         assertThat(f.measure()).isEqualTo(40);
         assertThat(f.kinds()).containsExactly(Slowdown.Kind.cpu, Slowdown.Kind.pause, Slowdown.Kind.net);
         assertThat(f.slowTargets()).containsExactly(Slowdown.Target.follower, Slowdown.Target.leader);
@@ -71,6 +76,8 @@ class PlanAndOptionsTest {
     void badOptionsFailWithAClearMessage() {
         assertThatThrownBy(() -> settings("--systems", "etcd")).hasMessageContaining("unknown system 'etcd'").hasMessageContaining("tandem-raft");
         assertThatThrownBy(() -> settings("--configs", "64B-sometimes")).hasMessageContaining("not a configuration id");
+        assertThatThrownBy(() -> settings("--warmup", "30", "--max-warmup", "20")).hasMessageContaining("--max-warmup must be >= --warmup");
+        assertThatThrownBy(() -> settings("--max-jit-percent", "-1")).hasMessageContaining("--max-jit-percent");
         assertThatThrownBy(() -> settings("--slowdown", "disk")).hasMessageContaining("unknown slowdown kind 'disk'");
         assertThatThrownBy(() -> settings("--configs", "none", "--slowdown", "none")).hasMessageContaining("nothing to do");
         assertThatThrownBy(() -> settings("--runs", "0")).hasMessageContaining("--runs");
