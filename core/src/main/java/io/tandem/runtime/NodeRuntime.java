@@ -566,15 +566,12 @@ public final class NodeRuntime implements AutoCloseable {
     }
 
     private void idle() {
-        long wait;
+        long wait = Math.min(timers.nanosUntilNext(now()), MAX_PARK_NANOS);
         if (polling) {
             // derecho.md §8.8: spin, then yield, then park ever longer; any event wakes the loop.
             IdleStrategy strategy = config.idleStrategy();
             if (strategy.spinOrYield(idleTurns++)) return;
-            // The next timer only matters for a park (it was looked up on every spin: a fifth of a polling loop's samples).
-            wait = Math.min(Math.min(timers.nanosUntilNext(now()), MAX_PARK_NANOS), strategy.parkNanos(idleTurns - 1));
-        } else {
-            wait = Math.min(timers.nanosUntilNext(now()), MAX_PARK_NANOS);
+            wait = Math.min(wait, strategy.parkNanos(idleTurns - 1));
         }
         if (wait <= 0) return;
         parked = true;
