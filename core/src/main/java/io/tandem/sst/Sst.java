@@ -240,6 +240,27 @@ public final class Sst {
         return rows.pushWithCompletion(from, to - from, targets);
     }
 
+    /**
+     * Reads the own row's words from {@code first} through {@code last} (in layout order) into
+     * {@code dst} (acquire per word) and returns how many there are: a caller that remembers what it
+     * pushed can find which words changed since ({@link #pushWords}).
+     */
+    public int readOwnWords(SstLayout.Field first, SstLayout.Field last, long[] dst) {
+        int from = first.offset();
+        int words = (last.offset() + last.length() - from) / 8;
+        if (words <= 0) throw new IllegalArgumentException(last.name() + " does not come after " + first.name());
+        if (dst.length < words) throw new IllegalArgumentException("room for " + dst.length + " words, the range has " + words);
+        MemorySegment own = rows.own();
+        for (int i = 0; i < words; i++) dst[i] = (long) WORD.getAcquire(own, (long) from + 8L * i);
+        return words;
+    }
+
+    /** Pushes words {@code [fromWord, toWord)} of the range that starts at {@code first} (word 0 is its first word) as one write. */
+    public void pushWords(SstLayout.Field first, int fromWord, int toWord, Collection<NodeId> targets) {
+        if (fromWord < 0 || toWord <= fromWord) throw new IllegalArgumentException("bad word range [" + fromWord + ", " + toWord + ")");
+        rows.push(first.offset() + 8 * fromWord, 8 * (toWord - fromWord), targets);
+    }
+
     public void pushRow(Collection<NodeId> targets) {
         rows.push(0, layout.rowBytes(), targets);
     }

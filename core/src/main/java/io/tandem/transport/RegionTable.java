@@ -153,6 +153,13 @@ public final class RegionTable {
         MemorySegment.copy(local, ValueLayout.JAVA_BYTE, offset, dst, dstOffset, length);
     }
 
+    /** {@link #snapshotInto(String, int, int, byte[], int)} into any memory (a transport's pooled direct buffer, say). */
+    public void snapshotInto(String name, int offset, int length, MemorySegment dst) {
+        MemorySegment local = local(name);
+        checkRange(name, local.byteSize(), offset, length);
+        MemorySegment.copy(local, offset, dst, 0, length);
+    }
+
     /**
      * Applies a range pushed by {@code writer}. Wire input is judged, never trusted: an unknown
      * region or writer, a frozen writer or a bad range changes nothing and is answered with a value

@@ -75,6 +75,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private final List<NodeId> configured;
     private final VsyncConfig config;
     private final VsyncRow row;
+    /** The control range's push after a pass that changed it: only the changed data counters when nothing else changed. */
+    private final ControlPush controlPush;
     private EngineContext ctx;
     private Sst sst;
     private long nonce;
@@ -261,6 +263,7 @@ public class VsyncEngine implements Engine, Inspectable {
         this.configured = List.copyOf(configured);
         this.config = config;
         this.row = new VsyncRow(config, layout.subgroups().size());
+        this.controlPush = new ControlPush(row);
         Layout first = layout.allocate(Layout.EMPTY, configured) instanceof LayoutResult.Adequate a ? a.layout() : Layout.EMPTY;
         Shard groupShard = first.shard(GROUP, 0);
         if (groupShard != null && groupShard.mode() == DeliveryMode.DURABLE) {
@@ -487,6 +490,7 @@ public class VsyncEngine implements Engine, Inspectable {
         rank = members.indexOf(self);
         viewRows = sst.members(members);
         others = members.stream().filter(m -> !m.equals(self)).toList();
+        controlPush.reset(); // new targets, a cleared row: the next push sends the whole range
         int n = members.size();
         suspectedMask = 0;
         for (int r = 0; r < n; r++) if ((suspectedBefore & bitOfNode(members.get(r))) != 0) suspectedMask |= 1L << r;
@@ -1363,7 +1367,7 @@ public class VsyncEngine implements Engine, Inspectable {
             ctx.requestPolling(false);
             return;
         }
-        sst.pushRange(row.vid, row.lastCounter, others());
+        controlPush.push(sst, others());
         pushFlags();
     }
 

@@ -430,6 +430,29 @@ final class Connection extends ByteToMessageDecoder {
         return message;
     }
 
+    /** The region name of the last region write and its UTF-8 bytes (a peer writes one region over and over). */
+    private String lastRegion = "";
+    private byte[] lastRegionBytes = new byte[0];
+
+    /**
+     * The name at the reader index: the last one again if the bytes match, so the same {@code String}
+     * (its hash computed once) serves the lookups of every write, instead of a new one per frame.
+     */
+    private String regionName(ByteBuf in, int nameLength) {
+        int at = in.readerIndex();
+        byte[] last = lastRegionBytes;
+        if (last.length == nameLength) {
+            int i = 0;
+            while (i < nameLength && in.getByte(at + i) == last[i]) i++;
+            if (i == nameLength) return lastRegion;
+        }
+        byte[] bytes = new byte[nameLength];
+        in.getBytes(at, bytes);
+        lastRegion = new String(bytes, StandardCharsets.UTF_8);
+        lastRegionBytes = bytes;
+        return lastRegion;
+    }
+
     private void onRegionWrite(ChannelHandlerContext ctx, ByteBuf in, int length) {
         if (length < RegionWriteBody.FIXED_BYTES) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write of " + length + " bytes is too short");
@@ -441,7 +464,7 @@ final class Connection extends ByteToMessageDecoder {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "region write name claims " + nameLength + " bytes of a " + length + "-byte body");
             return;
         }
-        String region = in.toString(in.readerIndex(), nameLength, StandardCharsets.UTF_8);
+        String region = regionName(in, nameLength);
         in.skipBytes(nameLength);
         int offset = in.readInt();
         int dataLength = length - RegionWriteBody.FIXED_BYTES - nameLength;

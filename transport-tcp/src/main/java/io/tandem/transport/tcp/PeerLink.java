@@ -45,8 +45,16 @@ final class PeerLink {
     /** Marks a channel that completed its handshake, to tell a lost connection from a failed attempt. */
     private static final AttributeKey<Boolean> ACTIVATED = AttributeKey.valueOf(PeerLink.class, "activated");
 
-    /** A queued frame: its type and its body (the header is written at drain time). */
-    private record OutboundFrame(byte type, byte[] body) {}
+    /**
+     * A queued frame: its type and its body (the header is written at drain time), or a whole
+     * encoded frame in a reference-counted buffer ({@link #offerEncoded}: one snapshot of a region
+     * push shared by every target, written as it is; this queue owns one reference of it).
+     */
+    private record OutboundFrame(byte type, byte[] body, ByteBuf encoded) {
+        int size() {
+            return encoded != null ? encoded.readableBytes() : FrameFormat.HEADER_BYTES + body.length;
+        }
+    }
 
     final NodeId peer;
     final Endpoint endpoint;
@@ -119,7 +127,27 @@ final class PeerLink {
      * Concurrent senders may overshoot the bound by at most one frame each.
      */
     boolean offer(byte type, byte[] body) {
-        long frameBytes = FrameFormat.HEADER_BYTES + (long) body.length;
+        return enqueue(new OutboundFrame(type, body, null));
+    }
+
+    /**
+     * Queues a whole encoded frame (header and body) that this link now owns one reference of: it
+     * is released once written, dropped or discarded, so the caller passes a
+     * {@code retainedDuplicate()} of a buffer it shares between targets. The frame goes out as it
+     * is, without a copy into a batch buffer (the sender's copies of a push: one, not one per peer).
+     */
+    boolean offerEncoded(ByteBuf frame) {
+        boolean queued = false;
+        try {
+            queued = enqueue(new OutboundFrame((byte) 0, null, frame));
+            return queued;
+        } finally {
+            if (!queued) frame.release();
+        }
+    }
+
+    private boolean enqueue(OutboundFrame frame) {
+        long frameBytes = frame.size();
         if (saturated) {
             if (queuedMessages.get() > config.outboundLowWaterMessages() || queuedBytes.get() > config.outboundLowWaterBytes()) {
                 sendsDropped.increment();
@@ -138,7 +166,7 @@ final class PeerLink {
         }
         queuedMessages.incrementAndGet();
         queuedBytes.addAndGet(frameBytes);
-        outbox.offer(new OutboundFrame(type, body));
+        outbox.offer(frame);
         requestDrain();
         return true;
     }
@@ -181,7 +209,20 @@ final class PeerLink {
         try {
             OutboundFrame f;
             while (frames < MAX_FRAMES_PER_DRAIN && ch.isWritable() && (f = outbox.poll()) != null) {
-                int size = FrameFormat.HEADER_BYTES + f.body().length;
+                int size = f.size();
+                if (f.encoded() != null) {
+                    // A shared, already encoded frame: the batch so far goes first (FIFO), then the frame as it is.
+                    if (batch != null) {
+                        ch.write(batch);
+                        batch = null;
+                    }
+                    ch.write(f.encoded()); // the channel releases this reference, sent or not
+                    queuedMessages.decrementAndGet();
+                    queuedBytes.addAndGet(-size);
+                    frames++;
+                    bytes += size;
+                    continue;
+                }
                 if (batch != null && batch.writableBytes() < size) {
                     ch.write(batch);
                     batch = null;
@@ -223,8 +264,9 @@ final class PeerLink {
 
     /** Drops everything queued (the transport is closed). */
     void discardOutbox() {
-        while (outbox.poll() != null) {
-            // frames hold only heap arrays; nothing to release
+        OutboundFrame f;
+        while ((f = outbox.poll()) != null) {
+            if (f.encoded() != null) f.encoded().release(); // the other frames hold only heap arrays
         }
         queuedMessages.set(0);
         queuedBytes.set(0);

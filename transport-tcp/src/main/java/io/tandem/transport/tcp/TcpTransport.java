@@ -1,6 +1,8 @@
 package io.tandem.transport.tcp;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -694,6 +696,49 @@ public final class TcpTransport implements Transport {
             return bytes;
         }
 
+        /**
+         * A push of a range this large is snapshotted once into a whole encoded frame in a pooled
+         * direct buffer that every target's link writes as it is (a retained duplicate each): one copy
+         * of the bytes at the sender instead of a heap snapshot plus one copy per peer into its batch
+         * buffer. Smaller ranges (guards, counters) are packed into the links' batch buffers as before.
+         */
+        static final int ENCODED_PUSH_BYTES = 512;
+        /**
+         * ... and goes to at least this many peers. With one target there is no per-peer copy to save,
+         * and at 2 members the shared frames measured slower than packed ones (B/D check of session
+         * vsync8: 56k/87k against 111k/98k msg/s at 1 KiB, 52k/51k against 87k/69k at 8 KiB).
+         */
+        static final int ENCODED_PUSH_TARGETS = 2;
+
+        /** Sends one chunk as a shared encoded frame; false if the regions were released by a concurrent close. */
+        private boolean sendEncoded(String name, byte[] nameBytes, int offset, int chunk, java.util.List<NodeId> to) {
+            int bodyLength = RegionWriteBody.dataOffset(nameBytes) + chunk;
+            ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer(FrameFormat.HEADER_BYTES + bodyLength);
+            try {
+                frame.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(FrameFormat.TYPE_REGION_WRITE).writeInt(bodyLength);
+                frame.writeShort(nameBytes.length).writeBytes(nameBytes).writeInt(offset);
+                // Snapshot of my own region, written only by this thread (see RegionTable#snapshotInto): never torn.
+                regionTable.snapshotInto(name, offset, chunk, MemorySegment.ofBuffer(frame.nioBuffer(frame.writerIndex(), chunk)));
+                frame.writerIndex(frame.writerIndex() + chunk);
+            } catch (IllegalStateException e) { // the regions were released by a concurrent close
+                frame.release();
+                if (closed.get()) return false;
+                throw e;
+            } catch (RuntimeException e) {
+                frame.release();
+                throw e;
+            }
+            try {
+                for (NodeId target : to) {
+                    PeerLink link = links.get(target);
+                    if (link != null) link.offerEncoded(frame.retainedDuplicate()); // the link owns (and releases) its reference
+                }
+            } finally {
+                frame.release(); // ours: the links hold theirs
+            }
+            return true;
+        }
+
         private void send(String name, int offset, int length, java.util.Collection<NodeId> targets, long pushId) {
             if (closed.get()) return;
             java.util.List<NodeId> to = regionTable.targets(targets);
@@ -702,6 +747,11 @@ public final class TcpTransport implements Transport {
             int at = 0;
             while (at < length) {
                 int chunk = Math.min(maxChunk, length - at);
+                if (chunk >= ENCODED_PUSH_BYTES && to.size() >= ENCODED_PUSH_TARGETS) {
+                    if (!sendEncoded(name, nameBytes, offset + at, chunk, to)) return;
+                    at += chunk;
+                    continue;
+                }
                 // The range is snapshotted word by word straight into the frame body (one copy), shared by the targets, never modified.
                 byte[] body = RegionWriteBody.withHeader(nameBytes, offset + at, chunk);
                 try {
@@ -718,7 +768,9 @@ public final class TcpTransport implements Transport {
             }
             if (pushId == 0) return;
             byte[] fence = java.nio.ByteBuffer.allocate(8).putLong(pushId).array();
-            for (NodeId target : targets.stream().distinct().sorted().toList()) {
+            // Every target is told (a non-peer as not applied); the usual list of ascending peers as it is, no stream per push.
+            java.util.List<NodeId> told = to == targets ? to : targets.stream().distinct().sorted().toList();
+            for (NodeId target : told) {
                 if (target.equals(self)) continue;
                 PeerLink link = links.get(target);
                 if (link == null || !link.isConnected()) {

@@ -1,0 +1,93 @@
+package io.tandem.protocols.vsync;
+
+import io.tandem.engine.NodeId;
+import io.tandem.sst.Sst;
+import java.util.List;
+
+/**
+ * The push of my row's control range ({@link VsyncRow#vid} through {@link VsyncRow#lastCounter})
+ * after a pass that changed it, cut down to the changed words when only data-path counters changed
+ * (derecho.md §2.4: "push only the changed bytes"). On the data path a pass changes a shard's
+ * {@code received}, {@code seq} and {@code delivered} words, ~40 of the range's ~370 bytes; the
+ * whole range went to every peer once per such pass.
+ *
+ * <p>Why a partial push is safe: it remembers the words the last push through it sent to the same
+ * targets (the view's other members; {@link #reset} on every view). A partial push goes out only
+ * if every word that differs from those lies in a block's data counters ({@code received} through
+ * {@code persisted}); it carries the smallest run of words that holds every difference, with the
+ * same values a whole-range push would carry. Every word it leaves out holds the value of an earlier
+ * push to the same peer, which that peer applied first (R1/R2), so after it the peer's copy is the
+ * one a whole-range push would have left. Any other change (view id, heartbeat, suspicions, the
+ * change protocol, the trim, the wedge flag) sends the whole range, as before, so the membership
+ * protocol's writes are unchanged. The data counters are monotonic and read as minimums (stability,
+ * the window, the trim), so nothing about them depends on which write carried them.
+ *
+ * <p>One case differs from a whole-range push: a write the transport dropped (a peer unreachable for
+ * a moment) is repaired by the next push that carries those words, which for an unchanged
+ * membership word is now the next whole-range push (the heartbeat's, at the latest) instead of the
+ * next data-path push. The dropped words are stale, never wrong, and stale counters only hold
+ * stability and the window back.
+ */
+final class ControlPush {
+    private final VsyncRow row;
+    /** Per word of the range: whether it is a data-path counter of some block. */
+    private final boolean[] dataWord;
+    /** The words as the last push through here sent them (valid when {@link #known}). */
+    private final long[] pushed;
+    private final long[] now;
+    private boolean known;
+    private long partialPushes;
+    private long fullPushes;
+
+    ControlPush(VsyncRow row) {
+        this.row = row;
+        int from = row.vid.offset();
+        int words = (row.lastCounter.offset() + row.lastCounter.length() - from) / 8;
+        dataWord = new boolean[words];
+        for (VsyncRow.Block b : row.blocks) {
+            int first = (b.received.offset() - from) / 8;
+            int last = (b.persisted.offset() + b.persisted.length() - from) / 8;
+            for (int i = first; i < last; i++) dataWord[i] = true;
+        }
+        pushed = new long[words];
+        now = new long[words];
+    }
+
+    /** Forgets what was pushed: the next push sends the whole range (a new view, new targets). */
+    void reset() {
+        known = false;
+    }
+
+    /** Pushes the control range to {@code targets}, or only its changed data-path words (see the class comment). */
+    void push(Sst sst, List<NodeId> targets) {
+        int words = sst.readOwnWords(row.vid, row.lastCounter, now);
+        int first = -1;
+        int last = -1;
+        boolean dataOnly = known;
+        for (int i = 0; i < words && dataOnly; i++) {
+            if (now[i] == pushed[i]) continue;
+            if (!dataWord[i]) dataOnly = false;
+            if (first < 0) first = i;
+            last = i;
+        }
+        if (dataOnly && first >= 0) {
+            sst.pushWords(row.vid, first, last + 1, targets);
+            System.arraycopy(now, first, pushed, first, last + 1 - first);
+            partialPushes++;
+            return;
+        }
+        // A membership word changed, nothing is known yet, or nothing changed at all: the whole range, as always.
+        sst.pushRange(row.vid, row.lastCounter, targets);
+        System.arraycopy(now, 0, pushed, 0, words);
+        known = true;
+        fullPushes++;
+    }
+
+    long partialPushes() {
+        return partialPushes;
+    }
+
+    long fullPushes() {
+        return fullPushes;
+    }
+}

@@ -1,0 +1,159 @@
+package io.tandem.protocols.vsync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tandem.engine.NodeId;
+import io.tandem.sst.LocalRows;
+import io.tandem.sst.Sst;
+import io.tandem.sst.SstRows;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ControlPush}: the control range goes out whole unless only data-path counters changed, and
+ * then only the changed words; either way the peer's copy ends up as after a whole-range push.
+ */
+class ControlPushTest {
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId B = NodeId.of("b");
+
+    private record Push(int offset, int length) {}
+
+    private final List<Push> pushes = new ArrayList<>();
+
+    /** a's Sst (its pushes recorded) and b's. */
+    private Sst[] group(VsyncRow row, Arena arena) {
+        LocalRows rows = new LocalRows(arena, List.of(A, B), row.layout);
+        SstRows a = rows.of(A);
+        SstRows recording = new SstRows() {
+            @Override
+            public MemorySegment own() {
+                return a.own();
+            }
+
+            @Override
+            public MemorySegment row(NodeId member) {
+                return a.row(member);
+            }
+
+            @Override
+            public void push(int offset, int length, Collection<NodeId> targets) {
+                pushes.add(new Push(offset, length));
+                a.push(offset, length, targets);
+            }
+
+            @Override
+            public long pushWithCompletion(int offset, int length, Collection<NodeId> targets) {
+                pushes.add(new Push(offset, length));
+                return a.pushWithCompletion(offset, length, targets);
+            }
+        };
+        return new Sst[] {new Sst(row.layout, recording), new Sst(row.layout, rows.of(B))};
+    }
+
+    private static int wholeLength(VsyncRow row) {
+        return row.lastCounter.offset() + row.lastCounter.length() - row.vid.offset();
+    }
+
+    @Test
+    void theFirstPushAndAnyMembershipChangeSendTheWholeRange() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst a = group(row, arena)[0];
+            ControlPush push = new ControlPush(row);
+            a.set(row.vid, 1);
+            push.push(a, List.of(B));
+            assertThat(pushes).containsExactly(new Push(row.vid.offset(), wholeLength(row)));
+
+            pushes.clear();
+            a.set(row.heartbeat, 7); // not a data counter
+            a.advance(row.blocks.get(0).seq, 3);
+            push.push(a, List.of(B));
+            assertThat(pushes).containsExactly(new Push(row.vid.offset(), wholeLength(row)));
+
+            pushes.clear();
+            push.push(a, List.of(B)); // nothing changed: whole, as before
+            assertThat(pushes).containsExactly(new Push(row.vid.offset(), wholeLength(row)));
+
+            pushes.clear();
+            push.reset();
+            a.advance(row.blocks.get(0).delivered, 1); // a data counter, but after a reset
+            push.push(a, List.of(B));
+            assertThat(pushes).containsExactly(new Push(row.vid.offset(), wholeLength(row)));
+        }
+    }
+
+    @Test
+    void onlyDataCountersChangedSendsTheRunOfChangedWords() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
+        VsyncRow.Block block = row.blocks.get(0);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst a = group(row, arena)[0];
+            ControlPush push = new ControlPush(row);
+            a.set(row.vid, 1);
+            push.push(a, List.of(B));
+            pushes.clear();
+
+            a.advance(block.seq, 4);
+            push.push(a, List.of(B));
+            assertThat(pushes).containsExactly(new Push(block.seq.offset(), 8));
+
+            pushes.clear();
+            a.advance(block.received, 1, 5);
+            a.advance(block.delivered, 2);
+            push.push(a, List.of(B));
+            int from = block.received.offsetOf(1);
+            assertThat(pushes).containsExactly(new Push(from, block.delivered.offset() + 8 - from));
+            assertThat(push.partialPushes()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * Random changes of the range's words, pushed through it after each round: the peer's copy of the
+     * range always equals the writer's, as with whole-range pushes.
+     */
+    @Test
+    void thePeersCopyAlwaysEqualsTheWritersRange() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS, 2);
+        Random random = new Random(42);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst[] g = group(row, arena);
+            Sst a = g[0];
+            Sst b = g[1];
+            ControlPush push = new ControlPush(row);
+            List<VsyncRow.Block> blocks = row.blocks;
+            long[] mine = new long[64];
+            for (int round = 0; round < 2_000; round++) {
+                int changes = random.nextInt(4);
+                for (int c = 0; c < changes; c++) {
+                    VsyncRow.Block bl = blocks.get(random.nextInt(blocks.size()));
+                    switch (random.nextInt(10)) {
+                        case 0 -> a.set(row.heartbeat, a.get(row.heartbeat) + 1);
+                        case 1 -> a.set(row.numAcked, a.get(row.numAcked) + 1);
+                        case 2 -> a.set(bl.trim, random.nextInt(8), random.nextInt(100));
+                        case 3, 4 -> {
+                            int r = random.nextInt(8);
+                            a.advance(bl.received, r, a.get(bl.received, r) + 1 + random.nextInt(3));
+                        }
+                        case 5, 6 -> a.advance(bl.seq, a.get(bl.seq) + 1);
+                        case 7, 8 -> a.advance(bl.delivered, a.get(bl.delivered) + 1);
+                        default -> a.advance(bl.persisted, a.get(bl.persisted) + 1);
+                    }
+                }
+                if (random.nextInt(50) == 0) push.reset();
+                push.push(a, List.of(B));
+                int words = a.readOwnWords(row.vid, row.lastCounter, mine);
+                for (int i = 0; i < words; i++) {
+                    assertThat(b.get(A, new io.tandem.sst.SstLayout.Column("w" + i, row.vid.offset() + 8 * i))).as("round %d word %d", round, i).isEqualTo(mine[i]);
+                }
+            }
+            assertThat(push.partialPushes()).isPositive();
+            assertThat(push.fullPushes()).isPositive();
+        }
+    }
+}
