@@ -84,6 +84,16 @@ final class Pilot {
     private long fastCommits, slowCommits;
     /** Commits of own slots by path, and proposals given up to a higher ballot: where a real run's time goes. */
     private final io.tandem.engine.Meters.Counter fastMeter, slowMeter, abandonedMeter;
+    /**
+     * Why the path went as it did, counted (not timed) so that a real run can say why slots go slow:
+     * what closed each batch (the ball or the expired wait), what each ball from the other pilot was
+     * (an answer to our latest proposal, or a proposal made concurrently with it; the early Ball
+     * taken or ignored; one arriving while we already held the ball), and what sent a slot to the
+     * Accept phase (an answer that disagreed, or too few answers within the fast-path wait).
+     */
+    private final io.tandem.engine.Meters.Counter proposedWithBall, proposedOnWait, proposedNoPingPong;
+    private final io.tandem.engine.Meters.Counter ballAnswers, ballConcurrent, ballWhileHeld, earlyTaken, earlyIgnored;
+    private final io.tandem.engine.Meters.Counter slowDisagreed, slowTooFew;
 
     static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
@@ -96,6 +106,17 @@ final class Pilot {
         this.fastMeter = engine.ctx.meters().counter("tandem.copilot.commits", "path", "fast");
         this.slowMeter = engine.ctx.meters().counter("tandem.copilot.commits", "path", "slow");
         this.abandonedMeter = engine.ctx.meters().counter("tandem.copilot.abandoned");
+        io.tandem.engine.Meters m = engine.ctx.meters();
+        this.proposedWithBall = m.counter("tandem.copilot.proposals", "trigger", "ball");
+        this.proposedOnWait = m.counter("tandem.copilot.proposals", "trigger", "wait");
+        this.proposedNoPingPong = m.counter("tandem.copilot.proposals", "trigger", "no-ping-pong");
+        this.ballAnswers = m.counter("tandem.copilot.balls", "kind", "answers-latest");
+        this.ballConcurrent = m.counter("tandem.copilot.balls", "kind", "concurrent");
+        this.ballWhileHeld = m.counter("tandem.copilot.balls", "kind", "while-held");
+        this.earlyTaken = m.counter("tandem.copilot.balls", "kind", "early-taken");
+        this.earlyIgnored = m.counter("tandem.copilot.balls", "kind", "early-ignored");
+        this.slowDisagreed = m.counter("tandem.copilot.slow_path", "reason", "disagreed");
+        this.slowTooFew = m.counter("tandem.copilot.slow_path", "reason", "too-few-answers");
     }
 
     /** Starts ordering; {@code elected}: the view was just established here (else: restart or first view). */
@@ -151,8 +172,17 @@ final class Pilot {
     void onBall(long slot) {
         if (slot <= ballSlot) return;
         ballSlot = slot;
+        if (ball) ballWhileHeld.increment();
         ball = true;
         maybePropose();
+    }
+
+    /** §4.1: the other pilot's FastAccept of {@code slot} with dependency {@code dep} arrived here (the ball, unless its early Ball passed it). */
+    void onFastAcceptBall(long slot, long dep) {
+        if (slot <= ballSlot) return;
+        if (dep >= nextSlot - 1) ballAnswers.increment();
+        else ballConcurrent.increment();
+        onBall(slot);
     }
 
     /**
@@ -168,7 +198,10 @@ final class Pilot {
      * dependency with the batch, as without early balls.
      */
     boolean takesEarlyBall(CopilotMessage.Ball b) {
-        return engine.config.pingPong() && b.slot() > ballSlot && b.dep() >= nextSlot - 1;
+        if (!engine.config.pingPong() || b.slot() <= ballSlot) return false;
+        boolean takes = b.dep() >= nextSlot - 1;
+        (takes ? earlyTaken : earlyIgnored).increment();
+        return takes;
     }
 
     void onPingPongWait() {
@@ -204,6 +237,7 @@ final class Pilot {
         long now = engine.now();
         Proposal p = new Proposal(slot, batch, dep, now);
         inflight.put(slot, p);
+        (!engine.config.pingPong() ? proposedNoPingPong : ball ? proposedWithBall : proposedOnWait).increment();
         ball = false;
         lastBatchAt = now;
         engine.noteProposal(batch);
@@ -297,6 +331,7 @@ final class Pilot {
 
     private void goSlow(Proposal p) {
         long[] deps = p.answers.values().stream().mapToLong(Long::longValue).toArray();
+        (java.util.Arrays.stream(deps).anyMatch(d -> d != p.initialDep) ? slowDisagreed : slowTooFew).increment();
         p.finalDep = engine.rules.slowPathDependency(deps, engine.n);
         p.phase = Phase.ACCEPT;
         p.accepts = QuorumTracker.kOfN(engine.members, engine.rules.slowQuorum(engine.n), engine.now(), QuorumTracker.NO_DEADLINE);
