@@ -4,7 +4,7 @@
 out="$1"; mkdir -p "$out"
 while [[ ! -f "$out/stop" ]]; do
   t=$(date +%s); d="$out/$t"; mkdir -p "$d"
-  for i in 0 1 2 3 4; do curl -s -m 1 "http://127.0.0.1:$((24200+i))/metrics" > "$d/n$i.prom" 2>/dev/null || rm -f "$d/n$i.prom"; done
+  for i in 0 1 2 3 4 5; do curl -s -m 1 "http://127.0.0.1:$((24200+i))/metrics" > "$d/n$i.prom" 2>/dev/null || rm -f "$d/n$i.prom"; done
   for pid in $(pgrep -f -- "--metrics-port 242"); do
     port=$(tr '\0' ' ' < /proc/$pid/cmdline 2>/dev/null | grep -o -- '--metrics-port [0-9]*' | awk '{print $2}')
     for task in /proc/$pid/task/*; do

@@ -170,19 +170,88 @@ final class Pilot {
      * hold it at once, propose at the same moment, and their proposals would conflict.
      */
     void onBall(long slot) {
+        onBall(slot, true);
+    }
+
+    private void onBall(long slot, boolean answers) {
         if (slot <= ballSlot) return;
         ballSlot = slot;
+        if (answers) sampleBallWait();
         if (ball) ballWhileHeld.increment();
         ball = true;
         maybePropose();
     }
 
-    /** §4.1: the other pilot's FastAccept of {@code slot} with dependency {@code dep} arrived here (the ball, unless its early Ball passed it). */
+    /**
+     * §4.1: the other pilot's FastAccept of {@code slot} with dependency {@code dep} arrived here (the
+     * ball, unless its early Ball passed it already).
+     *
+     * <p>There must be one ball. A FastAccept whose dependency covers this pilot's latest proposal
+     * answers it: the other pilot saw our proposal before choosing its own, and the ball passes. One
+     * that does not was proposed at the same moment as our latest (the other pilot's wait expired
+     * while the ball was on its way here, or its loop or ours ran late): both pilots then proposed
+     * without seeing each other, and if each took the other's proposal as the ball, both would hold
+     * one, propose at the same moment again, and go on doing so, every such pair of proposals ordered
+     * neither way and sent to the slow path (measured: 23 % of the slots in the simulator with a
+     * long-tailed network, 16-24 % in real runs, every one refused as such a pair). So the pair is
+     * resolved as execution resolves cycles (§3.7): the pilot of log 0 takes the ball, the other
+     * pilot waits for log 0's next proposal, which depends on its latest and so answers it, or for
+     * its own wait. A slow log-0 pilot costs the log-1 pilot nothing: it proposes on its wait, as the
+     * paper's fast pilot does.
+     */
     void onFastAcceptBall(long slot, long dep) {
         if (slot <= ballSlot) return;
-        if (dep >= nextSlot - 1) ballAnswers.increment();
-        else ballConcurrent.increment();
-        onBall(slot);
+        boolean answers = dep >= nextSlot - 1;
+        (answers ? ballAnswers : ballConcurrent).increment();
+        if (!answers && log != 0) return;
+        onBall(slot, answers);
+    }
+
+    /**
+     * How long this pilot, with commands queued, waited for the ball that answered its latest
+     * proposal: a smoothed mean and mean deviation (TCP's round-trip estimator, in nanoseconds; -1
+     * before the first sample). A ball that comes after the wait expired comes too late: this pilot
+     * proposed without it, at the same moment as the other pilot, and one of the two proposals goes
+     * to the slow path. The paper's 1 ms wait is ten of its round trips; on a loaded machine (five
+     * JVMs on two cores, each hop through a TCP I/O thread and a scheduler) the ball's round trip has
+     * a tail beyond 1 ms, and with the fixed wait 14 % of the slots went slow in the simulator with a
+     * long-tailed network (exponential hops, mean 0.4 ms), 1.8 % with a 2 ms wait, 0.2 % with 3 ms.
+     */
+    private long ballWaitMean = -1, ballWaitDeviation;
+
+    /** The wait grows at most to this many times the configured one: a slow other pilot costs this pilot at most that wait per batch. */
+    static final int MAX_WAIT_FACTOR = 3;
+
+    private void sampleBallWait() {
+        if (ball || queue.isEmpty()) return; // nothing waited for this ball
+        // The ball's round trip since our proposal, counted only if it came within the current wait:
+        // a later one (possible only after an idle spell, when nothing was queued to propose) is
+        // not a round trip this pilot should wait for. So a slow other pilot, whose round trips are
+        // all beyond the wait, never lengthens it, and the wait grows only while healthy round trips
+        // come close to it.
+        long sample = engine.now() - lastBatchAt;
+        if (sample > pingPongWait()) return;
+        if (ballWaitMean < 0) {
+            ballWaitMean = sample;
+            ballWaitDeviation = sample / 2;
+        } else {
+            long error = sample - ballWaitMean;
+            ballWaitMean += error / 8;
+            ballWaitDeviation += (Math.abs(error) - ballWaitDeviation) / 4;
+        }
+    }
+
+    /**
+     * §4.1: how long a pilot without the ball waits before it proposes anyway: the configured wait, or
+     * longer (up to {@link #MAX_WAIT_FACTOR} times it) when the balls that answered this pilot's
+     * proposals took longer (mean plus four deviations, TCP's retransmission rule). Only answering
+     * balls are sampled, so while the other pilot is slow (its proposals no longer answer ours) the
+     * wait stays where the healthy round trips left it.
+     */
+    long pingPongWait() {
+        long base = engine.config.pingPongWait().toNanos();
+        if (ballWaitMean < 0) return base;
+        return Math.min(MAX_WAIT_FACTOR * base, Math.max(base, ballWaitMean + 4 * ballWaitDeviation));
     }
 
     /**
@@ -215,10 +284,11 @@ final class Pilot {
             // was idle still waits (at most pingPongWait) for the other pilot's FastAccept, so two idle
             // pilots that receive the same command do not propose it at the same moment and conflict.
             long waited = engine.now() - Math.max(lastBatchAt, queuedSince);
-            if (engine.config.pingPong() && !ball && waited < engine.config.pingPongWait().toNanos()) {
+            long wait = pingPongWait();
+            if (engine.config.pingPong() && !ball && waited < wait) {
                 if (!pingPongArmed) {
                     pingPongArmed = true;
-                    engine.ctx.schedule(engine.config.pingPongWait().toNanos() - waited, new PingPongWait());
+                    engine.ctx.schedule(wait - waited, new PingPongWait());
                 }
                 return;
             }

@@ -86,6 +86,12 @@ class CopilotPathShareTest {
      * The real runs' configuration (5 members, 16 closed-loop clients, flushes of 0.1-3 ms) on a calm
      * network and on one whose delays have a long tail (exponential, mean 0.4 ms: a loaded loopback
      * with two cores shared by five JVMs); prints the path counters that say why slots went slow.
+     * Before copilot9 the long-tailed network sent 23.2 % of the slots (1,167 of 5,037, seed 1) to the
+     * slow path, every one refused as a pair of proposals made at the same moment: the ball's round
+     * trip outlasted the 1 ms wait, the waiting pilot proposed anyway, and both pilots then took the
+     * other's proposal as the ball and kept proposing together. With one ball kept (only log 0's
+     * pilot takes a proposal that does not answer its own) 14.4 %; with the wait also following the
+     * balls' round trips ({@link Pilot#pingPongWait}) 0.3 %.
      */
     @Test
     void theRealRunsConfigurationKeepsItsSlotsOnTheFastPath() {
@@ -95,7 +101,8 @@ class CopilotPathShareTest {
             java.util.SortedMap<String, Long>[] counters = new java.util.SortedMap[1];
             Share s = measure(CopilotConfig.DEFAULTS, 16, network, disk, 1, sim -> counters[0] = pathCounters(sim));
             System.out.printf("copilot path share, 16 clients, network %s: fast %d slow %d (%.1f%%) %s%n", network, s.fast(), s.slow(), 100 * s.slowShare(), counters[0]);
-            assertThat(s.fast() + s.slow()).isGreaterThan(500);
+            assertThat(s.fast() + s.slow()).isGreaterThan(1000);
+            assertThat(s.slowShare()).isLessThan(0.05);
         }
     }
 }
