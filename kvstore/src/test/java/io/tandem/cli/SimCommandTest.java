@@ -125,7 +125,7 @@ class SimCommandTest {
         assertThat(ordered.lines()).anyMatch(l -> l.matches("shards: seeds=1 shard-moves=\\d+ max-subgroups-of-one-member=3 shard-deliveries=[1-9]\\d*"));
         assertThat(ordered.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --shards 2 ops=");
 
-        Run durable = sim("--protocol", "virtual-synchrony", "--shards", "2", "--durable", "--seeds", "1", "--duration", "4s");
+        Run durable = sim("--protocol", "virtual-synchrony", "--shards", "2", "--durable", "--seeds", "1");
         assertThat(durable.exit()).as(durable.out()).isZero();
         assertThat(durable.lines()).anyMatch(l -> l.startsWith("shards: seeds=1 ") && l.matches(".* persisted-upcalls=[1-9]\\d* .* restart-views=[1-9]\\d* .*"));
         assertThat(durable.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --shards 2 --durable ops=0");
