@@ -61,6 +61,28 @@ public interface Protocol {
         return this;
     }
 
+    /**
+     * Why this protocol cannot split its group into shards ({@link #withShards}), naming it; empty if
+     * it can. A host checks this when it reads its configuration, before anything starts.
+     */
+    default java.util.Optional<String> shardingRefused() {
+        return java.util.Optional.of(name() + " cannot split its group into shards: it keeps one total order over the whole group "
+                + "(a protocol with subgroups, such as virtual-synchrony, can)");
+    }
+
+    /**
+     * This protocol with its group split into the shards {@code layout} asks for, each member running
+     * {@code application} over its {@link ShardGroup} (issue 23: the KV store sharded over Derecho's
+     * subgroups). The host never needs to know which engine it runs: a protocol that cannot shard
+     * refuses with {@link #shardingRefused()}'s reason.
+     *
+     * @throws IllegalArgumentException if this protocol cannot shard, or cannot give what
+     *         {@code layout} asks (durability, that many shards)
+     */
+    default Protocol withShards(ShardLayout layout, ShardedApplication application) {
+        throw new IllegalArgumentException(shardingRefused().orElse(name() + " does not implement withShards"));
+    }
+
     /** Registers every {@link ProtocolMessage} type of this protocol; unregistered types never cross the wire. */
     void registerMessages(MessageRegistry registry);
 }

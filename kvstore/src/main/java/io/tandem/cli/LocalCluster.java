@@ -88,12 +88,12 @@ final class LocalCluster {
 
     /**
      * The same layout with the keys split into {@code count} shards of at least {@code replicas} members
-     * (virtual-synchrony only; checked here so that a bad combination is one line before anything starts).
+     * (a protocol that can split its group, such as virtual-synchrony; checked here so that a bad combination is one line before anything starts).
      */
     LocalCluster withShards(int count, int replicas) {
-        if (!protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) {
-            throw new IllegalArgumentException("--shards needs --protocol " + io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME + " (the sharded store runs over its subgroups), not " + protocol);
-        }
+        // The protocol says whether it can split its group into shards, and why not (Protocol.withShards).
+        java.util.Optional<String> refused = io.tandem.protocols.Protocols.byName(protocol).shardingRefused();
+        if (refused.isPresent()) throw new IllegalArgumentException("--shards needs a protocol that splits its group into shards: " + refused.get());
         if (!execution.equals("sequential")) throw new IllegalArgumentException("--shards runs each shard's commands in its own order; it cannot be combined with --execution " + execution);
         io.tandem.kv.shard.ShardedKvProtocol.check(count, replicas, nodes.size());
         return new LocalCluster(dir, nodes, protocol, fsync, tls, execution, threads, count, replicas, stateMachine);

@@ -62,7 +62,7 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "First seed (default ${DEFAULT-VALUE}); seeds run are [seed, seed + seeds).")
     long seed = DEFAULTS.seed();
 
-    @Option(names = "--nodes", description = "Group size (default ${DEFAULT-VALUE}).")
+    @Option(names = "--nodes", description = "Group size (default ${DEFAULT-VALUE}; 5 with --shards, so that shards move as members come and go).")
     int nodes = DEFAULTS.nodes();
 
     @Option(names = "--clients", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
@@ -173,6 +173,14 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--trace", description = "Write one line per event of the first seed to this file.")
     Path trace;
 
+    @Option(names = "--shards", paramLabel = "N", description = "virtual-synchrony: run its subgroups and shards (a kv subgroup of N shards beside the whole group and a log subgroup; "
+            + "every member multicasts in each shard it serves), checking virtual synchrony per shard as shards move with the views.")
+    Integer shards;
+
+    @Option(names = "--durable", description = "With --shards: the shards are durable (a store subgroup of every member and N kv shards, no clients); "
+            + "faults are total failures and restarts, and nothing reported persisted may be lost.")
+    boolean durable;
+
     @Option(names = "--history-dir", description = "Write the client history (Jepsen EDN) of each failing seed to this directory.")
     Path historyDir;
 
@@ -216,6 +224,21 @@ final class SimCommand implements Callable<Integer> {
         }
         if (seeds < 1) throw new ParameterException(spec.commandLine(), "--seeds must be >= 1");
         SimOptions base = options();
+        io.tandem.protocols.vsync.ShardSimulation sharded = null;
+        if (durable && shards == null) throw new ParameterException(spec.commandLine(), "--durable needs --shards");
+        if (shards != null) {
+            if (!spec.commandLine().getParseResult().hasMatchedOption("--nodes")) base = base.withWorkload(5, base.clients(), base.ops());
+            // The protocol says whether it splits its group into shards (Protocol.shardingRefused), and why not.
+            java.util.Optional<String> refused = p.shardingRefused();
+            if (refused.isPresent()) throw new ParameterException(spec.commandLine(), "--shards needs a protocol that splits its group into shards: " + refused.get());
+            try {
+                sharded = io.tandem.protocols.vsync.ShardSimulation.over(p, shards, durable, base.nodes());
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            p = sharded;
+            base = sharded.adapt(base);
+        }
         try {
             Simulation.checkConfiguration(p, base);
         } catch (IllegalArgumentException e) {
@@ -255,6 +278,7 @@ final class SimCommand implements Callable<Integer> {
                 out.println("  replay minimal: " + SimRunner.replayCommand(p.name(), m.result().options()));
             }
         }
+        if (sharded != null) out.println(sharded.report());
         out.println(summary.line());
         out.flush();
         return summary.failures().isEmpty() ? 0 : 1;

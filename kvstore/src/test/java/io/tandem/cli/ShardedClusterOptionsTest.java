@@ -31,7 +31,7 @@ class ShardedClusterOptionsTest {
 
     @Test
     void shardsThatCannotWorkAreRefusedBeforeAnythingStarts() {
-        assertThat(refused("--protocol", "raft", "--shards", "2")).contains("--shards needs --protocol virtual-synchrony");
+        assertThat(refused("--protocol", "raft", "--shards", "2")).contains("--shards needs a protocol that splits its group into shards: raft cannot split its group into shards");
         assertThat(refused("--protocol", "virtual-synchrony", "--nodes", "3", "--shards", "2", "--shard-replicas", "2"))
                 .contains("2 shards of at least 2 replicas need 4 members, but the group has 3");
         assertThat(refused("--protocol", "virtual-synchrony", "--nodes", "3", "--shards", "4")).contains("4 shards of at least 1 replica need 4 members");

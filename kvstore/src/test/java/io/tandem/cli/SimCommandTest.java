@@ -105,4 +105,29 @@ class SimCommandTest {
         assertThat(r.out()).contains("invalid latency");
         assertThat(sim("--protocol", "toy-pb", "--faults", "meteor").exit()).isEqualTo(2);
     }
+
+    /** --shards runs virtual synchrony's subgroups and shards (issue 23); a protocol without them refuses, naming itself. */
+    @Test
+    void shardsRunVirtualSynchronysSubgroupsAndOtherProtocolsRefuse() {
+        Run refused = sim("--protocol", "raft", "--shards", "2", "--seeds", "1");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.out()).startsWith("tandem sim: --shards needs a protocol that splits its group into shards: raft cannot split its group into shards");
+        Run alone = sim("--protocol", "virtual-synchrony", "--durable", "--seeds", "1");
+        assertThat(alone.exit()).isEqualTo(2);
+        assertThat(alone.out()).startsWith("tandem sim: --durable needs --shards");
+        Run tooMany = sim("--protocol", "virtual-synchrony", "--shards", "4", "--seeds", "1");
+        assertThat(tooMany.exit()).isEqualTo(2);
+        assertThat(tooMany.out()).startsWith("tandem sim: --shards 4 cannot be filled by a majority of 5 nodes (3)");
+
+        Run ordered = sim("--protocol", "virtual-synchrony", "--shards", "2", "--seeds", "1", "--duration", "2s");
+        assertThat(ordered.exit()).as(ordered.out()).isZero();
+        assertThat(ordered.out()).contains("nodes=5");
+        assertThat(ordered.lines()).anyMatch(l -> l.matches("shards: seeds=1 shard-moves=\\d+ max-subgroups-of-one-member=3 shard-deliveries=[1-9]\\d*"));
+        assertThat(ordered.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --shards 2 ops=");
+
+        Run durable = sim("--protocol", "virtual-synchrony", "--shards", "2", "--durable", "--seeds", "1");
+        assertThat(durable.exit()).as(durable.out()).isZero();
+        assertThat(durable.lines()).anyMatch(l -> l.startsWith("shards: seeds=1 ") && l.matches(".* persisted-upcalls=[1-9]\\d* .* restart-views=[1-9]\\d* .*"));
+        assertThat(durable.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --shards 2 --durable ops=0");
+    }
 }

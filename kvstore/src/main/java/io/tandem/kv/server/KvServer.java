@@ -92,6 +92,8 @@ public final class KvServer implements AutoCloseable {
     private static final long STATUS_TIMEOUT_MILLIS = 2_000;
 
     private final Protocol protocol;
+    /** The sharded store's protocol (its shard map for the status), or null for one replicated store. */
+    private final io.tandem.kv.shard.ShardedKvProtocol shardedStore;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
@@ -123,10 +125,15 @@ public final class KvServer implements AutoCloseable {
         // join again, as a new process with the state, instead of staying down until someone restarts it.
         Protocol base = Protocols.byName(config.protocol())
                 .withHostSettings(config.protocolSettings().withRestartAfterShutdown(SERVER_REJOIN));
-        if (config.shards() > 0 && base instanceof io.tandem.protocols.vsync.VirtualSynchronyProtocol v) {
-            // The sample service on Derecho (issue 23): the keys split into durable shards of the group.
-            base = new io.tandem.kv.shard.ShardedKvProtocol(v.config(), config.shards(), config.shardReplicas(), io.tandem.kv.KvLimits.DEFAULTS,
+        if (config.shards() > 0) {
+            // The sample service on Derecho (issue 23): the keys split into durable shards of the group. The
+            // protocol splits its group (Protocol.withShards) or refuses with its reason; the server never
+            // asks which engine it runs.
+            shardedStore = io.tandem.kv.shard.ShardedKvProtocol.over(base, config.shards(), config.shardReplicas(), io.tandem.kv.KvLimits.DEFAULTS,
                     io.tandem.execution.ExecutorFactory.Limits.DEFAULTS);
+            base = shardedStore;
+        } else {
+            shardedStore = null;
         }
         if (config.deployment() != null) base = base.withDeployment(config.deployment());
         this.protocol = base;
@@ -398,7 +405,7 @@ public final class KvServer implements AutoCloseable {
         s.lag().forEach((peer, behind) -> lag.put(peer.value(), behind));
         String leader = s.leader() == null ? null : s.leader().value();
         String leaderAddress = s.leader() == null ? null : addressOf(s.leader());
-        io.tandem.kv.shard.ShardMap shards = protocol instanceof io.tandem.kv.shard.ShardedKvProtocol p ? p.shardMap() : io.tandem.kv.shard.ShardMap.NONE;
+        io.tandem.kv.shard.ShardMap shards = shardedStore != null ? shardedStore.shardMap() : io.tandem.kv.shard.ShardMap.NONE;
         return new NodeStatus(config.id().value(), config.cluster(), protocol.name(), s.role().name(), leader, leaderAddress, s.epoch(),
                 s.commitIndex(), s.appliedIndex(), names(s.voters()), names(s.learners()), lag, ProcessHandle.current().pid(),
                 (System.nanoTime() - startedAt) / 1_000_000, config.faultInjection(), members, shards.viewId(), shards.shards());

@@ -281,7 +281,9 @@ public record ServerConfig(
             int shardReplicas = optional(Key.SHARD_REPLICAS, Resolver::positiveInt, 0);
             if (shards == 0 && shardReplicas != 0) fail(Key.SHARD_REPLICAS, "needs shards too");
             if (shards != 0) {
-                if (!protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) fail(Key.SHARDS, "applies to the virtual-synchrony protocol only, not " + protocol);
+                // The protocol says whether it can split its group into shards (Protocol.withShards), and why not.
+                java.util.Optional<String> refused = Protocols.byName(protocol).shardingRefused();
+                if (refused.isPresent()) fail(Key.SHARDS, "needs a protocol that splits its group into shards: " + refused.get());
                 if (stateMachine.equals("hashmap")) fail(Key.STATE_MACHINE, "hashmap cannot be combined with shards (each shard runs the B+-tree)");
                 if (execution != io.tandem.execution.ExecutionMode.SEQUENTIAL) fail(Key.SHARDS, "runs each shard's commands in the shard's order; it cannot be combined with execution = " + execution.text());
                 if (shardReplicas == 0) shardReplicas = Math.max(1, members.size() / shards);

@@ -8,6 +8,8 @@ import io.tandem.engine.EngineStatus;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.engine.Rejection;
+import io.tandem.engine.ShardGroup;
+import io.tandem.engine.ShardListener;
 import io.tandem.engine.TimerKey;
 import io.tandem.execution.ExecutorFactory;
 import io.tandem.execution.SessionTable;
@@ -17,11 +19,6 @@ import io.tandem.kv.KvLimits;
 import io.tandem.kv.KvQuery;
 import io.tandem.kv.KvResult;
 import io.tandem.kv.KvStateMachine;
-import io.tandem.protocols.vsync.ShardId;
-import io.tandem.protocols.vsync.ShardReceiver;
-import io.tandem.protocols.vsync.VsyncEngine;
-import io.tandem.protocols.vsync.layout.Layout;
-import io.tandem.protocols.vsync.layout.Shard;
 import io.tandem.storage.StorageEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,10 +29,11 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * One member of the KV store sharded over virtual synchrony (issue 23, derecho.md §1.3, §1.4, §4.6):
- * a thin adapter around a {@link VsyncEngine} whose layout has one durable subgroup
- * {@value #SUBGROUP} of {@code shards} shards. The adapter is the engine's {@link ShardReceiver}
- * and holds one {@link KvStateMachine} (with its session table) per shard this member serves.
+ * One member of the KV store sharded over a group's shards (issue 23, derecho.md §1.3, §1.4, §4.6):
+ * a thin adapter around the member's {@link ShardGroup} (a durable shard layout named
+ * {@value #SUBGROUP} of {@code shards} shards; virtual synchrony's subgroups are the protocol that
+ * gives one, but nothing here names it). The adapter is the group's {@link ShardListener} and holds
+ * one {@link KvStateMachine} (with its session table) per shard this member serves.
  *
  * <ul>
  *   <li><b>Routing.</b> A request's key picks its shard ({@link KeyShards#shardOf}); a member that
@@ -46,11 +44,11 @@ import java.util.function.Consumer;
  *       application at that position. Reads are not served from local state, because a member
  *       cut off from its shard could still be serving a stale view's state.</li>
  *   <li><b>Nothing acknowledged is lost.</b> The answer waits until the shard's persistence
- *       frontier covers the message ({@link ShardReceiver#persisted}: on disk at every member of
+ *       frontier covers the message ({@link ShardListener#persisted}: on disk at every member of
  *       the shard), so a total failure and restart (derecho.md §5.9) keeps every answered write
  *       and never un-does a value a read returned.</li>
  *   <li><b>State transfer</b> is the durable shard's history copy (derecho.md §5.7): a member new
- *       to a shard hears {@link ShardReceiver#replayStarts} and then the shard's whole history,
+ *       to a shard hears {@link ShardListener#replayStarts} and then the shard's whole history,
  *       which rebuilds the tree and the session table.</li>
  *   <li><b>Exactly once.</b> Sessions are decided per shard, in the shard's order, from the request's
  *       (client, sequence) carried in the message, so every member keeps the same table and a retry
@@ -59,7 +57,7 @@ import java.util.function.Consumer;
  *
  * Deterministic and free of I/O like every engine: the state machines live on the engine's loop.
  */
-public final class ShardedKvEngine implements Engine, ShardReceiver {
+public final class ShardedKvEngine implements Engine, ShardListener {
     /** The layout's subgroup of KV shards. */
     public static final String SUBGROUP = "kv";
 
@@ -70,7 +68,7 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
     private final ExecutorFactory.Limits sessionLimits;
     private final Consumer<ShardMap> onShardMap;
     private final KvCodec codec;
-    private VsyncEngine vsync;
+    private final ShardGroup group;
     private EngineContext ctx;
     private long incarnation;
 
@@ -95,73 +93,64 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
      * @param onShardMap told the layout of every installed view (on the engine's loop), for the
      *                   server's status; may be a no-op
      */
-    ShardedKvEngine(NodeId self, int shards, KvLimits limits, int maxPayloadBytes, ExecutorFactory.Limits sessionLimits, Consumer<ShardMap> onShardMap) {
+    ShardedKvEngine(NodeId self, ShardGroup group, int shards, KvLimits limits, ExecutorFactory.Limits sessionLimits, Consumer<ShardMap> onShardMap) {
         this.self = self;
+        this.group = group;
         this.shards = shards;
         this.limits = limits;
-        this.maxPayloadBytes = maxPayloadBytes;
+        this.maxPayloadBytes = group.maxPayloadBytes();
         this.sessionLimits = sessionLimits;
         this.onShardMap = onShardMap;
         this.codec = new KvCodec(limits);
     }
 
-    /** Set once by the protocol, before {@link #start}: the engine this adapter receives from. */
-    void attach(VsyncEngine engine) {
-        this.vsync = engine;
-    }
-
-    /** The virtual-synchrony engine underneath (tests and the simulator's invariants read it). */
-    public VsyncEngine vsync() {
-        return vsync;
-    }
-
-    // ---- Engine: everything but client requests goes to the virtual-synchrony engine ----
+    // ---- Engine: everything but client requests goes to the group's engine ----
 
     @Override
     public void start(EngineContext context) {
         ctx = context;
         incarnation = ctx.random().nextLong();
-        vsync.start(context);
+        group.start(context);
     }
 
     @Override
     public void onMessage(NodeId from, ProtocolMessage message) {
-        vsync.onMessage(from, message);
+        group.onMessage(from, message);
         failIfStopped();
     }
 
     @Override
     public void onTimer(TimerKey key) {
-        vsync.onTimer(key);
+        group.onTimer(key);
         failIfStopped();
     }
 
     @Override
     public void onStorageEvent(StorageEvent event) {
-        vsync.onStorageEvent(event);
+        group.onStorageEvent(event);
         failIfStopped();
     }
 
     @Override
     public int doWork() {
-        int work = vsync.doWork();
+        int work = group.doWork();
         failIfStopped();
         return work;
     }
 
     @Override
     public boolean onAdmin(long requestId, AdminRequest request) {
-        return vsync.onAdmin(requestId, request);
+        return group.onAdmin(requestId, request);
     }
 
     @Override
     public EngineStatus status() {
-        return vsync.status();
+        return group.status();
     }
 
     @Override
     public void stop() {
-        vsync.stop();
+        group.stop();
     }
 
     /**
@@ -171,8 +160,8 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
     @Override
     public void onClientRequest(ClientRequest request) {
         long id = request.requestId();
-        if (vsync.phase() != VsyncEngine.Phase.MEMBER) {
-            ctx.reject(id, new Rejection.Unavailable(self + " is not a member of the group now (" + vsync.phase().name().toLowerCase(java.util.Locale.ROOT) + ")"));
+        if (!group.member()) {
+            ctx.reject(id, new Rejection.Unavailable(self + " is not a member of the group now (" + group.state() + ")"));
             return;
         }
         byte[] key;
@@ -183,21 +172,20 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
             return;
         }
         int index = key == null ? 0 : KeyShards.shardOf(key, shards);
-        ShardId shard = new ShardId(SUBGROUP, index);
-        if (!vsync.myShards().contains(shard)) {
-            Shard s = vsync.layout().shard(SUBGROUP, index);
+        if (!group.serves(index)) {
+            List<NodeId> members = group.members(index);
             redirected++;
-            if (s == null || s.members().isEmpty()) ctx.reject(id, new Rejection.Unavailable("shard " + index + " has no members in view " + vsync.viewId()));
-            else ctx.reject(id, new Rejection.Redirect(s.members()));
+            if (members.isEmpty()) ctx.reject(id, new Rejection.Unavailable("shard " + index + " has no members in view " + group.viewId()));
+            else ctx.reject(id, new Rejection.Redirect(members));
             return;
         }
         byte[] message = new Envelope(request.kind() == ClientRequest.Kind.READ, incarnation, id, request.session(), request.payload()).encode();
         if (message.length > maxPayloadBytes) {
             ctx.complete(id, codec.encode(new KvResult.Failed(KvException.Reason.VALUE_TOO_LARGE, "the request takes " + message.length
-                    + " bytes in the shard's multicast, more than its " + maxPayloadBytes + "-byte slot (raise the vsync slot size, or send smaller values)")));
+                    + " bytes in the shard's multicast, more than its " + maxPayloadBytes + "-byte slot (raise the group's slot size, or send smaller values)")));
             return;
         }
-        String refused = vsync.orderedSend(shard, message);
+        String refused = group.orderedSend(index, message);
         if (refused != null) {
             ctx.reject(id, new Rejection.Overloaded(refused));
             return;
@@ -221,12 +209,12 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
         };
     }
 
-    // ---- ShardReceiver: the shards' ordered deliveries and persistence frontiers ----
+    // ---- ShardListener: the shards' ordered deliveries and persistence frontiers ----
 
     /** Applies one request in the shard's total order; the member that sent it answers once it is persisted everywhere in the shard. */
     @Override
-    public void deliver(ShardId shard, NodeId sender, long version, byte[] payload) {
-        ShardData d = data.computeIfAbsent(shard.index(), i -> new ShardData());
+    public void deliver(int shard, NodeId sender, long version, byte[] payload) {
+        ShardData d = data.computeIfAbsent(shard, i -> new ShardData());
         Envelope e = Envelope.decode(payload);
         if (e == null) {
             malformed++; // every member skips the same bytes: the replicas stay equal
@@ -264,8 +252,8 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
     }
 
     @Override
-    public void persisted(ShardId shard, long version) {
-        ShardData d = data.get(shard.index());
+    public void persisted(int shard, long version) {
+        ShardData d = data.get(shard);
         if (d == null) return;
         d.persisted = Math.max(d.persisted, version);
         for (Iterator<Map.Entry<Long, long[]>> it = d.waitingIds.headMap(version, true).entrySet().iterator(); it.hasNext();) {
@@ -276,8 +264,8 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
     }
 
     @Override
-    public void replayStarts(ShardId shard) {
-        ShardData old = data.put(shard.index(), new ShardData());
+    public void replayStarts(int shard) {
+        ShardData old = data.put(shard, new ShardData());
         if (old != null) refuseWaiting(old, "its state was replaced by a copy of the shard's history");
     }
 
@@ -286,21 +274,20 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
      * it can no longer answer (the client retries; a command's session makes the retry safe).
      */
     @Override
-    public void viewInstalled(long vid, Layout layout) {
-        List<Shard> list = layout.subgroups().getOrDefault(SUBGROUP, List.of());
+    public void viewInstalled(long vid, List<List<NodeId>> list) {
         List<List<String>> map = new ArrayList<>();
-        for (Shard s : list) map.add(s.members().stream().map(NodeId::value).toList());
+        for (List<NodeId> s : list) map.add(s.stream().map(NodeId::value).toList());
         onShardMap.accept(new ShardMap(vid, map));
         for (Iterator<Map.Entry<Integer, ShardData>> it = data.entrySet().iterator(); it.hasNext();) {
             Map.Entry<Integer, ShardData> e = it.next();
-            if (e.getKey() < list.size() && list.get(e.getKey()).members().contains(self)) continue;
+            if (e.getKey() < list.size() && list.get(e.getKey()).contains(self)) continue;
             refuseWaiting(e.getValue(), self + " left shard " + e.getKey() + " in view " + vid);
             it.remove();
         }
         for (Iterator<Map.Entry<Long, Integer>> it = sent.entrySet().iterator(); it.hasNext();) {
             Map.Entry<Long, Integer> e = it.next();
             int index = e.getValue();
-            if (index < list.size() && list.get(index).members().contains(self)) continue;
+            if (index < list.size() && list.get(index).contains(self)) continue;
             ctx.reject(e.getKey(), new Rejection.Unavailable(self + " left shard " + index + " in view " + vid + " before its request was ordered"));
             it.remove();
         }
@@ -316,7 +303,7 @@ public final class ShardedKvEngine implements Engine, ShardReceiver {
 
     /** A member that shut down (minority side, removed) answers nothing more: its waiting requests are refused now rather than timing out. */
     private void failIfStopped() {
-        if (vsync.phase() == VsyncEngine.Phase.MEMBER || (sent.isEmpty() && data.isEmpty())) return;
+        if (group.member() || (sent.isEmpty() && data.isEmpty())) return;
         for (long id : sent.keySet()) ctx.reject(id, new Rejection.Unavailable(self + " left the group before the request was ordered"));
         sent.clear();
         for (ShardData d : data.values()) refuseWaiting(d, self + " left the group");

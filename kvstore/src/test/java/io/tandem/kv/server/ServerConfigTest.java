@@ -265,7 +265,14 @@ class ServerConfigTest {
         assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shards", "4")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("shards is impossible: 4 shards of at least 1 replica need 4 members, but the group has 3");
         assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "shards", "2")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("shards applies to the virtual-synchrony protocol only, not raft");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("shards needs a protocol that splits its group into shards: raft cannot split its group into shards");
+        // The refusal is the protocol's own (Protocol.shardingRefused), named after it, for every protocol without subgroups.
+        for (String other : io.tandem.protocols.Protocols.names()) {
+            if (other.equals(vs)) continue;
+            assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", other, "shards", "1")))
+                    .as(other).isInstanceOf(ConfigException.class).hasMessageContaining("shards needs a protocol that splits its group into shards: " + other + " cannot");
+        }
         assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shard-replicas", "2")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("shard-replicas needs shards too");
         assertThatThrownBy(() -> ServerConfig.load(null, flags("id", "n1", "members", MEMBERS, "data-dir", "d", "protocol", vs, "shards", "2", "execution", "psmr")))

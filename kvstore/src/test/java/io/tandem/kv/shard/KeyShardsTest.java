@@ -60,4 +60,34 @@ class KeyShardsTest {
         assertThatThrownBy(() -> ShardedKvProtocol.check(0, 1, 5)).hasMessageContaining("shards must be in [1, 64]");
         assertThatThrownBy(() -> ShardedKvProtocol.check(2, 0, 5)).hasMessageContaining("shard-replicas must be >= 1");
     }
+
+    /**
+     * The store asks its protocol to split the group (Protocol.withShards) and never names the engine:
+     * a protocol that cannot shard refuses with its own reason, naming it; one that can builds a
+     * member's engine of the store over its group.
+     */
+    @Test
+    void theStoreAsksItsProtocolToShardAndOneThatCannotSaysSo() {
+        for (String name : io.tandem.protocols.Protocols.names()) {
+            io.tandem.engine.Protocol p = io.tandem.protocols.Protocols.byName(name);
+            if (name.equals("virtual-synchrony")) {
+                assertThat(p.shardingRefused()).isEmpty();
+                continue;
+            }
+            assertThat(p.shardingRefused()).as(name).hasValueSatisfying(why -> assertThat(why).startsWith(name + " cannot split its group into shards"));
+            assertThatThrownBy(() -> ShardedKvProtocol.over(p, 2, 1, io.tandem.kv.KvLimits.DEFAULTS, io.tandem.execution.ExecutorFactory.Limits.DEFAULTS))
+                    .as(name).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("the sharded KV store needs a protocol that splits its group into shards: " + p.shardingRefused().orElseThrow());
+            assertThatThrownBy(() -> p.withShards(new io.tandem.engine.ShardLayout("kv", 2, 1, true), (self, group) -> null))
+                    .as(name).hasMessage(p.shardingRefused().orElseThrow());
+        }
+        ShardedKvProtocol store = ShardedKvProtocol.over(io.tandem.protocols.Protocols.byName("virtual-synchrony"), 2, 2, io.tandem.kv.KvLimits.DEFAULTS,
+                io.tandem.execution.ExecutorFactory.Limits.DEFAULTS);
+        assertThat(store.name()).isEqualTo("virtual-synchrony");
+        assertThat(store.shardingRefused()).isPresent(); // split once, not twice
+        java.util.List<io.tandem.engine.NodeId> five = java.util.stream.IntStream.rangeClosed(1, 5).mapToObj(i -> io.tandem.engine.NodeId.of("n" + i)).toList();
+        assertThat(store.createEngine(five.getFirst(), five)).isInstanceOf(ShardedKvEngine.class);
+        assertThatThrownBy(() -> store.createEngine(five.getFirst(), five.subList(0, 3)))
+                .hasMessage("2 shards of at least 2 replicas need 4 members, but the group has 3: lower shards or shard-replicas, or add members");
+    }
 }

@@ -121,6 +121,22 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
                 java.time.Duration.ofNanos(c.joinRetryNanos()), settings.restartAfterShutdown()));
     }
 
+    /** Virtual synchrony splits its group into subgroups and shards (derecho.md §1.3). */
+    @Override
+    public Optional<String> shardingRefused() {
+        return Optional.empty();
+    }
+
+    /**
+     * The group split into an application's shards, one subgroup of this protocol's configuration
+     * ({@link ShardedGroupProtocol}); this protocol's own layout, if any, is replaced by it.
+     */
+    @Override
+    public io.tandem.engine.Protocol withShards(io.tandem.engine.ShardLayout layout, io.tandem.engine.ShardedApplication application) {
+        if (layout.name().equals(VsyncEngine.GROUP)) throw new IllegalArgumentException("a shard layout cannot be named " + VsyncEngine.GROUP + " (the whole group's subgroup)");
+        return new ShardedGroupProtocol(config, layout, application);
+    }
+
     /** This protocol with another configuration. */
     protected VirtualSynchronyProtocol withConfig(VsyncConfig c) {
         return new VirtualSynchronyProtocol(c, layout);

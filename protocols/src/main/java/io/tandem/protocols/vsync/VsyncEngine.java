@@ -1337,9 +1337,10 @@ public class VsyncEngine implements Engine, Inspectable {
      * all, and what it has beyond was delivered in the shard's order and may be kept. Or: this view's
      * layout named it the refill source of {@code s} and it never came in (crashed while joining):
      * then no member of the shard held the history in this view (the others wait to copy it from the
-     * source), so nothing new of it was made durable, and its log still has everything.
+     * source), so nothing new of it was made durable, and its log still has everything. A broken
+     * twin in the tests answers otherwise (ShardRefillSimulationTest).
      */
-    private boolean canRefill(ShardId s, NodeId node, VsyncMessage.JoinRequest log) {
+    boolean canRefill(ShardId s, NodeId node, VsyncMessage.JoinRequest log) {
         if (!log.holds().contains(s)) return false;
         Shard now = layout.shard(s.subgroup(), s.index());
         if (log.logVid() >= vid && now != null && now.members().contains(node)) return true;
