@@ -171,8 +171,9 @@ public final class JepsenCli implements Callable<Integer> {
         if (serverClassPath != null) c = c.withClassPath(serverClassPath);
         if (tls) c = c.withTls(true);
         if (deployment != null && !Files.isRegularFile(deployment)) throw new IllegalArgumentException("--deployment: no file " + deployment);
-        if (shards != null && !protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) {
-            throw new IllegalArgumentException("--shards needs --protocol " + io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME + ", not " + protocol);
+        if (shards != null) {
+            java.util.Optional<String> refused = io.tandem.protocols.Protocols.byName(protocol).shardingRefused();
+            if (refused.isPresent()) throw new IllegalArgumentException("--shards needs a protocol that splits its group into shards: " + refused.get());
         }
         if (shards != null) io.tandem.kv.shard.ShardedKvProtocol.check(shards, Math.max(1, nodes / shards), nodes);
         if (execution != null || threads != null || deployment != null || shards != null) {

@@ -116,10 +116,17 @@ final class DemoCommand implements Callable<Integer> {
         if (runFor.compareTo(Duration.ofSeconds(1)) < 0) return usage("--duration must be at least 1s");
         if (shards != null && (shards < 1 || shards > 4)) return usage("--shards must be 1 to 4 (2N+1 nodes of at most 9), was " + shards);
         boolean protocolAsked = spec.commandLine().getParseResult().hasMatchedOption("--protocol");
-        if (shards != null && protocolAsked && !protocol.equals(io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME)) {
-            return usage("--shards needs --protocol " + io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME + ", not " + protocol);
+        // Without --protocol, --shards picks the protocol that ships with subgroups; an asked protocol says itself whether it shards.
+        if (shards != null && !protocolAsked) protocol = io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME;
+        if (shards != null) {
+            Optional<String> refused;
+            try {
+                refused = io.tandem.protocols.Protocols.byName(protocol).shardingRefused();
+            } catch (IllegalArgumentException e) {
+                return usage(e.getMessage());
+            }
+            if (refused.isPresent()) return usage("--shards needs a protocol that splits its group into shards: " + refused.get());
         }
-        if (shards != null) protocol = io.tandem.protocols.vsync.VirtualSynchronyProtocol.NAME;
         if (!noKill && killAt.compareTo(runFor) >= 0) return usage("--kill-after (" + DurationText.format(killAt) + ") must be shorter than --duration (" + DurationText.format(runFor) + ")");
 
         out.println("Tandem demo: a replicated key-value store, a leader crash, and a check that no acknowledged write was lost.");

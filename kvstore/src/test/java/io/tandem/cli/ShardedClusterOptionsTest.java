@@ -40,6 +40,17 @@ class ShardedClusterOptionsTest {
     }
 
     @Test
+    void theDemoAsksTheProtocolWhetherItShards() {
+        StringWriter out = new StringWriter();
+        CommandLine cli = TandemCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(out));
+        assertThat(cli.execute("demo", "--dir", dir.resolve("d").toString(), "--protocol", "multipaxos", "--shards", "2")).as(out::toString).isEqualTo(2);
+        assertThat(out.toString()).contains("--shards needs a protocol that splits its group into shards: multipaxos cannot split its group into shards");
+        assertThat(Files.exists(dir.resolve("d"))).isFalse();
+    }
+
+    @Test
     void aShardedLayoutIsWrittenIntoEveryServerConfigAndReadBack() {
         LocalCluster c = LocalCluster.layout(dir.resolve("l"), 5, 23600, "virtual-synchrony", false, "sequential", 1).withShards(2, 2);
         c.writeFiles();
