@@ -192,7 +192,7 @@ public final class ShardSimulation extends VirtualSynchronyProtocol {
         Recorder recorder = stats.recorder;
         List<SimInvariant> all = new ArrayList<>(super.invariants());
         all.add(SimInvariant.of("vsync-shard-traffic", c -> Optional.ofNullable(recorder.trafficViolation)));
-        if (durable) all.add(SimInvariant.of("vsync-durable-survives", c -> Optional.ofNullable(recorder.violation)));
+        if (durable) all.add(SimInvariant.of("vsync-durable-survives", recorder::check));
         return all;
     }
 
@@ -282,6 +282,11 @@ public final class ShardSimulation extends VirtualSynchronyProtocol {
             if (violation == null) violation = message;
         }
 
+        /** The first durability violation seen, for an invariant ({@code vsync-durable-survives}). */
+        Optional<String> check(io.tandem.sim.SimCluster cluster) {
+            return Optional.ofNullable(violation);
+        }
+
         /** {@code node} was told that its messages of {@code shard} up to {@code version} are persisted everywhere. */
         void persisted(NodeId node, ShardId shard, Map.Entry<Long, Long> e) {
             TreeMap<Long, Long> d = durable.computeIfAbsent(shard, k -> new TreeMap<>());
@@ -298,12 +303,14 @@ public final class ShardSimulation extends VirtualSynchronyProtocol {
         }
     }
 
+    /** A version as view.index; "nothing" for the -1 before a shard's first delivery. */
     static String version(long v) {
+        if (v < 0) return "nothing";
         return (v >>> 32) + "." + (v & 0xffffffffL);
     }
 
-    /** One incarnation's receiver: checks what it is given and records it. */
-    private static final class Receiver implements ShardReceiver {
+    /** One incarnation's receiver: checks what it is given and records it (tests extend it to watch a scenario). */
+    static class Receiver implements ShardReceiver {
         final NodeId node;
         final Recorder recorder;
         final boolean fresh;

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
 import io.tandem.engine.TimerKey;
+import io.tandem.protocols.vsync.ShardSimulation.Receiver;
+import io.tandem.protocols.vsync.ShardSimulation.Recorder;
 import io.tandem.protocols.vsync.layout.DeliveryMode;
 import io.tandem.protocols.vsync.layout.Layout;
 import io.tandem.protocols.vsync.layout.LayoutResult;
 import io.tandem.protocols.vsync.layout.LayoutFunction;
 import io.tandem.protocols.vsync.layout.ShardAllocator;
 import io.tandem.protocols.vsync.layout.SubgroupPolicy;
-import io.tandem.sim.Fault;
 import io.tandem.sim.FaultSchedule;
 import io.tandem.sim.SimFailure;
 import io.tandem.sim.SimInvariant;
@@ -21,13 +22,10 @@ import io.tandem.sim.SimTime;
 import io.tandem.sim.Simulation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,141 +58,9 @@ class DurableVsyncSimulationTest {
                 new ShardAllocator(List.of(new SubgroupPolicy("kv", 2, 1, 3, DeliveryMode.DURABLE)))));
     }
 
-    /** Total failures with restarts in two waves, and single crashes between them. */
+    /** Total failures with restarts in two waves, and single crashes between them ({@link ShardSimulation}'s schedule, which {@code ./tandem sim --shards N --durable} runs). */
     static FaultSchedule totalFailures(long seed, long durationNanos) {
-        SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 11);
-        List<Fault.Scheduled> events = new ArrayList<>();
-        long t = SimTime.millis(300) + random.nextLong(SimTime.millis(300));
-        while (t < durationNanos - SimTime.millis(1500)) {
-            if (random.nextInt(3) == 0) {
-                // One member crashes and comes back while the group lives: it rejoins and copies the histories.
-                NodeId x = FIVE.get(random.nextInt(5));
-                events.add(new Fault.Scheduled(t, new Fault.Crash(x)));
-                t += SimTime.millis(50) + random.nextLong(SimTime.millis(250));
-                events.add(new Fault.Scheduled(t, new Fault.Restart(x)));
-                t += SimTime.millis(500) + random.nextLong(SimTime.millis(300));
-            }
-            List<NodeId> up = new ArrayList<>(FIVE);
-            if (random.nextBoolean()) {
-                // One member goes first (half of the time the restart leader): its log is then stale.
-                NodeId first = random.nextBoolean() ? FIVE.getFirst() : FIVE.get(random.nextInt(5));
-                events.add(new Fault.Scheduled(t, new Fault.Crash(first)));
-                up.remove(first);
-                t += SimTime.millis(150) + random.nextLong(SimTime.millis(350));
-            }
-            // Half of the total failures take every member at the same instant (a power cut: what was not synced is
-            // gone everywhere), the others within 40 ms.
-            boolean instant = random.nextBoolean();
-            for (NodeId x : up) events.add(new Fault.Scheduled(t + (instant ? 0 : random.nextLong(SimTime.millis(40))), new Fault.Crash(x)));
-            t += SimTime.millis(60) + random.nextLong(SimTime.millis(200));
-            List<NodeId> early = new ArrayList<>();
-            List<NodeId> late = new ArrayList<>();
-            for (NodeId x : FIVE) (random.nextBoolean() ? early : late).add(x);
-            if (early.isEmpty()) early.add(late.removeFirst());
-            for (NodeId x : early) events.add(new Fault.Scheduled(t, new Fault.Restart(x)));
-            t += SimTime.millis(200) + random.nextLong(SimTime.millis(600));
-            for (NodeId x : late) events.add(new Fault.Scheduled(t, new Fault.Restart(x)));
-            t += SimTime.millis(1000) + random.nextLong(SimTime.millis(500));
-        }
-        return new FaultSchedule(events);
-    }
-
-    /**
-     * Every member's deliveries per durable shard, and the messages any member was told are persisted;
-     * one per simulation, shared by its engines (each node's latest incarnation).
-     */
-    static final class Recorder {
-        final Map<ShardId, TreeMap<Long, Long>> durable = new HashMap<>();
-        final Map<NodeId, Receiver> latest = new HashMap<>();
-        String violation;
-        long persistedSignals;
-        long replays;
-        long delivered;
-
-        Optional<String> check(io.tandem.sim.SimCluster cluster) {
-            return Optional.ofNullable(violation);
-        }
-
-        void fail(String message) {
-            if (violation == null) violation = message;
-        }
-
-        /** {@code node} was told that its messages of {@code shard} up to {@code version} are persisted everywhere. */
-        void persisted(NodeId node, ShardId shard, Map.Entry<Long, Long> e) {
-            TreeMap<Long, Long> d = durable.computeIfAbsent(shard, k -> new TreeMap<>());
-            Long before = d.putIfAbsent(e.getKey(), e.getValue());
-            if (before != null && !before.equals(e.getValue())) fail(node + " persisted another message at version " + version(e.getKey()) + " of " + shard);
-            if (before != null) return;
-            // Every member holding the shard's history that delivered past this version delivered it.
-            for (Receiver r : latest.values()) {
-                TreeMap<Long, Long> seq = r.seq.get(shard);
-                if (seq == null || !r.full.getOrDefault(shard, false) || seq.isEmpty() || seq.lastKey() < e.getKey()) continue;
-                Long h = seq.get(e.getKey());
-                if (!e.getValue().equals(h)) fail(r.node + " delivered past persisted version " + version(e.getKey()) + " of " + shard + " without delivering it");
-            }
-        }
-    }
-
-    static String version(long v) {
-        return (v >>> 32) + "." + (v & 0xffffffffL);
-    }
-
-    static class Receiver implements ShardReceiver {
-        final NodeId node;
-        final Recorder recorder;
-        final Map<ShardId, TreeMap<Long, Long>> seq = new HashMap<>();
-        /** Whether this incarnation's sequence of the shard starts at its first message (view 1, or a replay). */
-        final Map<ShardId, Boolean> full = new HashMap<>();
-        final Map<ShardId, Long> signaled = new HashMap<>();
-
-        Receiver(NodeId node, Recorder recorder, boolean fresh) {
-            this.node = node;
-            this.recorder = recorder;
-            this.fresh = fresh;
-            recorder.latest.put(node, this);
-        }
-
-        final boolean fresh;
-
-        @Override
-        public void replayStarts(ShardId shard) {
-            seq.put(shard, new TreeMap<>());
-            full.put(shard, true);
-            signaled.remove(shard);
-            recorder.replays++;
-        }
-
-        @Override
-        public void deliver(ShardId shard, NodeId sender, long version, byte[] payload) {
-            recorder.delivered++;
-            TreeMap<Long, Long> s = seq.computeIfAbsent(shard, k -> {
-                // A first delivery without a replay: only a member of the initial view starts at the first message.
-                full.put(shard, fresh && (version >>> 32) == 1);
-                return new TreeMap<>();
-            });
-            long last = s.isEmpty() ? -1 : s.lastKey();
-            if (version <= last) recorder.fail(node + " delivered version " + version(version) + " of " + shard + " after " + version(last));
-            long hash = Arrays.hashCode(payload) * 31L + sender.value().hashCode();
-            if (full.getOrDefault(shard, false)) {
-                TreeMap<Long, Long> d = recorder.durable.getOrDefault(shard, new TreeMap<>());
-                var skipped = d.subMap(last, false, version, false);
-                if (!skipped.isEmpty()) recorder.fail(node + " skipped persisted version " + version(skipped.firstKey()) + " of " + shard + " (delivered " + version(version) + " after " + version(last) + ")");
-                Long h = d.get(version);
-                if (h != null && h != hash) recorder.fail(node + " delivered another message at persisted version " + version(version) + " of " + shard);
-            }
-            s.put(version, hash);
-        }
-
-        @Override
-        public void persisted(ShardId shard, long version) {
-            recorder.persistedSignals++;
-            TreeMap<Long, Long> s = seq.get(shard);
-            if (s == null) return;
-            long from = signaled.getOrDefault(shard, -1L);
-            if (version <= from) recorder.fail(node + " was told " + shard + " persisted to " + version(version) + " after " + version(from));
-            signaled.put(shard, version);
-            for (Map.Entry<Long, Long> e : s.subMap(from, false, version, true).entrySet()) recorder.persisted(node, shard, e);
-        }
+        return ShardSimulation.totalFailures(new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 11), durationNanos, FIVE);
     }
 
     /** Multicasts a numbered message in each shard it serves on every heartbeat. */

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.vsync.DurableVsyncSimulationTest.DurableTraffic;
-import io.tandem.protocols.vsync.DurableVsyncSimulationTest.Receiver;
-import io.tandem.protocols.vsync.DurableVsyncSimulationTest.Recorder;
+import io.tandem.protocols.vsync.ShardSimulation.Receiver;
+import io.tandem.protocols.vsync.ShardSimulation.Recorder;
 import io.tandem.protocols.vsync.layout.DeliveryMode;
 import io.tandem.protocols.vsync.layout.LayoutFunction;
 import io.tandem.protocols.vsync.layout.ShardAllocator;
