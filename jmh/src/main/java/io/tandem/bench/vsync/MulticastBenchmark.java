@@ -40,7 +40,8 @@ import org.jgroups.JChannel;
  *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
  *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--thread-cpu true] [--jfr /tmp/prefix]
  * </pre>
- * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6), 64 by default;
+ * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6); without it W is sized by
+ * the slot ({@link #windowFor});
  * {@code --thread-cpu true} prints the CPU each thread group used while measured, {@code --jfr} records a JFR
  * profile (settings "profile") of each measured interval.
  * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds.
@@ -54,7 +55,7 @@ public final class MulticastBenchmark {
         List<String> systems = List.of("tandem-raw", "tandem-ordered", "jgroups-raw", "jgroups-sequencer");
         double warmup = 2, measure = 4;
         int basePort = 23000;
-        int window = 64;
+        int window = 0; // 0: sized by the slot (windowFor)
         for (int i = 0; i < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -95,6 +96,25 @@ public final class MulticastBenchmark {
     }
 
     private record Point(long delivered, double seconds) {}
+
+    /** Ring bytes per row the default window aims at: what 64 slots of 8 KiB (the largest payload measured) held before. */
+    static final int RING_BYTES_PER_ROW = 512 * 1024;
+
+    /**
+     * The default send window W for a slot size: the largest power of two whose ring (W x slotBytes per row) fits in
+     * {@link #RING_BYTES_PER_ROW}, kept within 64..256 slots. Small messages are bound by the window's round trip,
+     * not by bytes (vsync8/vsync9: 256 slots roughly double the rate at 1 KiB, change nothing at 8 KiB), so they get
+     * more slots; large ones keep 64. Why this is safe: W is flow control only. It bounds what each sender has not
+     * yet seen delivered everywhere, the ring of each SST row (W x slotBytes; a member holds one row per member: at 5
+     * members 256 x 1152 B x 5 = 1.4 MiB at 1 KiB, 64 x 8320 B x 5 = 2.7 MiB at 8 KiB, as before) and the sends this
+     * benchmark keeps in flight (2W, below maxQueuedSends 4096). The engine reuses a slot only once every member has
+     * delivered (raw: received) the message W places earlier (ShardState.windowOpen), for any W >= 1, so a larger W
+     * changes how much may wait, never what is delivered or in which order.
+     */
+    static int windowFor(int slotBytes) {
+        int w = Integer.highestOneBit(Math.max(1, RING_BYTES_PER_ROW / slotBytes));
+        return Math.clamp(w, 64, 256);
+    }
 
     /** Print the CPU time each thread group used during the measured seconds (names with digits folded). */
     private static boolean threadCpu;
@@ -181,8 +201,9 @@ public final class MulticastBenchmark {
         Map<NodeId, Endpoint> members = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
         int slotBytes = Math.max(512, (payload + 48 + 63) / 64 * 64 + 64);
+        int w = window > 0 ? window : windowFor(slotBytes);
         // A 5 s suspicion timeout: with every member saturating two shared cores, a 500 ms one removes members.
-        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, slotBytes).withDelivery(delivery).withMaxQueuedSends(4096)
+        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(w, slotBytes).withDelivery(delivery).withMaxQueuedSends(4096)
                 .withTimers(java.time.Duration.ofMillis(20), java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(200), java.time.Duration.ZERO);
         AtomicLong deliveredAt0 = new AtomicLong();
         List<Channel> channels = new ArrayList<>();
@@ -210,7 +231,7 @@ public final class MulticastBenchmark {
             List<Runnable> senders = new ArrayList<>();
             for (Channel ch : channels) {
                 senders.add(() -> {
-                    Semaphore inflight = new Semaphore(2 * window);
+                    Semaphore inflight = new Semaphore(2 * w);
                     while (!stop.get()) {
                         try {
                             if (!inflight.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
