@@ -4,6 +4,6 @@
 # hash-map KV table, 4096 clients, seed 1, compart7's window.
 set -u
 cd "$(dirname "$0")/../../.."
-export TANDEM_SKIP_BUILD=1 WINDOW="50ms 10ms 50ms" OUT=simbench-out/compart8/unbatched-steps
+export TANDEM_SKIP_BUILD=1 WINDOW="50ms 10ms 50ms" OUT=simbench-out/compart8/unbatched-steps${CLIENTS:+-c$CLIENTS}
 ENGINE_OPTIONS="max-batch-slots=1 max-inflight-messages=1024" STEPS="${STEPS:-p10-grid-r4 b-p2-grid-r4 p2-r2}" \
   simbench/compartments/run-batched.sh simbench/compartments/whatif-medians-hashkv.properties "${CLIENTS:-4096}"
