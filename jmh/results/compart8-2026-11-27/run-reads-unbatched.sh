@@ -11,3 +11,6 @@ ENGINE_OPTIONS="max-batch-slots=1 max-inflight-messages=1024" OUT=simbench-out/c
 ENGINE_OPTIONS="max-batch-slots=1 max-inflight-messages=1024 batch-max-commands=1" OUT=simbench-out/compart8/reads-unbatched-all STEPS=reads-r-p2-grid24-r24-batchers \
   simbench/compartments/run-batched.sh $C 4096 > $R/reads-unbatched-all.txt 2>&1 &
 wait
+# then (run by hand after the two above): 12 proxies instead of 2, Phase 2 unbatched
+# ENGINE_OPTIONS="max-batch-slots=1 max-inflight-messages=1024" OUT=simbench-out/compart8/reads-unbatched-slots STEPS=reads-r-p12-grid24-r24-batchers \
+#   simbench/compartments/run-batched.sh $C 4096 > $R/reads-unbatched-slots-p12.txt
