@@ -12,6 +12,8 @@ costs="${1:-$root/simbench/whatif-fsync-median.properties}"
 clients="${2:-512}"
 cd "$root"
 common=(--clients "$clients" --warmup 1s --settle 500ms --measure 1s --costs "$costs")
+# ENGINE_OPTIONS="max-batch-slots=1 max-inflight-messages=1024" passes each KEY=VALUE as --engine-option.
+for o in ${ENGINE_OPTIONS:-}; do common+=(--engine-option "$o"); done
 ./tandem simbench --protocol multipaxos --nodes 3 "${common[@]}" --out "${OUT:-simbench-out/compartments}/classic" | tail -2 | head -1 | sed 's/^/classic        /'
 for step in p0-r2 p2-r2 p3-r2 p4-r2 p5-r2 p6-r2 p7-r2 p7-r3 p10-r3 p10-grid-r4 p2-r2-batchers p10-grid-r4-batchers; do
   f="simbench/compartments/$step.conf"

@@ -41,6 +41,19 @@ public interface Protocol {
     }
 
     /**
+     * This protocol with engine settings named as {@code key=value} text (e.g. {@code max-batch-slots=1}),
+     * for tools that tune one engine without knowing its config type (the performance simulator).
+     * Keys the protocol does not know, and values outside their valid range, are refused with a
+     * message naming the key; an empty map returns this protocol unchanged.
+     *
+     * @throws IllegalArgumentException naming the key, for an unknown key or a bad value
+     */
+    default Protocol withEngineOptions(java.util.Map<String, String> options) {
+        if (options.isEmpty()) return this;
+        throw new IllegalArgumentException(name() + " takes no engine options (given: " + String.join(", ", options.keySet()) + ")");
+    }
+
+    /**
      * The host settings this protocol applies ({@link #withHostSettings}); a host may list them to say
      * which protocols a setting of its own affects.
      */

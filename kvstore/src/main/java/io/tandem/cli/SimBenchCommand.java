@@ -59,6 +59,10 @@ final class SimBenchCommand implements Callable<Integer> {
             "(--cores), so one member per role instance gives one machine per role, as in the Compartmentalization paper."})
     Path deployment;
 
+    @Option(names = "--engine-option", paramLabel = "KEY=VALUE", description = {"An engine setting for every run; repeat for several. multipaxos: max-batch-slots (1: one command per",
+            "Phase 2, the paper's unbatched MultiPaxos), max-batch-bytes, window-slots, max-inflight-messages, max-queued-commands, batch-max-commands."})
+    List<String> engineOption = new ArrayList<>();
+
     @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90%% (default 0: write-only).",
             "Each client draws read or write per operation; reads take the protocol's linearizable read path (multipaxos: leaderless, spec 2.4)."})
     String readShare = "0";
@@ -114,8 +118,15 @@ final class SimBenchCommand implements Callable<Integer> {
             if (!s.isEmpty()) list.add(new Scenario(protocol, nodes, clients, d, s));
         }
         this.share = share;
+        try {
+            this.engineOptions = parseEngineOptions(engineOption);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--engine-option: " + e.getMessage());
+        }
+        for (Scenario sc : list) engineProtocol(sc.protocol()); // a bad option stops before the first run
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf("cost table: calibrated %s on %s (%s cores), load %s%n", table.meta("date"), table.meta("host"), table.meta("cores"), table.meta("load.before"));
+        if (!engineOptions.isEmpty()) stdout.println("engine options: " + engineOptions);
         stdout.println(header());
         Map<String, SimBench.Result> healthy = new LinkedHashMap<>();
         List<String[]> rows = new ArrayList<>();
@@ -155,7 +166,7 @@ final class SimBenchCommand implements Callable<Integer> {
     private SimBench.Result run(Scenario sc, CostTable table) {
         CostModel.Resources res = sc.defaults().sharedCores() > 0 ? CostModel.Resources.shared(sc.defaults().sharedCores()) : CostModel.Resources.dedicated(sc.defaults().cores());
         SimBench.Config c = new SimBench.Config(sc.nodes(), sc.clients(), 10_000, sc.defaults().warmup(), sc.defaults().settle(), sc.defaults().measure(), sc.defaults().seed(), res, sc.slow(), share);
-        io.tandem.engine.Protocol p = Protocols.byName(sc.protocol());
+        io.tandem.engine.Protocol p = engineProtocol(sc.protocol());
         io.tandem.roles.Deployment placed = null;
         if (deployment != null) {
             io.tandem.roles.RoleCatalog roles = p.roles().orElseThrow(() -> new ParameterException(spec.commandLine(), sc.protocol() + " runs one engine per member and takes no deployment file"));
@@ -182,6 +193,29 @@ final class SimBenchCommand implements Callable<Integer> {
     }
 
     private final List<String> nodeRows = new ArrayList<>();
+
+    private Map<String, String> engineOptions = Map.of();
+
+    /** The protocol with the --engine-option settings, or a usage error naming the bad one. */
+    private io.tandem.engine.Protocol engineProtocol(String name) {
+        try {
+            return Protocols.byName(name).withEngineOptions(engineOptions);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--engine-option: " + e.getMessage());
+        }
+    }
+
+    /** {@code KEY=VALUE} texts as an ordered map; a text without '=' or a key given twice is refused. */
+    static Map<String, String> parseEngineOptions(List<String> texts) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String t : texts) {
+            int eq = t.indexOf('=');
+            if (eq <= 0 || eq == t.length() - 1) throw new IllegalArgumentException("'" + t + "' is not KEY=VALUE");
+            String key = t.substring(0, eq).strip();
+            if (out.put(key, t.substring(eq + 1).strip()) != null) throw new IllegalArgumentException("'" + key + "' is given twice");
+        }
+        return out;
+    }
 
     private static List<io.tandem.engine.NodeId> members(int n) {
         List<io.tandem.engine.NodeId> out = new ArrayList<>();

@@ -66,4 +66,29 @@ class SimBenchCommandTest {
         assertThat(exit).isEqualTo(2);
         assertThat(out.toString()).contains("--read-share");
     }
+
+    @Test
+    void engineOptionsAreKeyValuePairs() {
+        assertThat(SimBenchCommand.parseEngineOptions(List.of("max-batch-slots=1", "window-slots = 64")))
+                .containsExactly(java.util.Map.entry("max-batch-slots", "1"), java.util.Map.entry("window-slots", "64"));
+        assertThatThrownBy(() -> SimBenchCommand.parseEngineOptions(List.of("max-batch-slots"))).hasMessageContaining("not KEY=VALUE");
+        assertThatThrownBy(() -> SimBenchCommand.parseEngineOptions(List.of("max-batch-slots="))).hasMessageContaining("not KEY=VALUE");
+        assertThatThrownBy(() -> SimBenchCommand.parseEngineOptions(List.of("a=1", "a=2"))).hasMessageContaining("'a' is given twice");
+    }
+
+    @Test
+    void aBadEngineOptionIsAUsageErrorBeforeAnyRun() {
+        for (String[] bad : new String[][] {{"multipaxos", "max-batch-slot=1", "unknown multipaxos engine option 'max-batch-slot'"},
+                {"multipaxos", "max-batch-slots=0", "maxBatchSlots must be >= 1"},
+                {"multipaxos", "max-batch-slots=one", "not a whole number"},
+                {"raft", "max-batch-slots=1", "raft takes no engine options"}}) {
+            StringWriter out = new StringWriter();
+            CommandLine cli = TandemCli.commandLine();
+            cli.setOut(new PrintWriter(out));
+            cli.setErr(new PrintWriter(out));
+            int exit = cli.execute("simbench", "--protocol", bad[0], "--engine-option", bad[1], "--out", "none");
+            assertThat(exit).as(bad[1]).isEqualTo(2);
+            assertThat(out.toString()).as(bad[1]).contains("--engine-option").contains(bad[2]).doesNotContain("ops/s");
+        }
+    }
 }
