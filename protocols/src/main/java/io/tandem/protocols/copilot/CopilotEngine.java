@@ -811,6 +811,15 @@ public final class CopilotEngine implements Engine, Inspectable {
     boolean resumedFromSnapshot;
 
     /** Where execution stands now, at a slot boundary: what a snapshot taken now carries. */
+    boolean storageFailed() {
+        return storageFailed;
+    }
+
+    /** {@link #checkpoint()}, for a snapshot taken outside the threshold ({@link SnapshotTransfer}). */
+    Checkpoint checkpointNow() {
+        return checkpoint();
+    }
+
     private Checkpoint checkpoint() {
         return new Checkpoint(deliveredIndex, cursor[0], cursor[1], Math.max(highestSeen[0], cursor[0] - 1), Math.max(highestSeen[1], cursor[1] - 1),
                 executed.copy());
