@@ -119,8 +119,11 @@ class CopilotSimulationTest {
      * cursors were behind its peers' current ones but not behind their newest snapshot (3788: it at
      * (184, 137), its peers at (235, 140) with a snapshot at (180, 140)); the slots it needed were
      * compacted at both peers, it refused their snapshot, and no new one came. A peer asked about a
-     * compacted slot now snapshots at its current cursors. (2641 stalled with both sides' current
-     * cursors incomparable; since the fresh snapshots its schedule no longer gets there.)
+     * compacted slot now snapshots at its current cursors. 2641 stalled with both sides' current
+     * cursors incomparable (one replica at (169, 176) with log 0 compacted below 167, the only commits
+     * of 133..166; its peers at (133, 202) with log 1 compacted below 200): compaction now keeps the
+     * slots that ran ahead of the other log's snapshot cursor. Each change alone fixes one of the two
+     * seeds (checked with the other one disabled).
      */
     @Test
     void aPeerAskedAboutACompactedSlotOffersAFreshSnapshot() {
