@@ -781,6 +781,15 @@ public final class CopilotEngine implements Engine, Inspectable {
     boolean resumedFromSnapshot;
 
     /** Where execution stands now, at a slot boundary: what a snapshot taken now carries. */
+    boolean storageFailed() {
+        return storageFailed;
+    }
+
+    /** {@link #checkpoint()}, for a snapshot taken outside the threshold ({@link SnapshotTransfer}). */
+    Checkpoint checkpointNow() {
+        return checkpoint();
+    }
+
     private Checkpoint checkpoint() {
         return new Checkpoint(deliveredIndex, cursor[0], cursor[1], Math.max(highestSeen[0], cursor[0] - 1), Math.max(highestSeen[1], cursor[1] - 1),
                 executed.copy());
@@ -797,9 +806,32 @@ public final class CopilotEngine implements Engine, Inspectable {
      */
     void compact(Checkpoint c) {
         if (storageFailed) return;
-        for (int log = 0; log < 2; log++) dropBelow(log, rules.compactionPoint(c.cursor(log), cursor[log], config.logRetentionSlots()));
+        for (int log = 0; log < 2; log++) {
+            long to = rules.compactionPoint(c.cursor(log), cursor[log], config.logRetentionSlots());
+            dropBelow(log, Math.min(to, firstRunAhead(log, to, c.cursor(other(log)))));
+        }
         unwrittenCommits.removeIf(s -> s.index < compactedBelow[s.log]);
         rewriteDurableLog(new long[] {c.cursor0(), c.cursor1()});
+    }
+
+    /**
+     * The lowest slot of {@code log} below {@code to} that ran here ahead of the other log's cursor
+     * {@code otherCursor} of the snapshot (its dependency at or past it: null-dependency elimination,
+     * §4.2, or a cycle), else {@code to}. Such slots stay: other replicas may run the other log's
+     * slots first, in another interleaving of the same delivered sequence, and then need these
+     * commits with their own cursors past this snapshot's in the other log, so that they can install
+     * neither this snapshot nor, while this replica waits for those other-log slots, any later one
+     * (copilot9's seed 2641: this replica at (169, 176) had compacted log 0 below 167, the only
+     * commits of 133..166; its peers at (133, 202) had compacted log 1 below 200: neither side could
+     * move). Keeping more is always safe (compaction is optional); the slots go with the first
+     * snapshot whose other-log cursor passed their dependency.
+     */
+    private long firstRunAhead(int log, long to, long otherCursor) {
+        for (long k = compactedBelow[log]; k < to; k++) {
+            Slot s = slotOrNull(log, k);
+            if (s != null && s.committed() && s.dep >= otherCursor) return k;
+        }
+        return to;
     }
 
     private void rewriteDurableLog(long[] from) {

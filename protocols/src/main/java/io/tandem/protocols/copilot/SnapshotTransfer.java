@@ -146,8 +146,32 @@ final class SnapshotTransfer {
         Long last = lastOfferAt.get(peer);
         if (last != null && now - last < engine.config.catchUpInterval().toNanos()) return;
         lastOfferAt.put(peer, now);
+        snapshotForLaggingPeer();
         offered++;
         engine.ctx.send(peer, new SnapshotOffer(latest.get()));
+    }
+
+    /**
+     * A peer asks about a slot compacted here, and execution here went on past the newest snapshot:
+     * take one now, at the current cursors, whatever the threshold. Null-dependency elimination (§4.2)
+     * lets replicas run the two logs in different interleavings, so the newest snapshot here may be
+     * ahead of the asking peer in one log and behind it in the other; the peer then refuses it
+     * ({@link CopilotEngine#behind}) and, with the slots it needs compacted here, would wait for the
+     * next threshold, which may never come (seed 3788 of copilot9: peers at (235, 140), their
+     * snapshot at (180, 140), the asker at (184, 137)). Our current cursors may be past the peer's in
+     * both logs: the next offer carries that snapshot. Not while a peer pulls chunks (replacing the
+     * snapshot would restart its transfer), and at most once per asking peer and catch-up interval
+     * ({@link #offer}); a fresh snapshot only compacts what already ran here, as every snapshot does.
+     */
+    private void snapshotForLaggingPeer() {
+        if (taking != null || receiving != null || engine.storageFailed()) return;
+        long slotsRun = engine.cursor(0) + engine.cursor(1);
+        if (slotsRun <= lastSnapshotSlots) return;
+        long transferIdle = 2 * (engine.config.catchUpInterval().toNanos() + engine.config.resendInterval().toNanos());
+        if (engine.now() - lastChunkServedAt < transferIdle) return;
+        taking = engine.checkpointNow();
+        takingToken = nextToken++;
+        engine.ctx.takeSnapshot(takingToken);
     }
 
     void onChunkRequest(NodeId from, SnapshotChunkRequest r) {
