@@ -627,6 +627,7 @@ public final class CopilotEngine implements Engine, Inspectable {
                 // proposed dependency, since the conflicting entry is.
                 s.status = Status.PRE_ACCEPTED;
                 s.dep = s.vouchedDep = highestSeen[other];
+                countRejection(m.log(), m.slot(), m.dep());
             }
             persist(s);
         } // else a duplicate: answer it the same way again
@@ -637,8 +638,37 @@ public final class CopilotEngine implements Engine, Inspectable {
         if (m.ballot().isInitial() && indexOf(from) == m.ballot().node() && m.ballot().view() == establishedView[m.log()]) {
             election.heard(m.log()); // the log's pilot is alive
             // §4.1: the other pilot's FastAccept for its own log is the ball.
-            if (pilot != null && m.log() == other(pilot.log)) pilot.onBall(m.slot());
+            if (pilot != null && m.log() == other(pilot.log)) pilot.onFastAcceptBall(m.slot(), m.dep());
         }
+    }
+
+    /**
+     * Counts why a FastAccept of {@code log.slot} with dependency {@code dep} failed the compatibility
+     * check here (a counter per cause, for real runs): the first other-log entry ordered neither way
+     * was the other pilot's proposal made at the same moment ({@code concurrent-pair}: it is the next
+     * slot after the dependency and itself depends on the slot just before this one, so neither pilot
+     * had seen the other's proposal), an entry further away ({@code stale}), a compacted entry, or a
+     * lost vote of a restarted pilot.
+     */
+    private void countRejection(int log, long slot, long dep) {
+        int other = other(log);
+        String cause = "stale";
+        if (dep + 1 < compactedBelow[other]) cause = "compacted";
+        else {
+            for (long k = Math.max(0, dep + 1); k <= highestSeen[other]; k++) {
+                Slot o = slotOrNull(other, k);
+                if (o == null) continue;
+                if (o.voteLost && !o.committed()) {
+                    cause = "vote-lost";
+                    break;
+                }
+                if (o.vouched() && o.vouchedDep < slot) {
+                    cause = k == dep + 1 && o.vouchedDep == slot - 1 ? "concurrent-pair" : "stale";
+                    break;
+                }
+            }
+        }
+        ctx.meters().counter("tandem.copilot.fast_accept.refused", "cause", cause).increment();
     }
 
     /**

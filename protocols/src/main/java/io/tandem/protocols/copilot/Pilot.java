@@ -84,6 +84,16 @@ final class Pilot {
     private long fastCommits, slowCommits;
     /** Commits of own slots by path, and proposals given up to a higher ballot: where a real run's time goes. */
     private final io.tandem.engine.Meters.Counter fastMeter, slowMeter, abandonedMeter;
+    /**
+     * Why the path went as it did, counted (not timed) so that a real run can say why slots go slow:
+     * what closed each batch (the ball or the expired wait), what each ball from the other pilot was
+     * (an answer to our latest proposal, or a proposal made concurrently with it; the early Ball
+     * taken or ignored; one arriving while we already held the ball), and what sent a slot to the
+     * Accept phase (an answer that disagreed, or too few answers within the fast-path wait).
+     */
+    private final io.tandem.engine.Meters.Counter proposedWithBall, proposedOnWait, proposedNoPingPong;
+    private final io.tandem.engine.Meters.Counter ballAnswers, ballConcurrent, ballWhileHeld, earlyTaken, earlyIgnored;
+    private final io.tandem.engine.Meters.Counter slowDisagreed, slowTooFew;
 
     static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
@@ -96,6 +106,17 @@ final class Pilot {
         this.fastMeter = engine.ctx.meters().counter("tandem.copilot.commits", "path", "fast");
         this.slowMeter = engine.ctx.meters().counter("tandem.copilot.commits", "path", "slow");
         this.abandonedMeter = engine.ctx.meters().counter("tandem.copilot.abandoned");
+        io.tandem.engine.Meters m = engine.ctx.meters();
+        this.proposedWithBall = m.counter("tandem.copilot.proposals", "trigger", "ball");
+        this.proposedOnWait = m.counter("tandem.copilot.proposals", "trigger", "wait");
+        this.proposedNoPingPong = m.counter("tandem.copilot.proposals", "trigger", "no-ping-pong");
+        this.ballAnswers = m.counter("tandem.copilot.balls", "kind", "answers-latest");
+        this.ballConcurrent = m.counter("tandem.copilot.balls", "kind", "concurrent");
+        this.ballWhileHeld = m.counter("tandem.copilot.balls", "kind", "while-held");
+        this.earlyTaken = m.counter("tandem.copilot.balls", "kind", "early-taken");
+        this.earlyIgnored = m.counter("tandem.copilot.balls", "kind", "early-ignored");
+        this.slowDisagreed = m.counter("tandem.copilot.slow_path", "reason", "disagreed");
+        this.slowTooFew = m.counter("tandem.copilot.slow_path", "reason", "too-few-answers");
     }
 
     /** Starts ordering; {@code elected}: the view was just established here (else: restart or first view). */
@@ -149,10 +170,89 @@ final class Pilot {
      * hold it at once, propose at the same moment, and their proposals would conflict.
      */
     void onBall(long slot) {
+        onBall(slot, true);
+    }
+
+    private void onBall(long slot, boolean answers) {
         if (slot <= ballSlot) return;
         ballSlot = slot;
+        if (answers) sampleBallWait();
+        if (ball) ballWhileHeld.increment();
         ball = true;
         maybePropose();
+    }
+
+    /**
+     * §4.1: the other pilot's FastAccept of {@code slot} with dependency {@code dep} arrived here (the
+     * ball, unless its early Ball passed it already).
+     *
+     * <p>There must be one ball. A FastAccept whose dependency covers this pilot's latest proposal
+     * answers it: the other pilot saw our proposal before choosing its own, and the ball passes. One
+     * that does not was proposed at the same moment as our latest (the other pilot's wait expired
+     * while the ball was on its way here, or its loop or ours ran late): both pilots then proposed
+     * without seeing each other, and if each took the other's proposal as the ball, both would hold
+     * one, propose at the same moment again, and go on doing so, every such pair of proposals ordered
+     * neither way and sent to the slow path (measured with the counters below: 23 % of the slots in
+     * the simulator with a long-tailed network, nearly all refused as such pairs, and 2-11 % of the
+     * healthy windows' slots in real runs). So the pair is
+     * resolved as execution resolves cycles (§3.7): the pilot of log 0 takes the ball, the other
+     * pilot waits for log 0's next proposal, which depends on its latest and so answers it, or for
+     * its own wait. A slow log-0 pilot costs the log-1 pilot nothing: it proposes on its wait, as the
+     * paper's fast pilot does.
+     */
+    void onFastAcceptBall(long slot, long dep) {
+        if (slot <= ballSlot) return;
+        boolean answers = dep >= nextSlot - 1;
+        (answers ? ballAnswers : ballConcurrent).increment();
+        if (!answers && log != 0) return;
+        onBall(slot, answers);
+    }
+
+    /**
+     * How long this pilot, with commands queued, waited for the ball that answered its latest
+     * proposal: a smoothed mean and mean deviation (TCP's round-trip estimator, in nanoseconds; -1
+     * before the first sample). A ball that comes after the wait expired comes too late: this pilot
+     * proposed without it, at the same moment as the other pilot, and one of the two proposals goes
+     * to the slow path. The paper's 1 ms wait is ten of its round trips; on a loaded machine (five
+     * JVMs on two cores, each hop through a TCP I/O thread and a scheduler) the ball's round trip has
+     * a tail beyond 1 ms, and with the fixed wait 14 % of the slots went slow in the simulator with a
+     * long-tailed network (exponential hops, mean 0.4 ms), 1.8 % with a 2 ms wait, 0.2 % with 3 ms.
+     */
+    private long ballWaitMean = -1, ballWaitDeviation;
+
+    /** The wait grows at most to this many times the configured one: a slow other pilot costs this pilot at most that wait per batch. */
+    static final int MAX_WAIT_FACTOR = 3;
+
+    private void sampleBallWait() {
+        if (ball || queue.isEmpty()) return; // nothing waited for this ball
+        // The ball's round trip since our proposal, counted only if it came within the current wait:
+        // a later one (possible only after an idle spell, when nothing was queued to propose) is
+        // not a round trip this pilot should wait for. So a slow other pilot, whose round trips are
+        // all beyond the wait, never lengthens it, and the wait grows only while healthy round trips
+        // come close to it.
+        long sample = engine.now() - lastBatchAt;
+        if (sample > pingPongWait()) return;
+        if (ballWaitMean < 0) {
+            ballWaitMean = sample;
+            ballWaitDeviation = sample / 2;
+        } else {
+            long error = sample - ballWaitMean;
+            ballWaitMean += error / 8;
+            ballWaitDeviation += (Math.abs(error) - ballWaitDeviation) / 4;
+        }
+    }
+
+    /**
+     * §4.1: how long a pilot without the ball waits before it proposes anyway: the configured wait, or
+     * longer (up to {@link #MAX_WAIT_FACTOR} times it) when the balls that answered this pilot's
+     * proposals took longer (mean plus four deviations, TCP's retransmission rule). Only answering
+     * balls are sampled, so while the other pilot is slow (its proposals no longer answer ours) the
+     * wait stays where the healthy round trips left it.
+     */
+    long pingPongWait() {
+        long base = engine.config.pingPongWait().toNanos();
+        if (ballWaitMean < 0) return base;
+        return Math.min(MAX_WAIT_FACTOR * base, Math.max(base, ballWaitMean + 4 * ballWaitDeviation));
     }
 
     /**
@@ -168,7 +268,10 @@ final class Pilot {
      * dependency with the batch, as without early balls.
      */
     boolean takesEarlyBall(CopilotMessage.Ball b) {
-        return engine.config.pingPong() && b.slot() > ballSlot && b.dep() >= nextSlot - 1;
+        if (!engine.config.pingPong() || b.slot() <= ballSlot) return false;
+        boolean takes = b.dep() >= nextSlot - 1;
+        (takes ? earlyTaken : earlyIgnored).increment();
+        return takes;
     }
 
     void onPingPongWait() {
@@ -182,10 +285,11 @@ final class Pilot {
             // was idle still waits (at most pingPongWait) for the other pilot's FastAccept, so two idle
             // pilots that receive the same command do not propose it at the same moment and conflict.
             long waited = engine.now() - Math.max(lastBatchAt, queuedSince);
-            if (engine.config.pingPong() && !ball && waited < engine.config.pingPongWait().toNanos()) {
+            long wait = pingPongWait();
+            if (engine.config.pingPong() && !ball && waited < wait) {
                 if (!pingPongArmed) {
                     pingPongArmed = true;
-                    engine.ctx.schedule(engine.config.pingPongWait().toNanos() - waited, new PingPongWait());
+                    engine.ctx.schedule(wait - waited, new PingPongWait());
                 }
                 return;
             }
@@ -204,6 +308,7 @@ final class Pilot {
         long now = engine.now();
         Proposal p = new Proposal(slot, batch, dep, now);
         inflight.put(slot, p);
+        (!engine.config.pingPong() ? proposedNoPingPong : ball ? proposedWithBall : proposedOnWait).increment();
         ball = false;
         lastBatchAt = now;
         engine.noteProposal(batch);
@@ -297,6 +402,7 @@ final class Pilot {
 
     private void goSlow(Proposal p) {
         long[] deps = p.answers.values().stream().mapToLong(Long::longValue).toArray();
+        (java.util.Arrays.stream(deps).anyMatch(d -> d != p.initialDep) ? slowDisagreed : slowTooFew).increment();
         p.finalDep = engine.rules.slowPathDependency(deps, engine.n);
         p.phase = Phase.ACCEPT;
         p.accepts = QuorumTracker.kOfN(engine.members, engine.rules.slowQuorum(engine.n), engine.now(), QuorumTracker.NO_DEADLINE);
