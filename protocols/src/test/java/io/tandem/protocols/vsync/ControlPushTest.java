@@ -1,15 +1,13 @@
 package io.tandem.protocols.vsync;
 
+import static io.tandem.protocols.vsync.RecordingRows.A;
+import static io.tandem.protocols.vsync.RecordingRows.B;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tandem.engine.NodeId;
-import io.tandem.sst.LocalRows;
+import io.tandem.protocols.vsync.RecordingRows.Push;
 import io.tandem.sst.Sst;
-import io.tandem.sst.SstRows;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -19,42 +17,7 @@ import org.junit.jupiter.api.Test;
  * then only the changed words; either way the peer's copy ends up as after a whole-range push.
  */
 class ControlPushTest {
-    private static final NodeId A = NodeId.of("a");
-    private static final NodeId B = NodeId.of("b");
-
-    private record Push(int offset, int length) {}
-
     private final List<Push> pushes = new ArrayList<>();
-
-    /** a's Sst (its pushes recorded) and b's. */
-    private Sst[] group(VsyncRow row, Arena arena) {
-        LocalRows rows = new LocalRows(arena, List.of(A, B), row.layout);
-        SstRows a = rows.of(A);
-        SstRows recording = new SstRows() {
-            @Override
-            public MemorySegment own() {
-                return a.own();
-            }
-
-            @Override
-            public MemorySegment row(NodeId member) {
-                return a.row(member);
-            }
-
-            @Override
-            public void push(int offset, int length, Collection<NodeId> targets) {
-                pushes.add(new Push(offset, length));
-                a.push(offset, length, targets);
-            }
-
-            @Override
-            public long pushWithCompletion(int offset, int length, Collection<NodeId> targets) {
-                pushes.add(new Push(offset, length));
-                return a.pushWithCompletion(offset, length, targets);
-            }
-        };
-        return new Sst[] {new Sst(row.layout, recording), new Sst(row.layout, rows.of(B))};
-    }
 
     private static int wholeLength(VsyncRow row) {
         return row.lastCounter.offset() + row.lastCounter.length() - row.vid.offset();
@@ -64,7 +27,7 @@ class ControlPushTest {
     void theFirstPushAndAnyMembershipChangeSendTheWholeRange() {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
         try (Arena arena = Arena.ofConfined()) {
-            Sst a = group(row, arena)[0];
+            Sst a = RecordingRows.group(row, arena, pushes)[0];
             ControlPush push = new ControlPush(row);
             a.set(row.vid, 1);
             push.push(a, List.of(B));
@@ -93,7 +56,7 @@ class ControlPushTest {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
         VsyncRow.Block block = row.blocks.get(0);
         try (Arena arena = Arena.ofConfined()) {
-            Sst a = group(row, arena)[0];
+            Sst a = RecordingRows.group(row, arena, pushes)[0];
             ControlPush push = new ControlPush(row);
             a.set(row.vid, 1);
             push.push(a, List.of(B));
@@ -122,7 +85,7 @@ class ControlPushTest {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS, 2);
         Random random = new Random(42);
         try (Arena arena = Arena.ofConfined()) {
-            Sst[] g = group(row, arena);
+            Sst[] g = RecordingRows.group(row, arena, pushes);
             Sst a = g[0];
             Sst b = g[1];
             ControlPush push = new ControlPush(row);

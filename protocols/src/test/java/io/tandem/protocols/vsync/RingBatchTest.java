@@ -1,58 +1,21 @@
 package io.tandem.protocols.vsync;
 
+import static io.tandem.protocols.vsync.RecordingRows.A;
+import static io.tandem.protocols.vsync.RecordingRows.B;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tandem.engine.NodeId;
-import io.tandem.sst.LocalRows;
+import io.tandem.protocols.vsync.RecordingRows.Push;
 import io.tandem.sst.Sst;
-import io.tandem.sst.SstRows;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@link RingBatch}: one send pass's slots go out in as few pushes as the ring allows, the guard last. */
 class RingBatchTest {
-    private static final NodeId A = NodeId.of("a");
-    private static final NodeId B = NodeId.of("b");
-
-    /** A push as the writer made it: (offset in the row, length). */
-    private record Push(int offset, int length) {}
-
     private final List<Push> pushes = new ArrayList<>();
-
-    private Sst[] group(VsyncRow row, Arena arena) {
-        LocalRows rows = new LocalRows(arena, List.of(A, B), row.layout);
-        SstRows a = rows.of(A);
-        SstRows recording = new SstRows() {
-            @Override
-            public MemorySegment own() {
-                return a.own();
-            }
-
-            @Override
-            public MemorySegment row(NodeId member) {
-                return a.row(member);
-            }
-
-            @Override
-            public void push(int offset, int length, Collection<NodeId> targets) {
-                pushes.add(new Push(offset, length));
-                a.push(offset, length, targets);
-            }
-
-            @Override
-            public long pushWithCompletion(int offset, int length, Collection<NodeId> targets) {
-                pushes.add(new Push(offset, length));
-                return a.pushWithCompletion(offset, length, targets);
-            }
-        };
-        return new Sst[] {new Sst(row.layout, recording), new Sst(row.layout, rows.of(B))};
-    }
 
     private static byte[] slot(int length, int fill) {
         byte[] b = new byte[length];
@@ -64,7 +27,7 @@ class RingBatchTest {
     void adjacentSlotsGoAsOneDataPushThenTheGuard() {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 512));
         try (Arena arena = Arena.ofConfined()) {
-            Sst[] s = group(row, arena);
+            Sst[] s = RecordingRows.group(row, arena, pushes);
             RingBatch batch = new RingBatch(row, row.blocks.get(0));
             for (int k = 0; k < 3; k++) {
                 s[0].write(row.blocks.get(0).slots, row.slotOffset(k), slot(112, k + 1));
@@ -83,7 +46,7 @@ class RingBatchTest {
     void theRingWrappingAroundOrALongUnusedTailSplitsTheRun() {
         VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 512));
         try (Arena arena = Arena.ofConfined()) {
-            Sst[] s = group(row, arena);
+            Sst[] s = RecordingRows.group(row, arena, pushes);
             RingBatch batch = new RingBatch(row, row.blocks.get(0));
             for (int k = 0; k < 3; k++) batch.add(k, 112);
             batch.publish(s[0], 3, List.of(B));
@@ -100,7 +63,7 @@ class RingBatchTest {
         pushes.clear();
         VsyncRow big = new VsyncRow(VsyncConfig.DEFAULTS.withWindow(4, 8192));
         try (Arena arena = Arena.ofConfined()) {
-            Sst[] s = group(big, arena);
+            Sst[] s = RecordingRows.group(big, arena, pushes);
             RingBatch batch = new RingBatch(big, big.blocks.get(0));
             batch.add(0, 112);
             batch.add(1, 112);
