@@ -289,7 +289,9 @@ final class SimNode implements SimDisk.Host {
             default -> 0;
         };
         long loop = table.loopCost(kind, type, bytes);
-        Runnable onLoop = () -> job(cpu, io.tandem.sim.cost.Stage.LOOP, loop, inc, () -> {
+        // A storage completion's hand-off to the loop is in the calibrated fsync (append to durable, waiter woken).
+        boolean handoff = !"storage".equals(kind);
+        Runnable onLoop = () -> job(cpu, io.tandem.sim.cost.Stage.LOOP, loop, inc, handoff, () -> {
             if (paused) {
                 backlog.add(new Deferred(kind, detail, action));
                 return;
@@ -315,6 +317,11 @@ final class SimNode implements SimDisk.Host {
 
     /** Queues {@code body} on {@code stage} with service time {@code cost}; its effects leave when it finishes. */
     private void job(io.tandem.sim.cost.NodeCpu cpu, io.tandem.sim.cost.Stage stage, long cost, long inc, Runnable body) {
+        job(cpu, stage, cost, inc, true, body);
+    }
+
+    /** The same; {@code handoff} false when a measured latency already holds the wake-up of the job's thread. */
+    private void job(io.tandem.sim.cost.NodeCpu cpu, io.tandem.sim.cost.Stage stage, long cost, long inc, boolean handoff, Runnable body) {
         List<Runnable> effects = new ArrayList<>();
         cpu.submit(stage, cost, () -> {
             if (inc != incarnation || !up) return;
@@ -326,7 +333,7 @@ final class SimNode implements SimDisk.Host {
             }
         }, () -> {
             for (Runnable effect : effects) effect.run();
-        });
+        }, handoff);
     }
 
     /** Holds {@code effect} until the cost-model job running now finishes; false if no job runs (then the caller does it now). */

@@ -103,7 +103,22 @@ public final class CostModel {
             network.setStalls(table.stallsPerSecond(), table.stallDuration(), random.split());
         }
         if (table.windowBytes() > 0) network.setWindow(table.windowBytes(), table.outboxLimits(), random.split());
+        Distribution handoff = table.handoffLatency();
+        if (handoff != null) {
+            // One stream per node, split in the nodes' order: deterministic, and a table without the key splits nothing.
+            for (String n : nodes) {
+                SplittableRandom r = random.split();
+                for (Stage s : HANDOFF_STAGES) cpus.get(n).setHandoffLatency(s, handoff, r);
+            }
+        }
     }
+
+    /**
+     * The stages whose jobs a hand-off to a parked thread precedes, with no measured latency holding its wake-up: the protocol
+     * loop (the I/O thread hands it a message or a request) and the execution thread (the loop hands it committed
+     * entries). Not the I/O threads (the loopback latency holds their wake-ups) nor the storage thread (the fsync does).
+     */
+    static final java.util.Set<Stage> HANDOFF_STAGES = java.util.EnumSet.of(Stage.LOOP, Stage.EXEC);
 
     /** The disk device the nodes share (with {@link Resources#sharedDisk()}), or null. */
     public DiskDevice device() {

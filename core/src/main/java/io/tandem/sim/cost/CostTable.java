@@ -43,6 +43,8 @@ import java.util.TreeMap;
  *       (quantiles, see {@link Distribution}); {@code disk.bytesPerSecond}: its write bandwidth;</li>
  *   <li>{@code net.oneway}: one-way latency of a loopback message beyond the CPU charged for it
  *       (distribution); {@code net.bytesPerSecond}: link bandwidth;</li>
+ *   <li>{@code handoff.latency}: the wall time of a hand-off to a parked thread on an idle core (distribution, see
+ *       {@link #handoffLatency()});</li>
  *   <li>{@code meta.*}: where and when it was measured, the load, how each number was obtained.</li>
  * </ul>
  */
@@ -57,6 +59,7 @@ public final class CostTable {
         // Validate once, so that a bad table fails when read, not in the middle of a run.
         disk();
         network();
+        handoffLatency();
         for (Map.Entry<String, String> e : this.values.entrySet()) {
             if (e.getKey().endsWith(".ns") || e.getKey().endsWith(".perByte") || e.getKey().endsWith("bytesPerSecond") || e.getKey().endsWith("Bytes")) {
                 double v;
@@ -190,6 +193,20 @@ public final class CostTable {
     /** A turn of {@code stage}'s thread after it went idle: {@code wakeup.<STAGE>.ns}, else {@link #wakeupCost()}. */
     public long wakeupCost(Stage stage) {
         return nanos("wakeup." + stage.name() + ".ns", wakeupCost());
+    }
+
+    /**
+     * The wall time from handing work to a parked thread to that thread running on a core that was idle
+     * ({@code handoff.latency}, a distribution; null when the table has none: then a hand-off costs only its CPU).
+     * Charged on the node's in-process hand-offs that no measured latency already holds: a message or request from the
+     * I/O thread to the protocol loop, and committed work from the loop to the execution thread
+     * ({@link NodeCpu#setHandoffLatency}). The loopback latency ({@code net.*}) already holds the wake-ups of the I/O
+     * threads at both ends, and the fsync ({@code disk.fsync}, the storage pipeline's append-to-durable) those of the
+     * storage thread and of the thread its completion wakes.
+     */
+    public Distribution handoffLatency() {
+        String v = values.get("handoff.latency");
+        return v == null ? null : Distribution.parse(v);
     }
 
     /** A turn of the load generator's I/O thread after it went idle: {@code wakeup.client.ns}, else {@link #wakeupCost()}. */

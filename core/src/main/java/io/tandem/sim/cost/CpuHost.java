@@ -50,6 +50,11 @@ public final class CpuHost {
         return ++sequence;
     }
 
+    /** Whether a core is idle now (a thread woken now would run on it after its wake-up, see {@link NodeCpu#setHandoffLatency}). */
+    boolean hasIdleCore() {
+        return busyCores < cores;
+    }
+
     void register(NodeCpu node) {
         nodes.add(node);
     }

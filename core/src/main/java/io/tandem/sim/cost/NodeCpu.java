@@ -1,7 +1,10 @@
 package io.tandem.sim.cost;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
+import java.util.random.RandomGenerator;
 
 /**
  * The CPU side of one node: a FIFO queue and a number of threads per {@link Stage}, a CPU quota
@@ -49,6 +52,12 @@ public final class NodeCpu {
     private int queued;
     private int maxQueued;
     private long jobs;
+    // Hand-off latency (issue 18, session 13): a parked thread woken onto an idle core starts after the core's wake-up.
+    private final EnumMap<Stage, Distribution> handoffLatency = new EnumMap<>(Stage.class);
+    private final EnumMap<Stage, List<Job>> waking = new EnumMap<>(Stage.class);
+    private RandomGenerator handoffRandom;
+    private long handoffs;
+    private long handoffNanos;
 
     public NodeCpu(String node, CpuHost host, int ioThreads, int loopThreads, int execThreads) {
         this.node = node;
@@ -108,18 +117,80 @@ public final class NodeCpu {
         return stageWakeups.getOrDefault(stage, 0L);
     }
 
+    /**
+     * Gives {@code stage}'s threads a hand-off latency: a job handed to a parked thread of the stage (none running, nothing
+     * queued) while the host has an idle core waits {@code latency} (a sample) before it can start: the wall time from the
+     * unpark to the woken thread running on a core that was idle (on a VM, the halted vCPU's wake-up). Jobs handed to the
+     * stage meanwhile join the same turn. A thread woken while every core is busy waits for a core instead, which the
+     * host's queue already models. Null: none (the default; then a job that finds its thread idle queues at once).
+     */
+    public void setHandoffLatency(Stage stage, Distribution latency, RandomGenerator random) {
+        if (latency == null) handoffLatency.remove(stage);
+        else handoffLatency.put(stage, latency);
+        this.handoffRandom = random;
+    }
+
+    /** Jobs that waited for a parked thread's wake-up ({@link #setHandoffLatency}). */
+    public long handoffs() {
+        return handoffs;
+    }
+
+    /** Their wake-up latency in all. */
+    public long handoffNanos() {
+        return handoffNanos;
+    }
+
     /** Queues a job; it starts as soon as the host lets it. */
     public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone) {
+        submit(stage, costNanos, onStart, onDone, true);
+    }
+
+    /**
+     * The same; {@code handoff} false for a job whose thread's wake-up a measured latency already holds (the loop's
+     * storage completion: the fsync's calibration waits for it), so that it pays no hand-off latency here.
+     */
+    public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone, boolean handoff) {
         if (costNanos < 0) throw new IllegalArgumentException("negative cost");
+        long now = host.scheduler().now();
+        List<Job> wakingJobs = waking.get(stage);
+        if (wakingJobs != null) { // its thread is being woken: the job joins that turn (no wake-up of its own)
+            wakingJobs.add(new Job(stage, costNanos, 0, onStart, onDone, now, host.nextSeq()));
+            queued++;
+            maxQueued = Math.max(maxQueued, queued);
+            return;
+        }
+        boolean idle = running.get(stage) < threads.get(stage) && queues.get(stage).isEmpty();
         long wake = 0;
-        if (wakeupNanos.get(stage) > 0 && running.get(stage) < threads.get(stage) && queues.get(stage).isEmpty()) { // an idle thread takes it
+        if (wakeupNanos.get(stage) > 0 && idle) { // an idle thread takes it
             wake = wakeupNanos.get(stage);
             wakeups++;
             stageWakeups.merge(stage, 1L, Long::sum);
         }
-        queues.get(stage).add(new Job(stage, costNanos, wake, onStart, onDone, host.scheduler().now(), host.nextSeq()));
+        Job job = new Job(stage, costNanos, wake, onStart, onDone, now, host.nextSeq());
         queued++;
         maxQueued = Math.max(maxQueued, queued);
+        Distribution latency = handoffLatency.get(stage);
+        if (handoff && latency != null && idle && host.hasIdleCore()) {
+            long delay = latency.sample(handoffRandom);
+            if (delay > 0) {
+                List<Job> turn = new ArrayList<>();
+                turn.add(job);
+                waking.put(stage, turn);
+                handoffs++;
+                handoffNanos += delay;
+                host.scheduler().at(now + delay, () -> woken(stage));
+                return;
+            }
+        }
+        queues.get(stage).add(job);
+        host.dispatch();
+    }
+
+    /** {@code stage}'s thread is awake: the jobs handed to it meanwhile queue in their order, as of now. */
+    private void woken(Stage stage) {
+        List<Job> turn = waking.remove(stage);
+        long now = host.scheduler().now();
+        for (Job j : turn) queues.get(stage).add(new Job(j.stage(), j.cost(), j.tail(), j.onStart(), j.onDone(), now, j.seq()));
         host.dispatch();
     }
 

@@ -83,6 +83,7 @@ public final class CostCalibration {
         Path diskOnlyBase = null;
         Path latenciesBase = null;
         Path applyOnlyBase = null;
+        Path handoffBase = null;
         String stateMachine = "btree";
         int repeat = 3;
         boolean quick = false;
@@ -94,10 +95,11 @@ public final class CostCalibration {
                 case "--latencies" -> latenciesBase = Path.of(args[++i]);
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--apply-only" -> applyOnlyBase = Path.of(args[++i]);
+                case "--handoff" -> handoffBase = Path.of(args[++i]);
                 case "--state-machine" -> stateMachine = args[++i];
                 case "--help", "-h" -> {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
-                            + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]]");
+                            + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -117,6 +119,11 @@ public final class CostCalibration {
         if (latenciesBase != null) {
             if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
             latencies(latenciesBase, out, quick, repeat, date);
+            return;
+        }
+        if (handoffBase != null) {
+            if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
+            handoffOnly(handoffBase, out, quick, repeat, date);
             return;
         }
         TreeMap<String, String> t = new TreeMap<>();
@@ -164,6 +171,7 @@ public final class CostCalibration {
         t.put("wakeup.ns", Long.toString(wakeup));
         t.put("meta.source.wakeup", "two platform threads handing a token back and forth with LockSupport.park/unpark: process CPU time per hand-off");
         log("wakeup: " + wakeup);
+        handoff(t, quick, 1, date);
 
         // The KV server's own work around a client request and its reply: the same transport and codec work, for a request of the put's size.
         long commandBytes = commandBytes();
@@ -581,6 +589,77 @@ public final class CostCalibration {
     }
 
     // ---- thread hand-off ----
+
+    /**
+     * {@code --handoff BASE [--repeat N]}: the base table with {@code handoff.latency} measured ({@link #handoff}); every
+     * other number stays the base table's. Wall clock: run it through {@code /work/tools/bench}.
+     */
+    private static void handoffOnly(Path base, Path out, boolean quick, int repeat, String date) throws Exception {
+        TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
+        String before = loadavg();
+        handoff(t, quick, repeat, date);
+        t.put("meta.handoff.load", "before " + before + ", after " + loadavg());
+        t.put("meta.handoff.cpu-pressure", pressure());
+        t.put("meta.handoff.cgroup", cgroup());
+        t.put("meta.handoff.base", base.getFileName().toString());
+        CostTable table = CostTable.of(t);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            table.write(w, "Tandem simulator cost table: " + base.getFileName() + " with handoff.latency measured " + date + " (" + repeat + " repetitions, load "
+                    + t.get("meta.handoff.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --handoff; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": handoff.latency=" + t.get("handoff.latency"));
+    }
+
+    /**
+     * The hand-off latency (issue 18, session 13): two platform threads hand a token back and forth with
+     * {@link LockSupport#park}/{@link LockSupport#unpark}, each parking as soon as it has handed it on, as the runtime's
+     * loop and execution threads do when their queues are empty; each sample is the wall time of one round trip, halved:
+     * from one thread's unpark to the other running and handing it back. With one request in flight the real node's
+     * threads hand every request on like this (I/O thread to loop, loop to execution thread), each to a thread parked on
+     * a core that went idle; the per-turn CPU ({@code wakeup.*}) is charged apart, this is the time the hand-off takes.
+     * {@code repeat} fresh pairs of threads, pooled; per pair its distribution is kept in {@code meta.handoff.run.K}.
+     */
+    private static void handoff(Map<String, String> t, boolean quick, int repeat, String date) throws InterruptedException {
+        int n = quick ? 5_000 : 20_000;
+        long[] all = new long[n * repeat];
+        for (int r = 0; r < repeat; r++) {
+            long[] rtt = handoffPingPong(n);
+            long[] half = new long[n];
+            for (int i = 0; i < n; i++) half[i] = rtt[i] / 2;
+            System.arraycopy(half, 0, all, r * n, n);
+            t.put("meta.handoff.run." + (r + 1), Distribution.ofSamples(half).format() + " (" + n + " round trips)");
+        }
+        Distribution d = Distribution.ofSamples(all);
+        t.put("handoff.latency", d.format());
+        t.put("meta.source.handoff", "two platform threads handing a token back and forth with LockSupport.park/unpark, each parking at once: half of each round trip's "
+                + "wall time (" + repeat + " pair(s) of " + n + " round trips after 2,000 of warm-up, pooled) = handoff.latency; charged to a job handed to a parked "
+                + "loop or execution thread while a core is idle; measured " + date);
+        log("handoff: " + d.format());
+    }
+
+    private static long[] handoffPingPong(int n) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+        Thread main = Thread.currentThread();
+        int warm = 2_000;
+        Thread other = Thread.ofPlatform().daemon().start(() -> {
+            for (int i = 0; i < n + warm; i++) {
+                while (turn.get() != 1) LockSupport.park();
+                turn.set(0);
+                LockSupport.unpark(main);
+            }
+        });
+        long[] rtt = new long[n];
+        for (int i = 0; i < n + warm; i++) {
+            long t0 = System.nanoTime();
+            turn.set(1);
+            LockSupport.unpark(other);
+            while (turn.get() != 0) LockSupport.park();
+            if (i >= warm) rtt[i - warm] = System.nanoTime() - t0;
+        }
+        other.join(10_000);
+        return rtt;
+    }
 
     private static long wakeup(boolean quick) throws InterruptedException {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

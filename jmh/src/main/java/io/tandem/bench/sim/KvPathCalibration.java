@@ -178,9 +178,14 @@ final class KvPathCalibration {
 
     /** A real server and client in this JVM, measured at each of {@code concurrencies} closed-loop clients in turn. */
     static List<Point> measure(boolean quick, Path dir, boolean fsync, int[] concurrencies) throws Exception {
+        return measure(quick, dir, fsync, concurrencies, 0);
+    }
+
+    /** The same, the server on ports {@code basePort} and {@code basePort + 1} (0: free ports the kernel picks). */
+    static List<Point> measure(boolean quick, Path dir, boolean fsync, int[] concurrencies, int basePort) throws Exception {
         Path data = Files.createTempDirectory(dir, "tandem-kvpath-");
-        int peer = freePort();
-        int clientPort = freePort();
+        int peer = basePort > 0 ? basePort : freePort();
+        int clientPort = basePort > 0 ? basePort + 1 : freePort();
         Map<String, String> flags = new LinkedHashMap<>();
         flags.put(ServerConfig.Key.ID.configName(), "r0");
         flags.put(ServerConfig.Key.MEMBERS.configName(), "r0=127.0.0.1:" + peer);
@@ -366,7 +371,8 @@ final class KvPathCalibration {
         boolean quick = false;
         boolean fsync = true;
         int[] clients = {1, 4, 16, 64};
-        String usage = "usage: KvPathCalibration --base TABLE --out TABLE [--quick] [--no-fsync] [--clients 1,4,16,64]";
+        int basePort = 0;
+        String usage = "usage: KvPathCalibration --base TABLE --out TABLE [--quick] [--no-fsync] [--clients 1,4,16,64] [--port P (P and P+1; default: free ports)]";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--base" -> base = Path.of(args[++i]);
@@ -374,13 +380,14 @@ final class KvPathCalibration {
                 case "--quick" -> quick = true;
                 case "--no-fsync" -> fsync = false;
                 case "--clients" -> clients = java.util.Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--port" -> basePort = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException(usage);
             }
         }
         if (base == null || out == null || clients.length < 2) throw new IllegalArgumentException(usage + " (at least two client counts)");
         TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
         String loadBefore = loadavg();
-        List<Point> points = measure(quick, Path.of(System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"))), fsync, clients);
+        List<Point> points = measure(quick, Path.of(System.getProperty("tandem.bench.dir", System.getProperty("java.io.tmpdir"))), fsync, clients, basePort);
         t.put("meta.kvpath.fsync", Boolean.toString(fsync));
         put(t, points);
         t.put("meta.kvpath.date", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());

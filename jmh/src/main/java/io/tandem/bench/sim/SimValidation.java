@@ -67,9 +67,10 @@ public final class SimValidation {
         }
         if (table == null) table = CostTable.calibrated();
         CostModel.Resources resources = separateDisks ? CostModel.Resources.shared(cores).withSeparateDisks() : CostModel.Resources.shared(cores);
-        System.out.printf("cost table: calibrated %s on %s, load %s; model: all replicas and the load generator on %d shared cores, %s; link stalls %s per s, window %d B%n",
+        System.out.printf("cost table: calibrated %s on %s, load %s; model: all replicas and the load generator on %d shared cores, %s; link stalls %s per s, window %d B; hand-off latency %s%n",
                 table.meta("date"), table.meta("host"), table.meta("load.before"), cores, separateDisks ? "a disk of its own per node" : "one disk device shared by the nodes",
-                table.values().getOrDefault("net.stall.perSecond", "none (tail per message)"), table.windowBytes());
+                table.values().getOrDefault("net.stall.perSecond", "none (tail per message)"), table.windowBytes(),
+                table.handoffLatency() == null ? "none" : String.format(Locale.ROOT, "p50 %.1f us, p99 %.1f us", table.handoffLatency().quantile(0.5) / 1e3, table.handoffLatency().quantile(0.99) / 1e3));
         List<String> csv = new ArrayList<>();
         csv.add("clients,system,real_ops_s,model_ops_s,throughput_error_pct,real_p50_us,model_p50_us,real_p99_us,model_p99_us,real_cpu_us_per_op,model_cpu_us_per_op,within_25pct");
         System.out.printf("%-7s %-20s %10s %10s %7s %9s %9s %9s %9s %9s %9s%n", "clients", "system", "real ops/s", "model", "err %", "real p50", "model p50", "real p99", "model p99", "real cpu", "model cpu");
