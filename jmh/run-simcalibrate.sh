@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Calibrates the performance simulator's cost table on this machine (io.tandem.bench.sim.CostCalibration;
 # see protocols/README.md, "Performance simulator").
-#   jmh/run-simcalibrate.sh                 full: writes jmh/results/sim-costs-<date>.properties (about 3-5 minutes): CostCalibration
-#                                           (handlers, codec, transport, hand-off latency, disk), then KvPathCalibration over
-#                                           it (the KV server's and client's CPU per put and per thread turn, fsync on, 1/4/16/64
-#                                           clients, about 40 s; without it the table has no per-turn costs: session 13)
-#   jmh/run-simcalibrate.sh --no-kvpath     the same without KvPathCalibration
+#   jmh/run-simcalibrate.sh                 full: writes jmh/results/sim-costs-<date>.properties (about 3-5 minutes): handlers,
+#                                           codec, transport, loopback stalls and window, wake-up CPU, hand-off latency, disk
+#   jmh/run-simcalibrate.sh --kvpath        the same, then KvPathCalibration over it (the KV server's and client's CPU per put and
+#                                           per thread turn, the storage thread's CPU per sync; fsync on, 1/4/16/64 clients, ~40 s;
+#                                           TANDEM_KVPATH_PORT=P uses ports P and P+1). Not by default: docs/perfsim.md §5
 #   jmh/run-simcalibrate.sh --quick         shorter measurements (about 1-2 minutes)
 #   jmh/run-simcalibrate.sh --install       also copies the table to core's classpath resource, the default of ./tandem simbench
 #   jmh/run-simcalibrate.sh --out FILE
@@ -19,13 +19,13 @@ JAVA_HOME="$("$root/bin/find-jdk.sh")"
 export JAVA_HOME
 bench="$root/jmh/target/benchmarks.jar"
 install=0
-kvpath=1
+kvpath=0
 out="$root/jmh/results/sim-costs-$(date -u +%Y-%m-%d).properties"
 args=()
 while (($#)); do
   case "$1" in
     --install) install=1 ;;
-    --no-kvpath) kvpath=0 ;;
+    --kvpath) kvpath=1 ;;
     --out) out="$2"; shift ;;
     *) args+=("$1") ;;
   esac
@@ -40,7 +40,7 @@ cd "$root"
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Dtandem.bench.dir="$dir" \
   -cp "$bench" io.tandem.bench.sim.CostCalibration --out "$out" ${args[@]+"${args[@]}"} 2>&1 | grep -v '^WARNING' || true
 [[ -f "$out" ]] || { echo "run-simcalibrate: no table written" >&2; exit 1; }
-# The full calibration (no mode option) also measures the KV path over the table it wrote: the per-turn costs
+# --kvpath: the full calibration (no mode option) also measures the KV path over the table it wrote: the per-turn costs
 # (wakeup.<stage>), the storage thread's CPU per sync and the KV server's and client's CPU per put live only there.
 if ((kvpath)) && ((${#args[@]} == 0)); then
   "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Dtandem.bench.dir="$dir" \
