@@ -49,11 +49,14 @@ final class ReplicatedChannel implements Channel {
     private final RuntimeBackedNode node;
     private final Address self;
     private final ViewTracker views;
+    /** My name as every command of mine starts with it (encoded once, not per send). */
+    private final byte[] prefix;
 
     ReplicatedChannel(RuntimeBackedNode node, Address self, ViewTracker views) {
         this.node = node;
         this.self = self;
         this.views = views;
+        this.prefix = ReceiverStateMachine.prefix(self.node());
     }
 
     @Override
@@ -75,7 +78,7 @@ final class ReplicatedChannel implements Channel {
 
     @Override
     public CompletableFuture<Long> send(byte[] payload) {
-        return node.submit(ReceiverStateMachine.encode(self.node(), payload)).thenApply(r -> ByteBuffer.wrap(r).getLong());
+        return node.submit(ReceiverStateMachine.encode(prefix, payload)).thenApply(r -> ByteBuffer.wrap(r).getLong());
     }
 
     @Override

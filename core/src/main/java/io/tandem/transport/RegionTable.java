@@ -203,6 +203,22 @@ public final class RegionTable {
         return Outcome.APPLIED;
     }
 
+    /**
+     * What {@link #apply} would answer for a write of {@code length} bytes at {@code offset}, without
+     * applying anything: {@link Outcome#APPLIED} if it would be applied. A transport that applies a
+     * long write in pieces as its bytes arrive checks the whole write first, so a write that would be
+     * refused is refused whole, never applied in part.
+     */
+    public Outcome check(NodeId writer, String name, int offset, long length) {
+        Map<NodeId, MemorySegment> copies = remotes.get(name);
+        if (copies == null) return Outcome.UNKNOWN_REGION;
+        MemorySegment target = copies.get(writer);
+        if (target == null) return Outcome.UNKNOWN_WRITER;
+        if (offset < 0 || offset % 8 != 0 || length % 8 != 0 || offset + length > target.byteSize()) return Outcome.BAD_RANGE;
+        if (frozen.contains(writer)) return Outcome.FROZEN;
+        return Outcome.APPLIED;
+    }
+
     /** Per-thread aligned scratch for {@link #apply} (transport threads apply writes concurrently, each its own). */
     private static final ThreadLocal<MemorySegment[]> SCRATCH = ThreadLocal.withInitial(() -> new MemorySegment[1]);
 

@@ -112,6 +112,7 @@ final class Connection extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (streamRegion != null && !continueStream(in)) return; // the read ended inside a streamed region write: all used
         while (state != State.CLOSED && in.readableBytes() >= FrameFormat.HEADER_BYTES) {
             FrameFormat.Header h;
             header.clear();
@@ -139,7 +140,14 @@ final class Connection extends ByteToMessageDecoder {
                 closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "a second handshake on an open connection");
                 break;
             }
-            if (in.readableBytes() < FrameFormat.HEADER_BYTES + h.length()) break; // wait for the body
+            if (in.readableBytes() < FrameFormat.HEADER_BYTES + h.length()) {
+                // A large region write is applied piece by piece as its data arrive (see startStream); anything else waits for its body.
+                if (h.type() == FrameFormat.TYPE_REGION_WRITE && state == State.OPEN && startStream(in, h.length())) {
+                    if (!continueStream(in)) return;
+                    continue;
+                }
+                break;
+            }
             in.skipBytes(FrameFormat.HEADER_BYTES);
             int end = in.readerIndex() + h.length();
             try {
@@ -477,18 +485,128 @@ final class Connection extends ByteToMessageDecoder {
         RegionTable.Outcome outcome = transport.regionTable().apply(link.peer, region, offset, data);
         if (outcome == RegionTable.Outcome.FROZEN) return;
         if (outcome != RegionTable.Outcome.APPLIED) {
-            transport.metrics().counter(TransportMetrics.REGION_WRITES_REJECTED, "peer", link.peer.value()).increment();
-            if (!regionRejectionLogged) {
-                regionRejectionLogged = true;
-                log.warn("{}: ignoring region write from {} to '{}' at [{}, +{}): no such region registered here, or the range is outside it (logged once per connection)",
-                        transport.self(), link.peer, region, offset, dataLength);
-            }
+            refusedRegionWrite(region, offset, dataLength);
             return;
         }
         try {
             transport.listener().onRegionWrite(link.peer, region, offset, dataLength);
         } catch (RuntimeException e) {
             log.error("{}: listener failed on a region write from {}", transport.self(), link.peer, e);
+        }
+    }
+
+    /**
+     * Region writes with at least this many data bytes are applied as their bytes arrive instead of
+     * once the whole frame is buffered. Smaller ones (guards, counters, the control range) always land
+     * whole, as before.
+     */
+    static final int STREAM_MIN_BYTES = 4096;
+
+    /** The region of the write being streamed, or null (see {@link #startStream}). */
+    private String streamRegion;
+    /** The streamed write's first offset and data length (for the notice at its end). */
+    private int streamStart;
+    private int streamLength;
+    /** Where its next data byte goes, and how many are still to come. */
+    private int streamOffset;
+    private int streamRemaining;
+    /** The rest of the streamed write is read and dropped (its writer is frozen, or the region refused a piece). */
+    private boolean streamDropping;
+    /** Bytes of the streamed write's next word when a read ended inside it (fewer than 8). */
+    private final byte[] carry = new byte[8];
+    private int carried;
+
+    /**
+     * Starts applying the region write at the reader index before all of its data are here, if it is
+     * large and well formed (aligned offset and length); false leaves it to the whole-frame path.
+     *
+     * <p>Why: a push of many ring slots is a frame of up to hundreds of KiB, longer than one socket
+     * read. Waiting for it whole made Netty merge every later read into its cumulation buffer (a copy
+     * of nearly every received byte, plus the buffer's regrowth) before the frame was applied (a second
+     * copy). Applied piece by piece, the reads are consumed whole, so Netty keeps no cumulation and the
+     * bytes are copied once, from the receive buffer into the region.
+     *
+     * <p>Why it is safe (derecho.md §2.5): each piece is applied like a write of its own by
+     * {@link RegionTable#apply} (a release fence, then whole aligned words), in stream order, so R1-R3
+     * hold as before; a reader may see some words of the write before others, which R4 allows for any
+     * write (words land in any order); guards travel in separate later writes (R5), so nothing is read
+     * under a guard before its data are complete. The listener hears of the write once, whole, at its
+     * end. A piece of fewer than 8 bytes left at the end of a read is kept in {@link #carry} until its
+     * word is complete, so no word is ever split.
+     */
+    private boolean startStream(ByteBuf in, int length) {
+        int at = in.readerIndex() + FrameFormat.HEADER_BYTES;
+        if (length < RegionWriteBody.FIXED_BYTES + STREAM_MIN_BYTES || in.readableBytes() < FrameFormat.HEADER_BYTES + 2) return false;
+        int nameLength = in.getUnsignedShort(at);
+        int dataLength = length - RegionWriteBody.FIXED_BYTES - nameLength;
+        if (dataLength < STREAM_MIN_BYTES || in.readableBytes() < FrameFormat.HEADER_BYTES + RegionWriteBody.FIXED_BYTES + nameLength) return false;
+        int offset = in.getInt(at + 2 + nameLength);
+        if (link.isRetired()) return false;
+        in.readerIndex(at + 2);
+        String region = regionName(in, nameLength);
+        if (transport.regionTable().check(link.peer, region, offset, dataLength) != RegionTable.Outcome.APPLIED) {
+            in.readerIndex(at - FrameFormat.HEADER_BYTES); // a write that would be refused (or dropped) is refused whole, by the whole-frame path
+            return false;
+        }
+        in.skipBytes(nameLength + 4);
+        streamRegion = region;
+        link.framesReceived.increment();
+        link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
+        streamStart = offset;
+        streamOffset = offset;
+        streamLength = dataLength;
+        streamRemaining = dataLength;
+        streamDropping = false;
+        carried = 0;
+        return true;
+    }
+
+    /** Applies what is here of the streamed write; true once it is complete (then {@code in} may hold more frames), false if {@code in} is used up. */
+    private boolean continueStream(ByteBuf in) {
+        while (streamRemaining > 0 && in.isReadable()) {
+            if (carried > 0 || in.readableBytes() < 8) {
+                int take = Math.min(8 - carried, in.readableBytes());
+                in.readBytes(carry, carried, take);
+                carried += take;
+                if (carried < 8) return false;
+                carried = 0;
+                applyPiece(java.lang.foreign.MemorySegment.ofArray(carry), 8);
+                continue;
+            }
+            int n = Math.min(in.readableBytes(), streamRemaining) & ~7;
+            applyPiece(java.lang.foreign.MemorySegment.ofBuffer(in.nioBuffer(in.readerIndex(), n)), n);
+            in.skipBytes(n);
+        }
+        if (streamRemaining > 0) return false;
+        String region = streamRegion;
+        streamRegion = null;
+        if (streamDropping) return true;
+        try {
+            transport.listener().onRegionWrite(link.peer, region, streamStart, streamLength);
+        } catch (RuntimeException e) {
+            log.error("{}: listener failed on a region write from {}", transport.self(), link.peer, e);
+        }
+        return true;
+    }
+
+    private void applyPiece(java.lang.foreign.MemorySegment data, int n) {
+        if (!streamDropping) {
+            RegionTable.Outcome outcome = transport.regionTable().apply(link.peer, streamRegion, streamOffset, data);
+            if (outcome != RegionTable.Outcome.APPLIED) {
+                streamDropping = true;
+                if (outcome != RegionTable.Outcome.FROZEN) refusedRegionWrite(streamRegion, streamStart, streamLength);
+            }
+        }
+        streamOffset += n;
+        streamRemaining -= n;
+    }
+
+    private void refusedRegionWrite(String region, int offset, int dataLength) {
+        transport.metrics().counter(TransportMetrics.REGION_WRITES_REJECTED, "peer", link.peer.value()).increment();
+        if (!regionRejectionLogged) {
+            regionRejectionLogged = true;
+            log.warn("{}: ignoring region write from {} to '{}' at [{}, +{}): no such region registered here, or the range is outside it (logged once per connection)",
+                    transport.self(), link.peer, region, offset, dataLength);
         }
     }
 

@@ -1,0 +1,63 @@
+package io.tandem.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tandem.engine.NodeId;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class MessageTest {
+    private static final Address A = Address.of("n1");
+
+    @Test
+    void aSliceGivesItsBytesInPlaceAndAsACopy() {
+        byte[] array = "xxhello!yy".getBytes(StandardCharsets.UTF_8);
+        Message m = new Message(A, 7, array, 2, 6);
+        assertThat(m.array()).isSameAs(array);
+        assertThat(m.offset()).isEqualTo(2);
+        assertThat(m.length()).isEqualTo(6);
+        assertThat(m.text()).isEqualTo("hello!");
+        byte[] copy = m.payload();
+        assertThat(copy).isNotSameAs(array).containsExactly("hello!".getBytes(StandardCharsets.UTF_8));
+        assertThat(m.toString()).contains("6 bytes");
+    }
+
+    @Test
+    void aWholeArrayIsItsOwnPayload() {
+        byte[] array = {1, 2, 3};
+        Message m = new Message(A, 1, array);
+        assertThat(m.payload()).isSameAs(array);
+        assertThat(m.offset()).isZero();
+        assertThat(m.length()).isEqualTo(3);
+    }
+
+    @Test
+    void aSliceOutsideItsArrayIsRefused() {
+        assertThatThrownBy(() -> new Message(A, 1, new byte[4], 2, 3)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> new Message(A, 1, new byte[4], -1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> new Message(A, 1, null, 0, 0)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void theChannelDeliversThePayloadAfterTheSendersNameWithoutCopyingIt() {
+        java.util.List<Message> got = new java.util.ArrayList<>();
+        ReceiverStateMachine machine = new ReceiverStateMachine(new Receiver() {
+            @Override
+            public void receive(Message message) {
+                got.add(message);
+            }
+        });
+        byte[] command = ReceiverStateMachine.encode(ReceiverStateMachine.prefix(NodeId.of("node-7")), "payload".getBytes(StandardCharsets.UTF_8));
+        byte[] empty = ReceiverStateMachine.encode(ReceiverStateMachine.prefix(NodeId.of("n2")), new byte[0]);
+        machine.apply(5, command);
+        machine.apply(6, empty);
+        assertThat(got.get(0).array()).isSameAs(command);
+        assertThat(got.get(0).src()).isEqualTo(Address.of("node-7"));
+        assertThat(got.get(0).position()).isEqualTo(5);
+        assertThat(got.get(0).text()).isEqualTo("payload");
+        assertThat(got.get(1).src()).isEqualTo(Address.of("n2"));
+        assertThat(got.get(1).length()).isZero();
+        assertThat(got.get(1).payload()).isEmpty();
+    }
+}
