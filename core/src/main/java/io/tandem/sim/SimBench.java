@@ -97,8 +97,9 @@ public final class SimBench {
      * @param queueMax   most jobs queued on its CPU at once, sampled every 10 ms of the window
      * @param sent       messages it put on its links to other members in the window (client replies not counted)
      * @param disk       share of the window its disk spent flushing or transferring (1.0 = always busy: the disk limits it)
+     * @param received   messages that arrived on its links from other members in the window (client requests not counted)
      */
-    public record NodeStat(String node, double cpu, int queueMax, long sent, double disk) {}
+    public record NodeStat(String node, double cpu, int queueMax, long sent, double disk, long received) {}
 
     /** One second (or shorter bucket) of the run: operations completed in it and their latencies. */
     public record Bucket(long startNanos, long ops, double meanMicros, double p99Micros, int leaderQueued, long leaderOutboxBytes) {}
@@ -143,6 +144,13 @@ public final class SimBench {
         public double leaderSentPerOp() {
             if (leader == null || ops == 0) return Double.NaN;
             for (NodeStat n : nodeStats) if (n.node().equals(leader)) return n.sent() / (double) ops;
+            return Double.NaN;
+        }
+
+        /** Messages that arrived at the leader from other members per completed operation in the window (NaN without a leader or operations). */
+        public double leaderReceivedPerOp() {
+            if (leader == null || ops == 0) return Double.NaN;
+            for (NodeStat n : nodeStats) if (n.node().equals(leader)) return n.received() / (double) ops;
             return Double.NaN;
         }
 
@@ -193,10 +201,12 @@ public final class SimBench {
         long[] nodeBusyStart = new long[members.size()];
         long[] sentStart = new long[members.size()];
         long[] diskBusyStart = new long[members.size()];
+        long[] receivedStart = new long[members.size()];
         for (int i = 0; i < members.size(); i++) {
             nodeBusyStart[i] = Sampler.busy(costs.cpu(members.get(i).value()));
             diskBusyStart[i] = costs.disk(members.get(i).value()).busyNanos();
             sentStart[i] = costs.network().sentBy(members.get(i).value());
+            receivedStart[i] = costs.network().receivedBy(members.get(i).value());
         }
         sim.runUntil(windowEnd);
         long busyWindow = totalBusy(costs) - busyStart;
@@ -205,7 +215,7 @@ public final class SimBench {
             String n = members.get(i).value();
             nodeStats.add(new NodeStat(n, (Sampler.busy(costs.cpu(n)) - nodeBusyStart[i]) / (double) config.measureNanos(),
                     sampler.nodeQueueMax.getOrDefault(n, 0), costs.network().sentBy(n) - sentStart[i],
-                    (costs.disk(n).busyNanos() - diskBusyStart[i]) / (double) config.measureNanos()));
+                    (costs.disk(n).busyNanos() - diskBusyStart[i]) / (double) config.measureNanos(), costs.network().receivedBy(n) - receivedStart[i]));
         }
         for (SimBenchClient c : clients) c.stop();
 

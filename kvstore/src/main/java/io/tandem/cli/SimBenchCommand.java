@@ -156,7 +156,7 @@ final class SimBenchCommand implements Callable<Integer> {
             Files.write(dir.resolve("results.csv"), csv, StandardCharsets.UTF_8);
             timeline.addFirst("protocol,nodes,clients,slow,t_ms,ops,ops_per_s,mean_us,p99_us,leader_queued_max,leader_outbox_bytes_max");
             Files.write(dir.resolve("timeline.csv"), timeline, StandardCharsets.UTF_8);
-            nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op,disk_busy");
+            nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op,disk_busy,received_per_op");
             Files.write(dir.resolve("nodes.csv"), nodeRows, StandardCharsets.UTF_8);
             stdout.println("wrote " + dir.resolve("results.csv") + ", " + dir.resolve("nodes.csv") + " and " + dir.resolve("timeline.csv"));
         }
@@ -187,7 +187,8 @@ final class SimBenchCommand implements Callable<Integer> {
             String roles = placed == null ? "all" : String.join("+", placed.resolve(members(sc.nodes())).rolesOf(io.tandem.engine.NodeId.of(n.node())));
             nodeRows.add(String.join(",", r.protocol(), Integer.toString(sc.nodes()), Integer.toString(sc.clients()), r.slowText(), String.format(Locale.ROOT, "%.2f", share),
                     n.node(), roles.isEmpty() ? "none" : roles, String.format(Locale.ROOT, "%.3f", n.cpu()), Integer.toString(n.queueMax()),
-                    String.format(Locale.ROOT, "%.2f", r.ops() == 0 ? Double.NaN : n.sent() / (double) r.ops()), String.format(Locale.ROOT, "%.3f", n.disk())));
+                    String.format(Locale.ROOT, "%.2f", r.ops() == 0 ? Double.NaN : n.sent() / (double) r.ops()), String.format(Locale.ROOT, "%.3f", n.disk()),
+                    String.format(Locale.ROOT, "%.2f", r.ops() == 0 ? Double.NaN : n.received() / (double) r.ops())));
         }
         return r;
     }

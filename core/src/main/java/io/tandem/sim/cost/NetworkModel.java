@@ -27,6 +27,7 @@ public final class NetworkModel {
     private final Map<String, Long> extraEgress = new HashMap<>(); // keyed lookups only, never iterated
     private final Map<String, Integer> inFlight = new HashMap<>(); // keyed lookups only, never iterated
     private final Map<String, Long> sentBy = new HashMap<>(); // keyed lookups only, never iterated
+    private final Map<String, Long> receivedBy = new HashMap<>(); // keyed lookups only, never iterated
     private final Map<String, PeerOutbox> outboxes = new HashMap<>(); // keyed lookups only, never iterated
     private final Map<String, List<PeerOutbox>> outboxesOf = new HashMap<>(); // keyed lookups only; each list in creation order
     private final Map<String, LinkStalls> stalls = new HashMap<>(); // keyed lookups only, never iterated
@@ -146,6 +147,12 @@ public final class NetworkModel {
 
     public void arrived(String from, String to) {
         inFlight.merge(from + ">" + to, -1, Integer::sum);
+        receivedBy.merge(to, 1L, Long::sum);
+    }
+
+    /** Messages that arrived at {@code node} from other members so far (its own loopback and client requests not counted). */
+    public long receivedBy(String node) {
+        return receivedBy.getOrDefault(node, 0L);
     }
 
     public int inFlight(String from, String to) {

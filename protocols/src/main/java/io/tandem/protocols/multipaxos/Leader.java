@@ -55,7 +55,9 @@ import java.util.TreeMap;
  *       replicas and keeps recent chosen values to answer {@link Recover}.</li>
  *   <li><b>Proxy leaders</b> (spec §2.1), when the deployment places them: the leader sends each
  *       run of new slots to one proxy, round-robin ({@link ProxyAccept}), and learns it chosen from
- *       the proxy's {@link Decided}; the proxy talks to the acceptors and replicas. Phase 1 stays
+ *       the proxy's {@link Decided}, which reports several runs at once under load, so the leader
+ *       handles about two messages per command (the command in, its run out); the proxy talks to the
+ *       acceptors and replicas. Phase 1 stays
  *       with the leader. An undecided run is re-sent (to the next proxy) once per resend interval,
  *       so a crashed proxy costs an interval. Batches from batchers ({@link ProposeBatch}, spec
  *       §2.6) become consecutive slots, which travel as one run.</li>
@@ -593,23 +595,30 @@ class Leader {
     }
 
     /**
-     * A proxy announced a run chosen (spec §2.1): mark its slots chosen, keep their values for
+     * A proxy announced runs chosen (spec §2.1): mark their slots chosen, keep their values for
      * replicas that missed the proxy's Chosen, and let queued commands in. Slots a voter reported
      * garbage-collected were chosen before (maybe with another value): they are settled without a value.
+     * Only slots this leader proposed in this ballot are looked at (the window's), so a report of a
+     * huge or foreign range costs nothing; a malformed report is ignored.
      */
     private void onDecided(NodeId from, Decided d) {
         if (status != Status.LEADING || !viaProxies || !d.ballot().equals(ballot)) return;
         long now = rc.now();
         proxyOwesSince.remove(from);
-        if (d.gcSlot() >= window.firstUnchosen()) window.markChosenThrough(d.gcSlot(), now);
+        boolean collected = d.gcSlot() >= window.firstUnchosen();
+        if (collected) window.markChosenThrough(d.gcSlot(), now);
         List<SlotWindow.Proposal> chosen = new ArrayList<>();
-        for (long s = Math.max(d.firstSlot(), d.gcSlot() + 1); s <= d.lastSlot(); s++) {
-            SlotWindow.Proposal p = window.vote(s, quorums.all(), now);
-            if (p == null) continue;
-            chosenSlots.increment();
-            chosen.add(p);
+        long last = window.nextSlot() - 1;
+        for (int r = 0; r < d.runCount(); r++) {
+            long from0 = Math.max(Math.max(d.firstSlot(r), d.gcSlot() + 1), window.firstUnchosen());
+            for (long s = from0; s <= Math.min(d.lastSlot(r), last); s++) {
+                SlotWindow.Proposal p = window.vote(s, quorums.all(), now);
+                if (p == null) continue;
+                chosenSlots.increment();
+                chosen.add(p);
+            }
         }
-        if (!chosen.isEmpty() || d.gcSlot() >= window.firstUnchosen()) decided(chosen);
+        if (!chosen.isEmpty() || collected) decided(chosen);
     }
 
     /**

@@ -20,7 +20,7 @@ import java.util.List;
  *          leader --Chosen--> replicas; the origin's replica executes and completes the client's future
  * batched: client -> batcher --ProposeBatch (size or timeout)--> leader: consecutive slots, one run
  * proxies: leader --ProxyAccept (one per run, round-robin)--> proxy leader --Accept--> a write quorum
- *          --Accepted--> proxy --Chosen--> replicas, --Decided--> leader (frees its window)
+ *          --Accepted--> proxy --Chosen--> replicas, --Decided (several runs)--> leader (frees its window)
  * leader:  proposer --Prepare (1a)--> acceptors --Promise (1b) | Nack--> proposer;
  *          leader --Heartbeat--> leaders (election), acceptors (HeartbeatAck: check-quorum), replicas (chosen prefix)
  * replies: (with unbatchers) replica of slot s (s mod R) --ReplyBatch--> unbatcher --ClientReplies--> each origin's frontend
@@ -113,10 +113,41 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
     }
 
     /**
-     * A proxy saw a write quorum vote for slots {@code firstSlot..lastSlot} at {@code ballot} and
-     * announced them chosen; slots up to {@code gcSlot} were chosen before and forgotten by a voter.
+     * A proxy saw a write quorum vote at {@code ballot} for each run of slots in {@code runs} (pairs:
+     * first slot, last slot) and announced them chosen; slots up to {@code gcSlot} were chosen before
+     * and forgotten by a voter. One message reports several runs, so the leader does not receive one
+     * message per command besides the command itself (spec §2.1: its work per command is receiving
+     * the command and sending one Phase 2a). Malformed runs (odd length, first above last) are ignored.
      */
-    record Decided(Ballot ballot, long firstSlot, long lastSlot, long gcSlot, long requestId) implements ToLeader {}
+    record Decided(Ballot ballot, long[] runs, long gcSlot, long requestId) implements ToLeader {
+        /** How many runs it reports (0 if malformed). */
+        public int runCount() {
+            return runs == null || runs.length % 2 != 0 ? 0 : runs.length / 2;
+        }
+
+        public long firstSlot(int run) {
+            return runs[2 * run];
+        }
+
+        public long lastSlot(int run) {
+            return runs[2 * run + 1];
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Decided d && ballot.equals(d.ballot) && java.util.Arrays.equals(runs, d.runs) && gcSlot == d.gcSlot && requestId == d.requestId;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * ballot.hashCode() + java.util.Arrays.hashCode(runs) + Long.hashCode(gcSlot);
+        }
+
+        @Override
+        public String toString() {
+            return "Decided[ballot=" + ballot + ", runs=" + java.util.Arrays.toString(runs) + ", gcSlot=" + gcSlot + ", requestId=" + requestId + "]";
+        }
+    }
 
     // ---- Leader liveness ----
 

@@ -26,9 +26,19 @@ import java.util.Map;
  *       delay of its first vote once one is in, goes to every acceptor that has not voted, so a crashed acceptor in the chosen column costs one interval, not a leader
  *       change (the artifact's gap, spec §2.1 "Artifact gaps").</li>
  *   <li><b>Chosen</b> (PL-2): once Phase 2b answers from a write quorum for the same (ballot, slots)
- *       are in, it sends {@link Chosen} to every replica and {@link Decided} to the leader, and forgets
- *       the run (no unbounded table). Slots an acceptor reported garbage-collected were chosen
- *       earlier and are in replicas' snapshots: they are not announced again.</li>
+ *       are in, it sends {@link Chosen} to every replica at once, and forgets the run (no unbounded
+ *       table). Slots an acceptor reported garbage-collected were chosen earlier and are in
+ *       replicas' snapshots: they are not announced again.</li>
+ *   <li><b>Decided, several runs at once</b>: the leader learns of chosen runs from one
+ *       {@link Decided} per {@link #REPORT_RUNS} runs (or per share of the leader's window, see
+ *       {@link #reportSlots}), sent at once when this proxy has no run left in Phase 2 (nothing
+ *       more to wait for), and at the latest a sixteenth of the resend interval after the first
+ *       unreported run. With one Decided per run the leader received a message per command besides
+ *       the command itself (3 messages per command, unbatched); the paper's leader handles 2 (spec
+ *       §2.1). Safe: Decided only frees the leader's window and its retained values; clients are
+ *       answered by replicas from the Chosen, which is not delayed. A lost or late report costs the
+ *       leader window room, which a replica's progress report or the leader's resend recovers (as
+ *       for a lost Decided before).</li>
  *   <li><b>Soft state</b> (PL-5): a crash loses runs in flight; the leader re-sends undecided slots to
  *       another proxy after its resend interval, replicas repair holes. A run that stays undecided
  *       for an election timeout, and was retried at least once, is dropped here (its ballot is probably
@@ -49,6 +59,41 @@ final class ProxyLeader {
 
     /** A run's other voters get this many times the first vote's delay before it is re-sent to them. */
     private static final long STRAGGLER_FACTOR = 4;
+
+    /** At most this many chosen runs wait for one {@link Decided} to the leader. */
+    static final int REPORT_RUNS = 16;
+
+    /** Chosen runs of one leader and ballot not yet reported to it (pairs of first and last slot). */
+    private static final class Report {
+        final NodeId leader;
+        final Ballot ballot;
+        final long requestId;
+        final long dueAt;
+        long[] runs = new long[8];
+        int count;
+        long slots;
+        long gcSlot;
+
+        Report(NodeId leader, Ballot ballot, long requestId, long dueAt) {
+            this.leader = leader;
+            this.ballot = ballot;
+            this.requestId = requestId;
+            this.dueAt = dueAt;
+        }
+
+        void add(long first, long last, long gc) {
+            if (2 * count + 2 > runs.length) runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+            runs[2 * count] = first;
+            runs[2 * count + 1] = last;
+            count++;
+            slots += last - first + 1;
+            gcSlot = Math.max(gcSlot, gc);
+        }
+
+        Decided message() {
+            return new Decided(ballot, java.util.Arrays.copyOf(runs, 2 * count), gcSlot, requestId);
+        }
+    }
 
     private record Key(Ballot ballot, long firstSlot) {}
 
@@ -87,6 +132,10 @@ final class ProxyLeader {
     private int nextQuorum;
     /** Deadline the retry timer is armed for, or {@code Long.MAX_VALUE} when it is not armed. */
     private long retryArmedFor = Long.MAX_VALUE;
+    /** Chosen runs not yet reported to their leader, or null. */
+    private Report report;
+    private final long reportDelayNanos;
+    private final long reportSlots;
 
     ProxyLeader(RoleContext rc) {
         this.rc = rc;
@@ -97,6 +146,17 @@ final class ProxyLeader {
         this.retries = rc.meters().counter("tandem.multipaxos.proxy.retries");
         // Proxies start their cycle of write quorums at different columns, so that they spread the load.
         this.nextQuorum = Math.max(0, rc.topology.proxies().indexOf(rc.self));
+        this.reportDelayNanos = Math.max(1, resendNanos / 16);
+        this.reportSlots = reportSlots(rc.config.windowSlots(), rc.topology.proxies().size());
+    }
+
+    /**
+     * Chosen slots a proxy may hold unreported: a quarter of the leader's window shared by the
+     * proxies, so that together they never hold the window shut (at least one slot: with a window of
+     * a few slots every run is reported at once, as before).
+     */
+    static long reportSlots(int windowSlots, int proxies) {
+        return Math.max(1, windowSlots / (4L * Math.max(1, proxies)));
     }
 
     void onMessage(NodeId from, ToProxy m) {
@@ -172,7 +232,27 @@ final class ProxyLeader {
             Chosen chosen = new Chosen(first, List.copyOf(values), a.requestId());
             for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
         }
-        rc.send(run.leader, new Decided(a.ballot(), a.firstSlot(), a.lastSlot(), run.gcSlot, a.requestId()));
+        report(run);
+    }
+
+    /**
+     * Adds a chosen run to the report for its leader; sends the report when it is full, or when no
+     * run is left in Phase 2 here (the leader may be waiting for just these), else the retry timer
+     * sends it by its deadline.
+     */
+    private void report(Run run) {
+        ProxyAccept a = run.accept;
+        if (report != null && (!report.leader.equals(run.leader) || !report.ballot.equals(a.ballot()))) sendReport();
+        if (report == null) report = new Report(run.leader, a.ballot(), a.requestId(), rc.now() + reportDelayNanos);
+        report.add(a.firstSlot(), a.lastSlot(), run.gcSlot);
+        if (report.count >= REPORT_RUNS || report.slots >= reportSlots || runs.isEmpty()) sendReport();
+        else armRetry();
+    }
+
+    private void sendReport() {
+        if (report == null) return;
+        rc.send(report.leader, report.message());
+        report = null;
     }
 
     /**
@@ -183,6 +263,7 @@ final class ProxyLeader {
     private void onRetryTimer() {
         retryArmedFor = Long.MAX_VALUE;
         long now = rc.now();
+        if (report != null && now >= report.dueAt) sendReport();
         for (Iterator<Run> it = runs.values().iterator(); it.hasNext(); ) {
             Run run = it.next();
             if (run.retried && now - run.startedAt >= dropNanos) {
@@ -226,12 +307,12 @@ final class ProxyLeader {
 
     /**
      * Arms the retry timer for the run due first (a resend interval after it was last sent, or its
-     * straggler deadline), not a fixed period: with a period, a run sent just after a tick waited
+     * straggler deadline, or the unreported runs' deadline), not a fixed period: with a period, a run sent just after a tick waited
      * almost two intervals. Re-arming replaces the deadline, so an earlier one moves the timer up.
      */
     private void armRetry() {
-        if (runs.isEmpty()) return;
-        long due = Long.MAX_VALUE;
+        if (runs.isEmpty() && report == null) return;
+        long due = report == null ? Long.MAX_VALUE : report.dueAt;
         for (Run run : runs.values()) due = Math.min(due, run.dueAt);
         if (due >= retryArmedFor) return;
         retryArmedFor = due;
@@ -247,6 +328,6 @@ final class ProxyLeader {
     }
 
     String describe() {
-        return "proxy runs=" + runs.size();
+        return "proxy runs=" + runs.size() + (report == null ? "" : " unreported=" + report.count);
     }
 }

@@ -81,7 +81,9 @@ class CodecAndConfigTest {
                 new CatchUpEntries(6, List.of(), 5),
                 new SnapshotOffer(meta),
                 new SnapshotChunkRequest(meta, 64),
-                new SnapshotChunk(meta, 64, new byte[] {1, 2}, true));
+                new SnapshotChunk(meta, 64, new byte[] {1, 2}, true),
+                new MultiPaxosMessage.ProxyAccept(b, 9, List.of(CMD, Value.NOOP), 42),
+                new MultiPaxosMessage.Decided(b, new long[] {9, 11, 15, 15}, 3, 42));
         for (MultiPaxosMessage m : all) {
             Object back = codec.decode(codec.encode(m));
             assertThat(back).as(m.getClass().getSimpleName()).usingRecursiveComparison().isEqualTo(m);

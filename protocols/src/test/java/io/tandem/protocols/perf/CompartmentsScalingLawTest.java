@@ -84,6 +84,25 @@ class CompartmentsScalingLawTest {
         assertThat(batchers.busiest()).isNotNull();
     }
 
+    /**
+     * Spec §2.1: with proxy leaders the leader's work per command is receiving it and sending one
+     * Phase 2a, 2 messages. Unbatched (one slot per Phase 2a, the paper's Fig. 12a), the proxies
+     * report chosen runs to the leader several at a time, so the leader does not receive a third
+     * message per command (one Decided per run did, before).
+     */
+    @Test
+    void unbatchedTheLeaderHandlesAboutTwoMessagesPerCommandWithProxies() {
+        Protocol p = Protocols.multiPaxos().withDeployment(Deployment.parse(withProxies(4), "test.conf", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ROLES))
+                .withEngineOptions(java.util.Map.of("max-batch-slots", "1"));
+        SimBench.Config c = SimBench.Config.of(11, 256).withTimeline(SimTime.seconds(1), SimTime.millis(200), SimTime.millis(500));
+        SimBench.Result r = SimBench.run(p, c, SimBenchTest.TABLE);
+        System.out.printf("unbatched, 4 proxies: %.0f ops/s, leader %.2f cores, sends %.2f and receives %.2f msgs/op%n",
+                r.throughput(), r.leaderCpu(), r.leaderSentPerOp(), r.leaderReceivedPerOp());
+        assertThat(r.ops()).isPositive();
+        assertThat(r.leaderSentPerOp()).isBetween(0.9, 1.2); // one ProxyAccept per command (plus heartbeats)
+        assertThat(r.leaderReceivedPerOp() + r.leaderSentPerOp()).isLessThan(2.5); // the command in, its run out, reports shared
+    }
+
     @Test
     void leaderlessReadsCostTheLeaderNothing() {
         Protocol p = Protocols.multiPaxos().withDeployment(Deployment.parse(withProxies(2), "test.conf", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ROLES));
