@@ -871,7 +871,9 @@ public final class CopilotEngine implements Engine, Inspectable {
         for (int log = 0; log < 2; log++) {
             long to = rules.compactionPoint(c.cursor(log), cursor[log], config.logRetentionSlots());
             long ahead = firstRunAhead(log, c.cursor(log), c.cursor(other(log)));
-            dropBelow(log, Math.min(to, ahead));
+            // Lowered only by run-ahead slots; otherwise the compaction point as the rules give it (a test
+            // twin's point past the cursor must stay visible).
+            dropBelow(log, ahead < c.cursor(log) ? Math.min(to, ahead) : to);
             rewriteFrom[log] = ahead; // the run-ahead slots go into the durable log too (see firstRunAhead)
         }
         unwrittenCommits.removeIf(s -> s.index < compactedBelow[s.log]);
