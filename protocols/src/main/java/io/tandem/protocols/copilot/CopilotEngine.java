@@ -288,6 +288,8 @@ public final class CopilotEngine implements Engine, Inspectable {
     /** Rebuilds every slot from the durable log, the last record of a slot winning; slots a snapshot covers are skipped. */
     private void replayDurableLog() {
         DurableLog log = ctx.log();
+        @SuppressWarnings("unchecked")
+        Map<Long, Slot>[] belowCursor = new Map[] {new HashMap<Long, Slot>(), new HashMap<Long, Slot>()};
         for (long i = log.firstIndex(); i <= log.lastIndex(); i++) {
             Object record;
             try {
@@ -311,7 +313,8 @@ public final class CopilotEngine implements Engine, Inspectable {
                 continue;
             }
             if (record instanceof SlotRecord.SameBatch same) {
-                Slot previous = slots[same.slot().log].get(same.slot().index);
+                Slot previous = same.slot().index >= compactedBelow[same.slot().log] ? slots[same.slot().log].get(same.slot().index)
+                        : belowCursor[same.slot().log].get(same.slot().index);
                 if (previous == null || previous.cmds == null) {
                     if (same.slot().index >= compactedBelow[same.slot().log]) corruptRecords++; // cannot happen: the full record precedes it
                     continue;
@@ -323,8 +326,36 @@ public final class CopilotEngine implements Engine, Inspectable {
             seen(s.log, s.index);
             if (s.cmds != null) seen(1 - s.log, s.dep);
             if (s.index >= compactedBelow[s.log]) slots[s.log].put(s.index, s);
+            else belowCursor[s.log].put(s.index, s);
         }
+        for (int l = 0; l < 2; l++) restoreBelowCursor(l, belowCursor[l]);
         markLostVotes();
+    }
+
+    /** Slots restored below the resumed snapshot's cursors at this start (run-ahead slots a compaction kept), for tests. */
+    long restoredBelowCursorAtStart;
+
+    /**
+     * After a restart from a snapshot: takes back the committed slots just below the snapshot's cursor
+     * of {@code log} that the durable log holds ({@code below}, the last record of each), as many as
+     * form an unbroken run of committed slots ending at the cursor, and lowers the compaction point to
+     * the first of them. These are the slots a compaction kept because they ran ahead of the other
+     * log's cursor ({@link #firstRunAhead}, written again with the snapshot's rewrite), which peers in
+     * another interleaving still need. Why it is safe: every slot at or above the new compaction point
+     * and below the cursor is then held here and committed (the invariant every answer about a slot
+     * relies on: below the compaction point a member answers only with a snapshot offer, above it
+     * with what it holds), and a committed value is what every replica commits for that slot.
+     */
+    private void restoreBelowCursor(int log, Map<Long, Slot> below) {
+        long k = compactedBelow[log];
+        while (k > 0) {
+            Slot s = below.get(k - 1);
+            if (s == null || !s.committed() || s.cmds == null) break;
+            k--;
+        }
+        for (long i = k; i < compactedBelow[log]; i++) slots[log].put(i, below.get(i));
+        restoredBelowCursorAtStart += compactedBelow[log] - k;
+        compactedBelow[log] = k;
     }
 
     /**
@@ -836,12 +867,17 @@ public final class CopilotEngine implements Engine, Inspectable {
      */
     void compact(Checkpoint c) {
         if (storageFailed) return;
+        long[] rewriteFrom = new long[2];
         for (int log = 0; log < 2; log++) {
             long to = rules.compactionPoint(c.cursor(log), cursor[log], config.logRetentionSlots());
-            dropBelow(log, Math.min(to, firstRunAhead(log, to, c.cursor(other(log)))));
+            long ahead = firstRunAhead(log, c.cursor(log), c.cursor(other(log)));
+            // Lowered only by run-ahead slots; otherwise the compaction point as the rules give it (a test
+            // twin's point past the cursor must stay visible).
+            dropBelow(log, ahead < c.cursor(log) ? Math.min(to, ahead) : to);
+            rewriteFrom[log] = ahead; // the run-ahead slots go into the durable log too (see firstRunAhead)
         }
         unwrittenCommits.removeIf(s -> s.index < compactedBelow[s.log]);
-        rewriteDurableLog(new long[] {c.cursor0(), c.cursor1()});
+        rewriteDurableLog(rewriteFrom);
     }
 
     /**
@@ -855,6 +891,17 @@ public final class CopilotEngine implements Engine, Inspectable {
      * commits of 133..166; its peers at (133, 202) had compacted log 1 below 200: neither side could
      * move). Keeping more is always safe (compaction is optional); the slots go with the first
      * snapshot whose other-log cursor passed their dependency.
+     *
+     * <p>They must survive a restart too, so from the first of them up to the snapshot's cursor every
+     * slot is written again into the durable log with the slots above the cursor (they are all
+     * committed: they ran here), and a restart takes them back ({@link #restoreBelowCursor}). In memory
+     * only, a restart of the replica holding them would bring back exactly the stall of seed 2641: it
+     * resumes from the snapshot, drops everything below its cursors, answers its peers' questions
+     * about those slots with a snapshot they cannot install (it is behind them in the other log), and
+     * cannot move in the other log because the peers compacted what it needs there; nothing in the
+     * group changes that, so liveness would be lost (safety would not: a replica that forgot a slot it
+     * ran answers about it only with a snapshot offer, never with a vote). The scan covers the
+     * retention window too ({@code to} up to the snapshot's cursor), whose slots a restart also drops.
      */
     private long firstRunAhead(int log, long to, long otherCursor) {
         for (long k = compactedBelow[log]; k < to; k++) {
