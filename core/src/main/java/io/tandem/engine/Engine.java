@@ -51,7 +51,9 @@ public interface Engine {
 
     /**
      * Execution has applied every entry up to {@code appliedIndex}. Engines use it to serve reads
-     * and to decide when to snapshot; most can ignore it.
+     * and to decide when to snapshot; most can ignore it. A hint, not an event in order with the
+     * others: the runtime passes on the latest index at the start of a loop turn and does not wake a
+     * parked loop for it (at most one park later, 10 ms), and may skip indexes in between.
      */
     default void onApplied(long appliedIndex) {}
 

@@ -83,6 +83,20 @@ final class ExecutionThread implements AutoCloseable {
         if (parked) LockSupport.unpark(thread);
     }
 
+    /**
+     * Queues {@code task} without waking the thread: it runs when the thread next wakes for another
+     * task (it drains the whole queue), or after {@link #wake}. The caller must make sure one of the two
+     * happens; {@link NodeRuntime} wakes it at most {@code LOOKUP_WAKE_NANOS} later.
+     */
+    void submitQuietly(Task task) {
+        tasks.offer(task);
+    }
+
+    /** Wakes the thread if it parked (for tasks queued by {@link #submitQuietly}; see {@link #submit} for why none is missed). */
+    void wake() {
+        if (parked) LockSupport.unpark(thread);
+    }
+
     Executor executor() {
         return executor;
     }

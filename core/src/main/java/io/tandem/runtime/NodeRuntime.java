@@ -80,6 +80,8 @@ import org.slf4j.LoggerFactory;
 public final class NodeRuntime implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeRuntime.class);
     private static final long MAX_PARK_NANOS = 10_000_000L;
+    /** The longest a session lookup queued quietly waits for execution to wake for something else. */
+    private static final long LOOKUP_WAKE_NANOS = 1_000_000L;
     /** Timeouts are checked this often, not on every loop turn: the scan is linear in pending requests. */
     private static final long EXPIRY_SCAN_INTERVAL_NANOS = 5_000_000L;
     /**
@@ -102,8 +104,6 @@ public final class NodeRuntime implements AutoCloseable {
     private record Requests(List<ClientRequest> requests) implements LoopEvent {}
 
     private record Storage(StorageEvent event) implements LoopEvent {}
-
-    private record Applied(long index) implements LoopEvent {}
 
     /** Execution applied an entry the engine delivered with {@code deliverReportingResult}: its result. */
     private record Executed(Committed entry, byte[] result) implements LoopEvent {}
@@ -151,6 +151,8 @@ public final class NodeRuntime implements AutoCloseable {
     private final RuntimeMetrics metrics;
     private final PendingRequests pending;
     private final ExecutionThread execution;
+    /** The executor's listener (execution thread). */
+    private final Completions completions;
     private final Timers timers = new Timers();
     /** Forwardable requests waiting for a member that can order them (loop thread only), in retry order. */
     private final ArrayDeque<PendingRequests.Pending> retries = new ArrayDeque<>();
@@ -163,7 +165,17 @@ public final class NodeRuntime implements AutoCloseable {
     private final List<AwaitReady> readyWaiters = new java.util.ArrayList<>();
     private final MpscUnboundedXaddArrayQueue<LoopEvent> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final AtomicLong clockOffsetNanos = new AtomicLong();
-    private final AtomicLong lastReportedApplied = new AtomicLong();
+    /**
+     * The execution thread's applied index as it last reported it (once per executed batch), for the engine's
+     * {@code onApplied}. Read by the loop at the start of every turn instead of being posted to its inbox: a post
+     * woke a parked loop once per batch on every replica only to tell the engine about snapshots (issue 25, one
+     * hand-off per batch fewer). A parked loop learns of it within its longest park ({@value #MAX_PARK_NANOS} ns).
+     */
+    private volatile long appliedForLoop;
+    /** The index last given to the engine's {@code onApplied} (loop thread only). */
+    private long appliedDelivered;
+    /** When execution must be woken for lookups queued quietly since it was last woken, or 0 (loop thread only). */
+    private long lookupWakeDue;
     /** Entries the engine delivered in the current loop turn (loop thread only); see {@link #handOffDelivered}. */
     private ArrayList<Committed> delivered = new ArrayList<>();
     /** Indexes whose results the engine asked for (written on the loop, read on the execution thread). */
@@ -210,7 +222,8 @@ public final class NodeRuntime implements AutoCloseable {
         this.meters = new MicrometerMeters(registry, self, protocol.name(), this::now);
         this.metrics = new RuntimeMetrics(registry, meters.commonTags());
         this.pending = new PendingRequests(config.maxPendingRequests());
-        var executor = config.executors().create(stateMachine, new Completions(), config.executorLimits());
+        this.completions = new Completions();
+        var executor = config.executors().create(stateMachine, completions, config.executorLimits());
         this.execution = new ExecutionThread(self.value(), executor, this::onAppliedProgress, this::onExecutionFailure);
         this.engine = protocol.createEngine(self, this.members);
         this.loop = Thread.ofPlatform().name("tandem-loop-" + self).daemon(true).unstarted(this::runLoop);
@@ -512,16 +525,36 @@ public final class NodeRuntime implements AutoCloseable {
         List<Committed> batch = delivered;
         delivered = new ArrayList<>();
         execution.submit(new ExecutionThread.ApplyAll(batch));
+        lookupWakeDue = 0; // woken: it drains the lookups queued before too
     }
 
     /** Gives execution a task from the loop thread, after the entries delivered before it. */
     private void toExecution(ExecutionThread.Task task) {
         handOffDelivered();
         execution.submit(task);
+        lookupWakeDue = 0;
+    }
+
+    /** Wakes execution for session lookups queued quietly once they waited {@link #LOOKUP_WAKE_NANOS} (loop thread). */
+    private void wakeExecutionForLookups(long wall) {
+        if (lookupWakeDue != 0 && wall - lookupWakeDue >= 0) {
+            lookupWakeDue = 0;
+            execution.wake();
+        }
     }
 
     private void onAppliedProgress(long index) {
-        if (lastReportedApplied.getAndSet(index) != index) enqueue(new Applied(index));
+        completions.publishMeters(); // the execution thread, once per batch
+        appliedForLoop = index;
+    }
+
+    /** Tells the engine of execution's progress since the last turn (loop thread). */
+    private void deliverApplied() {
+        long applied = appliedForLoop;
+        if (applied != appliedDelivered) {
+            appliedDelivered = applied;
+            engine.onApplied(applied);
+        }
     }
 
     private void runLoop() {
@@ -531,6 +564,7 @@ public final class NodeRuntime implements AutoCloseable {
             if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
             while (running) {
                 int handled = inbox.drain(this::dispatch, config.loopBatch());
+                deliverApplied();
                 lookUpSessions();
                 long now = now();
                 for (TimerKey key : timers.due(now)) engine.onTimer(key);
@@ -544,6 +578,7 @@ public final class NodeRuntime implements AutoCloseable {
                 woken = false; // a wake from here on stops the next park
                 int work = polling ? engine.doWork() : 0;
                 handOffDelivered();
+                wakeExecutionForLookups(System.nanoTime());
                 if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
                 else idleTurns = 0;
             }
@@ -567,6 +602,7 @@ public final class NodeRuntime implements AutoCloseable {
 
     private void idle() {
         long wait = Math.min(timers.nanosUntilNext(now()), MAX_PARK_NANOS);
+        if (lookupWakeDue != 0) wait = Math.max(1, Math.min(wait, lookupWakeDue - System.nanoTime()));
         if (polling) {
             // derecho.md §8.8: spin, then yield, then park ever longer; any event wakes the loop.
             IdleStrategy strategy = config.idleStrategy();
@@ -600,7 +636,6 @@ public final class NodeRuntime implements AutoCloseable {
                 engine.onStorageEvent(s.event());
                 if (s.event() instanceof StorageEvent.StorageFailed f) stopAfterStorageFailure(f);
             }
-            case Applied a -> engine.onApplied(a.index());
             case Executed x -> engine.onExecuted(x.entry(), x.result());
             case TagQuery q -> q.answer().complete(engine.snapshotTag(q.index()));
             case AnswerMember a -> answerMember(a.request(), a.result(), a.error());
@@ -689,10 +724,15 @@ public final class NodeRuntime implements AutoCloseable {
         if (r.kind() == ClientRequest.Kind.COMMAND && !r.session().isNone()) sessionLookups.add(r);
     }
 
-    /** One lookup task per loop turn, not per request: the execution thread wakes once for the lot. */
+    /** One lookup task per loop turn, not per request, queued without waking execution (below). */
     private void lookUpSessions() {
         if (sessionLookups.isEmpty()) return;
-        toExecution(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::answerFromSessions));
+        handOffDelivered();
+        // Quietly (issue 25): nearly every lookup finds nothing (the command is new), and the entries that answer
+        // it wake execution anyway within a round trip; waking it now cost one more hand-off per client batch on
+        // the leader. A retry of a command that already ran waits at most LOOKUP_WAKE_NANOS more for its answer.
+        execution.submitQuietly(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::answerFromSessions));
+        if (lookupWakeDue == 0) lookupWakeDue = System.nanoTime() + LOOKUP_WAKE_NANOS;
         sessionLookups.clear();
     }
 
@@ -928,13 +968,25 @@ public final class NodeRuntime implements AutoCloseable {
          * replica, which removes them again). Only for the fail-latency meter; empty in other modes.
          */
         private final Set<Long> failedChecks = new HashSet<>();
+        /**
+         * Applied commands and this node's answered writes (count, nanoseconds from admission) since the last
+         * {@link #publishMeters}: added to the meters once per executed batch instead of three meter updates per
+         * put (issue 25; the meters lag by at most one batch). Execution thread only.
+         */
+        private long appliedSinceBatch, writesSinceBatch, writeNanosSinceBatch;
+
+        void publishMeters() {
+            if (appliedSinceBatch != 0) metrics.applied.increment(appliedSinceBatch);
+            if (writesSinceBatch != 0) metrics.writesCompleted(writesSinceBatch, writeNanosSinceBatch);
+            appliedSinceBatch = writesSinceBatch = writeNanosSinceBatch = 0;
+        }
 
         @Override
         public void executed(Committed entry, Outcome outcome) {
             boolean afterFailedCheck = !failedChecks.isEmpty() && failedChecks.remove(entry.index());
             switch (outcome) {
                 case Outcome.Applied a -> {
-                    if (!entry.isNoop()) metrics.applied.increment();
+                    if (!entry.isNoop()) appliedSinceBatch++;
                 }
                 case Outcome.Duplicate d -> metrics.duplicates.increment();
                 case Outcome.Stale s -> metrics.stale.increment();
@@ -950,7 +1002,12 @@ public final class NodeRuntime implements AutoCloseable {
             PendingRequests.Pending p = self.equals(entry.origin()) ? pending.take(entry.requestId()) : null;
             if (p == null) p = pending.takeBySession(entry.session());
             if (p == null) return;
-            metrics.recordLatency(p, afterFailedCheck);
+            if (afterFailedCheck || p.read()) {
+                metrics.recordLatency(p, afterFailedCheck);
+            } else {
+                writesSinceBatch++;
+                writeNanosSinceBatch += System.nanoTime() - p.startNanos();
+            }
             switch (outcome) {
                 case Outcome.Applied a -> p.future().complete(a.result());
                 case Outcome.Duplicate d -> p.future().complete(d.result());

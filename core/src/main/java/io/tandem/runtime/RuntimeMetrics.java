@@ -61,6 +61,12 @@ final class RuntimeMetrics {
                 .baseUnit("seconds").tags(tags.and("kind", "write-after-failed-check")).register(registry);
     }
 
+    /** {@code count} writes answered, {@code nanos} from their admission summed (the execution thread's batch). */
+    void writesCompleted(long count, long nanos) {
+        writesCompleted.increment(count);
+        writeLatencySum.increment(nanos * 1e-9);
+    }
+
     void recordLatency(PendingRequests.Pending p) {
         recordLatency(p, false);
     }

@@ -117,17 +117,38 @@ public final class KvCodec {
 
     /** Decodes and validates a command; throws {@link KvException} (only) if it is not one. */
     public KvCommand decodeCommand(byte[] bytes) {
+        return readCommand(bytes, true);
+    }
+
+    /**
+     * Validates a command exactly as {@link #decodeCommand} does (same checks, same exceptions) without building it:
+     * the server checks every command before it takes a log slot, and building the key and value there copied
+     * them once more per put, only to be dropped (issue 25).
+     */
+    public void checkCommand(byte[] bytes) {
+        readCommand(bytes, false);
+    }
+
+    /** The command in {@code bytes}, or null (after the same checks) if not {@code build}. */
+    private KvCommand readCommand(byte[] bytes, boolean build) {
         Wire.Reader in = open(bytes, "command");
         int op = in.readByte("operation");
         KvCommand command = switch (op) {
-            case PUT -> new Put(readKey(in, "key"), readValue(in, "value"));
-            case DELETE -> new Delete(readKey(in, "key"));
+            case PUT -> {
+                byte[] key = readKey(in, "key", build);
+                byte[] value = readValue(in, "value", build);
+                yield build ? new Put(key, value) : null;
+            }
+            case DELETE -> {
+                byte[] key = readKey(in, "key", build);
+                yield build ? new Delete(key) : null;
+            }
             case CAS -> {
-                byte[] key = readKey(in, "key");
+                byte[] key = readKey(in, "key", build);
                 int flags = readFlags(in);
-                byte[] expected = (flags & FIRST_PRESENT) != 0 ? readValue(in, "expected value") : null;
-                byte[] update = (flags & SECOND_PRESENT) != 0 ? readValue(in, "new value") : null;
-                yield new CompareAndSet(key, expected, update);
+                byte[] expected = (flags & FIRST_PRESENT) != 0 ? readValue(in, "expected value", build) : null;
+                byte[] update = (flags & SECOND_PRESENT) != 0 ? readValue(in, "new value", build) : null;
+                yield build ? new CompareAndSet(key, expected, update) : null;
             }
             case GET, SCAN -> throw new KvException(Reason.UNKNOWN_OPERATION,
                     "operation " + op + " is a query; submit it as a query, not a command");
@@ -266,6 +287,20 @@ public final class KvCodec {
 
     private byte[] readValue(Wire.Reader in, String field) {
         return in.readBytes(field, limits.maxValueBytes(), Reason.VALUE_TOO_LARGE);
+    }
+
+    /** A key, or only its checks (null) if not {@code build}. */
+    private byte[] readKey(Wire.Reader in, String field, boolean build) {
+        if (build) return readKey(in, field);
+        in.skipBytes(field, limits.maxKeyBytes(), Reason.KEY_TOO_LARGE);
+        return null;
+    }
+
+    /** A value, or only its checks (null) if not {@code build}. */
+    private byte[] readValue(Wire.Reader in, String field, boolean build) {
+        if (build) return readValue(in, field);
+        in.skipBytes(field, limits.maxValueBytes(), Reason.VALUE_TOO_LARGE);
+        return null;
     }
 
     /** Results are bounded by the bytes received, not by the request limits. */

@@ -102,6 +102,14 @@ final class Wire {
             return bytes;
         }
 
+        /** {@link #readBytes} without the copy: checks the string and steps over it. */
+        void skipBytes(String field, int max, Reason tooLarge) {
+            int length = readVarint(field + " length");
+            if (length > max) throw new KvException(tooLarge, field + " is " + length + " bytes; the limit is " + max);
+            if (length > remaining()) throw malformed(field + " declares " + length + " bytes but only " + remaining() + " remain");
+            position += length;
+        }
+
         String readString(String field) {
             return new String(readBytes(field, Integer.MAX_VALUE, Reason.MALFORMED), StandardCharsets.UTF_8);
         }

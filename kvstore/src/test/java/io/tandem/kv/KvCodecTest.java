@@ -173,6 +173,49 @@ class KvCodecTest {
         assertThat(refused).isPositive();
     }
 
+    /**
+     * The server's check before a command takes a log slot ({@link KvCodec#checkCommand}, which builds nothing) refuses
+     * exactly what {@link KvCodec#decodeCommand} refuses, with the same reason and message: valid commands, every
+     * truncation, oversized fields (the small limits), queries and results in a command's place, random and mutated bytes.
+     */
+    @Test
+    void checkCommandAgreesWithDecodeCommand() {
+        Random random = new Random(7);
+        List<byte[]> seeds = new ArrayList<>();
+        for (KvCommand c : sampleCommands()) if (encodedSize(c) < 5_000) seeds.add(codec.encode(c));
+        for (KvQuery q : sampleQueries()) seeds.add(codec.encode(q));
+        for (KvResult r : sampleResults()) seeds.add(codec.encode(r));
+        List<byte[]> inputs = new ArrayList<>(seeds);
+        for (byte[] s : seeds) for (int length = 0; length < s.length; length++) inputs.add(Arrays.copyOf(s, length));
+        for (int i = 0; i < 30_000; i++) {
+            byte[] input = seeds.get(random.nextInt(seeds.size())).clone();
+            for (int flips = 1 + random.nextInt(3); flips > 0 && input.length > 0; flips--) input[random.nextInt(input.length)] = (byte) random.nextInt(256);
+            inputs.add(input);
+        }
+        int accepted = 0;
+        for (byte[] input : inputs) {
+            for (KvCodec c : List.of(codec, small)) {
+                String decoded = outcome(() -> c.decodeCommand(input));
+                String checked = outcome(() -> c.checkCommand(input));
+                if (!decoded.equals(checked)) {
+                    throw new AssertionError("decode: " + decoded + ", check: " + checked + " for " + HexFormat.of().formatHex(input));
+                }
+                if (decoded.equals("ok")) accepted++;
+            }
+        }
+        assertThat(accepted).isGreaterThanOrEqualTo(sampleCommands().size());
+    }
+
+    /** "ok", or the refusal's reason and message. */
+    private static String outcome(Runnable call) {
+        try {
+            call.run();
+            return "ok";
+        } catch (KvException e) {
+            return e.reason() + ": " + e.getMessage();
+        }
+    }
+
     @Test
     void failedResultsThrowTheirExceptionOnDemand() {
         KvResult failed = new Failed(Reason.VALUE_TOO_LARGE, "too big");

@@ -13,6 +13,11 @@ public final class ProcStat {
 
     private ProcStat() {}
 
+    /** Clock ticks per second of the CPU times in {@code /proc} (CLK_TCK). */
+    public static long ticksPerSecond() {
+        return TICKS_PER_SECOND;
+    }
+
     /** User plus system CPU seconds the process has used so far; NaN if it is gone. */
     public static double cpuSeconds(long pid) {
         try {

@@ -66,7 +66,7 @@ public final class PeerBenchmark implements Callable<Integer> {
     record Settings(String mode, List<String> systems, boolean systemsExplicit, int runs, List<Config> configs, int warmup, int measure,
                     List<Slowdown.Kind> kinds, Set<Slowdown.Target> slowTargets, Config slowConfig, int slowWarmup, int slowHealthy, int slowWindow, Slowness.CpuQuota cpu,
                     Slowness.Pauses pause, Slowness.NetworkDelay net, int clients, int keys, int basePort, int startTimeout, String heap,
-                    int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot, SteadyState warmupRule) {
+                    int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot, SteadyState warmupRule, Path profileWindow) {
         Slowness slowness(Slowdown.Kind kind) {
             return switch (kind) {
                 case cpu -> cpu;
@@ -157,6 +157,11 @@ public final class PeerBenchmark implements Callable<Integer> {
             + "e.g. --jvm-opt=-XX:StartFlightRecording=delay=20s,duration=10s,settings=profile,filename=/tmp/jfr/rec-%%p.jfr (profiling).")
     List<String> jvmOpts = new ArrayList<>();
 
+    @Option(names = "--profile-window", paramLabel = "DIR", description = "Profiles exactly the measured window of every trial: each replica's CPU by thread "
+            + "(/proc, at the window's start and end) in DIR/<trial>-threads.csv and, for JVMs started with a continuous JFR recording "
+            + "(--jvm-opt=-XX:StartFlightRecording=...), that recording's window cut out with jcmd JFR.dump into DIR/<trial>-r<replica>-<pid>.jfr.")
+    Path profileWindow;
+
     @Option(names = "--tandem-admin-port-offset", description = "net: port offset (in the replica's block of 20) of a Tandem replica's KV client/admin port. Default: ${DEFAULT-VALUE}.")
     int tandemAdminPortOffset = 1;
 
@@ -242,7 +247,8 @@ public final class PeerBenchmark implements Callable<Integer> {
         Path outDir = out != null ? out : Path.of("jmh", "target", "peers", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         return new Settings(mode.name(), names, systems != null, r, List.copyOf(cs), w, m, List.copyOf(kinds), Collections.unmodifiableSet(targets), Config.parse(slowdownConfig), sw, sh, sl,
                 cpu, pause, net, clients, keys, basePort, startTimeout, heap, tandemAdminPortOffset, repoRoot.toAbsolutePath().normalize(),
-                workDir.toAbsolutePath().normalize(), outDir.toAbsolutePath().normalize(), cgroupRoot, rule);
+                workDir.toAbsolutePath().normalize(), outDir.toAbsolutePath().normalize(), cgroupRoot, rule,
+                profileWindow == null ? null : profileWindow.toAbsolutePath().normalize());
     }
 
     @Override

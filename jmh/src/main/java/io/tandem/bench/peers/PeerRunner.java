@@ -169,6 +169,7 @@ final class PeerRunner {
             Set<Long> replicaPids = new LinkedHashSet<>();
             cluster.members().forEach(m -> replicaPids.add(m.process().pid()));
             WarmupTracker warm = new WarmupTracker(rule, s.measure(), replicaPids);
+            if (s.profileWindow() != null) warm.profile = new WindowProfile(s.profileWindow());
             Leadership leadership = new Leadership();
             double load = ProcStat.loadAverage1m();
             Path timeline = s.out().resolve("timelines").resolve(t.tag() + ".csv");
@@ -211,6 +212,9 @@ final class PeerRunner {
                         : "the timeline has " + w.seconds() + " of " + s.measure() + " measured seconds";
                 return Results.Trial.failure(t, why + "; load log tail:\n" + outcome.logTail() + "\n" + cluster.tails(), load);
             }
+            if (warm.profile != null) {
+                warm.profile.write(t.tag(), List.copyOf(replicaPids), cluster.roles(), warm.loadPid, w.ops());
+            }
             CpuAccount.Usage usage = warm.start == null || warm.end == null ? new CpuAccount.Usage(Double.NaN, Double.NaN)
                     : CpuAccount.between(warm.start, warm.end, replicaPids, warm.loadPid);
             double jit = warm.jitStart >= 0 && warm.jitEnd >= 0 ? warm.jitEnd - warm.jitStart : Double.NaN;
@@ -234,6 +238,8 @@ final class PeerRunner {
         private final List<Double> cpuSoFar = new ArrayList<>();
         long loadPid = -1;
         int warmEnd = -1;
+        /** {@code --profile-window}: told when the window starts and ends; null without the option. */
+        WindowProfile profile;
         Map<Long, Double> start, end;
         double jitStart = -1, jitEnd = -1;
 
@@ -248,6 +254,7 @@ final class PeerRunner {
                 if (second == warmEnd + measure) {
                     jitEnd = jitSeconds();
                     end = readCpu(replicaPids, loadPid);
+                    if (profile != null) profile.windowEnds(pids());
                 }
                 return;
             }
@@ -263,7 +270,14 @@ final class PeerRunner {
                 warmEnd = second;
                 jitStart = jit;
                 start = cpu;
+                if (profile != null) profile.windowStarts(pids());
             }
+        }
+
+        private List<Long> pids() {
+            List<Long> all = new ArrayList<>(replicaPids);
+            all.add(loadPid);
+            return all;
         }
 
         private double jitSeconds() {

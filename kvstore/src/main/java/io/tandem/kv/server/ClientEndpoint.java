@@ -98,6 +98,9 @@ final class ClientEndpoint implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final Map<ErrorCode, Counter> errors = new EnumMap<>(ErrorCode.class);
     private final Map<String, Counter> requestsByType = new ConcurrentHashMap<>();
+    private static final String[] REQUEST_TYPES = {"command", "query", "status", "admin"};
+    /** {@link #requestsOf}'s counters by kind, filled in on first use (I/O thread only). */
+    private final Counter[] requestCounters = new Counter[REQUEST_TYPES.length];
     private final Counter badFrames;
     private final Counter refusedConnections;
     private final Counter refusedPerSource;
@@ -247,14 +250,21 @@ final class ClientEndpoint implements AutoCloseable {
      * request showed in the server's profile on every put; the client measures latency end to end.
      */
     private Counter requestsOf(Request request) {
-        String type = switch (request) {
-            case Request.Command c -> "command";
-            case Request.Query q -> "query";
-            case Request.Status s -> "status";
-            default -> "admin";
+        int kind = switch (request) {
+            case Request.Command c -> 0;
+            case Request.Query q -> 1;
+            case Request.Status s -> 2;
+            default -> 3;
         };
-        return requestsByType.computeIfAbsent(type, t -> Counter.builder("tandem.kv.server.requests").description("client requests received, by type")
-                .tags(tags).tag("type", t).register(registry));
+        // Looked up once per type, then read from the array: the map's computeIfAbsent ran on every put.
+        // The I/O thread is the only caller (the group has one event loop), so a plain array is enough.
+        Counter c = requestCounters[kind];
+        if (c == null) {
+            String type = REQUEST_TYPES[kind];
+            c = requestCounters[kind] = requestsByType.computeIfAbsent(type, t -> Counter.builder("tandem.kv.server.requests")
+                    .description("client requests received, by type").tags(tags).tag("type", t).register(registry));
+        }
+        return c;
     }
 
     /** One client connection. */

@@ -449,7 +449,7 @@ public final class KvServer implements AutoCloseable {
 
     private CompletableFuture<Response> command(Request.Command c) {
         try {
-            codec.decodeCommand(c.command()); // refuse bad bytes before they take a log slot
+            codec.checkCommand(c.command()); // refuse bad bytes before they take a log slot
         } catch (KvException e) {
             return done(new Response.Result(c.requestId(), codec.encode(new KvResult.Failed(e.reason(), e.getMessage()))));
         }
