@@ -37,6 +37,9 @@ import java.util.concurrent.locks.LockSupport;
  * streaming the same bytes to one other, in messages of the block size (at most {@code --block},
  * smaller for smaller messages), as fast as a window of 16 MiB in flight lets it ("raw"). All members
  * and both raw endpoints are in this one JVM, each with its own TcpTransport (one I/O thread).
+ * Beside it, for each group size n above 2, n − 1 such streams at once ("raw-streams", n), each a
+ * transport pair of its own: the bytes the machine's two cores move through loopback in all, which
+ * bounds a group whose n − 1 receivers each take every byte (mean and slowest are per stream).
  *
  * <pre>
  * java -Xmx6g -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.LargeMessageBenchmark \
@@ -45,7 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  * {@code --inflight}: messages the sender keeps sent but not yet delivered to itself. With
  * {@code --runs R} the whole matrix is measured R times, each run visiting the points in the reverse
- * order of the one before (A B B A). Prints one CSV line per point:
+ * order of the one before (A B B A). {@code --raw false} or {@code --tandem false} leaves those points
+ * out (to interleave two builds in one script). Prints one CSV line per point:
  * run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds (MB = 10^6 bytes).
  */
 public final class LargeMessageBenchmark {
@@ -62,6 +66,8 @@ public final class LargeMessageBenchmark {
         int inflight = 4;
         int runs = 1;
         int heartbeatMs = 20;
+        boolean rawPoints = true;
+        boolean tandemPoints = true;
         for (int i = 0; i < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -74,16 +80,24 @@ public final class LargeMessageBenchmark {
                 case "--inflight" -> inflight = Integer.parseInt(v);
                 case "--runs" -> runs = Integer.parseInt(v);
                 case "--heartbeat-ms" -> heartbeatMs = Integer.parseInt(v);
+                case "--raw" -> rawPoints = Boolean.parseBoolean(v);
+                case "--tandem" -> tandemPoints = Boolean.parseBoolean(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, max heap "
                 + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight");
         System.out.println("run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds");
+        // A point is {kind, n, payload}: kind 0 raw streams (n - 1 of them at once), 1 Tandem with n members.
         List<int[]> points = new ArrayList<>();
         for (int payload : payloads) {
-            points.add(new int[] {1, payload}); // raw: n = 1 stands for the transport alone
-            for (int n : sizes) points.add(new int[] {n, payload});
+            if (rawPoints) {
+                points.add(new int[] {0, 2, payload}); // the transport's own number: one stream
+                // n - 1 streams at once: what the machine's cores move through loopback in all, the bound for a
+                // group of n whose n - 1 receivers each take every byte (derecho.md §9.5: two cores for everyone).
+                for (int n : sizes) if (n > 2) points.add(new int[] {0, n, payload});
+            }
+            if (tandemPoints) for (int n : sizes) points.add(new int[] {1, n, payload});
         }
         int port = 0;
         for (int run = 1; run <= runs; run++) {
@@ -91,8 +105,9 @@ public final class LargeMessageBenchmark {
             if (run % 2 == 0) java.util.Collections.reverse(order);
             for (int[] p : order) {
                 int base = basePort + (port++ % 95) * 10;
-                Point r = p[0] == 1 ? raw(p[1], block, base, warmup, measure) : tandem(p[0], p[1], block, inflight, heartbeatMs, base, warmup, measure);
-                System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, p[0] == 1 ? "raw" : "tandem", p[0] == 1 ? 2 : p[0], p[1], r.meanMbps, r.minMbps, r.messages, r.seconds);
+                Point r = p[0] == 0 ? raw(p[2], block, p[1] - 1, base, warmup, measure) : tandem(p[1], p[2], block, inflight, heartbeatMs, base, warmup, measure);
+                String system = p[0] == 1 ? "tandem" : p[1] == 2 ? "raw" : "raw-streams";
+                System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
                 System.out.flush();
                 if (FIRST_ERROR.get() != null) throw new IllegalStateException("a send failed", FIRST_ERROR.get());
             }
@@ -188,62 +203,79 @@ public final class LargeMessageBenchmark {
     /** The benchmark's own message for the raw stream. */
     public record Chunk(long requestId, byte[] bytes) implements ProtocolMessage {}
 
-    private static Point raw(int payload, int block, int basePort, double warmup, double measure) throws Exception {
-        NodeId a = NodeId.of("a");
-        NodeId b = NodeId.of("b");
-        Map<NodeId, Endpoint> members = Map.of(a, new Endpoint("127.0.0.1", basePort), b, new Endpoint("127.0.0.1", basePort + 1));
+    /**
+     * {@code streams} independent transport pairs, each streaming the payload's bytes to its receiver in
+     * messages of the block size (of the payload if smaller) with 16 MiB in flight, all fed by one
+     * sender thread that goes round the streams. One stream is the transport's own number; {@code n − 1}
+     * at once is the aggregate the machine moves (the mean and slowest are per stream).
+     */
+    private static Point raw(int payload, int block, int streams, int basePort, double warmup, double measure) throws Exception {
         KryoCodec.Builder cb = KryoCodec.builder();
         cb.register(Chunk.class, CodecIds.TEST_FIRST);
         KryoCodec codec = cb.build();
         TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
-        TcpTransport sender = new TcpTransport(new TransportSetup("raw", a, members, codec, new SimpleMeterRegistry()), config);
-        TcpTransport receiver = new TcpTransport(new TransportSetup("raw", b, members, codec, new SimpleMeterRegistry()), config);
-        AtomicLong received = new AtomicLong();
+        List<TcpTransport> transports = new ArrayList<>();
+        AtomicLong[] received = new AtomicLong[streams];
         AtomicLong chunks = new AtomicLong();
         int chunk = Math.min(payload, block);
         long window = Math.max(16L << 20, 2L * chunk);
-        receiver.start(new TransportListener() {
-            @Override
-            public void onMessage(NodeId from, ProtocolMessage message) {
-                received.addAndGet(((Chunk) message).bytes().length);
-                chunks.incrementAndGet();
-            }
-        });
-        sender.start((from, message) -> {});
+        NodeId[] to = new NodeId[streams];
+        TcpTransport[] senders = new TcpTransport[streams];
         AtomicBoolean stop = new AtomicBoolean();
         Thread t = null;
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!(sender.isConnected(b) && receiver.isConnected(a))) {
-                if (System.nanoTime() > deadline) throw new IllegalStateException("the raw transports did not connect");
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            for (int i = 0; i < streams; i++) {
+                NodeId a = NodeId.of("a" + i);
+                NodeId b = NodeId.of("b" + i);
+                Map<NodeId, Endpoint> members = Map.of(a, new Endpoint("127.0.0.1", basePort + 2 * i), b, new Endpoint("127.0.0.1", basePort + 2 * i + 1));
+                TcpTransport sender = new TcpTransport(new TransportSetup("raw", a, members, codec, new SimpleMeterRegistry()), config);
+                TcpTransport receiver = new TcpTransport(new TransportSetup("raw", b, members, codec, new SimpleMeterRegistry()), config);
+                transports.add(sender);
+                transports.add(receiver);
+                AtomicLong got = received[i] = new AtomicLong();
+                receiver.start(new TransportListener() {
+                    @Override
+                    public void onMessage(NodeId from, ProtocolMessage message) {
+                        got.addAndGet(((Chunk) message).bytes().length);
+                        chunks.incrementAndGet();
+                    }
+                });
+                sender.start((from, message) -> {});
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!(sender.isConnected(b) && receiver.isConnected(a))) {
+                    if (System.nanoTime() > deadline) throw new IllegalStateException("the raw transports did not connect");
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                }
+                to[i] = b;
+                senders[i] = sender;
             }
             byte[] data = new byte[chunk];
             new java.util.Random(payload).nextBytes(data);
             t = new Thread(() -> {
-                long sent = 0;
+                long[] sent = new long[streams];
                 while (!stop.get()) {
-                    if (sent - received.get() >= window) {
-                        Thread.yield();
-                        continue;
+                    boolean any = false;
+                    for (int i = 0; i < streams; i++) {
+                        if (sent[i] - received[i].get() >= window) continue;
+                        any = true;
+                        if (!senders[i].send(to[i], new Chunk(sent[i], data))) {
+                            FIRST_ERROR.compareAndSet(null, new IllegalStateException("raw send dropped"));
+                            return;
+                        }
+                        sent[i] += chunk;
                     }
-                    if (!sender.send(b, new Chunk(sent, data))) {
-                        FIRST_ERROR.compareAndSet(null, new IllegalStateException("raw send dropped"));
-                        return;
-                    }
-                    sent += chunk;
+                    if (!any) Thread.yield();
                 }
             }, "raw-sender");
             t.setDaemon(true);
             t.start();
             // Messages here are chunks; the payload count is chunks * chunk / payload.
-            Point p = measure(new AtomicLong[] {received}, chunks, warmup, measure);
+            Point p = measure(received, chunks, warmup, measure);
             return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
         } finally {
             stop.set(true);
             if (t != null) t.join(5000);
-            sender.close();
-            receiver.close();
+            for (TcpTransport x : transports) x.close();
         }
     }
 

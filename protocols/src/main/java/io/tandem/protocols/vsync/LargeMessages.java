@@ -4,6 +4,7 @@ import io.tandem.engine.NodeId;
 import io.tandem.engine.RequestIds;
 import io.tandem.protocols.vsync.rdmc.Schedule;
 import io.tandem.protocols.vsync.rdmc.Session;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,10 +12,32 @@ import java.util.List;
  * One member's RDMC side of one shard for one view (derecho.md §3.3, §3.4): the payloads of the
  * shard's large messages, moved in blocks along a binomial pipeline while the SMC ring carries only
  * their headers. One RDMC group per sender, its members the shard's rotated so that the sender has
- * RDMC rank 0 (§3.1); at most one transfer per sender at a time (the sender starts its next large
- * message only once every shard member holds the previous one, see {@link ShardState}). A
- * deterministic state machine like the rest of the engine: blocks and ready signals travel as engine
- * messages ({@link VsyncMessage.RdmcBlock}, {@link VsyncMessage.RdmcReady}) through {@link Link}.
+ * RDMC rank 0 (§3.1). A deterministic state machine like the rest of the engine: blocks and ready
+ * signals travel as engine messages ({@link VsyncMessage.RdmcBlock}, {@link VsyncMessage.RdmcReady})
+ * through {@link Link}.
+ *
+ * <p><b>Successive messages overlap (pipelining).</b> Derecho runs one transfer per sender at a time.
+ * On loopback that leaves a small large message (64-256 KiB) bound by its hops: the header in the SST,
+ * the receiver's ask, the block, the receiver's count back, then the next message. Here a sender may
+ * have up to {@link #PIPELINE} transfers that some shard member does not hold yet ({@link #senderFree}),
+ * and a receiver starts its part in every large message whose header it has read, not only the one it
+ * counts next ({@link ShardState}'s look-ahead calls {@link #payload} for the headers behind an incomplete
+ * one). Each transfer is its own {@link Session} with its own receive buffer, so one waiting for a block
+ * stops none of the others. What this changes is only <i>when transfers start</i>, never <i>when a
+ * message counts</i>: the shard still counts a sender's message k as received only once k's whole
+ * payload is here and everything of that sender before k counts (it reads the ring in order and stops at
+ * the first incomplete payload). So stability and the ragged trim still cover only payloads every
+ * member holds, and the safety argument below is unchanged.
+ *
+ * <p><b>Which transfers are kept.</b> Per sender at most {@link #PIPELINE} (the newest ones started),
+ * and the oldest is forgotten only when a newer one starts. That forgotten transfer is held by every
+ * member, so nobody needs a block of it any more: the sender started the new one only while fewer than
+ * {@code PIPELINE} of its large messages were unheld somewhere, and every member starts the sender's
+ * large messages in the sender's order without skipping one (it reads the headers in ring order), so the
+ * {@code PIPELINE}-th newest before the new one is among those every member held. A receiver's
+ * transfer that it has not counted yet is therefore never forgotten. Memory: at most {@code PIPELINE}
+ * receive buffers per sender, each at most {@code maxLargePayloadBytes}; the window W holds that many
+ * delivered-but-not-stable messages anyway when {@code PIPELINE} &le; W.
  *
  * <p><b>How it meets the ordering layer.</b> A receiver learns of a large message from its SMC header
  * ({@link #payload}: the first call starts the transfer) and the shard counts the message as received
@@ -41,6 +64,8 @@ final class LargeMessages {
     static final int RETRY_TICKS = 3;
     /** Asks kept for transfers not started yet, per sender (more are dropped; the asker repeats). */
     static final int MAX_EARLY_ASKS = 256;
+    /** Large messages per sender that may be under way at once (see the class comment). */
+    static final int PIPELINE = 4;
 
     private final long vid;
     private final String subgroup;
@@ -50,8 +75,8 @@ final class LargeMessages {
     private final int blockBytes;
     private final int maxBytes;
     private final Link link;
-    /** Per sender (shard rank): its current transfer, or null. */
-    private final Transfer[] transfers;
+    /** Per sender (shard rank): its newest transfers, at most {@link #PIPELINE}, oldest first. */
+    private final ArrayDeque<Transfer>[] transfers;
     /** Per sender: asks that arrived for a transfer this member has not started yet. */
     private final List<EarlyAsk>[] early;
 
@@ -63,6 +88,8 @@ final class LargeMessages {
     long blocksSent;
     long asksRepeated;
     long refused;
+    /** Transfers started while an earlier one of the same sender was still under way here. */
+    long overlapped;
 
     private static final class Transfer {
         final int origin;
@@ -89,51 +116,73 @@ final class LargeMessages {
         this.blockBytes = blockBytes;
         this.maxBytes = maxBytes;
         this.link = link;
-        this.transfers = new Transfer[members.size()];
+        this.transfers = new ArrayDeque[members.size()];
         this.early = new List[members.size()];
-        for (int i = 0; i < early.length; i++) early[i] = new ArrayList<>();
+        for (int i = 0; i < early.length; i++) {
+            early[i] = new ArrayList<>();
+            transfers[i] = new ArrayDeque<>();
+        }
     }
 
-    /** Whether no transfer of mine is under way that a shard member still lacks: {@code heldByAll} is the least of the members' received counts of my messages. */
+    /**
+     * Whether I may start another large message: fewer than {@link #PIPELINE} of mine are under way
+     * that a shard member does not hold yet ({@code heldByAll} is the least of the members' received
+     * counts of my messages).
+     */
     boolean senderFree(long heldByAll) {
-        Transfer t = transfers[self];
-        return t == null || heldByAll > t.index;
+        int unheld = 0;
+        for (Transfer t : transfers[self]) if (t.index >= heldByAll) unheld++;
+        return unheld < PIPELINE;
     }
 
     /** Starts sending my message number {@code index}, whose header is in my ring slot {@code index}. */
     void send(long index, byte[] payload) {
         Session s = Session.sender(schedule(payload.length), blockBytes, payload);
-        Transfer t = new Transfer(self, index, s);
-        transfers[self] = t;
-        started++;
-        carry(t, s.start());
-        replayEarly(t);
+        begin(new Transfer(self, index, s));
     }
 
     /**
      * The payload of large message {@code index} of sender {@code origin} (shard rank), whose header
      * announced {@code size} bytes: null while it is not complete here. The first call starts this
-     * member's part in the transfer (it asks for its first block).
+     * member's part in the transfer (it asks for its first block); calls come in the sender's order.
      */
     byte[] payload(int origin, long index, int size) {
-        Transfer t = transfers[origin];
-        if (t == null || t.index < index) {
-            Session s = Session.receiver(schedule(size), rdmcRank(origin, self), blockBytes, size);
-            t = new Transfer(origin, index, s);
-            transfers[origin] = t;
-            started++;
-            carry(t, s.start());
-            replayEarly(t);
-        } else if (t.index != index) {
-            return null; // a header older than the transfer under way cannot be read again (the ring moved on)
+        ArrayDeque<Transfer> mine = transfers[origin];
+        Transfer t = find(origin, index);
+        if (t == null) {
+            // A header older than the transfers kept cannot be read again (the ring moved on); none is skipped.
+            if (!mine.isEmpty() && mine.peekLast().index > index) return null;
+            t = new Transfer(origin, index, Session.receiver(schedule(size), rdmcRank(origin, self), blockBytes, size));
+            begin(t);
         }
         return t.complete ? t.session.buffer() : null;
     }
 
+    /** Keeps {@code t} as its sender's newest transfer (forgetting the oldest beyond {@link #PIPELINE}) and starts it. */
+    private void begin(Transfer t) {
+        ArrayDeque<Transfer> mine = transfers[t.origin];
+        for (Transfer u : mine) {
+            if (!u.complete) {
+                overlapped++;
+                break;
+            }
+        }
+        mine.addLast(t);
+        if (mine.size() > PIPELINE) mine.pollFirst(); // held by every member (class comment)
+        started++;
+        carry(t, t.session.start());
+        replayEarly(t);
+    }
+
+    private Transfer find(int origin, long index) {
+        for (Transfer t : transfers[origin]) if (t.index == index) return t;
+        return null;
+    }
+
     /** Whatever bytes of the payload have arrived, zeros elsewhere (only for the tests' broken twins). */
     byte[] partialPayload(int origin, long index) {
-        Transfer t = transfers[origin];
-        return t != null && t.index == index ? t.session.buffer() : null;
+        Transfer t = find(origin, index);
+        return t != null ? t.session.buffer() : null;
     }
 
     void onReady(NodeId from, VsyncMessage.RdmcReady m) {
@@ -142,10 +191,11 @@ final class LargeMessages {
             refused++;
             return;
         }
-        Transfer t = transfers[m.origin()];
-        if (t != null && t.index == m.index()) {
+        Transfer t = find(m.origin(), m.index());
+        Transfer newest = transfers[m.origin()].peekLast();
+        if (t != null) {
             carry(t, t.session.onReady(rdmcRank(m.origin(), fromRank), m.step()));
-        } else if ((t == null || t.index < m.index()) && early[m.origin()].size() < MAX_EARLY_ASKS) {
+        } else if ((newest == null || newest.index < m.index()) && early[m.origin()].size() < MAX_EARLY_ASKS) {
             early[m.origin()].add(new EarlyAsk(fromRank, m.index(), m.step())); // the header of that message has not reached me yet
         }
     }
@@ -156,8 +206,8 @@ final class LargeMessages {
             refused++;
             return;
         }
-        Transfer t = transfers[m.origin()];
-        if (t == null || t.index != m.index() || m.bytes() == null) {
+        Transfer t = find(m.origin(), m.index());
+        if (t == null || m.bytes() == null) {
             refused++; // a block of a transfer I am not in (a copy that came late): I never asked for it now
             return;
         }
@@ -166,29 +216,31 @@ final class LargeMessages {
 
     /** A heartbeat: a receiver whose transfer made no progress for {@link #RETRY_TICKS} beats asks again. */
     void tick() {
-        for (Transfer t : transfers) {
-            if (t == null || t.origin == self) continue;
-            var waiting = t.session.waitingFor();
-            if (waiting.isEmpty()) continue;
-            int progress = t.session.received();
-            if (progress != t.lastProgress) {
-                t.lastProgress = progress;
-                t.quietTicks = 0;
-                continue;
-            }
-            if (++t.quietTicks < RETRY_TICKS) continue;
-            t.quietTicks = 0;
-            asksRepeated++;
-            carry(t, List.of(waiting.get()));
+        for (int origin = 0; origin < transfers.length; origin++) {
+            if (origin != self) for (Transfer t : transfers[origin]) repeatIfStalled(t);
         }
     }
 
-    /** The current transfer of each sender, with the blocks received of those not complete (for the engine's inspection). */
+    private void repeatIfStalled(Transfer t) {
+        var waiting = t.session.waitingFor();
+        if (waiting.isEmpty()) return;
+        int progress = t.session.received();
+        if (progress != t.lastProgress) {
+            t.lastProgress = progress;
+            t.quietTicks = 0;
+            return;
+        }
+        if (++t.quietTicks < RETRY_TICKS) return;
+        t.quietTicks = 0;
+        asksRepeated++;
+        carry(t, List.of(waiting.get()));
+    }
+
+    /** The transfers kept of each sender, with the blocks received of those not complete (for the engine's inspection). */
     String describe() {
         StringBuilder b = new StringBuilder();
-        for (Transfer t : transfers) {
-            if (t == null) continue;
-            b.append(' ').append(members.get(t.origin)).append('#').append(t.index).append(t.complete ? "" : "(" + t.session.received() + " blocks)");
+        for (ArrayDeque<Transfer> mine : transfers) {
+            for (Transfer t : mine) b.append(' ').append(members.get(t.origin)).append('#').append(t.index).append(t.complete ? "" : "(" + t.session.received() + " blocks)");
         }
         return b.toString();
     }

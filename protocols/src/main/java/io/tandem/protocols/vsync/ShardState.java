@@ -138,9 +138,9 @@ final class ShardState {
         while (windowOpen()) {
             Outgoing o = queue.peek();
             if (o == null && sent >= owed) break;
-            // One RDMC transfer per sender at a time (derecho.md §3.1): the next large message waits until every
-            // member holds my previous one. Nothing of mine after that one counts anywhere before it does (per-sender
-            // FIFO), so neither my later messages nor nulls could move the order meanwhile.
+            // At most LargeMessages.PIPELINE of my large messages under way that a member does not hold yet (derecho.md
+            // §3.1 has one; successive ones overlap here, see LargeMessages): the next waits. Nothing of mine after it
+            // counts anywhere before it does (per-sender FIFO), so neither later messages nor nulls could move the order.
             if (o != null && isLarge(o) && !large.senderFree(heldByAll())) break;
             if (o != null) queue.poll();
             else o = new Outgoing(VsyncEngine.NULL, 0, ClientRequest.Session.NONE, new byte[0]);
@@ -232,7 +232,10 @@ final class ShardState {
                     // member's seq) and the ragged trim (a minimum of received counts) cover only messages whose payload
                     // every member holds. Until then nothing of this sender after it counts either (per-sender FIFO).
                     payload = host.largePayload(this, s, k, (int) size);
-                    if (payload == null) break;
+                    if (payload == null) {
+                        startAhead(s, k + 1, available);
+                        break;
+                    }
                 } else {
                     payload = rows.read(s, block.slots, off + VsyncConfig.SLOT_HEADER, length);
                 }
@@ -255,6 +258,27 @@ final class ShardState {
             rowChanged = true;
         }
         return work;
+    }
+
+    /**
+     * Starts this member's part in the large messages of sender {@code s} whose headers are in its ring
+     * behind an incomplete one ({@code from} up to the guard {@code available}, in order, none skipped, at
+     * most {@link LargeMessages#PIPELINE}), so successive transfers overlap. Only starts them: none counts
+     * before the loop above reaches it with its payload complete. A slot that looks wrong is left alone here;
+     * the loop above suspects its sender when it gets there.
+     */
+    private void startAhead(int s, long from, long available) {
+        int found = 0;
+        for (long j = from; j < available && found < LargeMessages.PIPELINE; j++) {
+            int off = row.slotOffset(j);
+            long header = rows.readWord(s, block.slots, off);
+            if (rows.readWord(s, block.slots, off + 8) != (vid << 32 | j)) return;
+            if (((header >>> 56) & LARGE) == 0) continue;
+            long size = header & LENGTH_MASK;
+            if (size <= smcPayload || size > maxLarge) return;
+            host.largePayload(this, s, j, (int) size);
+            found++;
+        }
     }
 
     // ---- delivery (derecho.md §4.3, §4.5) ----

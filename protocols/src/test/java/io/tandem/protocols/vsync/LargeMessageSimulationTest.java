@@ -70,6 +70,8 @@ class LargeMessageSimulationTest {
         /** Large messages whose header this member read in a view and whose payload had not completed when the view ended. */
         final Set<String> waiting = new HashSet<>();
         long abandoned;
+        /** Large messages whose transfer started here while an earlier one of the same sender was still incomplete here (pipelining). */
+        long overlapped;
 
         MixedEngine(NodeId self, List<NodeId> members, VsyncConfig config, LayoutFunction layout, Receiver receiver) {
             super(self, members, config, layout, receiver);
@@ -95,9 +97,13 @@ class LargeMessageSimulationTest {
         @Override
         protected byte[] largePayload(ShardId shard, int origin, long index, int size) {
             byte[] p = super.largePayload(shard, origin, index, size);
-            String key = shard + "/" + origin + "/" + index;
-            if (p == null) waiting.add(key);
-            else waiting.remove(key);
+            String prefix = shard + "/" + origin + "/";
+            String key = prefix + index;
+            if (p == null) {
+                if (waiting.add(key) && waiting.stream().anyMatch(w -> w.startsWith(prefix) && !w.equals(key))) overlapped++;
+            } else {
+                waiting.remove(key);
+            }
             return p;
         }
 
@@ -169,7 +175,7 @@ class LargeMessageSimulationTest {
         };
     }
 
-    record Stats(List<SimResult> failures, int seeds, long delivered, long largeSent, long largeDelivered, long largeBytes, long abandoned, List<String> corrupt) {}
+    record Stats(List<SimResult> failures, int seeds, long delivered, long largeSent, long largeDelivered, long largeBytes, long abandoned, long overlapped, List<String> corrupt) {}
 
     static Stats run(VirtualSynchronyProtocol protocol, long first, int seeds, int maxFailures) {
         List<SimResult> failures = new ArrayList<>();
@@ -179,6 +185,7 @@ class LargeMessageSimulationTest {
         long largeDelivered = 0;
         long largeBytes = 0;
         long abandoned = 0;
+        long overlapped = 0;
         int ran = 0;
         SimOptions base = VsyncSimulationTest.base();
         for (long seed = first; seed < first + seeds && failures.size() < maxFailures; seed++) {
@@ -195,12 +202,13 @@ class LargeMessageSimulationTest {
                 largeDelivered += e.get().receiver.largeDelivered;
                 largeBytes += e.get().receiver.largeBytes;
                 abandoned += e.get().abandoned;
+                overlapped += e.get().overlapped;
                 for (String c : e.get().receiver.corrupt) corrupt.add("seed " + seed + " " + n + ": " + c);
             }
         }
         System.out.println(protocol.name() + ": seeds=" + ran + " (from " + first + ") failures=" + failures.size() + " shard deliveries=" + delivered + " large sent=" + largeSent
-                + " large delivered=" + largeDelivered + " (" + largeBytes + " bytes) large transfers cut by a view change=" + abandoned + " corrupt=" + corrupt.size());
-        return new Stats(failures, ran, delivered, largeSent, largeDelivered, largeBytes, abandoned, corrupt);
+                + " large delivered=" + largeDelivered + " (" + largeBytes + " bytes) large transfers cut by a view change=" + abandoned + " overlapping transfers=" + overlapped + " corrupt=" + corrupt.size());
+        return new Stats(failures, ran, delivered, largeSent, largeDelivered, largeBytes, abandoned, overlapped, corrupt);
     }
 
     private static String describe(List<SimResult> failures) {
@@ -215,6 +223,7 @@ class LargeMessageSimulationTest {
         assertThat(s.largeDelivered()).as("large messages delivered").isPositive();
         assertThat(s.delivered()).as("all shard deliveries").isGreaterThan(s.largeDelivered());
         assertThat(s.abandoned()).as("large transfers under way when a view ended").isPositive();
+        assertThat(s.overlapped()).as("transfers started behind an incomplete one of the same sender (pipelining)").isPositive();
     }
 
     /** Twin: a large message counted (and so delivered once stable) with whatever of its payload has arrived. */
