@@ -135,7 +135,6 @@ final class ShardState {
         int work = 0;
         // Raw delivery has no round-robin order to keep moving: no nulls.
         long owed = raw ? 0 : RoundRobin.owed(received, n, rank);
-        if (holdForBatch()) return 0;
         while (windowOpen()) {
             Outgoing o = queue.peek();
             if (o == null && sent >= owed) break;
@@ -152,37 +151,9 @@ final class ShardState {
         return work;
     }
 
-    /**
-     * Whether this pass waits for more of the window to open, so that a saturated sender fills many
-     * ring slots per push instead of the one or two that each delivered-counter update frees (every
-     * push costs a frame, a transport wake-up and a receiver turn per peer: the 1 KiB cost of the
-     * loopback benchmark). It waits only while fewer than {@code min(W / BATCH_DIVISOR, queued)}
-     * slots are free and at least one is: then at least {@code W - W / BATCH_DIVISOR} of my messages
-     * are in flight, and their delivery (which needs no later message of mine: round-robin position
-     * k*n+rank depends only on earlier positions) moves the members' delivered counters, which
-     * changes the rows and runs this pass again, until the window is wide enough or wholly open. The
-     * member with the fewest sent messages has all of them delivered once the rows catch up, so its
-     * window is open and it never waits: no cycle of waiting senders. A lone message (queue of one)
-     * goes at once. Safety is untouched: the slots still go out as one batch, their bytes before
-     * the guard (R1/R2, R5 in {@link RingBatch#publish}); only the pass's timing changes.
-     */
-    private boolean holdForBatch() {
-        int wanted = Math.min(window / BATCH_DIVISOR, queue.size());
-        if (wanted <= 1) return false;
-        return windowOpen() && !windowOpenAt(sent + wanted - 1);
-    }
-
-    /** A pass waits until at least W / this many ring slots are free (see {@link #holdForBatch}). */
-    static final int BATCH_DIVISOR = 4;
-
     /** My message number {@code sent} may go once every shard member delivered my message W places earlier (derecho.md §3.6). */
     private boolean windowOpen() {
-        return windowOpenAt(sent);
-    }
-
-    /** Whether my message number {@code next} may go (its slot's previous message is delivered everywhere, §3.6). */
-    private boolean windowOpenAt(long next) {
-        long k = next - window;
+        long k = sent - window;
         if (k < 0) return true;
         if (raw) {
             // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
