@@ -21,6 +21,8 @@ import java.util.Objects;
  */
 public final class KryoCodec {
     private static final int MAX_POOLED_BUFFER = 1 << 20;
+    /** From this size on a message that knows its size ({@link KnownEncodedSize}) gets its own exact array. */
+    static final int SIZED_FROM_BYTES = 64 << 10;
 
     private record Registration(Class<?> type, Serializer<?> serializer, int id) {}
 
@@ -54,6 +56,7 @@ public final class KryoCodec {
 
     /** Serializes a registered object (its class first, then its fields). */
     public byte[] encode(Object value) {
+        if (value instanceof KnownEncodedSize sized && sized.encodedBodyBytes() >= SIZED_FROM_BYTES) return encodeSized(value, sized.encodedBodyBytes());
         Kryo kryo = pool.obtain();
         Output out = outputs.obtain();
         try {
@@ -65,6 +68,27 @@ public final class KryoCodec {
         } finally {
             if (out.getBuffer().length > MAX_POOLED_BUFFER) out.setBuffer(new byte[4096], maxEncodedBytes); // don't pin a huge buffer
             outputs.free(out);
+            pool.free(kryo);
+        }
+    }
+
+    /**
+     * A large message that knows its size: written into an array of exactly the class id's bytes plus
+     * {@code body}, returned as it is. The pooled buffers stay small (a 1 MiB block would otherwise grow a
+     * pooled 4 KiB buffer to 2 MiB, copying as it goes, then be copied out, and the grown buffer dropped).
+     */
+    private byte[] encodeSized(Object value, int body) {
+        Kryo kryo = pool.obtain();
+        try {
+            // writeClassAndObject writes the registration id + 2 as a positive varint (references are off), then the body.
+            long size = Output.varIntLength(kryo.getRegistration(value.getClass()).getId() + 2, true) + (long) body;
+            if (size > maxEncodedBytes) throw new KryoException("a " + size + "-byte encoding exceeds the limit of " + maxEncodedBytes);
+            Output out = new Output(new byte[(int) size], maxEncodedBytes);
+            kryo.writeClassAndObject(out, value);
+            return out.position() == size && out.getBuffer().length == size ? out.getBuffer() : out.toBytes();
+        } catch (RuntimeException e) {
+            throw new CodecException("cannot encode " + value.getClass().getName() + ": " + e.getMessage(), e);
+        } finally {
             pool.free(kryo);
         }
     }

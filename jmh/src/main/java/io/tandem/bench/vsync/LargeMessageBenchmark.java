@@ -162,8 +162,9 @@ public final class LargeMessageBenchmark {
                             @Override
                             public void receive(Message msg) {
                                 if (counter == null) return;
-                                if (msg.payload().length != payload) FIRST_ERROR.compareAndSet(null, new IllegalStateException("delivered " + msg.payload().length + " bytes, sent " + payload));
-                                counter.addAndGet(msg.payload().length);
+                                // length(), not payload(): the payload sits after the channel's name prefix, so payload() copies it.
+                                if (msg.length() != payload) FIRST_ERROR.compareAndSet(null, new IllegalStateException("delivered " + msg.length() + " bytes, sent " + payload));
+                                counter.addAndGet(msg.length());
                                 if (second) messages.incrementAndGet();
                             }
                         }));

@@ -207,11 +207,11 @@ final class LargeMessages {
             return;
         }
         Transfer t = find(m.origin(), m.index());
-        if (t == null || m.bytes() == null) {
-            refused++; // a block of a transfer I am not in (a copy that came late): I never asked for it now
+        if (t == null || m.data() == null) {
+            refused++; // a block of a transfer I am not in (a copy that came late), or one whose frame did not hold its bytes
             return;
         }
-        carry(t, t.session.onBlock(rdmcRank(m.origin(), fromRank), m.step(), m.block(), m.bytes()));
+        carry(t, t.session.onBlock(rdmcRank(m.origin(), fromRank), m.step(), m.block(), m.data(), m.offset(), m.length()));
     }
 
     /** A heartbeat: a receiver whose transfer made no progress for {@link #RETRY_TICKS} beats asks again. */
@@ -266,7 +266,7 @@ final class LargeMessages {
             switch (a) {
                 case Session.Action.SendBlock s -> {
                     blocksSent++;
-                    link.send(members.get(shardRank(t.origin, s.to())), new VsyncMessage.RdmcBlock(vid, subgroup, shard, t.origin, t.index, s.step(), s.block(), s.bytes(), RequestIds.BACKGROUND));
+                    link.send(members.get(shardRank(t.origin, s.to())), new VsyncMessage.RdmcBlock(vid, subgroup, shard, t.origin, t.index, s.step(), s.block(), s.message(), s.offset(), s.length(), RequestIds.BACKGROUND));
                 }
                 case Session.Action.Ready r -> link.send(members.get(shardRank(t.origin, r.to())),
                         new VsyncMessage.RdmcReady(vid, subgroup, shard, t.origin, t.index, r.step(), RequestIds.BACKGROUND));

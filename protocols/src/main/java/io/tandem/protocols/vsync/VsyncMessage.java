@@ -140,8 +140,28 @@ public sealed interface VsyncMessage extends ProtocolMessage {
      */
     record RdmcReady(long vid, String subgroup, int shard, int origin, long index, int step, long requestId) implements VsyncMessage {}
 
-    /** One block of a large message (see {@link RdmcReady}): block {@code block}, the transfer of step {@code step}. */
-    record RdmcBlock(long vid, String subgroup, int shard, int origin, long index, int step, int block, byte[] bytes, long requestId) implements VsyncMessage {}
+    /**
+     * One block of a large message (see {@link RdmcReady}): block {@code block}, the transfer of step {@code step};
+     * its bytes are {@code length} bytes of {@code data} from {@code offset}. A sender's block is a slice of the
+     * message buffer (no copy; {@link RdmcBlockSerializer} writes it straight from there). One read off the wire
+     * has its own array, or {@code data} null when the frame's slice did not fit it (refused on receipt).
+     */
+    record RdmcBlock(long vid, String subgroup, int shard, int origin, long index, int step, int block, byte[] data, int offset, int length, long requestId)
+            implements VsyncMessage, io.tandem.codec.KnownEncodedSize {
+        public RdmcBlock {
+            if (data != null) java.util.Objects.checkFromIndexSize(offset, length, data.length);
+        }
+
+        /** A block of all of {@code bytes}. */
+        RdmcBlock(long vid, String subgroup, int shard, int origin, long index, int step, int block, byte[] bytes, long requestId) {
+            this(vid, subgroup, shard, origin, index, step, block, bytes, 0, bytes == null ? 0 : bytes.length, requestId);
+        }
+
+        @Override
+        public int encodedBodyBytes() {
+            return RdmcBlockSerializer.bodyBytes(this);
+        }
+    }
 
     static void register(MessageRegistry registry) {
         int id = CodecIds.DERECHO_FIRST;
@@ -161,6 +181,6 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         registry.register(HistoryFetch.class, id++);
         registry.register(HistoryReply.class, id++);
         registry.register(RdmcReady.class, id++);
-        registry.register(RdmcBlock.class, id++);
+        registry.register(RdmcBlock.class, new RdmcBlockSerializer(), id++);
     }
 }

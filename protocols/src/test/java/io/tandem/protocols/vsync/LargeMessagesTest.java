@@ -191,6 +191,58 @@ class LargeMessagesTest {
         assertThat(p.payload(0, 0, 40)).isNull();
     }
 
+    /**
+     * Blocks go from the sender's message buffer to the wire as slices (no copied array) and arrive whole
+     * through the codec; a frame whose block does not hold the bytes it declares decodes to a block with
+     * no data (a value, not a codec exception), which the receiver refuses.
+     */
+    @Test
+    void blocksCrossTheCodecAsSlicesAndABadLengthIsABlockWithoutData() {
+        io.tandem.codec.KryoCodec.Builder builder = io.tandem.codec.KryoCodec.builder();
+        VsyncMessage.register(builder);
+        io.tandem.codec.KryoCodec codec = builder.maxEncodedBytes(4 << 20).build();
+        int blockBytes = 100_000; // above the codec's threshold for an exact-size array
+        Shard shard = new Shard(3, blockBytes);
+        byte[] message = bytes(3 * blockBytes + 17, 5);
+        shard.parts.get(0).send(0, message);
+        for (int m = 1; m < 3; m++) shard.parts.get(m).payload(0, 0, message.length);
+        int slices = 0;
+        byte[] sample = null;
+        for (int i = 0; i < 1000 && !shard.inFlight.isEmpty(); i++) {
+            Sent s = shard.inFlight.removeFirst();
+            if (s.message() instanceof VsyncMessage.RdmcBlock b && b.data() == message) {
+                slices++;
+                if (b.offset() > 0) sample = codec.encode(b);
+            }
+            shard.deliver(new Sent(s.from(), s.to(), (VsyncMessage) codec.decode(codec.encode(s.message()))));
+        }
+        assertThat(slices).as("blocks the sender sent straight from its message").isGreaterThanOrEqualTo(4);
+        for (int m = 1; m < 3; m++) assertThat(shard.parts.get(m).payload(0, 0, message.length)).as("member %d", m).isEqualTo(message);
+
+        // The block's length is the 4 bytes before its data, at the end of the frame.
+        assertThat(sample).isNotNull();
+        var good = (VsyncMessage.RdmcBlock) codec.decode(sample);
+        int at = sample.length - good.length() - 4;
+        for (int bad : new int[] {good.length() + 1, -2, Integer.MAX_VALUE}) {
+            byte[] wire = sample.clone();
+            java.nio.ByteBuffer.wrap(wire).putInt(at, bad); // Kryo's writeInt is big-endian
+            var decoded = (VsyncMessage.RdmcBlock) codec.decode(wire);
+            assertThat(decoded.data()).as("length %d", bad).isNull();
+            assertThat(decoded.index()).isEqualTo(good.index());
+        }
+        var truncated = (VsyncMessage.RdmcBlock) codec.decode(java.util.Arrays.copyOf(sample, sample.length - 1));
+        assertThat(truncated.data()).isNull();
+        var headerOnly = (VsyncMessage.RdmcBlock) codec.decode(java.util.Arrays.copyOf(sample, 10));
+        assertThat(headerOnly.data()).isNull();
+
+        Shard other = new Shard(3, blockBytes);
+        LargeMessages receiver = other.parts.get(1);
+        receiver.payload(0, 0, message.length);
+        receiver.onBlock(other.members.get(0), truncated);
+        assertThat(receiver.refused).isEqualTo(1);
+        assertThat(receiver.payload(0, 0, message.length)).isNull();
+    }
+
     @Test
     void theConfigRefusesALargeMessageLimitThatCannotWork() {
         VsyncConfig d = VsyncConfig.DEFAULTS;

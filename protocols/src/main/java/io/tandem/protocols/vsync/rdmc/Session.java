@@ -27,8 +27,22 @@ import java.util.List;
 public final class Session {
     /** What the caller must do. */
     public sealed interface Action {
-        /** Send {@code bytes} (block {@code block} of the message) to member {@code to} as step {@code step}'s transfer. */
-        record SendBlock(int to, int step, int block, byte[] bytes) implements Action {}
+        /**
+         * Send block {@code block} of the message, {@code length} bytes of {@code message} from {@code offset}, to member
+         * {@code to} as step {@code step}'s transfer. A slice of the message buffer, not a copy (a 1 MiB block was copied
+         * once per send before): safe because a session never writes a block it holds again (a block is written once,
+         * when it arrives, before it is held), and a caller writes nothing into the buffer.
+         */
+        record SendBlock(int to, int step, int block, byte[] message, int offset, int length) implements Action {
+            public SendBlock {
+                java.util.Objects.checkFromIndexSize(offset, length, message.length);
+            }
+
+            /** A copy of the block's bytes (for tests). */
+            public byte[] bytes() {
+                return java.util.Arrays.copyOfRange(message, offset, offset + length);
+            }
+        }
 
         /** Tell member {@code to} that this member is ready for the block of step {@code step}. */
         record Ready(int to, int step) implements Action {}
@@ -127,8 +141,7 @@ public final class Session {
             // (a link that may drop messages), and the receiver repeats its ask. The block is held (it was
             // sent), so it goes again; a copy that arrives twice is refused by the receiver as out of step.
             Schedule.Transfer x = outgoing.get(i);
-            int offset = x.block() * blockSize;
-            actions.add(new Action.SendBlock(x.to(), step, x.block(), java.util.Arrays.copyOfRange(message, offset, offset + blockLength(x.block()))));
+            actions.add(sendBlock(x, step));
             return actions;
         }
         readyFromReceivers.set(i);
@@ -155,8 +168,16 @@ public final class Session {
         return message;
     }
 
-    /** Block {@code block} arrived from member {@code from} as step {@code step}'s transfer. */
+    /** Block {@code block} arrived from member {@code from} as step {@code step}'s transfer: all of {@code bytes}. */
     public List<Action> onBlock(int from, int step, int block, byte[] bytes) {
+        return onBlock(from, step, block, bytes, 0, bytes.length);
+    }
+
+    /**
+     * Block {@code block} arrived from member {@code from} as step {@code step}'s transfer: {@code length} bytes of
+     * {@code data} from {@code offset} (a slice that does not fit {@code data} is refused).
+     */
+    public List<Action> onBlock(int from, int step, int block, byte[] data, int offset, int length) {
         List<Action> actions = new ArrayList<>();
         if (nextIncoming >= incoming.size()) {
             actions.add(new Action.Refused("rank " + rank + " expects no more blocks, got block " + block + " of step " + step + " from " + from));
@@ -169,12 +190,16 @@ public final class Session {
                     + ", got block " + block + " of step " + step + " from " + from));
             return actions;
         }
-        int length = blockLength(block);
-        if (bytes.length != length) {
-            actions.add(new Action.Refused("block " + block + " must hold " + length + " bytes, got " + bytes.length));
+        int expectedLength = blockLength(block);
+        if (length != expectedLength) {
+            actions.add(new Action.Refused("block " + block + " must hold " + expectedLength + " bytes, got " + length));
             return actions;
         }
-        System.arraycopy(bytes, 0, message, block * blockSize, length);
+        if (offset < 0 || (long) offset + length > data.length) {
+            actions.add(new Action.Refused("block " + block + ": " + length + " bytes from " + offset + " do not fit an array of " + data.length));
+            return actions;
+        }
+        System.arraycopy(data, offset, message, block * blockSize, length);
         held.set(block);
         nextIncoming++;
         if (nextIncoming < incoming.size()) actions.add(readyForNext());
@@ -202,11 +227,13 @@ public final class Session {
         while (nextOutgoing < outgoing.size()) {
             Schedule.Transfer x = outgoing.get(nextOutgoing);
             if (!held.get(x.block()) || !readyFromReceivers.get(nextOutgoing)) return;
-            int offset = x.block() * blockSize;
-            byte[] bytes = java.util.Arrays.copyOfRange(message, offset, offset + blockLength(x.block()));
-            actions.add(new Action.SendBlock(x.to(), stepOf[1][nextOutgoing], x.block(), bytes));
+            actions.add(sendBlock(x, stepOf[1][nextOutgoing]));
             nextOutgoing++;
         }
+    }
+
+    private Action.SendBlock sendBlock(Schedule.Transfer x, int step) {
+        return new Action.SendBlock(x.to(), step, x.block(), message, x.block() * blockSize, blockLength(x.block()));
     }
 
     private void finishIfComplete(List<Action> actions) {
