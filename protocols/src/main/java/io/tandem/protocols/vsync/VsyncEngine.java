@@ -182,16 +182,8 @@ public class VsyncEngine implements Engine, Inspectable {
     private long loggedNextBallot;
     /** Restart sources named by the restart view, for shards whose history I have not copied yet. */
     private final Map<ShardId, NodeId> historySources = new java.util.HashMap<>();
-    /** Restart leader: the latest report of each restarting member, and since when they formed a quorum. */
-    private final Map<NodeId, RestartPlanner.Report> reports = new java.util.HashMap<>();
-    private long quorumSince = -1;
-    private String restartWaiting;
-    /** Restart leader: the decision being prepared, who logged it, and for how many retries it has waited. */
-    private RestartPlanner.Decision preparing;
-    private final java.util.Set<NodeId> restartAcks = new java.util.HashSet<>();
-    private int preparingRetries;
-    /** Restart leader: the last decision committed (its members may ask again). */
-    private RestartPlanner.Decision committedRestart;
+    /** The restart leader's round (used at {@link #restartLeader()} only). */
+    private final RestartLeader asRestartLeader = new RestartLeader();
     /** A restarting member: the decision it logged, and that record's log index. */
     private VsyncMessage.RestartPrepare accepted;
     private long acceptedIndex;
@@ -1744,7 +1736,7 @@ public class VsyncEngine implements Engine, Inspectable {
     /** Every join retry while out of a view: report my log to the restart leader; as leader, move the restart on. */
     private void restartRound() {
         RestartPlanner.Report mine = report();
-        if (self.equals(restartLeader())) onReport(mine);
+        if (self.equals(restartLeader())) asRestartLeader.report(mine);
         else ctx.send(restartLeader(), toMessage(mine));
         if (accepted != null && ctx.log().durableIndex() >= acceptedIndex) ctx.send(restartLeader(), new VsyncMessage.RestartAck(accepted.vid(), io.tandem.engine.RequestIds.BACKGROUND));
         if (self.equals(restartLeader())) leadRestart();
@@ -1783,67 +1775,30 @@ public class VsyncEngine implements Engine, Inspectable {
         if (!durableMode || !self.equals(restartLeader()) || !configured.contains(from)) return;
         if (phase == Phase.MEMBER) {
             // A member of the restart view I committed that missed the commit asks again.
-            if (committedRestart != null && vid == committedRestart.vid() && committedRestart.members().contains(from)) {
-                ctx.send(from, new VsyncMessage.RestartCommit(committedRestart.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+            RestartPlanner.Decision committed = asRestartLeader.committed();
+            if (committed != null && vid == committed.vid() && committed.members().contains(from)) {
+                ctx.send(from, new VsyncMessage.RestartCommit(committed.vid(), io.tandem.engine.RequestIds.BACKGROUND));
             }
             return; // a live group: the reporter joins it
         }
         if (phase != Phase.JOINING) return;
         Map<ShardId, Long> last = new java.util.HashMap<>();
         for (int i = 0; i < m.logShards().size(); i++) last.put(m.logShards().get(i), m.lastVersions()[i]);
-        onReport(new RestartPlanner.Report(from, m.vid(), m.ballot(), m.members(), m.shards(), new java.util.HashSet<>(m.holds()), last));
+        asRestartLeader.report(new RestartPlanner.Report(from, m.vid(), m.ballot(), m.members(), m.shards(), new java.util.HashSet<>(m.holds()), last));
     }
 
-    private void onReport(RestartPlanner.Report r) {
-        reports.put(r.from(), r);
-    }
-
-    /**
-     * The restart leader's rules (derecho.md §5.9, {@link RestartPlanner}): once the reports form a
-     * quorum, wait one more retry period for stragglers, then prepare the restart view; commit it once
-     * every member of it logged it; start over if that does not happen within a few retries.
-     */
+    /** The restart leader's step ({@link RestartLeader}): send what it says. */
     private void leadRestart() {
         if (phase != Phase.JOINING) return;
-        if (preparing != null) {
-            if (restartAcks.containsAll(preparing.members())) {
-                committedRestart = preparing;
-                preparing = null;
-                for (NodeId m : committedRestart.members()) {
-                    if (m.equals(self)) continue;
-                    ctx.send(m, new VsyncMessage.RestartCommit(committedRestart.vid(), io.tandem.engine.RequestIds.BACKGROUND));
+        switch (asRestartLeader.step(this::decideRestart)) {
+            case RestartLeader.Wait w -> {}
+            case RestartLeader.Prepare p -> sendPrepare(p.decision());
+            case RestartLeader.Commit c -> {
+                VsyncMessage.RestartCommit commit = new VsyncMessage.RestartCommit(c.decision().vid(), io.tandem.engine.RequestIds.BACKGROUND);
+                for (NodeId m : c.decision().members()) {
+                    if (!m.equals(self)) ctx.send(m, commit);
                 }
-                onRestartCommit(self, new VsyncMessage.RestartCommit(committedRestart.vid(), io.tandem.engine.RequestIds.BACKGROUND));
-                return;
-            }
-            if (++preparingRetries > 5) {
-                // Someone did not log it in time (it crashed again): hear everyone afresh. Those that logged it
-                // report it as their newest view, so the next decision builds on it.
-                preparing = null;
-                reports.clear();
-                quorumSince = -1;
-                return;
-            }
-            sendPrepare(preparing);
-            return;
-        }
-        switch (decideRestart(reports.values())) {
-            case RestartPlanner.Waiting w -> {
-                restartWaiting = w.reason();
-                quorumSince = -1;
-            }
-            case RestartPlanner.Decided d -> {
-                restartWaiting = null;
-                if (quorumSince < 0) {
-                    quorumSince = ctx.nowNanos(); // the quorum formed: give stragglers one more round
-                    return;
-                }
-                preparing = d.decision();
-                preparingRetries = 0;
-                restartAcks.clear();
-                reports.clear();
-                quorumSince = -1;
-                sendPrepare(preparing);
+                onRestartCommit(self, commit);
             }
         }
     }
@@ -1859,7 +1814,7 @@ public class VsyncEngine implements Engine, Inspectable {
         VsyncMessage.RestartPrepare p = new VsyncMessage.RestartPrepare(d.vid(), d.members(), flatShards(d.layout()), ids, nodes, io.tandem.engine.RequestIds.BACKGROUND);
         for (NodeId m : d.members()) {
             if (m.equals(self)) onRestartPrepare(self, p);
-            else if (!restartAcks.contains(m)) ctx.send(m, p);
+            else if (!asRestartLeader.acked(m)) ctx.send(m, p);
         }
     }
 
@@ -1876,14 +1831,13 @@ public class VsyncEngine implements Engine, Inspectable {
             loggedNextBallot = 0;
         }
         if (ctx.log().durableIndex() >= acceptedIndex) {
-            if (self.equals(restartLeader())) restartAcks.add(self);
+            if (self.equals(restartLeader())) asRestartLeader.ack(self, m.vid());
             else ctx.send(from, new VsyncMessage.RestartAck(m.vid(), io.tandem.engine.RequestIds.BACKGROUND));
         }
     }
 
     private void onRestartAck(NodeId from, VsyncMessage.RestartAck m) {
-        if (preparing != null && m.vid() == preparing.vid()) restartAcks.add(from);
-        if (preparing != null && restartAcks.containsAll(preparing.members())) leadRestart();
+        if (asRestartLeader.ack(from, m.vid())) leadRestart();
     }
 
     /** Second phase: every member of the restart view logged it; install it (derecho.md §5.9). */
@@ -1922,7 +1876,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** Why the restart leader is still waiting, or null. */
     public String restartWaiting() {
-        return restartWaiting;
+        return asRestartLeader.waiting();
     }
 
     // ---- for invariants and tests ----
