@@ -1,32 +1,23 @@
 #!/usr/bin/env python3
-"""The loopback bound per point: the delivered rate at which the payload bytes alone fill loopback for n-1 receivers,
-next to JGroups' rate and what 2x JGroups needs. Reads bound.txt (transport raw streams, JGroups) and the bare
-loopback lines of the files given (LoopbackBandwidth CSV: streams,write,total,min,seconds)."""
+"""The loopback bound per point (docs/vsync-benchmark.md, Session vsync12): the delivered rate at which the payload
+bytes alone fill the best bare loopback figure L for n-1 receivers, next to 2x JGroups and what it leaves of the 2
+cores. Usage: python3 bound.py ab.txt final.txt  (L = the best LoopbackBandwidth total in those files; the
+transport's raw streams and this session's JGroups run from bound.txt; the quiet JGroups rates of vsync10/vsync11
+as listed below)."""
 import re, sys
-def lines(f): return open(f).read().splitlines()
-raw = {}; jg = {}; tan = {}
-for l in lines("bound.txt"):
-    p = l.split(",")
-    if l.startswith("1,raw"):
-        n, pay, mean = int(p[2]), int(p[3]), float(p[4])
-        raw[(n, pay)] = mean * (n - 1)          # per-stream mean x streams = the aggregate
-    elif l.startswith("jgroups-sequencer,"):
-        jg[(int(p[1]), int(p[2]))] = int(p[3])
-bare = {}
-for f in sys.argv[1:]:
-    for l in lines(f):
-        if re.match(r"^\d+,262144,", l):
-            p = l.split(","); bare.setdefault(int(p[0]), []).append(float(p[2]))
-bare_best = max(max(v) for v in bare.values()) if bare else None
-print("bare loopback (MB/s, by streams):", {k: v for k, v in sorted(bare.items())})
-print("| n | payload | transport BW, n-1 streams (MB/s) | bound rate (transport) | bare loopback best (MB/s) | bound rate (bare) | JGroups (this session) | 2x JGroups | bytes 2x JGroups needs (MB/s) | 2x J / transport bound |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for n in (2, 3, 4, 5):
-    for pay in (64, 1024, 8192):
-        bw = raw.get((n, 1048576))
-        per = (n - 1) * pay
-        j = jg.get((n, pay))
-        rt = bw * 1e6 / per if bw else None
-        rb = bare_best * 1e6 / per if bare_best else None
-        need = 2 * j * per / 1e6 if j else None
-        print(f"| {n} | {pay} | {bw:.0f} | {rt:,.0f} | {bare_best:.0f} | {rb:,.0f} | {j:,} | {2*j:,} | {need:.0f} | {2*j/rt:.2f} |")
+raw = {}; jg_now = {}
+for l in open("bound.txt"):
+    p = l.strip().split(",")
+    if l.startswith("1,raw"): raw[(int(p[2]), int(p[3]))] = float(p[4]) * (int(p[2]) - 1)  # per-stream mean x streams
+    elif l.startswith("jgroups-sequencer,"): jg_now[(int(p[1]), int(p[2]))] = int(p[3])
+L = max(float(l.split(",")[2]) for f in sys.argv[1:] for l in open(f) if re.match(r"^\d+,262144,", l))
+# vsync10 medians (final rounds); at 2-3 members x 1 KiB/8 KiB the higher of vsync10's median and vsync11's run.
+jg = {(2, 64): 27239, (2, 1024): 364854, (2, 8192): 97431, (3, 64): 19531, (3, 1024): 324603, (3, 8192): 71776,
+      (4, 64): 19531, (4, 1024): 19298, (4, 8192): 48868, (5, 64): 19531, (5, 1024): 8788, (5, 8192): 30512}
+print(f"L = {L:.0f} MB/s (both cores); kernel cost {2 / (L * 1e6) * 1e9:.3f} ns of a core per byte")
+print("| n | payload | JGroups (this session) | 2x J | bytes MB/s | R_L | 2xJ/R_L | kernel cores | CPU left us/msg | transport n-1 streams MB/s | 2xJ/R_transport |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+for (n, pay), j in sorted(jg.items()):
+    per = (n - 1) * pay; need = 2 * j * per / 1e6; rl = L * 1e6 / per; cores = 2 * need / L
+    t = raw[(n, 1048576)]; rt = t * 1e6 / per
+    print(f"| {n} | {pay} | {j:,} ({jg_now.get((n, pay), 0):,}) | {2*j:,} | {need:,.0f} | {rl:,.0f} | {2*j/rl:.3f} | {cores:.2f} | {(2-cores)/(2*j)*1e6:.1f} | {t:.0f} | {2*j/rt:.2f} |")
