@@ -567,7 +567,10 @@ public final class NodeRuntime implements AutoCloseable {
                 deliverApplied();
                 lookUpSessions();
                 long now = now();
-                for (TimerKey key : timers.due(now)) engine.onTimer(key);
+                // Indexed, not for-each: the list is empty on almost every turn, and an iterator per turn was a
+                // loop allocation of its own (a polling engine's loop turns over hundreds of thousands of times a second).
+                List<TimerKey> due = timers.due(now);
+                for (int i = 0; i < due.size(); i++) engine.onTimer(due.get(i));
                 long wall = System.nanoTime();
                 retryDue(wall);
                 if (wall - lastExpiryScan >= EXPIRY_SCAN_INTERVAL_NANOS) {
@@ -601,14 +604,18 @@ public final class NodeRuntime implements AutoCloseable {
     }
 
     private void idle() {
-        long wait = Math.min(timers.nanosUntilNext(now()), MAX_PARK_NANOS);
-        if (lookupWakeDue != 0) wait = Math.max(1, Math.min(wait, lookupWakeDue - System.nanoTime()));
+        long parkCap = MAX_PARK_NANOS;
         if (polling) {
-            // derecho.md §8.8: spin, then yield, then park ever longer; any event wakes the loop.
+            // derecho.md §8.8: spin, then yield, then park ever longer; any event wakes the loop. A spinning or
+            // yielding turn returns before the timers are asked: only a park needs the next deadline (the timer
+            // queue's lookup was 14 % of a 3-member 1 KiB benchmark's loop samples, paid on every idle turn).
+            // Returning early skips nothing else: the loop runs its due timers itself on every turn.
             IdleStrategy strategy = config.idleStrategy();
             if (strategy.spinOrYield(idleTurns++)) return;
-            wait = Math.min(wait, strategy.parkNanos(idleTurns - 1));
+            parkCap = strategy.parkNanos(idleTurns - 1);
         }
+        long wait = Math.min(timers.nanosUntilNext(now()), Math.min(MAX_PARK_NANOS, parkCap));
+        if (lookupWakeDue != 0) wait = Math.max(1, Math.min(wait, lookupWakeDue - System.nanoTime()));
         if (wait <= 0) return;
         parked = true;
         try {

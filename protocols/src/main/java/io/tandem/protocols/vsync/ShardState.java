@@ -241,9 +241,10 @@ final class ShardState {
                 }
                 long requestId = rows.readWord(s, block.slots, off + 16);
                 long clientId = rows.readWord(s, block.slots, off + 24);
-                long sequence = rows.readWord(s, block.slots, off + 32);
-                long low = rows.readWord(s, block.slots, off + 40);
-                ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(clientId, sequence, low);
+                // A send without a session (every channel send) writes clientId 0 and the session's NONE words; only a
+                // session's sequence and watermark need reading (two fewer checked off-heap reads per message).
+                ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE
+                        : new ClientRequest.Session(clientId, rows.readWord(s, block.slots, off + 32), rows.readWord(s, block.slots, off + 40));
                 held[s].add(new Held(kind, k, requestId, session, payload));
                 received[s] = k + 1;
                 sst.set(block.received, s, k + 1);

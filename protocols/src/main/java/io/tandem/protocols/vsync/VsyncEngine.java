@@ -125,6 +125,14 @@ public class VsyncEngine implements Engine, Inspectable {
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     // ---- subgroups and shards (derecho.md §1.3, §4.1) ----
     private final LayoutFunction layoutFunction;
+    /**
+     * Whether the layout has the {@link #GROUP} subgroup, decided once: {@link LayoutFunction#subgroups()} is fixed
+     * for the life of the group, and an allocator's answers it with a new stream and list on every call (a per-send
+     * allocation when {@link #onClientRequest} asked it for every message).
+     */
+    private final boolean hasGroup;
+    /** {@link #onPushCompletion} as the sink {@link #doWork} polls with on every loop turn: one object, not a new method reference per turn. */
+    private final java.util.function.Consumer<PushCompletion> onPushCompletion = this::onPushCompletion;
     private final ShardReceiver shardReceiver;
     private Layout layout = Layout.EMPTY;
     /** The shards I serve in the current view, one per subgroup at most, in subgroup order. */
@@ -246,6 +254,7 @@ public class VsyncEngine implements Engine, Inspectable {
         if (layout.subgroups().isEmpty()) throw new IllegalArgumentException("the layout declares no subgroup");
         if (layout.subgroups().contains(GROUP) && layout.maxShards(GROUP) != 1) throw new IllegalArgumentException("subgroup " + GROUP + " must have exactly one shard");
         this.layoutFunction = layout;
+        this.hasGroup = layout.subgroups().contains(GROUP);
         this.shardReceiver = receiver;
         if (!configured.contains(self)) throw new IllegalArgumentException(self + " is not among the members " + configured);
         if (configured.size() > config.maxMembers()) {
@@ -329,7 +338,7 @@ public class VsyncEngine implements Engine, Inspectable {
             ctx.reject(request.requestId(), new Rejection.Unavailable(self + " is " + (phase == Phase.JOINING ? "joining the group" : "shut down: " + shutdownReason)));
             return;
         }
-        if (!layoutFunction.subgroups().contains(GROUP)) {
+        if (!hasGroup) {
             ctx.reject(request.requestId(), new Rejection.Unavailable("the layout has no " + GROUP + " subgroup: use orderedSend to a shard"));
             return;
         }
@@ -379,7 +388,7 @@ public class VsyncEngine implements Engine, Inspectable {
     @Override
     public int doWork() {
         if (phase != Phase.MEMBER) return 0;
-        int work = ctx.regions().pollCompletions(this::onPushCompletion);
+        int work = ctx.regions().pollCompletions(onPushCompletion);
         if (phase != Phase.MEMBER) return work;
         long changes = sst.peerChanges();
         long durable = durableMode ? ctx.log().durableIndex() : 0;
