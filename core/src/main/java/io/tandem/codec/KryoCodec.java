@@ -97,13 +97,77 @@ public final class KryoCodec {
         return decode(bytes, 0, bytes.length);
     }
 
+    /** The Kryo context key that marks an encoding of the head only ({@link #encodeHead}). */
+    private static final Object HEAD_ONLY = new Object();
+    /** The Kryo context key that marks an input array the decoded value may keep ({@link #decodeOwned}). */
+    private static final Object OWNED_INPUT = new Object();
+
+    /** A message's encoding in two parts: {@code head}, then {@code length} bytes of {@code tail} from {@code offset}. */
+    public record Head(byte[] head, byte[] tail, int offset, int length) {
+        public long totalBytes() {
+            return (long) head.length + length;
+        }
+    }
+
+    /**
+     * Encodes a {@link TrailingBytes} message without its trailing run: the head, to be followed on the wire
+     * by the run itself (read from the message's array, not copied here). The two together are exactly
+     * {@link #encode}'s bytes.
+     */
+    public Head encodeHead(TrailingBytes value) {
+        Kryo kryo = pool.obtain();
+        Output out = outputs.obtain();
+        try {
+            out.reset();
+            kryo.getContext().put(HEAD_ONLY, Boolean.TRUE);
+            kryo.writeClassAndObject(out, value);
+            byte[] tail = value.trailingArray();
+            return new Head(out.toBytes(), tail, tail == null ? 0 : value.trailingOffset(), tail == null ? 0 : value.trailingLength());
+        } catch (RuntimeException e) {
+            throw new CodecException("cannot encode " + value.getClass().getName() + ": " + e.getMessage(), e);
+        } finally {
+            kryo.getContext().remove(HEAD_ONLY);
+            if (out.getBuffer().length > MAX_POOLED_BUFFER) out.setBuffer(new byte[4096], maxEncodedBytes);
+            outputs.free(out);
+            pool.free(kryo);
+        }
+    }
+
+    /** For a {@link TrailingBytes} serializer: writes the trailing run last, or nothing when only the head is encoded. */
+    public static void writeTrailing(Kryo kryo, Output out, byte[] data, int offset, int length) {
+        if (kryo.getContext().containsKey(HEAD_ONLY)) return;
+        out.writeBytes(data, offset, length);
+    }
+
+    /**
+     * For a serializer: whether the input array is the decoded message's own ({@link #decodeOwned}), so that a
+     * large run of bytes may be kept as a slice of {@link Input#getBuffer()} instead of copied out of it.
+     */
+    public static boolean ownsInput(Kryo kryo) {
+        return kryo.getContext().containsKey(OWNED_INPUT);
+    }
+
+    /**
+     * Like {@link #decode(byte[], int, int)}, for an array the caller hands over and never reuses (a large frame
+     * read into an array of its own): the decoded value may keep references into it instead of copying
+     * (a serializer asks {@link #ownsInput}).
+     */
+    public Object decodeOwned(byte[] bytes, int offset, int length) {
+        return decode(bytes, offset, length, true);
+    }
+
     /**
      * Deserializes one object that must fill {@code bytes[offset, offset+length)} exactly.
      *
      * @throws CodecException for unknown types, truncated or trailing bytes, or hostile lengths
      */
     public Object decode(byte[] bytes, int offset, int length) {
+        return decode(bytes, offset, length, false);
+    }
+
+    private Object decode(byte[] bytes, int offset, int length, boolean owned) {
         Kryo kryo = pool.obtain();
+        if (owned) kryo.getContext().put(OWNED_INPUT, Boolean.TRUE);
         try (Input in = new Input(bytes, offset, length)) {
             Object value = kryo.readClassAndObject(in);
             if (in.position() != offset + length) {
@@ -115,6 +179,7 @@ public final class KryoCodec {
         } catch (RuntimeException e) { // KryoException, IndexOutOfBounds from hostile input, ...
             throw new CodecException("cannot decode a " + length + "-byte body: " + e.getMessage(), e);
         } finally {
+            if (owned) kryo.getContext().remove(OWNED_INPUT);
             pool.free(kryo);
         }
     }

@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import io.tandem.codec.KryoCodec;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,6 +18,11 @@ import java.nio.charset.StandardCharsets;
  * hold what it declares is read as a block with no data (null), which {@link LargeMessages#onBlock}
  * refuses and counts: a bad block is rejected with a value, not a codec exception (that would close the
  * whole connection).
+ *
+ * <p>Copies per block (session 14): the transport sends the head ({@link KryoCodec#encodeHead}) and copies the
+ * block from the message buffer straight into its send buffer; a receiver whose transport read the frame into
+ * an array of its own ({@link KryoCodec#decodeOwned}) keeps the block as a slice of that array, and the session
+ * copies it once into the receive buffer.
  */
 final class RdmcBlockSerializer extends Serializer<VsyncMessage.RdmcBlock> {
     /** vid, index, requestId (8 each), shard, origin, step, block, the subgroup's length (4 each). */
@@ -45,7 +51,8 @@ final class RdmcBlockSerializer extends Serializer<VsyncMessage.RdmcBlock> {
             return;
         }
         out.writeInt(m.length());
-        out.writeBytes(m.data(), m.offset(), m.length());
+        KryoCodec.writeTrailing(kryo, out, m.data(), m.offset(), m.length()); // nothing when the transport copies them itself
+
     }
 
     @Override
@@ -64,6 +71,11 @@ final class RdmcBlockSerializer extends Serializer<VsyncMessage.RdmcBlock> {
         int length = remaining(in) >= 4 ? in.readInt() : -1;
         // -1 is a block written without data; a negative or too long length is one the frame cannot hold.
         if (length < 0 || length > remaining(in)) return refused(in, vid, subgroup, shard, origin, index, step, block, requestId);
+        if (KryoCodec.ownsInput(kryo)) { // the frame's array is this message's own: keep the block as a slice of it
+            int at = in.position();
+            in.setPosition(at + length);
+            return new VsyncMessage.RdmcBlock(vid, subgroup, shard, origin, index, step, block, in.getBuffer(), at, length, requestId);
+        }
         return new VsyncMessage.RdmcBlock(vid, subgroup, shard, origin, index, step, block, in.readBytes(length), 0, length, requestId);
     }
 

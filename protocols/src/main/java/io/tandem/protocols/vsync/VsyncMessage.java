@@ -147,7 +147,7 @@ public sealed interface VsyncMessage extends ProtocolMessage {
      * has its own array, or {@code data} null when the frame's slice did not fit it (refused on receipt).
      */
     record RdmcBlock(long vid, String subgroup, int shard, int origin, long index, int step, int block, byte[] data, int offset, int length, long requestId)
-            implements VsyncMessage, io.tandem.codec.KnownEncodedSize {
+            implements VsyncMessage, io.tandem.codec.KnownEncodedSize, io.tandem.codec.TrailingBytes {
         public RdmcBlock {
             if (data != null) java.util.Objects.checkFromIndexSize(offset, length, data.length);
         }
@@ -160,6 +160,22 @@ public sealed interface VsyncMessage extends ProtocolMessage {
         @Override
         public int encodedBodyBytes() {
             return RdmcBlockSerializer.bodyBytes(this);
+        }
+
+        /** The block's bytes are the encoding's last: a transport may copy them from here straight into its send buffer. */
+        @Override
+        public byte[] trailingArray() {
+            return data;
+        }
+
+        @Override
+        public int trailingOffset() {
+            return offset;
+        }
+
+        @Override
+        public int trailingLength() {
+            return data == null ? 0 : length;
         }
     }
 

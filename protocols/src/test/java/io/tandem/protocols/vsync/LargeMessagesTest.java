@@ -243,6 +243,57 @@ class LargeMessagesTest {
         assertThat(receiver.payload(0, 0, message.length)).isNull();
     }
 
+    /**
+     * The TCP transport's path (session 14): a block goes out as its encoded head and its bytes taken from the
+     * message buffer ({@code encodeHead}), and arrives in a frame array of its own, which the decoded block keeps
+     * ({@code decodeOwned}); the member then forwards blocks that are slices of that array's copy in its buffer.
+     */
+    @Test
+    void blocksCrossTheTransportPathAsHeadAndSliceAndStayInTheirOwnFrame() {
+        io.tandem.codec.KryoCodec.Builder builder = io.tandem.codec.KryoCodec.builder();
+        VsyncMessage.register(builder);
+        io.tandem.codec.KryoCodec codec = builder.maxEncodedBytes(4 << 20).build();
+        int blockBytes = 100_000;
+        Shard shard = new Shard(4, blockBytes);
+        byte[] message = bytes(5 * blockBytes + 33, 6);
+        shard.parts.get(0).send(0, message);
+        for (int m = 1; m < 4; m++) shard.parts.get(m).payload(0, 0, message.length);
+        int kept = 0;
+        byte[] sample = null;
+        for (int i = 0; i < 5000 && !shard.inFlight.isEmpty(); i++) {
+            Sent s = shard.inFlight.removeFirst();
+            VsyncMessage arrived;
+            if (s.message() instanceof VsyncMessage.RdmcBlock b && b.data() != null) {
+                var head = codec.encodeHead(b);
+                assertThat(head.tail()).as("the block's bytes are not copied to encode it").isSameAs(b.data());
+                byte[] frame = java.util.Arrays.copyOf(head.head(), (int) head.totalBytes());
+                System.arraycopy(head.tail(), head.offset(), frame, head.head().length, head.length());
+                assertThat(frame).isEqualTo(codec.encode(b));
+                var back = (VsyncMessage.RdmcBlock) codec.decodeOwned(frame, 0, frame.length);
+                assertThat(back.data()).as("kept in its frame").isSameAs(frame);
+                kept++;
+                if (sample == null) sample = frame;
+                arrived = back;
+            } else {
+                arrived = (VsyncMessage) codec.decode(codec.encode(s.message()));
+            }
+            shard.deliver(new Sent(s.from(), s.to(), arrived));
+        }
+        assertThat(kept).as("blocks moved (6 blocks to each of 3 receivers)").isGreaterThanOrEqualTo(18);
+        for (int m = 1; m < 4; m++) assertThat(shard.parts.get(m).payload(0, 0, message.length)).as("member %d", m).isEqualTo(message);
+
+        // A bad length in an owned frame is still a block without data, not a slice past the frame.
+        var good = (VsyncMessage.RdmcBlock) codec.decode(sample);
+        int at = sample.length - good.length() - 4;
+        for (int bad : new int[] {good.length() + 1, -2, Integer.MAX_VALUE}) {
+            byte[] wire = sample.clone();
+            java.nio.ByteBuffer.wrap(wire).putInt(at, bad);
+            assertThat(((VsyncMessage.RdmcBlock) codec.decodeOwned(wire, 0, wire.length)).data()).as("length %d", bad).isNull();
+        }
+        byte[] cut = java.util.Arrays.copyOf(sample, sample.length - 1);
+        assertThat(((VsyncMessage.RdmcBlock) codec.decodeOwned(cut, 0, cut.length)).data()).isNull();
+    }
+
     @Test
     void theConfigRefusesALargeMessageLimitThatCannotWork() {
         VsyncConfig d = VsyncConfig.DEFAULTS;

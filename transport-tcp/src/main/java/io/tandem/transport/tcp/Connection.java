@@ -113,6 +113,7 @@ final class Connection extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (streamRegion != null && !continueStream(in)) return; // the read ended inside a streamed region write: all used
+        if (bigBody != null && !continueBigMessage(ctx, in)) return; // the read ended inside a large message: all used
         while (state != State.CLOSED && in.readableBytes() >= FrameFormat.HEADER_BYTES) {
             FrameFormat.Header h;
             header.clear();
@@ -144,6 +145,11 @@ final class Connection extends ByteToMessageDecoder {
                 // A large region write is applied piece by piece as its data arrive (see startStream); anything else waits for its body.
                 if (h.type() == FrameFormat.TYPE_REGION_WRITE && state == State.OPEN && startStream(in, h.length())) {
                     if (!continueStream(in)) return;
+                    continue;
+                }
+                if (h.type() == FrameFormat.TYPE_MESSAGE && state == State.OPEN && h.length() > SCRATCH_MAX_BYTES) {
+                    startBigMessage(in, h.length());
+                    if (!continueBigMessage(ctx, in)) return;
                     continue;
                 }
                 break;
@@ -394,7 +400,43 @@ final class Connection extends ByteToMessageDecoder {
 
     private void onMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
         if (removed(ctx)) return;
-        ProtocolMessage message = decodeMessage(ctx, in, length);
+        deliver(ctx, decodeMessage(ctx, in, length), length);
+    }
+
+    /** The body of the large message being read, or null; {@link #bigFilled} of its bytes are here. */
+    private byte[] bigBody;
+    private int bigFilled;
+
+    /**
+     * Starts reading a large message body (over {@link #SCRATCH_MAX_BYTES}) whose bytes are not all here yet
+     * into an array of its own, as they arrive. Why: waiting for the whole frame made Netty merge every
+     * later read into its cumulation buffer (a copy of every byte, and more as the buffer regrew) and then
+     * the body was copied out of that buffer (a second copy); read piece by piece, the reads are consumed
+     * whole, and each byte is copied once, into the array the codec then decodes (and, for a large block,
+     * keeps: {@link io.tandem.codec.KryoCodec#decodeOwned}). The array is allocated at the header's length,
+     * which the header check bounded by the maximum frame size, as the cumulation buffer was; only on an open
+     * member connection (after the handshake).
+     */
+    private void startBigMessage(ByteBuf in, int length) {
+        in.skipBytes(FrameFormat.HEADER_BYTES);
+        bigBody = new byte[length];
+        bigFilled = 0;
+    }
+
+    /** Copies what is here of the large message; true once it is complete (and handled; {@code in} may hold more frames), false if {@code in} is used up. */
+    private boolean continueBigMessage(ChannelHandlerContext ctx, ByteBuf in) {
+        int take = Math.min(in.readableBytes(), bigBody.length - bigFilled);
+        in.readBytes(bigBody, bigFilled, take);
+        bigFilled += take;
+        if (bigFilled < bigBody.length) return false;
+        byte[] body = bigBody;
+        bigBody = null;
+        if (state != State.OPEN || removed(ctx)) return true;
+        deliver(ctx, decode(ctx, body, 0, body.length, true), body.length);
+        return true;
+    }
+
+    private void deliver(ChannelHandlerContext ctx, ProtocolMessage message, int length) {
         if (message == null) return;
         link.framesReceived.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
@@ -410,17 +452,24 @@ final class Connection extends ByteToMessageDecoder {
     private ProtocolMessage decodeMessage(ChannelHandlerContext ctx, ByteBuf in, int length) {
         byte[] array;
         int offset;
+        boolean owned = false;
         if (in.hasArray()) {
             array = in.array();
             offset = in.arrayOffset() + in.readerIndex();
         } else {
             array = scratch(length);
+            owned = length > SCRATCH_MAX_BYTES; // an array of its own, not the reused scratch
             offset = 0;
             in.getBytes(in.readerIndex(), array, 0, length);
         }
+        return decode(ctx, array, offset, length, owned);
+    }
+
+    /** {@code owned}: the array is this message's alone (never reused), so the decoded message may keep slices of it. */
+    private ProtocolMessage decode(ChannelHandlerContext ctx, byte[] array, int offset, int length, boolean owned) {
         Object decoded;
         try {
-            decoded = transport.codec().decode(array, offset, length);
+            decoded = owned ? transport.codec().decodeOwned(array, offset, length) : transport.codec().decode(array, offset, length);
         } catch (CodecException e) {
             closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "undecodable message body: " + e.getMessage());
             return null;

@@ -50,9 +50,18 @@ final class PeerLink {
      * encoded frame in a reference-counted buffer ({@link #offerEncoded}: one snapshot of a region
      * push shared by every target, written as it is; this queue owns one reference of it).
      */
-    private record OutboundFrame(byte type, byte[] body, ByteBuf encoded) {
+    private record OutboundFrame(byte type, byte[] body, byte[] tail, int tailOffset, int tailLength, ByteBuf encoded) {
+        OutboundFrame(byte type, byte[] body, ByteBuf encoded) {
+            this(type, body, null, 0, 0, encoded);
+        }
+
+        /** The frame body's length: the encoded body, then (for a large block) the tail's bytes. */
+        int bodyLength() {
+            return body.length + tailLength;
+        }
+
         int size() {
-            return encoded != null ? encoded.readableBytes() : FrameFormat.HEADER_BYTES + body.length;
+            return encoded != null ? encoded.readableBytes() : FrameFormat.HEADER_BYTES + bodyLength();
         }
     }
 
@@ -128,6 +137,15 @@ final class PeerLink {
      */
     boolean offer(byte type, byte[] body) {
         return enqueue(new OutboundFrame(type, body, null));
+    }
+
+    /**
+     * Queues a frame whose body is {@code head} followed by {@code tailLength} bytes of {@code tail} from
+     * {@code tailOffset}, read at drain time straight into the send buffer (the caller does not change them
+     * once queued; see {@link io.tandem.codec.TrailingBytes}).
+     */
+    boolean offer(byte type, byte[] head, byte[] tail, int tailOffset, int tailLength) {
+        return enqueue(new OutboundFrame(type, head, tail, tailOffset, tailLength, null));
     }
 
     /**
@@ -232,7 +250,8 @@ final class PeerLink {
                     long queued = queuedBytes.get();
                     batch = ch.alloc().directBuffer((int) Math.max(size, Math.min(BATCH_BYTES, queued)));
                 }
-                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.body().length).writeBytes(f.body());
+                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.bodyLength()).writeBytes(f.body());
+                if (f.tail() != null) batch.writeBytes(f.tail(), f.tailOffset(), f.tailLength()); // the one copy of a large block
                 queuedMessages.decrementAndGet();
                 queuedBytes.addAndGet(-size);
                 frames++;

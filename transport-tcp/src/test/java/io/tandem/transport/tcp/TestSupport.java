@@ -35,6 +35,53 @@ final class TestSupport {
     /** A contact message (a stand-in for a join request): may travel between known nodes that are not connected as members. */
     record Knock(long requestId, long seq) implements io.tandem.engine.ContactMessage {}
 
+    /**
+     * A large message whose bytes are {@code count} bytes of {@code data} from {@code from}, written last
+     * ({@link io.tandem.codec.TrailingBytes}); read back as a slice of the frame when the codec owns it.
+     */
+    record Slab(long requestId, byte[] data, int from, int count) implements ProtocolMessage, io.tandem.codec.TrailingBytes {
+        @Override
+        public byte[] trailingArray() {
+            return data;
+        }
+
+        @Override
+        public int trailingOffset() {
+            return from;
+        }
+
+        @Override
+        public int trailingLength() {
+            return count;
+        }
+
+        byte[] bytes() {
+            return java.util.Arrays.copyOfRange(data, from, from + count);
+        }
+    }
+
+    static final class SlabSerializer extends com.esotericsoftware.kryo.Serializer<Slab> {
+        @Override
+        public void write(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Output out, Slab s) {
+            out.writeLong(s.requestId());
+            out.writeInt(s.count());
+            KryoCodec.writeTrailing(kryo, out, s.data(), s.from(), s.count());
+        }
+
+        @Override
+        public Slab read(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Input in, Class<? extends Slab> type) {
+            long id = in.readLong();
+            int count = in.readInt();
+            if (count < 0 || count > in.limit() - in.position()) throw new com.esotericsoftware.kryo.KryoException("a slab of " + count + " bytes does not fit its frame");
+            if (KryoCodec.ownsInput(kryo)) {
+                int at = in.position();
+                in.setPosition(at + count);
+                return new Slab(id, in.getBuffer(), at, count);
+            }
+            return new Slab(id, in.readBytes(count), 0, count);
+        }
+    }
+
     /** Not registered with the codec: cannot be sent. */
     record Unregistered(long requestId) implements ProtocolMessage {}
 
@@ -45,6 +92,7 @@ final class TestSupport {
         b.register(Seq.class, CodecIds.TEST_FIRST);
         b.register(Holder.class, CodecIds.TEST_FIRST + 1);
         b.register(Knock.class, CodecIds.TEST_FIRST + 2);
+        b.register(Slab.class, new SlabSerializer(), CodecIds.TEST_FIRST + 3);
         return b.build();
     }
 
