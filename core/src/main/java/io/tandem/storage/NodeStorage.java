@@ -121,6 +121,16 @@ public final class NodeStorage implements AutoCloseable {
     private boolean quietWork;
     /** Snapshot chunk reads and writes queued and not yet processed: {@link #endTurn()} leaves those rounds to the disk thread. */
     private final AtomicInteger snapshotOpsQueued = new AtomicInteger();
+    /**
+     * A round the loop ran that took longer than this (a write into the page cache normally takes microseconds;
+     * a file system stalled on its journal or on writeback can take milliseconds) sends the loop's work back to
+     * the disk thread for {@link #inlineBackoffNanos}, so a slow disk never holds the loop for long. Both package-
+     * private and mutable for tests only.
+     */
+    long slowInlineRoundNanos = 500_000L;
+    long inlineBackoffNanos = 100_000_000L;
+    /** Loop only: until when (System.nanoTime) the loop hands its work to the disk thread after a slow round; 0: it does not. */
+    private long inlineResumesAt;
     /** The stable storage was closed (at the disk thread's end); under {@link #round}. */
     private boolean stableClosed;
     private final AtomicReference<Failure> failure = new AtomicReference<>();
@@ -233,8 +243,9 @@ public final class NodeStorage implements AutoCloseable {
      * Hands the work the views queued in this turn to the disk (engine loop only, after
      * {@link #handOffPerTurn()}; harmless otherwise). With FSYNC: one wake-up of the disk thread for
      * the turn. With NO_FSYNC: runs the round on this thread (after a round the disk thread may be
-     * running), unless snapshot chunks are queued (their I/O stays on the disk thread, which is woken);
-     * completions are posted here, before this method returns.
+     * running), unless snapshot chunks are queued (their I/O stays on the disk thread, which is woken)
+     * or a recent round on this thread was slow (then the disk thread takes the work for a while, so a
+     * stalled file system does not stall the loop); completions are posted here, before this method returns.
      *
      * <p>Why this keeps "nothing acknowledged is ever lost": the round is the disk thread's own code
      * ({@link #runRound}) under the same lock, so work is still made durable in call order, and a
@@ -244,13 +255,14 @@ public final class NodeStorage implements AutoCloseable {
     public void endTurn() {
         if (!quietWork) return;
         quietWork = false;
-        if (!inlineRounds || snapshotOpsQueued.get() != 0) {
+        if (!inlineRounds || snapshotOpsQueued.get() != 0 || backingOff()) {
             queue.wakeConsumer();
             return;
         }
         // With no snapshot chunk queued or in progress, a round the disk thread may be running is log and meta
         // work of the same short kind (a write into the page cache), so waiting for it costs about as much as it
         // would to hand this turn's work over. (Chunks come from this loop only, counted before they are queued.)
+        long start = System.nanoTime();
         round.lock();
         try {
             if (stableClosed) return;
@@ -259,6 +271,16 @@ public final class NodeStorage implements AutoCloseable {
         } finally {
             round.unlock();
         }
+        long end = System.nanoTime();
+        if (end - start > slowInlineRoundNanos) inlineResumesAt = end + inlineBackoffNanos;
+    }
+
+    /** Whether a slow round on the loop sent its work back to the disk thread for a while (loop only). */
+    private boolean backingOff() {
+        if (inlineResumesAt == 0) return false;
+        if (System.nanoTime() - inlineResumesAt < 0) return true;
+        inlineResumesAt = 0;
+        return false;
     }
 
     /** The engine's log view; engine loop only. */

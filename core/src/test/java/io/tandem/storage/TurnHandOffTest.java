@@ -138,6 +138,23 @@ class TurnHandOffTest {
     }
 
     @Test
+    void afterASlowRoundTheDiskThreadTakesTheLoopsWorkForAWhile() {
+        Recorder recorder = new Recorder();
+        NodeStorage storage = open("n1", FlushPolicy.NO_FSYNC, recorder);
+        storage.slowInlineRoundNanos = -1; // every round counts as slow
+        storage.inlineBackoffNanos = Long.MAX_VALUE / 4; // and the back-off outlasts the test
+        storage.log().append(entry(1, 1, "a"));
+        storage.endTurn(); // runs on this thread, and is slow
+        LogSynced first = recorder.events.all(LogSynced.class).getLast();
+        assertThat(recorder.threads.get(first)).isEqualTo(Thread.currentThread().getName());
+
+        storage.log().append(entry(2, 1, "b"));
+        storage.endTurn(); // backing off: the disk thread runs this round
+        LogSynced second = recorder.events.await(LogSynced.class, s -> s.durableIndex() == 2);
+        assertThat(recorder.threads.get(second)).startsWith("tandem-disk-");
+    }
+
+        @Test
     void endTurnWithNothingQueuedDoesNothing() {
         Recorder recorder = new Recorder();
         NodeStorage storage = open("n1", FlushPolicy.NO_FSYNC, recorder);
