@@ -285,6 +285,9 @@ public final class NodeRuntime implements AutoCloseable {
         if (!started.compareAndSet(false, true)) throw new IllegalStateException(self + " already started");
         running = true;
         storage = storageOpener.open(event -> enqueue(new Storage(event)), this::restoreFromPeerSnapshot);
+        // The loop hands each turn's log and meta work to the disk at once (endTurn below): one disk wake-up per
+        // turn, and with NO_FSYNC no thread hop at all (issue 25). Set before the loop thread starts, which uses the views.
+        storage.handOffPerTurn();
         try {
             restoreLatestSnapshot();
         } catch (IOException | RuntimeException e) {
@@ -580,6 +583,9 @@ public final class NodeRuntime implements AutoCloseable {
                 }
                 woken = false; // a wake from here on stops the next park
                 int work = polling ? engine.doWork() : 0;
+                // Completions it posts land in the inbox (no wake-up needed: this is the loop), so the turn
+                // after this one sees them rather than a park.
+                storage.endTurn();
                 handOffDelivered();
                 wakeExecutionForLookups(System.nanoTime());
                 if (handled == 0 && work == 0 && inbox.isEmpty()) idle();

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.slf4j.Logger;
@@ -51,8 +52,16 @@ import org.slf4j.LoggerFactory;
  * {@code Consumer<StorageEvent>} given at open: {@link LogSynced}, {@link MetaSaved},
  * {@link SnapshotChunkRead}, {@link SnapshotChunkWritten}, {@link SnapshotInstalled},
  * {@link SnapshotTaken}, {@link SnapshotFailed}, {@link StorageFailed}. The runtime forwards them
- * into the engine's inbox. Events are posted from the disk thread only, in the order of the work
- * that caused them.
+ * into the engine's inbox. Events are posted by the thread that runs the round of work that caused
+ * them (the disk thread, or the loop in {@link #endTurn()}; one round at a time), in the order of that work.
+ *
+ * <h2>Hand-off per loop turn (issue 25)</h2>
+ * After {@link #handOffPerTurn()} the log and meta views queue their work without waking the disk
+ * thread, and the loop calls {@link #endTurn()} once per turn: with {@link FlushPolicy#FSYNC} that
+ * wakes the disk thread once for the whole turn; with {@link FlushPolicy#NO_FSYNC} the loop runs the
+ * round itself (the write to the page cache that the disk thread would do, then the completions),
+ * unless snapshot chunks are queued, so a batch costs no thread hop. Either
+ * way a completion is still posted only after the work is as durable as the policy promises.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -98,6 +107,32 @@ public final class NodeStorage implements AutoCloseable {
     private final MetaView metaView;
     private final SnapshotView snapshotView = new SnapshotView();
     private final Thread diskThread;
+    /**
+     * Held while a round of work runs (drain, process, sync, post), by the disk thread or by the loop in
+     * {@link #endTurn()}: the queue keeps one consumer at a time and the disk-thread state below is
+     * touched by one thread at a time (the lock orders their accesses).
+     */
+    private final ReentrantLock round = new ReentrantLock();
+    /** With NO_FSYNC, whether {@link #endTurn()} may run rounds on the loop. */
+    private final boolean inlineRounds;
+    /** Set by {@link #handOffPerTurn()}; views then queue quietly and the loop calls {@link #endTurn()}. */
+    private boolean perTurn;
+    /** The loop queued work since its last {@link #endTurn()} without waking the disk thread. */
+    private boolean quietWork;
+    /** Snapshot chunk reads and writes queued and not yet processed: {@link #endTurn()} leaves those rounds to the disk thread. */
+    private final AtomicInteger snapshotOpsQueued = new AtomicInteger();
+    /**
+     * A round the loop ran that took longer than this (a write into the page cache normally takes microseconds;
+     * a file system stalled on its journal or on writeback can take milliseconds) sends the loop's work back to
+     * the disk thread for {@link #inlineBackoffNanos}, so a slow disk never holds the loop for long. Both package-
+     * private and mutable for tests only.
+     */
+    long slowInlineRoundNanos = 500_000L;
+    long inlineBackoffNanos = 100_000_000L;
+    /** Loop only: until when (System.nanoTime) the loop hands its work to the disk thread after a slow round; 0: it does not. */
+    private long inlineResumesAt;
+    /** The stable storage was closed (at the disk thread's end); under {@link #round}. */
+    private boolean stableClosed;
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** What the disk has made durable, published by the disk thread after each sync. */
@@ -118,8 +153,10 @@ public final class NodeStorage implements AutoCloseable {
 
     private record Failure(String operation, StorageException error) {}
 
-    private NodeStorage(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+    private NodeStorage(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer,
+                        boolean inlineRounds) {
         this.node = node;
+        this.inlineRounds = inlineRounds;
         this.metrics = metrics;
         this.stable = stable;
         this.events = events;
@@ -156,7 +193,8 @@ public final class NodeStorage implements AutoCloseable {
         if (!options.flushPolicy().fsync()) {
             logger.warn("storage of {} runs with NO_FSYNC: acknowledged writes survive a process crash but not power loss", node);
         }
-        return start(node, FileStorage.open(dataDir, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer);
+        return start(node, FileStorage.open(dataDir, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer,
+                !options.flushPolicy().fsync());
     }
 
     /**
@@ -172,15 +210,16 @@ public final class NodeStorage implements AutoCloseable {
     /** {@link #inMemory(MemoryDisk, String, NodeId, Consumer, SnapshotRestorer)} with options (only {@code snapshotsToKeep} applies). */
     public static NodeStorage inMemory(MemoryDisk disk, String clusterId, NodeId node, StorageOptions options,
                                        Consumer<StorageEvent> events, SnapshotRestorer restorer) {
-        return start(node, MemoryStorage.open(disk, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer);
+        return start(node, MemoryStorage.open(disk, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer, false);
     }
 
-    private static NodeStorage start(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer) {
+    private static NodeStorage start(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer,
+                                     boolean inlineRounds) {
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(restorer, "restorer");
         NodeStorage storage;
         try {
-            storage = new NodeStorage(node, stable, metrics, events, restorer);
+            storage = new NodeStorage(node, stable, metrics, events, restorer, inlineRounds);
         } catch (RuntimeException e) {
             stable.close();
             throw e;
@@ -189,6 +228,59 @@ public final class NodeStorage implements AutoCloseable {
         logger.info("storage of {} opened: {}, log [{}, {}], latest snapshot {}", node, stable.description(),
                 storage.logView.firstIndex(), storage.logView.lastIndex(), storage.latestSnapshot);
         return storage;
+    }
+
+    /**
+     * From now on the log and meta views queue their work without waking the disk thread, and the
+     * loop must call {@link #endTurn()} at the end of every turn in which it used them (calling it in
+     * every turn is cheap). Engine loop only, before its first use of the views.
+     */
+    public void handOffPerTurn() {
+        perTurn = true;
+    }
+
+    /**
+     * Hands the work the views queued in this turn to the disk (engine loop only, after
+     * {@link #handOffPerTurn()}; harmless otherwise). With FSYNC: one wake-up of the disk thread for
+     * the turn. With NO_FSYNC: runs the round on this thread (after a round the disk thread may be
+     * running), unless snapshot chunks are queued (their I/O stays on the disk thread, which is woken)
+     * or a recent round on this thread was slow (then the disk thread takes the work for a while, so a
+     * stalled file system does not stall the loop); completions are posted here, before this method returns.
+     *
+     * <p>Why this keeps "nothing acknowledged is ever lost": the round is the disk thread's own code
+     * ({@link #runRound}) under the same lock, so work is still made durable in call order, and a
+     * {@link LogSynced} is still posted only after the batch's {@code sync()}: with NO_FSYNC that is
+     * the write into the page cache, which is all the policy ever promised (a process crash keeps it).
+     */
+    public void endTurn() {
+        if (!quietWork) return;
+        quietWork = false;
+        if (!inlineRounds || snapshotOpsQueued.get() != 0 || backingOff()) {
+            queue.wakeConsumer();
+            return;
+        }
+        // With no snapshot chunk queued or in progress, a round the disk thread may be running is log and meta
+        // work of the same short kind (a write into the page cache), so waiting for it costs about as much as it
+        // would to hand this turn's work over. (Chunks come from this loop only, counted before they are queued.)
+        long start = System.nanoTime();
+        round.lock();
+        try {
+            if (stableClosed) return;
+            ArrayList<Op> batch = queue.drainNow();
+            if (!batch.isEmpty()) runRound(batch);
+        } finally {
+            round.unlock();
+        }
+        long end = System.nanoTime();
+        if (end - start > slowInlineRoundNanos) inlineResumesAt = end + inlineBackoffNanos;
+    }
+
+    /** Whether a slow round on the loop sent its work back to the disk thread for a while (loop only). */
+    private boolean backingOff() {
+        if (inlineResumesAt == 0) return false;
+        if (System.nanoTime() - inlineResumesAt < 0) return true;
+        inlineResumesAt = 0;
+        return false;
     }
 
     /** The engine's log view; engine loop only. */
@@ -271,7 +363,7 @@ public final class NodeStorage implements AutoCloseable {
         queue.close();
         // The disk thread drains the queue, then closes the stable storage itself; joining it is
         // skipped when an event consumer closes the storage from the disk thread.
-        if (Thread.currentThread() == diskThread) return;
+        if (Thread.currentThread() == diskThread || round.isHeldByCurrentThread()) return; // inside a round: it would wait for itself
         boolean interrupted = false;
         while (diskThread.isAlive()) {
             try {
@@ -338,7 +430,7 @@ public final class NodeStorage implements AutoCloseable {
             if (entry.payload().length > StableLog.MAX_PAYLOAD_BYTES) {
                 throw new IllegalArgumentException("payload of " + entry.payload().length + " bytes exceeds " + StableLog.MAX_PAYLOAD_BYTES);
             }
-            enqueue(new Op.Append(++nextSeq, entry));
+            enqueueFromView(new Op.Append(++nextSeq, entry));
             window.add(entry);
         }
 
@@ -350,7 +442,7 @@ public final class NodeStorage implements AutoCloseable {
             }
             if (fromIndex > window.lastIndex()) return;
             long seq = ++nextSeq;
-            enqueue(new Op.Truncate(seq, fromIndex));
+            enqueueFromView(new Op.Truncate(seq, fromIndex));
             window.truncateFrom(fromIndex);
             clips.addLast(new Clip(seq, fromIndex - 1));
         }
@@ -362,7 +454,7 @@ public final class NodeStorage implements AutoCloseable {
             if (upToIndex > window.lastIndex()) {
                 throw new IllegalArgumentException("cannot compact up to " + upToIndex + " beyond the last index " + window.lastIndex() + "; use resetAfter");
             }
-            enqueue(new Op.Compact(++nextSeq, upToIndex));
+            enqueueFromView(new Op.Compact(++nextSeq, upToIndex));
             window.dropThrough(upToIndex);
         }
 
@@ -371,7 +463,7 @@ public final class NodeStorage implements AutoCloseable {
             checkWritable();
             if (lastIncludedIndex < 0) throw new IllegalArgumentException("lastIncludedIndex must be >= 0, was " + lastIncludedIndex);
             long seq = ++nextSeq;
-            enqueue(new Op.Reset(seq, lastIncludedIndex));
+            enqueueFromView(new Op.Reset(seq, lastIncludedIndex));
             window.reset(lastIncludedIndex + 1);
             clips.addLast(new Clip(seq, lastIncludedIndex));
         }
@@ -395,7 +487,7 @@ public final class NodeStorage implements AutoCloseable {
             checkWritable();
             StableMetaStore.checkRecord(key, value);
             byte[] copy = value.clone();
-            enqueue(new Op.PutMeta(key, copy, token));
+            enqueueFromView(new Op.PutMeta(key, copy, token));
             values.put(key, copy);
         }
     }
@@ -413,6 +505,7 @@ public final class NodeStorage implements AutoCloseable {
             if (offset < 0 || offset > snapshot.sizeBytes() || maxBytes <= 0) {
                 throw new IllegalArgumentException("bad chunk request: offset " + offset + ", maxBytes " + maxBytes + " for " + snapshot);
             }
+            snapshotOpsQueued.incrementAndGet();
             enqueue(new Op.ReadChunk(snapshot, offset, maxBytes, token));
         }
 
@@ -422,12 +515,23 @@ public final class NodeStorage implements AutoCloseable {
             Objects.requireNonNull(snapshot, "snapshot");
             Objects.requireNonNull(data, "data");
             if (offset < 0) throw new IllegalArgumentException("negative chunk offset " + offset);
+            snapshotOpsQueued.incrementAndGet();
             enqueue(new Op.WriteChunk(snapshot, offset, data.clone(), last, token));
         }
     }
 
     private void enqueue(Op op) {
         if (!queue.add(op)) throw new IllegalStateException("storage of node " + node + " is closed");
+    }
+
+    /** A log or meta call of the loop: queued quietly when the loop hands work off per turn ({@link #endTurn()}). */
+    private void enqueueFromView(Op op) {
+        if (!perTurn) {
+            enqueue(op);
+            return;
+        }
+        if (!queue.addQuietly(op)) throw new IllegalStateException("storage of node " + node + " is closed");
+        quietWork = true;
     }
 
     /** For completions arriving from other threads: during close they are dropped, as the node is going away. */
@@ -441,7 +545,7 @@ public final class NodeStorage implements AutoCloseable {
             metrics.failed();
             logger.error("storage of {} failed while {}; it stops acknowledging writes: {}", node, operation, error.getMessage(), error);
         }
-        if (Thread.currentThread() != diskThread) enqueueQuietly(new Op.Wake());
+        if (!round.isHeldByCurrentThread()) enqueueQuietly(new Op.Wake()); // outside a round: have the disk thread report it
     }
 
     private synchronized void refreshLatestSnapshot() {
@@ -473,35 +577,56 @@ public final class NodeStorage implements AutoCloseable {
     }
 
     private void runDiskThread() {
-        ArrayList<Op> batch;
-        while ((batch = queue.take()) != null) {
-            metrics.batch(batch.size());
-            for (Op op : batch) {
-                if (failure.get() != null) break;
-                try {
-                    process(op);
-                } catch (StorageException e) {
-                    raiseFailure(describe(op), e);
-                } catch (RuntimeException e) {
-                    raiseFailure(describe(op), new StorageIOException("unexpected error while " + describe(op) + ": " + e, e));
+        while (true) {
+            round.lock();
+            try {
+                ArrayList<Op> batch = queue.drainNow();
+                if (batch.isEmpty()) batch = queue.drainAtClose();
+                if (batch == null) { // closed, and every accepted op is done
+                    if (install != null) install.abort();
+                    stable.close();
+                    stableClosed = true;
+                    break;
                 }
-            }
-            if (failure.get() == null) {
-                try {
-                    syncLog();
-                    flushMeta();
-                } catch (StorageException e) {
-                    raiseFailure("making the batch durable", e);
-                } catch (RuntimeException e) {
-                    raiseFailure("making the batch durable", new StorageIOException("unexpected error while making the batch durable: " + e, e));
+                if (!batch.isEmpty()) {
+                    runRound(batch);
+                    continue;
                 }
+            } finally {
+                round.unlock();
             }
-            reportFailureOnce();
-            queue.recycle(batch);
+            queue.awaitWork();
         }
-        if (install != null) install.abort();
-        stable.close();
         logger.info("storage of {} closed", node);
+    }
+
+    /** One round: the batch's ops in order, one sync, the completions (under {@link #round}). */
+    private void runRound(ArrayList<Op> batch) {
+        metrics.batch(batch.size());
+        for (Op op : batch) {
+            try {
+                if (failure.get() == null) process(op);
+            } catch (StorageException e) {
+                raiseFailure(describe(op), e);
+            } catch (RuntimeException e) {
+                raiseFailure(describe(op), new StorageIOException("unexpected error while " + describe(op) + ": " + e, e));
+            } finally {
+                // Counted down only once done, so a zero seen by the loop means no chunk is queued or in progress.
+                if (op instanceof Op.ReadChunk || op instanceof Op.WriteChunk) snapshotOpsQueued.decrementAndGet();
+            }
+        }
+        if (failure.get() == null) {
+            try {
+                syncLog();
+                flushMeta();
+            } catch (StorageException e) {
+                raiseFailure("making the batch durable", e);
+            } catch (RuntimeException e) {
+                raiseFailure("making the batch durable", new StorageIOException("unexpected error while making the batch durable: " + e, e));
+            }
+        }
+        reportFailureOnce();
+        queue.recycle(batch);
     }
 
     private void process(Op op) {
@@ -719,32 +844,53 @@ public final class NodeStorage implements AutoCloseable {
             return true;
         }
 
-        /**
-         * Everything queued so far (at most {@link #MAX_BATCH}), parking while there is nothing; null once
-         * closed and drained. Called by the disk thread only; the list is reused by the next call.
-         *
-         * <p>At close every accepted op is still taken: {@link #close} sets {@code closed} before it wakes
-         * this thread, which then waits until no producer is between its check and its offer. A producer
-         * that starts its check after that wait saw {@code adding} at zero reads {@code closed} after it
-         * was written (volatile order) and is refused, so the final drain below sees every accepted op.
-         */
-        ArrayList<Op> take() {
-            consumer = Thread.currentThread();
+        /** {@link #add} without the wake-up: the producer calls {@link #wakeConsumer} (or drains) later. */
+        boolean addQuietly(Op op) {
+            adding.incrementAndGet();
+            try {
+                if (closed) return false;
+                ops.offer(op);
+            } finally {
+                adding.decrementAndGet();
+            }
+            return true;
+        }
+
+        /** Wakes the disk thread if it parked; after {@link #addQuietly}, the same Dekker argument as {@link #add}. */
+        void wakeConsumer() {
+            if (parked) LockSupport.unpark(consumer);
+        }
+
+        /** Everything queued now (at most {@link #MAX_BATCH}), maybe nothing; by the holder of the round lock. */
+        ArrayList<Op> drainNow() {
             batch.clear();
-            while (true) {
-                drainInto(batch);
-                if (!batch.isEmpty()) return batch;
-                if (closed) {
-                    while (adding.get() != 0) Thread.onSpinWait();
-                    drainInto(batch);
-                    return batch.isEmpty() ? null : batch;
-                }
-                parked = true;
-                try {
-                    if (ops.isEmpty() && !closed) LockSupport.park(this);
-                } finally {
-                    parked = false;
-                }
+            drainInto(batch);
+            return batch;
+        }
+
+        /**
+         * Once closed: the last ops (after every producer between its check and its offer is done), or
+         * null when there are none; an empty list while open. By the holder of the round lock.
+         */
+        ArrayList<Op> drainAtClose() {
+            if (!closed) return batch;
+            while (adding.get() != 0) Thread.onSpinWait();
+            drainInto(batch);
+            return batch.isEmpty() ? null : batch;
+        }
+
+        /**
+         * Parks the disk thread until an op is offered or the queue closes (it may return early). The
+         * disk thread sets {@code parked} before it looks at the queue a last time, and a producer
+         * offers before it reads {@code parked}: one of them sees the other's write, so no wake-up is lost.
+         */
+        void awaitWork() {
+            consumer = Thread.currentThread();
+            parked = true;
+            try {
+                if (ops.isEmpty() && !closed) LockSupport.park(this);
+            } finally {
+                parked = false;
             }
         }
 

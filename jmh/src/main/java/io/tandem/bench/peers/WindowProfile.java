@@ -70,10 +70,20 @@ final class WindowProfile {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         for (int i = 0; i < replicaPids.size(); i++) {
             long pid = replicaPids.get(i);
+            if (!recording(pid)) continue; // thread CPU only: no recording to cut (and no jcmd time after the window)
             Path file = dir.resolve(tag + "-r" + i + "-" + (i < roles.size() ? roles.get(i) : "?") + "-" + pid + ".jfr");
             // Whole seconds: the window is cut to the seconds it covers.
             Shell.run(List.of(jcmd.toString(), Long.toString(pid), "JFR.dump", "begin=" + startTime.plusSeconds(1).format(JFR_TIME),
                     "end=" + endTime.format(JFR_TIME), "filename=" + file), Duration.ofSeconds(60));
+        }
+    }
+
+    /** Whether {@code pid} was started with a continuous JFR recording ({@code -XX:StartFlightRecording}). */
+    private static boolean recording(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8).contains("StartFlightRecording");
+        } catch (IOException e) {
+            return true; // cannot tell: try the dump, as before
         }
     }
 
