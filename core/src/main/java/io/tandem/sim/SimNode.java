@@ -288,6 +288,18 @@ final class SimNode implements SimDisk.Host {
             case "client-request" -> table.clientRequestCost();
             default -> 0;
         };
+        if ("message".equals(kind) && table.coalescesFrames() && detail instanceof Object[] d && d.length > 0 && d[0] instanceof NodeId from) {
+            // A frame joins the read of its connection that is already queued on this I/O thread, or opens (and pays) one.
+            String self = id.value();
+            if (costs.frames().frameArrived(from.value(), self)) {
+                ioCost += table.readCost();
+                Runnable onRead = read;
+                read = () -> {
+                    costs.frames().readStarted(from.value(), self);
+                    if (onRead != null) onRead.run();
+                };
+            }
+        }
         long loop = table.loopCost(kind, type, bytes);
         // A storage completion's hand-off to the loop is in the calibrated fsync (append to durable, waiter woken).
         boolean handoff = !"storage".equals(kind);
