@@ -128,7 +128,8 @@ public final class SimBench {
      * @param leaderOutboxEnd the same at the end of the window (growth = the leader's memory growing)
      * @param leaderOutboxDropped frames the leader's outboxes dropped at their bound in the window
      * @param stageMicrosPerOp core time per completed operation in the window of every machine's stage ("n1/IO", "client/IO",
-     *                        ...; the per-thread comparison with a real run's profile), in member order, the load generator last
+     *                        ...; the per-thread comparison with a real run's profile), in member order, the load generator last;
+     *                        then every member's log syncs per thousand operations ("n1/syncs-per-1000-ops")
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
@@ -248,6 +249,8 @@ public final class SimBench {
         for (NodeId m : members) names.add(m.value());
         names.add(CostModel.CLIENT);
         for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), costs.cpu(n).busyNanos(s));
+        // Log syncs, in thousandths so that the per-operation division gives syncs per thousand operations.
+        for (NodeId m : members) out.put(m.value() + "/syncs-per-1000-ops", costs.disk(m.value()).flushes() * 1_000_000L);
         return out;
     }
 

@@ -85,6 +85,7 @@ public final class CostCalibration {
         Path applyOnlyBase = null;
         Path handoffBase = null;
         Path burstBase = null;
+        Path syncCpuDir = null;
         String stateMachine = "btree";
         int repeat = 3;
         boolean quick = false;
@@ -98,6 +99,7 @@ public final class CostCalibration {
                 case "--apply-only" -> applyOnlyBase = Path.of(args[++i]);
                 case "--handoff" -> handoffBase = Path.of(args[++i]);
                 case "--transport-burst" -> burstBase = Path.of(args[++i]);
+                case "--sync-cpu" -> syncCpuDir = Path.of(args[++i]);
                 case "--state-machine" -> stateMachine = args[++i];
                 case "--help", "-h" -> {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
@@ -122,6 +124,10 @@ public final class CostCalibration {
         if (latenciesBase != null) {
             if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
             latencies(latenciesBase, out, quick, repeat, date);
+            return;
+        }
+        if (syncCpuDir != null) {
+            syncCpu(syncCpuDir, quick);
             return;
         }
         if (burstBase != null) {
@@ -813,6 +819,92 @@ public final class CostCalibration {
         }
     }
 
+    // ---- the storage thread's CPU against the sync's wall time (session 14) ----
+
+    /**
+     * {@code --sync-cpu DIR}: the real {@link io.tandem.storage.NodeStorage} with fsync in DIR; batches of B 128-byte records
+     * (B = 1, 8, 40) appended and awaited until durable, one at a time, for a few seconds each: the storage thread's CPU time
+     * per sync (by its thread name) against the sync's wall time (append to durable, as the waiter sees it). If its CPU per
+     * sync is a fixed amount, it is work beside the sync (the cost model charges it before the sync); if it follows the
+     * sync's wall time, the thread is on a core <em>during</em> the sync. Prints, writes nothing: a diagnosis.
+     */
+    private static void syncCpu(Path dir, boolean quick) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Files.createDirectories(dir);
+        Path data = Files.createTempDirectory(dir, "sync-cpu");
+        AtomicLong durable = new AtomicLong();
+        AtomicLong syncs = new AtomicLong();
+        Thread main = Thread.currentThread();
+        try (io.tandem.storage.NodeStorage storage = io.tandem.storage.NodeStorage.open(data, "calibrate", NodeId.of("n1"),
+                io.tandem.storage.FlushPolicy.FSYNC, e -> {
+                    if (e instanceof io.tandem.storage.StorageEvent.LogSynced synced) {
+                        syncs.incrementAndGet();
+                        durable.set(synced.durableIndex());
+                        LockSupport.unpark(main);
+                    }
+                }, (snapshot, bytes) -> java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("no installs")))) {
+            byte[] payload = new byte[128];
+            new SplittableRandom(1).nextBytes(payload);
+            long last = storage.log().lastIndex();
+            for (int round = 0; round < 2; round++) {
+                for (int batch : new int[] {1, 8, 40}) {
+                    long seconds = round == 0 ? 1 : (quick ? 2 : 4);
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+                    long cpu0 = diskThreadCpu(threads);
+                    long w0 = System.nanoTime();
+                    List<Long> walls = new ArrayList<>();
+                    while (System.nanoTime() < end) {
+                        long t0 = System.nanoTime();
+                        for (int i = 0; i < batch; i++) storage.log().append(new io.tandem.storage.LogEntry(++last, 1, payload));
+                        while (durable.get() < last) LockSupport.parkNanos(1_000_000);
+                        walls.add(System.nanoTime() - t0);
+                    }
+                    long cpu = diskThreadCpu(threads) - cpu0;
+                    long wall = System.nanoTime() - w0;
+                    if (round == 0) continue;
+                    long[] w = walls.stream().mapToLong(Long::longValue).sorted().toArray();
+                    System.out.printf(Locale.ROOT, "sync-cpu: batch %d x 128 B: %d syncs, wall per sync p50 %.1f us, mean %.1f us; storage thread CPU per sync %.1f us "
+                            + "(%.0f %% of the mean wall), CPU per record %.2f us; load %s%n", batch, w.length, w[w.length / 2] / 1e3, wall / 1e3 / w.length,
+                            cpu / 1e3 / w.length, 100.0 * cpu / wall, cpu / 1e3 / w.length / batch, loadavg());
+                    storage.log().compactPrefix(last);
+                }
+            }
+            // Streaming, as a busy leader's loop appends: records keep coming while the storage thread syncs (at most 256 not
+            // yet durable), so it never parks between syncs; its CPU per sync and per record in that regime.
+            syncs.set(0);
+            long seconds = quick ? 2 : 4;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long cpu0 = diskThreadCpu(threads);
+            long w0 = System.nanoTime();
+            long first = last;
+            while (System.nanoTime() < end) {
+                storage.log().append(new io.tandem.storage.LogEntry(++last, 1, payload));
+                while (last - durable.get() > 256) LockSupport.parkNanos(50_000);
+            }
+            while (durable.get() < last) LockSupport.parkNanos(1_000_000);
+            long cpu = diskThreadCpu(threads) - cpu0;
+            long wall = System.nanoTime() - w0;
+            long n = syncs.get();
+            long records = last - first;
+            System.out.printf(Locale.ROOT, "sync-cpu: streaming 128 B records: %d records, %d syncs (%.1f records per sync), %.1f us per sync; storage thread CPU per sync %.1f us, "
+                    + "per record %.2f us (%.0f %% of the wall); load %s%n", records, n, records / (double) Math.max(1, n), wall / 1e3 / Math.max(1, n),
+                    cpu / 1e3 / Math.max(1, n), cpu / 1e3 / records, 100.0 * cpu / wall, loadavg());
+        } finally {
+            try (var files = Files.walk(data)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    private static long diskThreadCpu(ThreadMXBean threads) {
+        long cpu = 0;
+        for (long id : threads.getAllThreadIds()) {
+            java.lang.management.ThreadInfo info = threads.getThreadInfo(id);
+            if (info != null && info.getThreadName().startsWith("tandem-disk-")) cpu += Math.max(0, threads.getThreadCpuTime(id));
+        }
+        return cpu;
+    }
+
     // ---- transport: per-message cost against messages per syscall (session 14) ----
 
     /** Burst sizes of {@link #burst}: messages sent back to back to one peer before the sender waits for all of them. */
@@ -884,13 +976,18 @@ public final class CostCalibration {
         double[] sendFit = fitPerTurn(s);
         double[] receiveFit = fitPerTurn(rc);
         long decode = Math.round(codec[2] + codec[3] / 1000.0 * 64);
-        t.put("transport.flush.ns", Long.toString(Math.max(0, Math.round(sendFit[1]))));
-        t.put("transport.read.ns", Long.toString(Math.max(0, Math.round(receiveFit[1]))));
+        // The model charges a thread's wake-up apart (wakeup.IO.ns, else wakeup.ns, to a job that finds the I/O stage idle), and
+        // every burst here woke both I/O threads: the per-turn part beyond it is the syscall's, paid per flush or read.
+        long wake = CostTable.of(t).wakeupCost(io.tandem.sim.cost.Stage.IO);
+        t.put("meta.burst.perTurn", String.format(java.util.Locale.ROOT, "send %.0f ns, receive %.0f ns (fit); less the wake-up the model charges apart (%d ns)",
+                sendFit[1], receiveFit[1], wake));
+        t.put("transport.flush.ns", Long.toString(Math.max(0, Math.round(sendFit[1]) - wake)));
+        t.put("transport.read.ns", Long.toString(Math.max(0, Math.round(receiveFit[1]) - wake)));
         t.put("transport.send.ns", Long.toString(Math.max(0, Math.round(sendFit[0]))));
         t.put("transport.receive.ns", Long.toString(Math.max(0, Math.round(receiveFit[0]) - decode)));
         t.put("meta.source.burst", "two TcpTransports on 127.0.0.1 in one JVM, 1 I/O thread each: bursts of K 64-byte messages to one peer (K = "
                 + java.util.Arrays.toString(BURSTS) + "), each I/O thread's CPU time per message; fit c(K) = perMessage + perTurn/K (least squares in 1/K): "
-                + "sender perTurn = transport.flush.ns, perMessage = transport.send.ns; receiver perTurn = transport.read.ns, perMessage less the decode ("
+                + "sender perTurn less the I/O stage's wake-up (charged apart) = transport.flush.ns, perMessage = transport.send.ns; receiver perTurn less the wake-up = transport.read.ns, perMessage less the decode ("
                 + decode + " ns) = transport.receive.ns; " + repeat + " pair(s), " + perK + " messages per K after a warm-up sweep; measured " + date);
         log("burst: send " + java.util.Arrays.toString(s) + " receive " + java.util.Arrays.toString(rc) + " -> flush " + t.get("transport.flush.ns") + " read "
                 + t.get("transport.read.ns") + " send " + t.get("transport.send.ns") + " receive " + t.get("transport.receive.ns"));
