@@ -11,6 +11,8 @@
 # --fsync off runs the 64B-nofsync configuration and samples the page-cache write instead (the storage's flush then):
 # it takes the shared disk out of the comparison, leaving the code's CPU and network costs to be checked.
 # --systems "tandem-raft ..." limits the systems (default all three).
+# --profile-window writes each real run's CPU by thread over exactly its measured window to DIR/profile-<clients>-<system>/
+# (run-peers --profile-window: /proc read at the window's start and end, nothing started inside it).
 # --real-only runs only the real side and writes the SimValidation command for it to model.sh in the output directory: the
 # model is deterministic (the table and the disk samples are inputs), so it can run after the benchmark lock is released.
 set -euo pipefail
@@ -25,6 +27,7 @@ costs=()
 disk=during
 fsync=on
 realonly=0
+profile=0
 systems_opt="tandem-raft tandem-multipaxos tandem-unreplicated"
 while (($#)); do
   case "$1" in
@@ -36,6 +39,7 @@ while (($#)); do
     --disk) disk="$2"; shift ;;
     --fsync) fsync="$2"; shift ;;
     --real-only) realonly=1 ;;
+    --profile-window) profile=1 ;;
     --systems) systems_opt="$2"; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -75,8 +79,10 @@ for c in $clients; do
       *) echo "--disk must be during, before or none" >&2; exit 2 ;;
     esac
     echo "run-simvalidate: real cluster, $sys, $c clients..." >&2
+    prof=()
+    [[ "$profile" == 1 ]] && prof=(--profile-window "$out/profile-$tag")
     "$root/jmh/run-peers.sh" --systems "$sys" --configs "$config" --slowdown none --runs 1 \
-      --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "$work" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" --out "$out/real-$tag" >"$out/real-$tag.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $tag (see $out/real-$tag.log)" >&2
+      --warmup "$warmup" --measure "$measure"  --clients "$c" --work-dir "$work" --base-port "${TANDEM_PEERBENCH_PORT:-26000}" ${prof[@]+"${prof[@]}"} --out "$out/real-$tag" >"$out/real-$tag.log" 2>&1 || echo "run-simvalidate: run-peers exited $? for $tag (see $out/real-$tag.log)" >&2
     if [[ "$disk" == during ]]; then
       touch "$out/stop-probe"
       wait "$probe" && real+=(--costs-for "$c/$sys=$out/costs-$tag.properties") || echo "run-simvalidate: disk probe failed for $tag (see $out/disk-$tag.log)" >&2

@@ -127,12 +127,16 @@ public final class SimBench {
      * @param leaderOutboxMax the most of it in the window (sampled every 10 ms)
      * @param leaderOutboxEnd the same at the end of the window (growth = the leader's memory growing)
      * @param leaderOutboxDropped frames the leader's outboxes dropped at their bound in the window
+     * @param stageMicrosPerOp core time per completed operation in the window of every machine's stage ("n1/IO", "client/IO",
+     *                        ...; the per-thread comparison with a real run's profile), in member order, the load generator last;
+     *                        then every member's log syncs per thousand operations ("n1/syncs-per-1000-ops")
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
                          int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
                          int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats, double p90Micros,
-                         long leaderOutboxStart, long leaderOutboxMax, long leaderOutboxEnd, long leaderOutboxDropped) {
+                         long leaderOutboxStart, long leaderOutboxMax, long leaderOutboxEnd, long leaderOutboxDropped,
+                         java.util.Map<String, Double> stageMicrosPerOp) {
         /** The busiest machine of the window (highest CPU), or null if none ran. */
         public NodeStat busiest() {
             NodeStat best = null;
@@ -198,6 +202,7 @@ public final class SimBench {
         long droppedStart = leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]);
         long busyStart = totalBusy(costs);
         List<NodeId> members = sim.members();
+        java.util.Map<String, Long> stageBusyStart = stageBusy(costs, members);
         long[] nodeBusyStart = new long[members.size()];
         long[] sentStart = new long[members.size()];
         long[] diskBusyStart = new long[members.size()];
@@ -210,6 +215,9 @@ public final class SimBench {
         }
         sim.runUntil(windowEnd);
         long busyWindow = totalBusy(costs) - busyStart;
+        java.util.Map<String, Double> stagePerOp = new java.util.LinkedHashMap<>();
+        int completed = log.latencies().length;
+        stageBusy(costs, members).forEach((k, v) -> stagePerOp.put(k, completed == 0 ? Double.NaN : (v - stageBusyStart.get(k)) / 1e3 / completed));
         List<NodeStat> nodeStats = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             String n = members.get(i).value();
@@ -230,7 +238,20 @@ public final class SimBench {
                 sampler.queueStart, sampler.queueMax, sampler.queueEnd, sampler.inFlightMax, Math.max(0, sampler.backlogStart), sampler.backlogEnd,
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
                 retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats), q(lat, 0.9),
-                Math.max(0, sampler.outboxStart), sampler.outboxMax, sampler.outboxEnd, leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]) - droppedStart);
+                Math.max(0, sampler.outboxStart), sampler.outboxMax, sampler.outboxEnd, leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]) - droppedStart,
+                java.util.Collections.unmodifiableMap(stagePerOp));
+    }
+
+    /** Core time so far of every member's and the load generator's stages, keyed "node/STAGE". */
+    private static java.util.Map<String, Long> stageBusy(CostModel costs, List<NodeId> members) {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        List<String> names = new ArrayList<>();
+        for (NodeId m : members) names.add(m.value());
+        names.add(CostModel.CLIENT);
+        for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), costs.cpu(n).busyNanos(s));
+        // Log syncs, in thousandths so that the per-operation division gives syncs per thousand operations.
+        for (NodeId m : members) out.put(m.value() + "/syncs-per-1000-ops", costs.disk(m.value()).flushes() * 1_000_000L);
+        return out;
     }
 
     private static long totalBusy(CostModel costs) {

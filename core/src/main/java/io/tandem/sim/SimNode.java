@@ -288,6 +288,18 @@ final class SimNode implements SimDisk.Host {
             case "client-request" -> table.clientRequestCost();
             default -> 0;
         };
+        if ("message".equals(kind) && table.coalescesFrames() && detail instanceof Object[] d && d.length > 0 && d[0] instanceof NodeId from) {
+            // A frame joins the read of its connection that is already queued on this I/O thread, or opens (and pays) one.
+            String self = id.value();
+            if (costs.frames().frameArrived(from.value(), self)) {
+                ioCost += table.readCost();
+                Runnable onRead = read;
+                read = () -> {
+                    costs.frames().readStarted(from.value(), self);
+                    if (onRead != null) onRead.run();
+                };
+            }
+        }
         long loop = table.loopCost(kind, type, bytes);
         // A storage completion's hand-off to the loop is in the calibrated fsync (append to durable, waiter woken).
         boolean handoff = !"storage".equals(kind);
@@ -528,6 +540,9 @@ final class SimNode implements SimDisk.Host {
         return cpu + costs.disk(id.value()).flush(real);
     }
 
+    /** When this node's last sync through the shared device returned (virtual nanoseconds; -1: none yet). */
+    private long lastSyncDone = -1;
+
     @Override
     public void flush(int entries, long bytes, Runnable completion) {
         io.tandem.sim.cost.CostModel costs = sim.costs();
@@ -541,10 +556,14 @@ final class SimNode implements SimDisk.Host {
         // The storage thread writes (its CPU, on the node's cores and quota), then asks the machine's one device to sync;
         // the device works while the process is paused, only the notification waits for the process.
         Runnable sync = () -> costs.disk(id.value()).flush(real, () -> {
+            lastSyncDone = sim.now();
             if (inc == incarnation && up) completion.run();
         });
+        // A flush asked for at the instant the previous sync returned found its batch queued: the real storage thread went on
+        // from the sync to the next batch without parking, so it pays no wake-up (wakeup.DISK.ns) for it (session 14).
+        boolean parked = sim.now() != lastSyncDone;
         if (cpu == 0) sync.run();
-        else costs.cpu(id.value()).submit(io.tandem.sim.cost.Stage.DISK, cpu, null, sync);
+        else costs.cpu(id.value()).submit(io.tandem.sim.cost.Stage.DISK, cpu, null, sync, true, parked);
     }
 
     @Override

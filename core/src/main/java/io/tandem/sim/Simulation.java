@@ -657,7 +657,7 @@ public final class Simulation implements SimCluster {
         io.tandem.sim.cost.CostTable table = costs.table();
         io.tandem.sim.cost.NetworkModel net = costs.network();
         if (!net.windowed()) {
-            costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, table.encodeCost(type, bytes) + table.sendCost(bytes), null, () -> {
+            costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, table.encodeCost(type, bytes) + table.sendCost(bytes) + flush(from, to), flushStarts(from, to), () -> {
                 if (source.incarnation() != sourceIncarnation || !source.isUp()) { // its process died with the send buffer
                     count("messages.lost");
                     return;
@@ -675,8 +675,8 @@ public final class Simulation implements SimCluster {
         // lets it (and everything queued with it) go, as PeerLink's drain does.
         io.tandem.sim.cost.PeerOutbox outbox = net.outbox(from.value(), to.value());
         boolean prepaid = outbox.writable(bytes);
-        long cost = table.encodeCost(type, bytes) + (prepaid ? table.sendCost(bytes) : 0);
-        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, cost, null, () -> {
+        long cost = table.encodeCost(type, bytes) + (prepaid ? table.sendCost(bytes) + flush(from, to) : 0);
+        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, cost, prepaid ? flushStarts(from, to) : null, () -> {
             if (source.incarnation() != sourceIncarnation || !source.isUp()) {
                 count("messages.lost");
                 return;
@@ -706,10 +706,30 @@ public final class Simulation implements SimCluster {
             for (io.tandem.sim.cost.PeerOutbox.Frame f : frames) f.onWire().run();
             return;
         }
-        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, costs.table().sendCost(unpaid), null, () -> {
+        // Frames a window update lets go leave in one drain: one flush for all of them (with per-syscall costs in the table).
+        costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, costs.table().sendCost(unpaid) + costs.table().flushCost(), null, () -> {
             for (io.tandem.sim.cost.PeerOutbox.Frame f : frames) f.onWire().run();
         });
     }
+
+    /**
+     * The flush a send of {@code from -> to} pays: {@code transport.flush.ns} if it opens one (none of that link queued on
+     * {@code from}'s I/O thread), else 0; 0 without per-syscall costs in the table (see {@link io.tandem.sim.cost.FrameCoalescing}).
+     */
+    private long flush(NodeId from, NodeId to) {
+        if (!costs.table().coalescesFrames()) return 0;
+        pendingFlush = costs.frames().sendQueued(from.value(), to.value());
+        return pendingFlush ? costs.table().flushCost() : 0;
+    }
+
+    /** The start action of the send job {@link #flush} just priced: closes the flush it opened, if it opened one. */
+    private Runnable flushStarts(NodeId from, NodeId to) {
+        if (!pendingFlush) return null;
+        pendingFlush = false;
+        return () -> costs.frames().flushStarted(from.value(), to.value());
+    }
+
+    private boolean pendingFlush;
 
     /** A frame on the link {@code from -> dest}; with a window, its bytes are freed when {@code dest}'s transport reads it. */
     private void onWire(NodeId from, SimNode dest, Object wire, long bytes, io.tandem.sim.cost.PeerOutbox outbox) {

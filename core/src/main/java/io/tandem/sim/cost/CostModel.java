@@ -68,6 +68,7 @@ public final class CostModel {
     private final Map<String, DiskModel> disks = new LinkedHashMap<>();
     private final Map<String, CpuHost> hosts = new LinkedHashMap<>();
     private DiskDevice device;
+    private final FrameCoalescing frames = new FrameCoalescing();
 
     public CostModel(CostTable table, Resources resources, long seed) {
         this.table = table;
@@ -129,6 +130,11 @@ public final class CostModel {
         CpuHost h = new CpuHost(name, cores, scheduler);
         hosts.put(name, h);
         return h;
+    }
+
+    /** The open flushes and reads of every link ({@link FrameCoalescing}; used only when the table has per-syscall costs). */
+    public FrameCoalescing frames() {
+        return frames;
     }
 
     public CostTable table() {

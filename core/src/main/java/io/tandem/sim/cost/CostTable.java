@@ -28,6 +28,11 @@ import java.util.TreeMap;
  *       {@code codec.decode.perByte} (or per type: {@code codec.encode.<Type>.ns} ...): the Kryo codec;</li>
  *   <li>{@code transport.send.ns}, {@code transport.receive.ns}, {@code transport.perByte}: the real
  *       TCP transport's CPU per message on its I/O thread, codec excluded;</li>
+ *   <li>{@code transport.flush.ns}, {@code transport.read.ns} (optional, session 14): the transport's CPU per flush (a
+ *       drain of one peer's queue: the write syscall and the loopback delivery the kernel runs in the writer's context)
+ *       and per read turn of one connection, paid once for all the frames coalesced into it (see {@link FrameCoalescing});
+ *       with them, {@code transport.send.ns} and {@code transport.receive.ns} are the per-message rest, and a client request
+ *       and its reply pay a read and a flush each on both sides (one request per connection at a time);</li>
  *   <li>{@code client.request.ns} and {@code client.reply.ns}: the server's I/O work for a client
  *       request and its reply; {@code client.op.ns}: the load generator's CPU per operation;</li>
  *   <li>{@code wakeup.<STAGE>.ns} ({@code IO}, {@code LOOP}, {@code EXEC}, {@code DISK}) and {@code wakeup.client.ns}
@@ -173,16 +178,37 @@ public final class CostTable {
         return nanos("transport.receive.ns", 0) + Math.round(number("transport.perByte", 0) * bytes);
     }
 
+    /** The transport's CPU per flush of one link's queued frames ({@code transport.flush.ns}; 0: paid per message instead). */
+    public long flushCost() {
+        return nanos("transport.flush.ns", 0);
+    }
+
+    /** The transport's CPU per read turn of one connection ({@code transport.read.ns}; 0: paid per message instead). */
+    public long readCost() {
+        return nanos("transport.read.ns", 0);
+    }
+
+    /** Whether the table splits the transport's per-syscall costs from its per-message ones ({@link FrameCoalescing}). */
+    public boolean coalescesFrames() {
+        return flushCost() > 0 || readCost() > 0;
+    }
+
+    /**
+     * The server's I/O work for a client request: {@code client.request.ns}, plus a read (a client connection carries one
+     * request at a time, so no read is shared).
+     */
     public long clientRequestCost() {
-        return nanos("client.request.ns", 0);
+        return nanos("client.request.ns", 0) + readCost();
     }
 
+    /** The server's I/O work for a reply: {@code client.reply.ns}, plus a flush (one reply per connection at a time). */
     public long clientReplyCost() {
-        return nanos("client.reply.ns", 0);
+        return nanos("client.reply.ns", 0) + flushCost();
     }
 
+    /** The load generator's CPU per operation: {@code client.op.ns}, plus the flush of the request and the read of the reply. */
     public long clientOpCost() {
-        return nanos("client.op.ns", 0);
+        return nanos("client.op.ns", 0) + flushCost() + readCost();
     }
 
     /** Handing work to a parked thread: charged to a job that finds its stage idle ({@link NodeCpu#setWakeupCost}). */

@@ -150,6 +150,15 @@ public final class NodeCpu {
      * storage completion: the fsync's calibration waits for it), so that it pays no hand-off latency here.
      */
     public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone, boolean handoff) {
+        submit(stage, costNanos, onStart, onDone, handoff, true);
+    }
+
+    /**
+     * The same; {@code parked} false for a job its thread takes without having parked although the stage shows idle in
+     * the model: the storage thread, whose sync returned with more work queued, is idle here while the device works but
+     * in the real thread it was blocked in the sync, not parked, and goes on without a wake-up (no {@code wakeup.*} cost).
+     */
+    public void submit(Stage stage, long costNanos, Runnable onStart, Runnable onDone, boolean handoff, boolean parked) {
         if (costNanos < 0) throw new IllegalArgumentException("negative cost");
         long now = host.scheduler().now();
         List<Job> wakingJobs = waking.get(stage);
@@ -161,7 +170,7 @@ public final class NodeCpu {
         }
         boolean idle = running.get(stage) < threads.get(stage) && queues.get(stage).isEmpty();
         long wake = 0;
-        if (wakeupNanos.get(stage) > 0 && idle) { // an idle thread takes it
+        if (wakeupNanos.get(stage) > 0 && idle && parked) { // an idle thread takes it
             wake = wakeupNanos.get(stage);
             wakeups++;
             stageWakeups.merge(stage, 1L, Long::sum);

@@ -84,6 +84,8 @@ public final class CostCalibration {
         Path latenciesBase = null;
         Path applyOnlyBase = null;
         Path handoffBase = null;
+        Path burstBase = null;
+        Path syncCpuDir = null;
         String stateMachine = "btree";
         int repeat = 3;
         boolean quick = false;
@@ -96,10 +98,13 @@ public final class CostCalibration {
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--apply-only" -> applyOnlyBase = Path.of(args[++i]);
                 case "--handoff" -> handoffBase = Path.of(args[++i]);
+                case "--transport-burst" -> burstBase = Path.of(args[++i]);
+                case "--sync-cpu" -> syncCpuDir = Path.of(args[++i]);
                 case "--state-machine" -> stateMachine = args[++i];
                 case "--help", "-h" -> {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
-                            + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]");
+                            + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]"
+                            + " [--transport-burst BASE_TABLE [--repeat N]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -119,6 +124,15 @@ public final class CostCalibration {
         if (latenciesBase != null) {
             if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
             latencies(latenciesBase, out, quick, repeat, date);
+            return;
+        }
+        if (syncCpuDir != null) {
+            syncCpu(syncCpuDir, quick);
+            return;
+        }
+        if (burstBase != null) {
+            if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
+            burstOnly(burstBase, out, quick, repeat, date);
             return;
         }
         if (handoffBase != null) {
@@ -701,6 +715,8 @@ public final class CostCalibration {
         final TcpTransport receiver;
         final AtomicLong delivered = new AtomicLong();
         final AtomicLong echoed = new AtomicLong();
+        /** The receiver wakes the measuring thread only once this many messages have arrived (0: at every message, as before). */
+        volatile long wakeAt;
 
         LoopbackPair() throws Exception {
             Map<NodeId, Endpoint> members = Map.of(a, new Endpoint("127.0.0.1", freePort()), b, new Endpoint("127.0.0.1", freePort()));
@@ -713,7 +729,7 @@ public final class CostCalibration {
                 public void onMessage(NodeId from, ProtocolMessage message) {
                     Probe m = (Probe) message;
                     if (m.echo()) receiver.send(from, m);
-                    else delivered.incrementAndGet();
+                    else if (delivered.incrementAndGet() < wakeAt) return;
                     LockSupport.unpark(main);
                 }
             });
@@ -801,6 +817,241 @@ public final class CostCalibration {
             for (long x : rtt) total += x;
             return new Transport(send, receive, transportPerByte, Distribution.ofSamples(oneway), rounds, sortedRtt[rounds / 2], oneway, total);
         }
+    }
+
+    // ---- the storage thread's CPU against the sync's wall time (session 14) ----
+
+    /**
+     * {@code --sync-cpu DIR}: the real {@link io.tandem.storage.NodeStorage} with fsync in DIR; batches of B 128-byte records
+     * (B = 1, 8, 40) appended and awaited until durable, one at a time, for a few seconds each: the storage thread's CPU time
+     * per sync (by its thread name) against the sync's wall time (append to durable, as the waiter sees it). If its CPU per
+     * sync is a fixed amount, it is work beside the sync (the cost model charges it before the sync); if it follows the
+     * sync's wall time, the thread is on a core <em>during</em> the sync. Prints, writes nothing: a diagnosis.
+     */
+    private static void syncCpu(Path dir, boolean quick) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Files.createDirectories(dir);
+        Path data = Files.createTempDirectory(dir, "sync-cpu");
+        AtomicLong durable = new AtomicLong();
+        AtomicLong syncs = new AtomicLong();
+        Thread main = Thread.currentThread();
+        try (io.tandem.storage.NodeStorage storage = io.tandem.storage.NodeStorage.open(data, "calibrate", NodeId.of("n1"),
+                io.tandem.storage.FlushPolicy.FSYNC, e -> {
+                    if (e instanceof io.tandem.storage.StorageEvent.LogSynced synced) {
+                        syncs.incrementAndGet();
+                        durable.set(synced.durableIndex());
+                        LockSupport.unpark(main);
+                    }
+                }, (snapshot, bytes) -> java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("no installs")))) {
+            byte[] payload = new byte[128];
+            new SplittableRandom(1).nextBytes(payload);
+            long last = storage.log().lastIndex();
+            for (int round = 0; round < 2; round++) {
+                for (int batch : new int[] {1, 8, 40}) {
+                    long seconds = round == 0 ? 1 : (quick ? 2 : 4);
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+                    long cpu0 = diskThreadCpu(threads);
+                    long w0 = System.nanoTime();
+                    List<Long> walls = new ArrayList<>();
+                    while (System.nanoTime() < end) {
+                        long t0 = System.nanoTime();
+                        for (int i = 0; i < batch; i++) storage.log().append(new io.tandem.storage.LogEntry(++last, 1, payload));
+                        while (durable.get() < last) LockSupport.parkNanos(1_000_000);
+                        walls.add(System.nanoTime() - t0);
+                    }
+                    long cpu = diskThreadCpu(threads) - cpu0;
+                    long wall = System.nanoTime() - w0;
+                    if (round == 0) continue;
+                    long[] w = walls.stream().mapToLong(Long::longValue).sorted().toArray();
+                    System.out.printf(Locale.ROOT, "sync-cpu: batch %d x 128 B: %d syncs, wall per sync p50 %.1f us, mean %.1f us; storage thread CPU per sync %.1f us "
+                            + "(%.0f %% of the mean wall), CPU per record %.2f us; load %s%n", batch, w.length, w[w.length / 2] / 1e3, wall / 1e3 / w.length,
+                            cpu / 1e3 / w.length, 100.0 * cpu / wall, cpu / 1e3 / w.length / batch, loadavg());
+                    storage.log().compactPrefix(last);
+                }
+            }
+            // Streaming, as a busy leader's loop appends: records keep coming while the storage thread syncs (at most 256 not
+            // yet durable), so it never parks between syncs; its CPU per sync and per record in that regime.
+            syncs.set(0);
+            long seconds = quick ? 2 : 4;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long cpu0 = diskThreadCpu(threads);
+            long w0 = System.nanoTime();
+            long first = last;
+            while (System.nanoTime() < end) {
+                storage.log().append(new io.tandem.storage.LogEntry(++last, 1, payload));
+                while (last - durable.get() > 256) LockSupport.parkNanos(50_000);
+            }
+            while (durable.get() < last) LockSupport.parkNanos(1_000_000);
+            long cpu = diskThreadCpu(threads) - cpu0;
+            long wall = System.nanoTime() - w0;
+            long n = syncs.get();
+            long records = last - first;
+            System.out.printf(Locale.ROOT, "sync-cpu: streaming 128 B records: %d records, %d syncs (%.1f records per sync), %.1f us per sync; storage thread CPU per sync %.1f us, "
+                    + "per record %.2f us (%.0f %% of the wall); load %s%n", records, n, records / (double) Math.max(1, n), wall / 1e3 / Math.max(1, n),
+                    cpu / 1e3 / Math.max(1, n), cpu / 1e3 / records, 100.0 * cpu / wall, loadavg());
+        } finally {
+            try (var files = Files.walk(data)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    private static long diskThreadCpu(ThreadMXBean threads) {
+        long cpu = 0;
+        for (long id : threads.getAllThreadIds()) {
+            java.lang.management.ThreadInfo info = threads.getThreadInfo(id);
+            if (info != null && info.getThreadName().startsWith("tandem-disk-")) cpu += Math.max(0, threads.getThreadCpuTime(id));
+        }
+        return cpu;
+    }
+
+    // ---- transport: per-message cost against messages per syscall (session 14) ----
+
+    /** Burst sizes of {@link #burst}: messages sent back to back to one peer before the sender waits for all of them. */
+    static final int[] BURSTS = {1, 2, 4, 8, 16, 64, 256};
+
+    /**
+     * {@code --transport-burst BASE [--repeat N]}: the base table with the transport's per-turn and per-message costs
+     * measured apart ({@link #burst}); every other number stays the base table's. Thread CPU time, but the machine's
+     * load changes how many frames one read finds: run it through {@code /work/tools/bench}.
+     */
+    private static void burstOnly(Path base, Path out, boolean quick, int repeat, String date) throws Exception {
+        TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
+        String before = loadavg();
+        long[] codec = codec(quick);
+        burst(t, quick, repeat, codec, date);
+        t.put("meta.burst.load", "before " + before + ", after " + loadavg());
+        t.put("meta.burst.cpu-pressure", pressure());
+        t.put("meta.burst.base", base.getFileName().toString());
+        CostTable table = CostTable.of(t);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            table.write(w, "Tandem simulator cost table: " + base.getFileName() + " with the transport's per-turn costs measured " + date + " (" + repeat
+                    + " repetitions, load " + t.get("meta.burst.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --transport-burst; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": transport.flush.ns=" + t.get("transport.flush.ns") + " transport.read.ns=" + t.get("transport.read.ns")
+                + " transport.send.ns=" + t.get("transport.send.ns") + " transport.receive.ns=" + t.get("transport.receive.ns"));
+    }
+
+    /**
+     * How the real transport's CPU per message falls as more messages share a syscall: two real TcpTransports on
+     * loopback (one I/O thread each), the sender's thread sends bursts of K 64-byte messages to the peer back to back
+     * (one drain of the peer's queue, one flush, when they all queue before the sender's I/O thread runs) and waits until
+     * the receiver's I/O thread has delivered all K (it reads them with as few reads as the socket lets it). Each side's
+     * I/O thread's CPU time per message, s(K) and r(K), for K in {@link #BURSTS}, after a warm-up sweep; then a least-squares
+     * fit of c(K) = perMessage + perTurn / K on each side: {@code transport.flush.ns} (the sender's per-flush work: the
+     * drain task, the write syscall and the loopback's delivery, which the kernel runs in the writer's context) and
+     * {@code transport.read.ns} (the receiver's per-read work: the selector wake-up and the read), and the per-message
+     * rest as {@code transport.send.ns} and {@code transport.receive.ns} (less the decode, which the model charges apart; the
+     * encode runs on the sending thread, not on the I/O thread). {@code meta.burst.K} keeps each K's s and r.
+     */
+    private static void burst(Map<String, String> t, boolean quick, int repeat, long[] codec, String date) throws Exception {
+        int perK = quick ? 8_000 : 24_000;
+        double[][] send = new double[repeat][BURSTS.length];
+        double[][] receive = new double[repeat][BURSTS.length];
+        for (int r = 0; r < repeat; r++) {
+            try (LoopbackPair pair = new LoopbackPair()) {
+                for (int sweep = 0; sweep < 2; sweep++) { // the first sweep warms the JIT up
+                    for (int i = 0; i < BURSTS.length; i++) {
+                        double[] sr = burstRun(pair, BURSTS[i], sweep == 0 ? perK / 4 : perK);
+                        send[r][i] = sr[0];
+                        receive[r][i] = sr[1];
+                    }
+                }
+            }
+        }
+        double[] s = new double[BURSTS.length];
+        double[] rc = new double[BURSTS.length];
+        for (int i = 0; i < BURSTS.length; i++) {
+            double[] a = new double[repeat];
+            double[] b = new double[repeat];
+            for (int r = 0; r < repeat; r++) {
+                a[r] = send[r][i];
+                b[r] = receive[r][i];
+            }
+            s[i] = median(a);
+            rc[i] = median(b);
+            t.put("meta.burst." + BURSTS[i], String.format(java.util.Locale.ROOT, "send %.0f ns/message, receive %.0f ns/message (median of %d)", s[i], rc[i], repeat));
+        }
+        double[] sendFit = fitPerTurn(s);
+        double[] receiveFit = fitPerTurn(rc);
+        long decode = Math.round(codec[2] + codec[3] / 1000.0 * 64);
+        // The model charges a thread's wake-up apart (wakeup.IO.ns, else wakeup.ns, to a job that finds the I/O stage idle), and
+        // every burst here woke both I/O threads: the per-turn part beyond it is the syscall's, paid per flush or read.
+        long wake = CostTable.of(t).wakeupCost(io.tandem.sim.cost.Stage.IO);
+        t.put("meta.burst.perTurn", String.format(java.util.Locale.ROOT, "send %.0f ns, receive %.0f ns (fit); less the wake-up the model charges apart (%d ns)",
+                sendFit[1], receiveFit[1], wake));
+        t.put("transport.flush.ns", Long.toString(Math.max(0, Math.round(sendFit[1]) - wake)));
+        t.put("transport.read.ns", Long.toString(Math.max(0, Math.round(receiveFit[1]) - wake)));
+        t.put("transport.send.ns", Long.toString(Math.max(0, Math.round(sendFit[0]))));
+        t.put("transport.receive.ns", Long.toString(Math.max(0, Math.round(receiveFit[0]) - decode)));
+        t.put("meta.source.burst", "two TcpTransports on 127.0.0.1 in one JVM, 1 I/O thread each: bursts of K 64-byte messages to one peer (K = "
+                + java.util.Arrays.toString(BURSTS) + "), each I/O thread's CPU time per message; fit c(K) = perMessage + perTurn/K (least squares in 1/K): "
+                + "sender perTurn less the I/O stage's wake-up (charged apart) = transport.flush.ns, perMessage = transport.send.ns; receiver perTurn less the wake-up = transport.read.ns, perMessage less the decode ("
+                + decode + " ns) = transport.receive.ns; " + repeat + " pair(s), " + perK + " messages per K after a warm-up sweep; measured " + date);
+        log("burst: send " + java.util.Arrays.toString(s) + " receive " + java.util.Arrays.toString(rc) + " -> flush " + t.get("transport.flush.ns") + " read "
+                + t.get("transport.read.ns") + " send " + t.get("transport.send.ns") + " receive " + t.get("transport.receive.ns"));
+    }
+
+    /** One burst size: {I/O CPU ns per message of the sender's transport, of the receiver's}. */
+    private static double[] burstRun(LoopbackPair pair, int k, int messages) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        byte[] payload = new byte[64];
+        int bursts = Math.max(1, messages / k);
+        long[] before = ioCpu(threads);
+        long base = pair.delivered.get();
+        for (int b = 0; b < bursts; b++) {
+            long target = base + (long) (b + 1) * k;
+            pair.wakeAt = target;
+            for (int j = 0; j < k; j++) {
+                if (!pair.sender.send(pair.b, new Probe(j, false, payload))) throw new IllegalStateException("send dropped");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (pair.delivered.get() < target) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("burst not delivered");
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+        long[] after = ioCpu(threads);
+        pair.wakeAt = 0;
+        long n = (long) bursts * k;
+        return new double[] {(after[0] - before[0]) / (double) n, (after[1] - before[1]) / (double) n};
+    }
+
+    /** CPU time so far of the sender's (n1) and the receiver's (n2) transport I/O threads. */
+    private static long[] ioCpu(ThreadMXBean threads) {
+        long[] cpu = new long[2];
+        for (long id : threads.getAllThreadIds()) {
+            java.lang.management.ThreadInfo info = threads.getThreadInfo(id);
+            if (info == null) continue;
+            long c = threads.getThreadCpuTime(id);
+            if (c < 0) continue;
+            if (info.getThreadName().startsWith("tandem-tcp-n1")) cpu[0] += c;
+            else if (info.getThreadName().startsWith("tandem-tcp-n2")) cpu[1] += c;
+        }
+        return cpu;
+    }
+
+    /** Least squares of c(K) = a + b / K over {@link #BURSTS}: {a, b}. */
+    static double[] fitPerTurn(double[] c) {
+        int n = BURSTS.length;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (int i = 0; i < n; i++) {
+            double x = 1.0 / BURSTS[i];
+            sx += x;
+            sy += c[i];
+            sxx += x * x;
+            sxy += x * c[i];
+        }
+        double b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        double a = (sy - b * sx) / n;
+        return new double[] {a, b};
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        java.util.Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
     private static int freePort() throws IOException {

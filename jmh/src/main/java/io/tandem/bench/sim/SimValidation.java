@@ -47,6 +47,7 @@ public final class SimValidation {
         Path out = null;
         String config = "64B-fsync";
         boolean separateDisks = false;
+        boolean stages = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--real" -> {
@@ -62,7 +63,8 @@ public final class SimValidation {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--config" -> config = args[++i];
                 case "--separate-disks" -> separateDisks = true;
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS[/SYSTEM]=FILE, --cores N, --out FILE, --config NAME, --separate-disks)");
+                case "--stages" -> stages = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--real CLIENTS=DIR, --costs FILE, --costs-for CLIENTS[/SYSTEM]=FILE, --cores N, --out FILE, --config NAME, --separate-disks, --stages)");
             }
         }
         if (table == null) table = CostTable.calibrated();
@@ -99,6 +101,11 @@ public final class SimValidation {
                         resources, List.of());
                 SimBench.Result m = SimBench.run(Protocols.byName(s.getValue()[0]), c, pointTable);
                 modelThr.put(s.getKey(), m.throughput());
+                if (stages) {
+                    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  model CPU us/op by stage, %d clients, %s:", clients, s.getKey()));
+                    m.stageMicrosPerOp().forEach((k, v) -> { if (v > 0.005) line.append(String.format(Locale.ROOT, " %s %.2f", k, v)); });
+                    System.out.println(line);
+                }
                 if (r == null) {
                     System.out.printf(Locale.ROOT, "%-7d %-20s %10s %10.0f %7s %9s %9.0f %9s %9.0f%n", clients, s.getKey(), "-", m.throughput(), "-", "-", m.p50Micros(), "-", m.p99Micros());
                     csv.add(String.format(Locale.ROOT, "%d,%s,,%.0f,,,%.0f,,%.0f,", clients, s.getKey(), m.throughput(), m.p50Micros(), m.p99Micros()));
