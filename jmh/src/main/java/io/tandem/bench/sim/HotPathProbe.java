@@ -37,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code handlers FILE NODES CLIENTS TABLE [KEY=VALUE...]}: the wall time of every real engine handler, per
  *       message type, while a deployment runs in the simulator (the calibration times them on the classic
  *       deployments only, so {@code Propose}, {@code ProxyAccept}, {@code Decided} fall to
- *       {@code loop.message.default.ns}); p10, median and p90 of a third run (two warm the JIT up), from the 2,000th {@code Chosen} on;</li>
+ *       {@code loop.message.default.ns}); p10, median and p90 of a second run (the first warms the JIT up), from the 2,000th {@code Chosen} on;</li>
  *   <li>{@code transport BASEPORT [N]} (ports BASEPORT and BASEPORT+1): the real TCP transport's CPU per 64-byte message (both I/O threads, codec included, the
  *       sending thread excluded, as the calibration) when messages come in bursts of k with a pause between bursts
  *       (each burst one or a few flushes and reads), so the per-turn and the per-frame parts can be told apart; k =
@@ -70,8 +70,8 @@ public final class HotPathProbe {
         Protocol p = Protocols.byName("multipaxos").withEngineOptions(options);
         if (!"classic".equals(file)) p = p.withDeployment(io.tandem.roles.Deployment.read(Path.of(file), p.roles().orElseThrow()));
         Map<String, List<Long>> samples = new TreeMap<>();
-        for (int round = 0; round < 3; round++) {
-            boolean record = round == 2; // two rounds warm the JIT up
+        for (int round = 0; round < 2; round++) {
+            boolean record = round == 1; // the first round warms the JIT up
             SimBench.Config c = new SimBench.Config(nodes, clients, 10_000, SimTime.millis(10), 0, SimTime.millis(record ? 20 : 10), 1 + round,
                     CostModel.Resources.dedicated(1), List.of());
             long t0 = System.nanoTime();
