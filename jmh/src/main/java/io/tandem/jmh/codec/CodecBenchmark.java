@@ -34,7 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The codec on the replication hot path, through the same {@link KryoCodec} registration the engines
  * use on the wire (pooled Kryo instances and buffers, class id first): {@code message} is a Raft
  * {@code AppendEntries} or a MultiPaxos phase-2a {@code Accept} carrying {@code entries} commands of
- * {@code payloadBytes} each, or a Raft {@code AppendEntriesResponse} (entries and payload unused).
+ * {@code payloadBytes} each, or a Raft {@code AppendEntriesResponse} (entries and payload unused); with proxy leaders
+ * (issue 21) a MultiPaxos {@code Propose} (one command), {@code ProxyAccept} or {@code Chosen} ({@code entries} commands).
  * {@code impl} {@code handwritten} is the protocols' registration as shipped ({@link BinarySerializer}s
  * for the hot messages), {@code reflective} the same ids with Kryo's reflective record serializer (what
  * every message used before). One op is one message; divide by {@code entries} for the per-entry cost.
@@ -46,7 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class CodecBenchmark {
-    @Param({"append", "accept", "append-response"})
+    @Param({"append", "accept", "append-response", "propose", "proxy-accept", "chosen"})
     String message;
 
     @Param({"1", "32"})
@@ -78,7 +79,7 @@ public class CodecBenchmark {
 
     @Setup
     public void setUp() {
-        Protocol protocol = message.equals("accept") ? Protocols.multiPaxos() : Protocols.raft();
+        Protocol protocol = message.startsWith("append") ? Protocols.raft() : Protocols.multiPaxos();
         KryoCodec.Builder builder = KryoCodec.builder();
         protocol.registerMessages(switch (impl) {
             case "handwritten" -> builder;
@@ -100,6 +101,11 @@ public class CodecBenchmark {
             case "append" -> new AppendEntries(7, 999, 7, batch, 990, 12345);
             case "accept" -> new MultiPaxosMessage.Accept(new Ballot(7, 1), 1000, values, 12345);
             case "append-response" -> new AppendEntriesResponse(7, true, 1031, 999, 0, 0, 12345);
+            // With proxy leaders (spec §2.1) the leader receives a Propose and sends a ProxyAccept per command; a proxy sends
+            // each replica a Chosen. Propose carries one command (entries unused).
+            case "propose" -> new MultiPaxosMessage.Propose(5000, ((Value.Command) values.getFirst()).session(), ((Value.Command) values.getFirst()).payload());
+            case "proxy-accept" -> new MultiPaxosMessage.ProxyAccept(new Ballot(7, 1), 1000, values, 12345);
+            case "chosen" -> new MultiPaxosMessage.Chosen(1000, values, 12345);
             default -> throw new IllegalArgumentException("message " + message);
         };
         encoded = codec.encode(value);

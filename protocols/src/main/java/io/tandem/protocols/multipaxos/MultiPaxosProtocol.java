@@ -229,7 +229,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         registry.register(MultiPaxosMessage.SnapshotOffer.class, id++);
         registry.register(MultiPaxosMessage.SnapshotChunkRequest.class, id++);
         registry.register(MultiPaxosMessage.SnapshotChunk.class, id++);
-        registry.register(MultiPaxosMessage.ProxyAccept.class, id++);
+        registry.register(MultiPaxosMessage.ProxyAccept.class, new PaxosWire.ProxyAcceptSerializer(), id++); // hand-written: the leader's send per command with proxies
         registry.register(MultiPaxosMessage.Decided.class, id++);
         registry.register(MultiPaxosMessage.ProposeBatch.class, id++);
         registry.register(MultiPaxosMessage.Reply.class, id++);

@@ -21,6 +21,7 @@ class PaxosWireTest {
     private static final PaxosWire.ChosenSerializer CHOSEN = new PaxosWire.ChosenSerializer();
     private static final PaxosWire.AcceptedSerializer ACCEPTED = new PaxosWire.AcceptedSerializer();
     private static final PaxosWire.ProposeSerializer PROPOSE = new PaxosWire.ProposeSerializer();
+    private static final PaxosWire.ProxyAcceptSerializer PROXY_ACCEPT = new PaxosWire.ProxyAcceptSerializer();
 
     private static List<Value> values(int n, int payloadBytes) {
         List<Value> values = new ArrayList<>();
@@ -53,6 +54,8 @@ class PaxosWireTest {
             assertThat(decoded(ACCEPT, ACCEPT.encode(accept))).isEqualTo(accept); // records with lists of values: equal by content
             var chosen = new MultiPaxosMessage.Chosen(5, values(shape[0], shape[1]), 0);
             assertThat(decoded(CHOSEN, CHOSEN.encode(chosen))).isEqualTo(chosen);
+            var proxyAccept = new MultiPaxosMessage.ProxyAccept(new Ballot(7, 2), 1_000 + shape[0], values(shape[0], shape[1]), 78);
+            assertThat(decoded(PROXY_ACCEPT, PROXY_ACCEPT.encode(proxyAccept))).isEqualTo(proxyAccept);
         }
         for (Ballot b : List.of(Ballot.ZERO, new Ballot(1, 0), new Ballot(Long.MAX_VALUE, Integer.MAX_VALUE))) {
             var accepted = new MultiPaxosMessage.Accepted(b, 10, 25, 3, -5);
@@ -71,6 +74,8 @@ class PaxosWireTest {
     void everyTruncationIsRejectedWithAReason() {
         byte[] full = ACCEPT.encode(new MultiPaxosMessage.Accept(new Ballot(7, 2), 1_000, values(5, 8), 77));
         for (int n = 0; n < full.length; n++) assertThat(rejection(ACCEPT, Arrays.copyOf(full, n))).startsWith("Accept: ");
+        byte[] proxyAccept = PROXY_ACCEPT.encode(new MultiPaxosMessage.ProxyAccept(new Ballot(7, 2), 1_000, values(5, 8), 77));
+        for (int n = 0; n < proxyAccept.length; n++) assertThat(rejection(PROXY_ACCEPT, Arrays.copyOf(proxyAccept, n))).startsWith("ProxyAccept: ");
         byte[] accepted = ACCEPTED.encode(new MultiPaxosMessage.Accepted(new Ballot(7, 2), 10, 25, 3, -5));
         for (int n = 0; n < accepted.length; n++) assertThat(rejection(ACCEPTED, Arrays.copyOf(accepted, n))).startsWith("Accepted: ");
         byte[] propose = PROPOSE.encode(new MultiPaxosMessage.Propose(12, new ClientRequest.Session(4, 9, 8), new byte[] {1, 2, 3}));
@@ -92,6 +97,8 @@ class PaxosWireTest {
         assertThat(rejection(ACCEPTED, new byte[] {0, 2, 0, 0, 0, 0})).contains("round 0 is only Ballot.ZERO");
         // a count of values that cannot fit
         assertThat(rejection(ACCEPT, new byte[] {1, 0, 1, 0, (byte) 0xFF, (byte) 0xFF, 0x7F})).contains("values claims 2097151 items");
+        // a ProxyAccept whose ballot's proposer is outside the int range
+        assertThat(rejection(PROXY_ACCEPT, new byte[] {1, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0x7F, 0, 0, 0})).contains("ballot.proposer");
     }
 
     @Test
@@ -103,6 +110,10 @@ class PaxosWireTest {
         byte[] wire = codec.encode(accept);
         assertThat(codec.decode(wire)).isEqualTo(accept);
         assertThatThrownBy(() -> codec.decode(Arrays.copyOf(wire, wire.length - 1))).isInstanceOf(CodecException.class).hasMessageStartingWith("Accept: ");
+        var proxyAccept = new MultiPaxosMessage.ProxyAccept(new Ballot(3, 1), 9, values(2, 64), 6);
+        byte[] proxyWire = codec.encode(proxyAccept);
+        assertThat(codec.decode(proxyWire)).isEqualTo(proxyAccept);
+        assertThatThrownBy(() -> codec.decode(Arrays.copyOf(proxyWire, proxyWire.length - 1))).isInstanceOf(CodecException.class).hasMessageStartingWith("ProxyAccept: ");
         var prepare = new MultiPaxosMessage.Prepare(new Ballot(3, 1), 4); // still Kryo's record serializer
         assertThat(codec.decode(codec.encode(prepare))).isEqualTo(prepare);
     }
