@@ -134,6 +134,42 @@ class CopilotSimulationTest {
     }
 
     /**
+     * Seed 43 of the mix (3 nodes, crash-heavy, snapshots every 4 slots, nothing retained; found with
+     * copilot12's ping-pong rule): replicas ran concurrent entries in different interleavings (n3 ran
+     * 0.31-0.49 with 1.37 unknown to it; n1 and n2 ran a takeover's no-ops 1.37-1.66, dependency ⊥,
+     * with 0.31 not known committed there), so their execution points were not nested: n3 at (50, 37),
+     * n1 and n2 at (31, 68). With compaction keeping only the slots whose dependency ran ahead
+     * (copilot10's rule, the broken twin {@code KEEP_ONLY_DEPENDENCY_RUN_AHEAD}) each side compacted
+     * what the other needed, neither could install the other's snapshot, and the takeover of 0.31
+     * could not finish without n3's vote: a liveness failure with every node up. Compaction now also
+     * keeps a slot that ran ahead of an other-log head a peer may run first ({@link Slot#ranBefore}).
+     * The probe checks that the run does reach non-nested execution points (else the seed no longer
+     * exercises the case and another must be picked, with the twin failing on it).
+     */
+    @Test
+    void membersWhoseExecutionPointsAreNotNestedKeepWhatTheOtherNeeds() {
+        long[] nonNested = new long[1];
+        io.tandem.sim.SimInvariant probe = io.tandem.sim.SimInvariant.of("copilot-non-nested-probe", c -> {
+            java.util.List<CopilotEngine> es = new java.util.ArrayList<>();
+            for (NodeId n : c.members()) c.engine(n, CopilotEngine.class).ifPresent(es::add);
+            for (CopilotEngine a : es) {
+                for (CopilotEngine b : es) {
+                    if (a.cursor(0) > b.cursor(0) && a.cursor(1) < b.cursor(1)) nonNested[0]++;
+                }
+            }
+            return Optional.empty();
+        });
+        SimResult fixed = Simulation.run(new Probed(new CopilotProtocol(), probe), SimOptions.mix().withSeed(43));
+        assertThat(fixed.failure()).as("seed 43").isEmpty();
+        assertThat(nonNested[0]).as("steps with two members at execution points that are not nested").isPositive();
+        CopilotProtocol twin = (CopilotProtocol) Protocols.byName(BrokenCopilot.Bug.KEEP_ONLY_DEPENDENCY_RUN_AHEAD.protocolName());
+        SimResult broken = Simulation.run(twin, SimOptions.mix().withSeed(43));
+        System.out.println("non-nested execution points: " + nonNested[0] + " steps; the twin: " + broken.failure());
+        assertThat(broken.failure()).as("the twin keeping only dependency run-ahead slots").isPresent();
+        assertThat(broken.failure().orElseThrow().kind()).isEqualTo(SimFailure.Kind.LIVENESS);
+    }
+
+    /**
      * The slots a compaction keeps because they ran ahead of the other log's cursor (seed 2641's fix)
      * survive a restart of the replica holding them: compaction writes them into the durable log with
      * the snapshot's rewrite and a restart takes them back. Checked after every step of crash-heavy
