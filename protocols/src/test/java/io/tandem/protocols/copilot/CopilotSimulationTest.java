@@ -143,8 +143,12 @@ class CopilotSimulationTest {
      * what the other needed, neither could install the other's snapshot, and the takeover of 0.31
      * could not finish without n3's vote: a liveness failure with every node up. Compaction now also
      * keeps a slot that ran ahead of an other-log head a peer may run first ({@link Slot#ranBefore}).
-     * The probe checks that the run does reach non-nested execution points (else the seed no longer
-     * exercises the case and another must be picked, with the twin failing on it).
+     *
+     * <p>Seed 43's minimal fault schedule (its pilot n2 crashes, comes back and takes its lost slots
+     * over as no-ops while n1 and n3 crash in turn) under the crash-heavy profile and the mix's drawn
+     * configurations: the seeds below are those of 1-200 on which the twin stalls (the standard engine
+     * passes all 200: {@code ./tandem sim --protocol copilot --seeds 200 --profile crash-heavy
+     * --schedule ...}). The probe checks that the runs do reach execution points that are not nested.
      */
     @Test
     void membersWhoseExecutionPointsAreNotNestedKeepWhatTheOtherNeeds() {
@@ -159,14 +163,19 @@ class CopilotSimulationTest {
             }
             return Optional.empty();
         });
-        SimResult fixed = Simulation.run(new Probed(new CopilotProtocol(), probe), SimOptions.mix().withSeed(43));
-        assertThat(fixed.failure()).as("seed 43").isEmpty();
-        assertThat(nonNested[0]).as("steps with two members at execution points that are not nested").isPositive();
+        SimOptions o = SimOptions.mix().toBuilder().profile(io.tandem.sim.FaultProfile.CRASH_HEAVY).build().withSchedule(io.tandem.sim.FaultSchedule.parse(
+                "221360307ns=pause:n3;750681013ns=resume:n3;1165496112ns=crash:n2;1242634782ns=partition:halves:n1>n3,n2>n3,n3>n1,n3>n2;1352487305ns=heal;"
+                        + "1389871349ns=crash:n1;1678988955ns=restart:n2;1683202551ns=crash:n3;2193887615ns=restart:n1;2346735442ns=restart:n3"));
         CopilotProtocol twin = (CopilotProtocol) Protocols.byName(BrokenCopilot.Bug.KEEP_ONLY_DEPENDENCY_RUN_AHEAD.protocolName());
-        SimResult broken = Simulation.run(twin, SimOptions.mix().withSeed(43));
-        System.out.println("non-nested execution points: " + nonNested[0] + " steps; the twin: " + broken.failure());
-        assertThat(broken.failure()).as("the twin keeping only dependency run-ahead slots").isPresent();
-        assertThat(broken.failure().orElseThrow().kind()).isEqualTo(SimFailure.Kind.LIVENESS);
+        for (long seed : new long[] {53, 87, 90, 103, 163}) {
+            SimResult fixed = Simulation.run(new Probed(new CopilotProtocol(), probe), o.withSeed(seed));
+            assertThat(fixed.failure()).as("seed %d", seed).isEmpty();
+            SimResult broken = Simulation.run(twin, o.withSeed(seed));
+            assertThat(broken.failure()).as("the twin keeping only dependency run-ahead slots, seed %d", seed).isPresent();
+            assertThat(broken.failure().orElseThrow().kind()).isEqualTo(SimFailure.Kind.LIVENESS);
+        }
+        System.out.println("steps with two members at execution points that are not nested: " + nonNested[0]);
+        assertThat(nonNested[0]).isPositive();
     }
 
     /**
