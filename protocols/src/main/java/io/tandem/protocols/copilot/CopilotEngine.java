@@ -868,7 +868,13 @@ public final class CopilotEngine implements Engine, Inspectable {
     private void noteRanBefore(Slot s) {
         int other = other(s.log);
         Slot head = slotOrNull(other, cursor[other]);
-        s.ranBefore = head != null && head.committed() && head.dep >= s.index ? Slot.NO_DEP : cursor[other];
+        boolean after = head != null && head.committed() && head.dep >= s.index;
+        // No other-log slot at or past the cursor is known here (that log is idle): nothing to keep for.
+        // Without this a log with no traffic would hold every slot of the other one. A peer that did run
+        // such a slot first, unknown here, keeps it for us in turn (it ran it ahead of our slot), and with
+        // it we catch up and offer a snapshot it can install.
+        boolean none = head == null && highestSeen[other] < cursor[other];
+        s.ranBefore = after || none ? Slot.NO_DEP : cursor[other];
     }
 
     /** The most slots and durable records this member held at once (after any execution step), for tests of compaction. */
