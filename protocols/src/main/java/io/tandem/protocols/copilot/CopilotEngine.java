@@ -353,7 +353,13 @@ public final class CopilotEngine implements Engine, Inspectable {
             if (s == null || !s.committed() || s.cmds == null) break;
             k--;
         }
-        for (long i = k; i < compactedBelow[log]; i++) slots[log].put(i, below.get(i));
+        for (long i = k; i < compactedBelow[log]; i++) {
+            Slot s = below.get(i);
+            // What each of them ran ahead of is not persisted: keep them at least until the other log
+            // runs past where this snapshot stands in it (keptForPeers), as the compaction that kept them would.
+            s.ranBefore = cursor[other(log)];
+            slots[log].put(i, s);
+        }
         restoredBelowCursorAtStart += compactedBelow[log] - k;
         compactedBelow[log] = k;
     }
@@ -827,13 +833,48 @@ public final class CopilotEngine implements Engine, Inspectable {
             CopilotRules.Step step = rules.next(cursor[0], cursor[1], this::slotOrNull, config.nullDepElimination(), this::allNull);
             if (step == CopilotRules.Step.BLOCKED) break;
             int log = step == CopilotRules.Step.RUN_PILOT ? 0 : 1;
-            run(slotOrNull(log, cursor[log]));
+            Slot s = slotOrNull(log, cursor[log]);
+            noteRanBefore(s);
+            run(s);
             cursor[log]++;
         }
         if (takeovers != null) takeovers.blocked(blockers());
         if (snapshots != null && cursor[0] + cursor[1] > before && !storageFailed) snapshots.maybeSnapshot(cursor[0] + cursor[1], this::checkpoint);
         peakRetainedSlots = Math.max(peakRetainedSlots, retainedSlots());
         if (ctx != null) peakRetainedRecords = Math.max(peakRetainedRecords, retainedRecords());
+    }
+
+    /**
+     * Slot {@code s} runs now, ahead of the other log's head: remember that head
+     * ({@link Slot#ranBefore}) unless it is known here to be ordered after {@code s} (committed with a
+     * dependency that reaches {@code s}: then every replica runs {@code s} first).
+     *
+     * <p>Why: the combined order may run concurrent entries (neither depends on the other: a takeover's
+     * no-op with dependency ⊥, or an entry null-dependency elimination ran ahead, §4.2) in different
+     * interleavings at different replicas, depending on which commits each one knows. A replica that
+     * does not know an other-log head is committed runs the next entry of this log whose dependency
+     * allows it; one that knows runs the head first. The two then stand at execution points that are
+     * not nested (seed 43 with copilot12's ping-pong rule, 3 nodes, snapshots every 4 slots: n3 at
+     * (50, 37) had run and compacted 0.31-0.49, all ahead of the unknown 1.37; n1 and n2 at (31, 68)
+     * had run the takeover no-ops 1.37-1.66 ahead of 0.31, which they did not know committed, and
+     * compacted them). Each side holds what the other needs, neither can install the other's
+     * snapshot ({@link #behind}), and the takeover of 0.31 cannot finish without n3's vote: a stall
+     * with every node up. A slot that ran ahead of an other-log head is therefore kept by compaction
+     * until this member's snapshot has run that head too ({@link CopilotRules#keptForPeers}); by then
+     * this member stands at or past the head, so a peer that ran the other log further can use this
+     * member's (fresh, {@link SnapshotTransfer#snapshotForLaggingPeer}) snapshot as soon as this member
+     * catches up with it in the other log, which the peer's own kept slots let it do.
+     */
+    private void noteRanBefore(Slot s) {
+        int other = other(s.log);
+        Slot head = slotOrNull(other, cursor[other]);
+        boolean after = head != null && head.committed() && head.dep >= s.index;
+        // No other-log slot at or past the cursor is known here (that log is idle): nothing to keep for.
+        // Without this a log with no traffic would hold every slot of the other one. A peer that did run
+        // such a slot first, unknown here, keeps it for us in turn (it ran it ahead of our slot), and with
+        // it we catch up and offer a snapshot it can install.
+        boolean none = head == null && highestSeen[other] < cursor[other];
+        s.ranBefore = after || none ? Slot.NO_DEP : cursor[other];
     }
 
     /** The most slots and durable records this member held at once (after any execution step), for tests of compaction. */
@@ -883,7 +924,8 @@ public final class CopilotEngine implements Engine, Inspectable {
     /**
      * The lowest slot of {@code log} below {@code to} that ran here ahead of the other log's cursor
      * {@code otherCursor} of the snapshot (its dependency at or past it: null-dependency elimination,
-     * §4.2, or a cycle), else {@code to}. Such slots stay: other replicas may run the other log's
+     * §4.2, or a cycle; or it ran ahead of an other-log head at or past it that a peer may have run
+     * first, {@link #noteRanBefore}: {@link CopilotRules#keptForPeers}), else {@code to}. Such slots stay: other replicas may run the other log's
      * slots first, in another interleaving of the same delivered sequence, and then need these
      * commits with their own cursors past this snapshot's in the other log, so that they can install
      * neither this snapshot nor, while this replica waits for those other-log slots, any later one
@@ -906,7 +948,7 @@ public final class CopilotEngine implements Engine, Inspectable {
     private long firstRunAhead(int log, long to, long otherCursor) {
         for (long k = compactedBelow[log]; k < to; k++) {
             Slot s = slotOrNull(log, k);
-            if (s != null && s.committed() && s.dep >= otherCursor) return k;
+            if (s != null && rules.keptForPeers(s, otherCursor)) return k;
         }
         return to;
     }

@@ -114,6 +114,20 @@ class CopilotRules {
     }
 
     /**
+     * Whether compaction under a snapshot whose cursor in the other log is {@code otherCursor} keeps
+     * slot {@code s} (committed, it ran here), and with it every slot above it, for peers that run the
+     * two logs in another interleaving ({@link CopilotEngine#firstRunAhead}). Kept while the snapshot
+     * has not run an other-log slot that a peer may have run before {@code s}: one {@code s} depends on
+     * ({@code dep}: it ran here ahead of it by null-dependency elimination, §4.2, or a cycle), or the
+     * other log's head it ran ahead of without knowing it to be ordered after it ({@link Slot#ranBefore}).
+     * Keeping a slot is always safe (compaction is optional); this decides only liveness. A seam for a
+     * test twin.
+     */
+    boolean keptForPeers(Slot s, long otherCursor) {
+        return s.committed() && (s.dep >= otherCursor || s.ranBefore >= otherCursor);
+    }
+
+    /**
      * The session table execution goes on with after resuming from snapshot checkpoint {@code c}
      * (installed from a peer, or a restart): the checkpoint's own, so that this replica skips exactly
      * the copies of commands every other replica skips at the same place. A seam for a test twin.

@@ -81,6 +81,17 @@ final class Pilot {
     /** When the oldest command now queued arrived (or was queued again). */
     private long queuedSince;
     private boolean pingPongArmed;
+    /**
+     * Batches proposed in a row on the expired wait, with no ball between them that answered one of
+     * them (§4.1's "slow pilot" case): from {@link #SOLO_AFTER} on, the other pilot is taken to lag and
+     * this pilot stops waiting ({@link #lagging}).
+     */
+    private int expiredWaits;
+    /**
+     * FastAccepts of the other pilot in a row that did not answer this pilot's latest proposal (their
+     * dependency misses it): from {@link #SOLO_AFTER} on, this pilot is the one left behind ({@link #outpaced}).
+     */
+    private int concurrentBalls;
     private long fastCommits, slowCommits;
     /** Commits of own slots by path, and proposals given up to a higher ballot: where a real run's time goes. */
     private final io.tandem.engine.Meters.Counter fastMeter, slowMeter, abandonedMeter;
@@ -176,7 +187,10 @@ final class Pilot {
     private void onBall(long slot, boolean answers) {
         if (slot <= ballSlot) return;
         ballSlot = slot;
-        if (answers) sampleBallWait();
+        if (answers) {
+            sampleBallWait();
+            expiredWaits = 0; // the other pilot keeps up again: wait for its ball as §4.1 says
+        }
         if (ball) ballWhileHeld.increment();
         ball = true;
         maybePropose();
@@ -204,7 +218,9 @@ final class Pilot {
         if (slot <= ballSlot) return;
         boolean answers = dep >= nextSlot - 1;
         (answers ? ballAnswers : ballConcurrent).increment();
-        if (!answers && log != 0) return;
+        if (answers) concurrentBalls = 0;
+        else if (concurrentBalls < SOLO_AFTER) concurrentBalls++;
+        if (!answers && (log != 0 || outpaced())) return;
         onBall(slot, answers);
     }
 
@@ -274,6 +290,51 @@ final class Pilot {
         return takes;
     }
 
+    /** How many batches in a row must go out on the expired wait before this pilot stops waiting for the ball. */
+    static final int SOLO_AFTER = 3;
+
+    /**
+     * §4.1, a persistently slow other pilot (a slow link, a CPU quota): every ball it sends comes after
+     * our wait expired, so each of our batches waits the whole wait for nothing (the paper's "+1 ms",
+     * measured in the performance simulator: with 16 closed-loop clients the fast pilot proposed one
+     * batch every ~1.5 ms instead of ~0.7 ms, 44 % of the healthy throughput). Once
+     * {@link #SOLO_AFTER} batches in a row went out on the expired wait with no answering ball between
+     * them, this pilot proposes as soon as it has commands, as a leader would, until a ball answers one
+     * of its proposals again (a FastAccept or early Ball of the other pilot whose dependency covers our
+     * latest slot: the other pilot keeps up), which sets the wait back.
+     *
+     * <p>Safe: the ball only decides <em>when</em> a pilot closes a batch, never what it proposes or how
+     * it commits; proposing without the ball is what §4.1's timeout already does (a proposal at the
+     * slot's initial ballot with the newest other-log slot seen as dependency, §3.3), and every
+     * ordering, compatibility and commit rule of §3 holds for any timing of proposals. The cost, if the
+     * other pilot is in fact fast, is only that concurrent proposals of the two pilots may disagree
+     * and take the Accept round, until its next answering ball sets the wait back.
+     */
+    boolean lagging() {
+        return expiredWaits >= SOLO_AFTER;
+    }
+
+    /**
+     * The other side of {@link #lagging}: this pilot is the slow one. The other pilot stopped waiting
+     * for its ball, so its FastAccepts keep arriving with dependencies that miss this pilot's latest
+     * proposal ({@link #SOLO_AFTER} in a row). The pilot of log 0 then stops taking such a concurrent
+     * FastAccept as the ball ({@link #onFastAcceptBall}) and proposes on its own wait, as the log-1
+     * pilot always does. Why: taken as the ball, every FastAccept of the fast pilot made the slow one
+     * propose at once, one slot per fast slot, and each slow slot, reaching the acceptors before the
+     * fast pilot (behind the same slow links) had seen it, sent the fast pilot's slots proposed in
+     * between to the Accept round, with a dependency on the slow slot (copilot12's first cut in
+     * {@code CopilotSlowReplicaTest}, all links of log 0's pilot 2-6 ms one way: 1,652 slow-pilot
+     * slots, 346 of the fast pilot's 1,864 slots slow, slowed p99 5.24 ms against the healthy
+     * 1.14 ms + 4 ms; with this rule 1,089 slow-pilot slots, 235 of 1,896 slow, p99 3.86 ms). The
+     * commands of the slow log are the fast log's too (clients send to both pilots, §3.2), so the
+     * slow pilot batching longer costs no client anything. The first answering FastAccept (the other
+     * pilot waits for our ball again) sets it back. Safe for the same reason as {@link #lagging}:
+     * it only decides when this pilot closes a batch.
+     */
+    boolean outpaced() {
+        return concurrentBalls >= SOLO_AFTER;
+    }
+
     void onPingPongWait() {
         pingPongArmed = false;
         maybePropose();
@@ -286,7 +347,9 @@ final class Pilot {
             // pilots that receive the same command do not propose it at the same moment and conflict.
             long waited = engine.now() - Math.max(lastBatchAt, queuedSince);
             long wait = pingPongWait();
-            if (engine.config.pingPong() && !ball && waited < wait) {
+            if (engine.config.pingPong() && !ball && waited < wait && lagging()) {
+                if (!inflight.isEmpty()) return; // committing this pilot's previous batch: proposed again on its commit
+            } else if (engine.config.pingPong() && !ball && waited < wait) {
                 if (!pingPongArmed) {
                     pingPongArmed = true;
                     engine.ctx.schedule(wait - waited, new PingPongWait());
@@ -309,6 +372,7 @@ final class Pilot {
         Proposal p = new Proposal(slot, batch, dep, now);
         inflight.put(slot, p);
         (!engine.config.pingPong() ? proposedNoPingPong : ball ? proposedWithBall : proposedOnWait).increment();
+        if (engine.config.pingPong() && !ball && expiredWaits < SOLO_AFTER) expiredWaits++;
         ball = false;
         lastBatchAt = now;
         engine.noteProposal(batch);
@@ -543,7 +607,7 @@ final class Pilot {
     }
 
     String describe() {
-        return "next=" + nextSlot + " inflight=" + inflight.size() + " queued=" + queue.size() + " ball=" + ball + " fast=" + fastCommits + " slow=" + slowCommits;
+        return "next=" + nextSlot + " inflight=" + inflight.size() + " queued=" + queue.size() + " ball=" + ball + (lagging() ? " solo" : "") + (outpaced() ? " outpaced" : "") + " fast=" + fastCommits + " slow=" + slowCommits;
     }
 
     long fastCommits() {

@@ -34,6 +34,14 @@ final class Slot {
      * restart derives it again from the reservation record.
      */
     boolean voteLost;
+    /**
+     * Of a slot that ran here: the other log's slot it ran ahead of, if another replica may run that one
+     * first ({@link CopilotEngine#execute}: the other log's head was not known here to be ordered after
+     * this slot), else ⊥. Compaction keeps the slot while its snapshot has not run that other slot
+     * ({@link CopilotRules#keptForPeers}). Not persisted: a restart that takes kept slots back sets it
+     * conservatively ({@code CopilotEngine#restoreBelowCursor}).
+     */
+    long ranBefore = NO_DEP;
     /** The batch of the last record appended for this slot (identity): a record with the same batch need not repeat it. */
     List<Command> writtenCmds;
 

@@ -40,6 +40,13 @@ public final class BrokenCopilot {
          * already ran before the snapshot.
          */
         INSTALL_WITHOUT_SESSIONS,
+        /**
+         * Not a safety bug: compaction keeps only the slots whose dependency ran ahead of the other log's
+         * snapshot cursor (copilot10's rule), not those that ran ahead of an other-log head a peer may run
+         * first ({@link Slot#ranBefore}), so two replicas whose execution points are not nested can each
+         * compact what the other needs and stall (seed 43 with copilot12's ping-pong rule).
+         */
+        KEEP_ONLY_DEPENDENCY_RUN_AHEAD,
         /** Not a safety bug: every quorum waits for every replica, so one slow replica sets everyone's latency (fail-slow rule 1). */
         WAIT_FOR_EVERY_REPLICA;
 
@@ -104,6 +111,12 @@ public final class BrokenCopilot {
                 @Override
                 ExecutedCommands sessionsAfter(Checkpoint c) {
                     return new ExecutedCommands();
+                }
+            };
+            case KEEP_ONLY_DEPENDENCY_RUN_AHEAD -> new CopilotRules() {
+                @Override
+                boolean keptForPeers(Slot s, long otherCursor) {
+                    return s.committed() && s.dep >= otherCursor;
                 }
             };
             case WAIT_FOR_EVERY_REPLICA -> new CopilotRules() {

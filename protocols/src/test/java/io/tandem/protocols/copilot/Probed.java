@@ -35,6 +35,12 @@ record Probed(Protocol inner, SimInvariant probe) implements SimulatedProtocol {
         inner.registerMessages(registry);
     }
 
+    /** The mix's drawn configuration reaches the inner protocol; the probe stays. */
+    @Override
+    public SimulatedProtocol withRandomConfig(java.util.random.RandomGenerator random, int nodes) {
+        return inner instanceof SimulatedProtocol sp ? new Probed(sp.withRandomConfig(random, nodes), probe) : this;
+    }
+
     @Override
     public List<SimInvariant> invariants() {
         List<SimInvariant> all = new ArrayList<>(inner instanceof SimulatedProtocol sp ? sp.invariants() : List.of());
