@@ -161,11 +161,16 @@ public final class CopilotEngine implements Engine, Inspectable {
         this.observed = observed;
     }
 
+    /** At a pilot: how long a committed slot waited here before it ran (its dependency, HEAD-MERGE), per log. */
+    private io.tandem.engine.Meters.Distribution execWaitOwn, execWaitOther;
+
     // ---- Engine ----
 
     @Override
     public void start(EngineContext ctx) {
         this.ctx = ctx;
+        execWaitOwn = ctx.meters().distribution("tandem.copilot.exec_wait_ns", "log", "own");
+        execWaitOther = ctx.meters().distribution("tandem.copilot.exec_wait_ns", "log", "other");
         restoreSnapshot();
         replayDurableLog();
         snapshots = new SnapshotTransfer(this, cursor[0] + cursor[1]);
@@ -408,6 +413,11 @@ public final class CopilotEngine implements Engine, Inspectable {
         l.append(new LogEntry(l.lastIndex() + 1, 0, SlotRecord.encodeReservation(new SlotRecord.Reservation(log, reserved[log]))));
         reservationIndex[log] = l.lastIndex();
         if (l.durableIndex() >= reservationIndex[log]) reservedDurable[log] = reserved[log];
+    }
+
+    /** Whether a durable reservation covers own slot {@code slot} now, so that {@link #whenReserved} runs its action at once. */
+    boolean reservedDurably(int log, long slot) {
+        return !storageFailed && reservedDurable[log] >= slot;
     }
 
     /** Runs {@code send} (a pilot's phase message of own slot {@code slot}) once a durable reservation covers the slot: at once, normally. */
@@ -769,6 +779,7 @@ public final class CopilotEngine implements Engine, Inspectable {
         s.dep = m.dep();
         s.depView = m.depView();
         s.status = Status.COMMITTED;
+        s.committedAt = now();
         s.voteLost = false;
         // Not waited for: a lost commit is learned again from a peer (catch-up, or a takeover's Prepare).
         if (!storageFailed) unwrittenCommits.add(s);
@@ -983,6 +994,7 @@ public final class CopilotEngine implements Engine, Inspectable {
      * replica run an entry ahead of such copies.
      */
     private void run(Slot s) {
+        if (pilot != null && s.committedAt > 0) (s.log == pilot.log ? execWaitOwn : execWaitOther).record(now() - s.committedAt);
         for (Command c : s.cmds) {
             if (c.read()) {
                 if (c.origin().equals(self)) ctx.serveRead(c.requestId(), deliveredIndex);

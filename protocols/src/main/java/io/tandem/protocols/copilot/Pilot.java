@@ -94,6 +94,11 @@ final class Pilot {
     private final io.tandem.engine.Meters.Counter proposedWithBall, proposedOnWait, proposedNoPingPong;
     private final io.tandem.engine.Meters.Counter ballAnswers, ballConcurrent, ballWhileHeld, earlyTaken, earlyIgnored;
     private final io.tandem.engine.Meters.Counter slowDisagreed, slowTooFew;
+    /**
+     * Where a healthy command's time goes at its pilot (per batch, so nothing is added per command): how long the
+     * batch's oldest command waited in the queue for the ball, and how long the slot took from proposal to commit.
+     */
+    private final io.tandem.engine.Meters.Distribution batchWait, commitTime;
 
     static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
@@ -117,6 +122,8 @@ final class Pilot {
         this.earlyIgnored = m.counter("tandem.copilot.balls", "kind", "early-ignored");
         this.slowDisagreed = m.counter("tandem.copilot.slow_path", "reason", "disagreed");
         this.slowTooFew = m.counter("tandem.copilot.slow_path", "reason", "too-few-answers");
+        this.batchWait = m.distribution("tandem.copilot.batch_wait_ns", "command", "oldest");
+        this.commitTime = m.distribution("tandem.copilot.commit_time_ns");
     }
 
     /** Starts ordering; {@code elected}: the view was just established here (else: restart or first view). */
@@ -300,12 +307,13 @@ final class Pilot {
     /** §3.3: the next slot, with the most recent other-log slot seen as initial dependency. */
     private void propose() {
         List<Command> batch = new ArrayList<>(Math.min(queue.size(), engine.config.maxBatch()));
+        long now = engine.now();
+        batchWait.record(now - queuedSince);
         while (!queue.isEmpty() && batch.size() < engine.config.maxBatch()) batch.add(queue.pollFirst());
         batch = List.copyOf(batch);
         long slot = engine.rules.proposalSlot(nextSlot, engine.highestSeen[log]);
         nextSlot = slot + 1;
         long dep = engine.highestSeen[1 - log];
-        long now = engine.now();
         Proposal p = new Proposal(slot, batch, dep, now);
         inflight.put(slot, p);
         (!engine.config.pingPong() ? proposedNoPingPong : ball ? proposedWithBall : proposedOnWait).increment();
@@ -321,7 +329,7 @@ final class Pilot {
         // reservation of the slot, normally made long before (CopilotEngine#reserve says why that is safe).
         engine.onFastAccept(engine.self, fa);
         if (!holds(slot, Status.FAST_ACCEPTED, batch)) return; // refused here (a takeover promised the slot away): its NACK abandons it
-        passBall(slot, dep);
+        if (!fastAcceptLeavesNowForOtherPilot(slot)) passBall(slot, dep);
         engine.whenReserved(log, slot, () -> {
             engine.noteSent(fa.log(), fa.slot(), fa.ballot(), false, fa.cmds(), fa.dep());
             sendToPeers(fa, slot, Command.bytes(fa.cmds()));
@@ -339,6 +347,26 @@ final class Pilot {
      * most slots took the slow path (76 % in the simulator with 1-3 ms flushes and 40-150 us messages;
      * 54-64 % in real runs with fsync on).
      */
+    /**
+     * Whether the FastAccept of {@code slot} goes to the other pilot at once (its durable reservation
+     * covers the slot and that pilot's window has room): then it is the ball itself, and a separate
+     * {@link CopilotMessage.Ball} in front of it on the same link would only cost both pilots a message
+     * per slot (a tenth of a healthy slot's messages; copilot14). Dropping it is safe for the reason the
+     * early ball is: the ball only decides when the other pilot closes its next batch, never what a
+     * proposal holds or how it commits (§4.1), and the FastAccept carries the same slot and dependency,
+     * so the other pilot decides exactly as it would have on the Ball ({@link #onFastAcceptBall} applies
+     * the rule {@link #takesEarlyBall} applies, and the log-0 tie-break of an ignored early ball is the
+     * FastAccept's anyway). The early Ball still goes whenever the FastAccept has to wait (reservation not
+     * yet durable) or is held back from the other pilot (its window is full): the cases it exists for.
+     */
+    private boolean fastAcceptLeavesNowForOtherPilot(long slot) {
+        if (!engine.config.pingPong() || !engine.reservedDurably(log, slot)) return false;
+        int otherPilot = engine.pilotOf(1 - log);
+        if (otherPilot == engine.selfIndex) return false;
+        PeerLink link = links.get(engine.members.get(otherPilot));
+        return link != null && !link.windowFull(engine.config.maxInflightMessages(), Long.MAX_VALUE);
+    }
+
     private void passBall(long slot, long dep) {
         if (!engine.config.pingPong()) return;
         int otherPilot = engine.pilotOf(1 - log);
@@ -445,6 +473,7 @@ final class Pilot {
     }
 
     private void commit(Proposal p, long dep, int depView) {
+        commitTime.record(engine.now() - p.proposedAt);
         inflight.remove(p.slot);
         engine.ctx.cancel(new Resend(p.slot));
         engine.ctx.cancel(new FastPathWait(p.slot));
