@@ -317,6 +317,14 @@ final class Pilot {
         Proposal p = new Proposal(slot, batch, dep, now);
         inflight.put(slot, p);
         (!engine.config.pingPong() ? proposedNoPingPong : ball ? proposedWithBall : proposedOnWait).increment();
+        if (pingPongArmed) {
+            // The wait armed for the batch just closed is moot: the next one runs from this batch
+            // (maybePropose arms it again while commands wait without the ball). Left armed, it fired
+            // up to once per wait for nothing, a loop turn each (a tenth of a timer per command in the
+            // healthy simulator; copilot14). Only when a batch closes changes, never what it holds.
+            engine.ctx.cancel(new PingPongWait());
+            pingPongArmed = false;
+        }
         ball = false;
         lastBatchAt = now;
         engine.noteProposal(batch);
