@@ -415,11 +415,6 @@ public final class CopilotEngine implements Engine, Inspectable {
         if (l.durableIndex() >= reservationIndex[log]) reservedDurable[log] = reserved[log];
     }
 
-    /** Whether a durable reservation covers own slot {@code slot} now, so that {@link #whenReserved} runs its action at once. */
-    boolean reservedDurably(int log, long slot) {
-        return !storageFailed && reservedDurable[log] >= slot;
-    }
-
     /** Runs {@code send} (a pilot's phase message of own slot {@code slot}) once a durable reservation covers the slot: at once, normally. */
     void whenReserved(int log, long slot, Runnable send) {
         if (storageFailed) return;

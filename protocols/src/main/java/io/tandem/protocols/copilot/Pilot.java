@@ -337,7 +337,7 @@ final class Pilot {
         // reservation of the slot, normally made long before (CopilotEngine#reserve says why that is safe).
         engine.onFastAccept(engine.self, fa);
         if (!holds(slot, Status.FAST_ACCEPTED, batch)) return; // refused here (a takeover promised the slot away): its NACK abandons it
-        if (!fastAcceptLeavesNowForOtherPilot(slot)) passBall(slot, dep);
+        passBall(slot, dep);
         engine.whenReserved(log, slot, () -> {
             engine.noteSent(fa.log(), fa.slot(), fa.ballot(), false, fa.cmds(), fa.dep());
             sendToPeers(fa, slot, Command.bytes(fa.cmds()));
@@ -355,26 +355,6 @@ final class Pilot {
      * most slots took the slow path (76 % in the simulator with 1-3 ms flushes and 40-150 us messages;
      * 54-64 % in real runs with fsync on).
      */
-    /**
-     * Whether the FastAccept of {@code slot} goes to the other pilot at once (its durable reservation
-     * covers the slot and that pilot's window has room): then it is the ball itself, and a separate
-     * {@link CopilotMessage.Ball} in front of it on the same link would only cost both pilots a message
-     * per slot (a tenth of a healthy slot's messages; copilot14). Dropping it is safe for the reason the
-     * early ball is: the ball only decides when the other pilot closes its next batch, never what a
-     * proposal holds or how it commits (§4.1), and the FastAccept carries the same slot and dependency,
-     * so the other pilot decides exactly as it would have on the Ball ({@link #onFastAcceptBall} applies
-     * the rule {@link #takesEarlyBall} applies, and the log-0 tie-break of an ignored early ball is the
-     * FastAccept's anyway). The early Ball still goes whenever the FastAccept has to wait (reservation not
-     * yet durable) or is held back from the other pilot (its window is full): the cases it exists for.
-     */
-    private boolean fastAcceptLeavesNowForOtherPilot(long slot) {
-        if (!engine.config.pingPong() || !engine.reservedDurably(log, slot)) return false;
-        int otherPilot = engine.pilotOf(1 - log);
-        if (otherPilot == engine.selfIndex) return false;
-        PeerLink link = links.get(engine.members.get(otherPilot));
-        return link != null && !link.windowFull(engine.config.maxInflightMessages(), Long.MAX_VALUE);
-    }
-
     private void passBall(long slot, long dep) {
         if (!engine.config.pingPong()) return;
         int otherPilot = engine.pilotOf(1 - log);
