@@ -161,11 +161,16 @@ public final class CopilotEngine implements Engine, Inspectable {
         this.observed = observed;
     }
 
+    /** At a pilot: how long a committed slot waited here before it ran (its dependency, HEAD-MERGE), per log. */
+    private io.tandem.engine.Meters.Distribution execWaitOwn, execWaitOther;
+
     // ---- Engine ----
 
     @Override
     public void start(EngineContext ctx) {
         this.ctx = ctx;
+        execWaitOwn = ctx.meters().distribution("tandem.copilot.exec_wait_ns", "log", "own");
+        execWaitOther = ctx.meters().distribution("tandem.copilot.exec_wait_ns", "log", "other");
         restoreSnapshot();
         replayDurableLog();
         snapshots = new SnapshotTransfer(this, cursor[0] + cursor[1]);
@@ -775,6 +780,7 @@ public final class CopilotEngine implements Engine, Inspectable {
         s.dep = m.dep();
         s.depView = m.depView();
         s.status = Status.COMMITTED;
+        s.committedAt = now();
         s.voteLost = false;
         // Not waited for: a lost commit is learned again from a peer (catch-up, or a takeover's Prepare).
         if (!storageFailed) unwrittenCommits.add(s);
@@ -1025,6 +1031,7 @@ public final class CopilotEngine implements Engine, Inspectable {
      * replica run an entry ahead of such copies.
      */
     private void run(Slot s) {
+        if (pilot != null && s.committedAt > 0) (s.log == pilot.log ? execWaitOwn : execWaitOther).record(now() - s.committedAt);
         for (Command c : s.cmds) {
             if (c.read()) {
                 if (c.origin().equals(self)) ctx.serveRead(c.requestId(), deliveredIndex);

@@ -105,6 +105,11 @@ final class Pilot {
     private final io.tandem.engine.Meters.Counter proposedWithBall, proposedOnWait, proposedNoPingPong;
     private final io.tandem.engine.Meters.Counter ballAnswers, ballConcurrent, ballWhileHeld, earlyTaken, earlyIgnored;
     private final io.tandem.engine.Meters.Counter slowDisagreed, slowTooFew;
+    /**
+     * Where a healthy command's time goes at its pilot (per batch, so nothing is added per command): how long the
+     * batch's oldest command waited in the queue for the ball, and how long the slot took from proposal to commit.
+     */
+    private final io.tandem.engine.Meters.Distribution batchWait, commitTime;
 
     static final SlownessDetector.Vocabulary VOCABULARY = new SlownessDetector.Vocabulary(
             "tandem.copilot.peer", "tandem.copilot.commit", "tandem.copilot.peer", "slots", "committed slots", "answered");
@@ -128,6 +133,8 @@ final class Pilot {
         this.earlyIgnored = m.counter("tandem.copilot.balls", "kind", "early-ignored");
         this.slowDisagreed = m.counter("tandem.copilot.slow_path", "reason", "disagreed");
         this.slowTooFew = m.counter("tandem.copilot.slow_path", "reason", "too-few-answers");
+        this.batchWait = m.distribution("tandem.copilot.batch_wait_ns", "command", "oldest");
+        this.commitTime = m.distribution("tandem.copilot.commit_time_ns");
     }
 
     /** Starts ordering; {@code elected}: the view was just established here (else: restart or first view). */
@@ -363,16 +370,25 @@ final class Pilot {
     /** §3.3: the next slot, with the most recent other-log slot seen as initial dependency. */
     private void propose() {
         List<Command> batch = new ArrayList<>(Math.min(queue.size(), engine.config.maxBatch()));
+        long now = engine.now();
+        batchWait.record(now - queuedSince);
         while (!queue.isEmpty() && batch.size() < engine.config.maxBatch()) batch.add(queue.pollFirst());
         batch = List.copyOf(batch);
         long slot = engine.rules.proposalSlot(nextSlot, engine.highestSeen[log]);
         nextSlot = slot + 1;
         long dep = engine.highestSeen[1 - log];
-        long now = engine.now();
         Proposal p = new Proposal(slot, batch, dep, now);
         inflight.put(slot, p);
         (!engine.config.pingPong() ? proposedNoPingPong : ball ? proposedWithBall : proposedOnWait).increment();
         if (engine.config.pingPong() && !ball && expiredWaits < SOLO_AFTER) expiredWaits++;
+        if (pingPongArmed) {
+            // The wait armed for the batch just closed is moot: the next one runs from this batch
+            // (maybePropose arms it again while commands wait without the ball). Left armed, it fired
+            // up to once per wait for nothing, a loop turn each (a tenth of a timer per command in the
+            // healthy simulator; copilot14). Only when a batch closes changes, never what it holds.
+            engine.ctx.cancel(new PingPongWait());
+            pingPongArmed = false;
+        }
         ball = false;
         lastBatchAt = now;
         engine.noteProposal(batch);
@@ -509,6 +525,7 @@ final class Pilot {
     }
 
     private void commit(Proposal p, long dep, int depView) {
+        commitTime.record(engine.now() - p.proposedAt);
         inflight.remove(p.slot);
         engine.ctx.cancel(new Resend(p.slot));
         engine.ctx.cancel(new FastPathWait(p.slot));

@@ -44,6 +44,8 @@ final class Slot {
     long ranBefore = NO_DEP;
     /** The batch of the last record appended for this slot (identity): a record with the same batch need not repeat it. */
     List<Command> writtenCmds;
+    /** When this replica learned the slot committed (its clock), for the execution-wait distribution. */
+    long committedAt;
 
     Slot(int log, long index) {
         this.log = log;
