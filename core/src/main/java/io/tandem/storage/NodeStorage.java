@@ -830,17 +830,11 @@ public final class NodeStorage implements AutoCloseable {
          * Queues {@code op}; false if the queue is closed. No wake-up is lost: the disk thread sets
          * {@code parked} before it looks at the queue a last time, and a producer offers before it reads
          * {@code parked}; both are volatile accesses, so at least one sees the other's write. No op
-         * accepted here is dropped at close: see {@link #take}.
+         * accepted here is dropped at close: see {@link #drainAtClose}.
          */
         boolean add(Op op) {
-            adding.incrementAndGet();
-            try {
-                if (closed) return false;
-                ops.offer(op);
-            } finally {
-                adding.decrementAndGet();
-            }
-            if (parked) LockSupport.unpark(consumer);
+            if (!addQuietly(op)) return false;
+            wakeConsumer();
             return true;
         }
 
@@ -898,7 +892,7 @@ public final class NodeStorage implements AutoCloseable {
             for (Op op; into.size() < MAX_BATCH && (op = ops.poll()) != null; ) into.add(op);
         }
 
-        /** Hands back the list {@link #take} returned once its ops are done. */
+        /** Hands back the list {@link #drainNow} or {@link #drainAtClose} returned once its ops are done. */
         void recycle(ArrayList<Op> done) {
             if (done.size() > 1024) batch = new ArrayList<>(); // let an unusually large list go
             else done.clear();
