@@ -19,7 +19,7 @@ import java.util.List;
  * <p><b>Successive messages overlap (pipelining).</b> Derecho runs one transfer per sender at a time.
  * On loopback that leaves a small large message (64-256 KiB) bound by its hops: the header in the SST,
  * the receiver's ask, the block, the receiver's count back, then the next message. Here a sender may
- * have up to {@link #PIPELINE} transfers that some shard member does not hold yet ({@link #senderFree}),
+ * have several transfers that some shard member does not hold yet ({@link #senderFree}, below),
  * and a receiver starts its part in every large message whose header it has read, not only the one it
  * counts next ({@link ShardState}'s look-ahead calls {@link #payload} for the headers behind an incomplete
  * one). Each transfer is its own {@link Session} with its own receive buffer, so one waiting for a block
@@ -29,15 +29,31 @@ import java.util.List;
  * the first incomplete payload). So stability and the ragged trim still cover only payloads every
  * member holds, and the safety argument below is unchanged.
  *
- * <p><b>Which transfers are kept.</b> Per sender at most {@link #PIPELINE} (the newest ones started),
- * and the oldest is forgotten only when a newer one starts. That forgotten transfer is held by every
- * member, so nobody needs a block of it any more: the sender started the new one only while fewer than
- * {@code PIPELINE} of its large messages were unheld somewhere, and every member starts the sender's
- * large messages in the sender's order without skipping one (it reads the headers in ring order), so the
- * {@code PIPELINE}-th newest before the new one is among those every member held. A receiver's
- * transfer that it has not counted yet is therefore never forgotten. Memory: at most {@code PIPELINE}
- * receive buffers per sender, each at most {@code maxLargePayloadBytes}; the window W holds that many
- * delivered-but-not-stable messages anyway when {@code PIPELINE} &le; W.
+ * <p><b>How many at once: a count and bytes (session 14).</b> A sender may start another large message
+ * while fewer than {@link #PIPELINE} (4) of its large messages are unheld (some shard member has not counted
+ * it), whatever their size, or while fewer than {@link #MAX_PIPELINE} (16) are unheld and they and the new one
+ * hold at most {@link #PIPELINE_BYTES} (4 MiB). One transfer costs four one-way hops before the sender learns
+ * it is held (header in the SST, the ask, the block, the count back in the SST); with 4 at once a 64 KiB
+ * message was bound by those hops (about one message per hop), with 16 the SMC window W is the bound. From
+ * 1 MiB up the bytes rule leaves the count at 4, as before. Safety does not depend on the count: it changes
+ * only when transfers start, as above.
+ *
+ * <p><b>Which transfers are kept.</b> Per sender the newest ones started, oldest first; the oldest is
+ * forgotten only when a newer one j starts and either more than {@code MAX_PIPELINE} are kept, or more than
+ * {@code PIPELINE} are kept and together (j included) they hold more than {@code PIPELINE_BYTES}. That
+ * forgotten transfer o is held by every member, so nobody needs a block of it any more. Why: every member
+ * starts the sender's large messages in the sender's order without skipping one (it reads the headers in ring
+ * order), so the kept ones are consecutive large messages of the sender, and the unheld ones when j started
+ * were a suffix of them (held means index below every member's count). The sender started j only while that
+ * suffix S had fewer than {@code PIPELINE} messages, or fewer than {@code MAX_PIPELINE} holding with j at most
+ * {@code PIPELINE_BYTES} (its view of the counts may be stale, which only makes S longer: conservative). If o
+ * were in S, S would hold o and everything after it before j: in the first case at least {@code MAX_PIPELINE}
+ * messages, in the second at least {@code PIPELINE} messages holding with j more than {@code PIPELINE_BYTES};
+ * neither fits the rule. A receiver's transfer that it has not counted yet is therefore never forgotten.
+ * Memory: at most {@code MAX_PIPELINE} transfers per sender, and more than {@code PIPELINE} only while they
+ * hold at most {@code PIPELINE_BYTES} in all, so at most max(4 MiB, {@code PIPELINE} &times;
+ * {@code maxLargePayloadBytes}) of receive buffers per sender; the window W holds delivered-but-not-stable
+ * messages anyway.
  *
  * <p><b>How it meets the ordering layer.</b> A receiver learns of a large message from its SMC header
  * ({@link #payload}: the first call starts the transfer) and the shard counts the message as received
@@ -64,8 +80,17 @@ final class LargeMessages {
     static final int RETRY_TICKS = 3;
     /** Asks kept for transfers not started yet, per sender (more are dropped; the asker repeats). */
     static final int MAX_EARLY_ASKS = 256;
-    /** Large messages per sender that may be under way at once (see the class comment). */
+    /** Large messages per sender that may be under way at once whatever their size (see the class comment). */
     static final int PIPELINE = 4;
+    /**
+     * Large messages per sender that may be under way at once when they are small: beyond {@link #PIPELINE}, a
+     * sender starts another only while its unheld ones and the new one add up to at most {@link #PIPELINE_BYTES}
+     * (session 14, rdmc11: a 64 KiB message was bound by its hops, four messages per four-hop cycle). Also the
+     * number of transfers a member keeps per sender.
+     */
+    static final int MAX_PIPELINE = 16;
+    /** The bytes of a sender's unheld large messages beyond which only {@link #PIPELINE} of them may be under way. */
+    static final long PIPELINE_BYTES = 4L << 20;
 
     private final long vid;
     private final String subgroup;
@@ -75,7 +100,7 @@ final class LargeMessages {
     private final int blockBytes;
     private final int maxBytes;
     private final Link link;
-    /** Per sender (shard rank): its newest transfers, at most {@link #PIPELINE}, oldest first. */
+    /** Per sender (shard rank): its newest transfers, at most {@link #MAX_PIPELINE}, oldest first (class comment). */
     private final ArrayDeque<Transfer>[] transfers;
     /** Per sender: asks that arrived for a transfer this member has not started yet. */
     private final List<EarlyAsk>[] early;
@@ -125,14 +150,22 @@ final class LargeMessages {
     }
 
     /**
-     * Whether I may start another large message: fewer than {@link #PIPELINE} of mine are under way
-     * that a shard member does not hold yet ({@code heldByAll} is the least of the members' received
-     * counts of my messages).
+     * Whether I may start another large message, of {@code size} bytes: fewer than {@link #PIPELINE} of mine are
+     * under way that a shard member does not hold yet, or fewer than {@link #MAX_PIPELINE} holding with it at most
+     * {@link #PIPELINE_BYTES} ({@code heldByAll} is the least of the members' received counts of my messages).
      */
-    boolean senderFree(long heldByAll) {
+    boolean senderFree(long heldByAll, int size) {
         int unheld = 0;
-        for (Transfer t : transfers[self]) if (t.index >= heldByAll) unheld++;
-        return unheld < PIPELINE;
+        long bytes = size;
+        for (Transfer t : transfers[self]) {
+            if (t.index < heldByAll) continue;
+            unheld++;
+            bytes += t.session.buffer().length;
+        }
+        // Any size: PIPELINE at once (session 13's rule). Small ones: more, up to MAX_PIPELINE, while they and the new
+        // one hold at most PIPELINE_BYTES. Either way at most MAX_PIPELINE - 1 unheld before a new one, which is what
+        // the forgetting rule (class comment, begin) needs.
+        return unheld < PIPELINE || unheld < MAX_PIPELINE && bytes <= PIPELINE_BYTES;
     }
 
     /** Starts sending my message number {@code index}, whose header is in my ring slot {@code index}. */
@@ -158,7 +191,7 @@ final class LargeMessages {
         return t.complete ? t.session.buffer() : null;
     }
 
-    /** Keeps {@code t} as its sender's newest transfer (forgetting the oldest beyond {@link #PIPELINE}) and starts it. */
+    /** Keeps {@code t} as its sender's newest transfer (forgetting the oldest ones every member holds, class comment) and starts it. */
     private void begin(Transfer t) {
         ArrayDeque<Transfer> mine = transfers[t.origin];
         for (Transfer u : mine) {
@@ -168,10 +201,18 @@ final class LargeMessages {
             }
         }
         mine.addLast(t);
-        if (mine.size() > PIPELINE) mine.pollFirst(); // held by every member (class comment)
+        // The oldest kept is held by every member, so it may go (class comment): beyond MAX_PIPELINE, and also beyond
+        // PIPELINE when the kept ones hold more than PIPELINE_BYTES (so large messages keep PIPELINE buffers, as before).
+        while (mine.size() > MAX_PIPELINE || mine.size() > PIPELINE && bytes(mine) > PIPELINE_BYTES) mine.pollFirst();
         started++;
         carry(t, t.session.start());
         replayEarly(t);
+    }
+
+    private static long bytes(ArrayDeque<Transfer> kept) {
+        long b = 0;
+        for (Transfer t : kept) b += t.session.buffer().length;
+        return b;
     }
 
     private Transfer find(int origin, long index) {

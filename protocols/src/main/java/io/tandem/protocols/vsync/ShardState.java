@@ -141,7 +141,7 @@ final class ShardState {
             // At most LargeMessages.PIPELINE of my large messages under way that a member does not hold yet (derecho.md
             // §3.1 has one; successive ones overlap here, see LargeMessages): the next waits. Nothing of mine after it
             // counts anywhere before it does (per-sender FIFO), so neither later messages nor nulls could move the order.
-            if (o != null && isLarge(o) && !large.senderFree(heldByAll())) break;
+            if (o != null && isLarge(o) && !large.senderFree(heldByAll(), o.payload().length)) break;
             if (o != null) queue.poll();
             else o = new Outgoing(VsyncEngine.NULL, 0, ClientRequest.Session.NONE, new byte[0]);
             putInSlot(o);
@@ -270,7 +270,7 @@ final class ShardState {
      */
     private void startAhead(int s, long from, long available) {
         int found = 0;
-        for (long j = from; j < available && found < LargeMessages.PIPELINE; j++) {
+        for (long j = from; j < available && found < LargeMessages.MAX_PIPELINE; j++) {
             int off = row.slotOffset(j);
             long header = rows.readWord(s, block.slots, off);
             if (rows.readWord(s, block.slots, off + 8) != (vid << 32 | j)) return;

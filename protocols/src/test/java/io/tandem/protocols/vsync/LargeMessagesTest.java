@@ -21,10 +21,14 @@ class LargeMessagesTest {
         final List<Sent> inFlight = new ArrayList<>();
 
         Shard(int n, int blockBytes) {
+            this(n, blockBytes, 1 << 20);
+        }
+
+        Shard(int n, int blockBytes, int maxBytes) {
             for (int i = 0; i < n; i++) members.add(NodeId.of("m" + i));
             for (int i = 0; i < n; i++) {
                 NodeId me = members.get(i);
-                parts.add(new LargeMessages(7, "kv", 0, members, i, blockBytes, 1 << 20, (to, m) -> inFlight.add(new Sent(me, to, m))));
+                parts.add(new LargeMessages(7, "kv", 0, members, i, blockBytes, maxBytes, (to, m) -> inFlight.add(new Sent(me, to, m))));
             }
         }
 
@@ -89,20 +93,121 @@ class LargeMessagesTest {
 
     @Test
     void aSenderHasAtMostPipelineLargeMessagesThatSomeMemberDoesNotHold() {
-        Shard shard = new Shard(3, 16);
+        // Large messages of 2 MiB: PIPELINE at once, as in session 13 (bytes beyond PIPELINE_BYTES).
+        Shard shard = new Shard(3, 1 << 20, 4 << 20);
         LargeMessages sender = shard.parts.get(1);
-        assertThat(sender.senderFree(0)).isTrue();
+        int big = 2 << 20;
+        assertThat(sender.senderFree(0, big)).isTrue();
         // Large messages 4, 6, 8, ... (small ones between them go by SMC).
         for (int i = 0; i < LargeMessages.PIPELINE; i++) {
-            assertThat(sender.senderFree(4)).as("%d under way", i).isTrue();
-            sender.send(4 + 2 * i, bytes(100, i));
+            assertThat(sender.senderFree(4, big)).as("%d under way", i).isTrue();
+            sender.send(4 + 2 * i, new byte[big]);
         }
-        assertThat(sender.senderFree(4)).as("members hold messages 0..3 of mine, %d large ones after them are under way", LargeMessages.PIPELINE).isFalse();
-        assertThat(sender.senderFree(5)).as("every member holds message 4").isTrue();
+        assertThat(sender.senderFree(4, big)).as("members hold messages 0..3 of mine, %d large ones after them are under way", LargeMessages.PIPELINE).isFalse();
+        assertThat(sender.senderFree(4, 1000)).as("a small one does not fit the bytes either").isFalse();
+        assertThat(sender.senderFree(5, big)).as("every member holds message 4").isTrue();
+    }
+
+    /** Small large messages: up to MAX_PIPELINE at once while they hold at most PIPELINE_BYTES (session 14). */
+    @Test
+    void aSenderHasUpToMaxPipelineSmallLargeMessagesUnheldBoundedByBytes() {
+        Shard shard = new Shard(3, 64 << 10, 4 << 20);
+        LargeMessages sender = shard.parts.get(0);
+        int small = 64 << 10;
+        for (int i = 0; i < LargeMessages.MAX_PIPELINE; i++) {
+            assertThat(sender.senderFree(0, small)).as("%d under way", i).isTrue();
+            sender.send(i, new byte[small]);
+        }
+        assertThat(sender.senderFree(0, small)).as("%d under way", LargeMessages.MAX_PIPELINE).isFalse();
+        assertThat(sender.senderFree(1, small)).as("every member holds message 0").isTrue();
+        int rest = (int) (LargeMessages.PIPELINE_BYTES - (LargeMessages.MAX_PIPELINE - 1) * (long) small);
+        assertThat(sender.senderFree(1, rest)).as("exactly PIPELINE_BYTES with the new one").isTrue();
+        assertThat(sender.senderFree(1, rest + 1)).as("one byte more than PIPELINE_BYTES").isFalse();
     }
 
     /**
-     * Pipelining: the sender starts {@link LargeMessages#PIPELINE} messages at once (indices with small
+     * What a member keeps: the newest MAX_PIPELINE transfers per sender when they are small, PIPELINE when they hold
+     * more than PIPELINE_BYTES (the receive buffers a member holds per sender), and a transfer it has not completed
+     * is never among those forgotten when the sender keeps to {@link LargeMessages#senderFree}.
+     */
+    @Test
+    void aMemberKeepsMoreSmallTransfersThanLargeOnesAndNeverForgetsOneItNeeds() {
+        for (int size : new int[] {1000, 3 << 20}) {
+            Shard shard = new Shard(2, 1 << 20, 4 << 20);
+            LargeMessages sender = shard.parts.get(0);
+            LargeMessages receiver = shard.parts.get(1);
+            long held = 0;
+            for (long j = 0; j < 40; j++) {
+                while (!sender.senderFree(held, size)) {
+                    // Deliver until the receiver completes its oldest unheld message, which it then counts (held).
+                    while (receiver.payload(0, held, size) == null) shard.deliver(shard.inFlight.removeFirst());
+                    held++;
+                }
+                sender.send(j, bytes(size, (int) j));
+                assertThat(receiver.payload(0, j, size)).isNull();
+                int kept = receiver.describe().split("#").length - 1;
+                assertThat(kept).as("size %d message %d", size, j).isLessThanOrEqualTo(size < 1 << 20 ? LargeMessages.MAX_PIPELINE : LargeMessages.PIPELINE);
+            }
+            while (held < 40) {
+                byte[] got = receiver.payload(0, held, size);
+                if (got == null) {
+                    shard.deliver(shard.inFlight.removeFirst());
+                    continue;
+                }
+                assertThat(got).isEqualTo(bytes(size, (int) held));
+                held++;
+            }
+        }
+    }
+
+    /**
+     * The hops per message at n = 2, counted in lock step (one round = one one-way hop): the header reaches the
+     * receiver a round after the send, asks and blocks take a round each, and the receiver's count reaches the
+     * sender a round after the payload completed. With PIPELINE (4) transfers per sender a message costs about a
+     * round (four hops per transfer, four at once); with 16 small ones, a quarter. A count of rounds, not a timing.
+     */
+    @Test
+    void smallLargeMessagesCostAQuarterOfAHopEachAtTwoMembers() {
+        double now = hopsPerMessage(false);
+        double session13 = hopsPerMessage(true);
+        System.out.printf("64 KiB at n = 2: %.2f one-way hops per message (session 13's rule of %d at once: %.2f)%n", now, LargeMessages.PIPELINE, session13);
+        assertThat(session13).isGreaterThan(0.9);
+        assertThat(now).isLessThan(0.3);
+    }
+
+    /** Rounds per message for 160 messages of 64 KiB; {@code onlyPipeline}: session 13's rule (fewer than PIPELINE unheld). */
+    private static double hopsPerMessage(boolean onlyPipeline) {
+        int messages = 160;
+        int size = 64 << 10;
+        Shard shard = new Shard(2, 1 << 20, 4 << 20);
+        LargeMessages sender = shard.parts.get(0);
+        LargeMessages receiver = shard.parts.get(1);
+        long sent = 0;
+        long counted = 0;
+        long heldSeen = 0;
+        List<Long> headers = new ArrayList<>();
+        int rounds = 0;
+        while (heldSeen < messages) {
+            rounds++;
+            List<Sent> now = new ArrayList<>(shard.inFlight);
+            shard.inFlight.clear();
+            for (Sent s : now) shard.deliver(s);
+            for (Long j : headers) receiver.payload(0, j, size); // the headers pushed last round arrive (the receiver starts them)
+            headers.clear();
+            long countedBefore = counted;
+            while (counted < sent && receiver.payload(0, counted, size) != null) counted++;
+            heldSeen = Math.max(heldSeen, countedBefore); // the count pushed last round arrives
+            while (sent < messages && sender.senderFree(heldSeen, size) && (!onlyPipeline || sent - heldSeen < LargeMessages.PIPELINE)) {
+                sender.send(sent, new byte[size]);
+                headers.add(sent++);
+            }
+            assertThat(rounds).isLessThan(10 * messages);
+        }
+        return rounds / (double) messages;
+    }
+
+    /**
+     * Pipelining: the sender starts {@link LargeMessages#MAX_PIPELINE} small messages at once (indices with small
      * ones between them), each receiver reads their headers in ring order at random moments, and the
      * link loses 10 %, duplicates 10 % and reorders everything. Every receiver ends with every message's
      * exact bytes, and the transfers did overlap.
@@ -115,7 +220,7 @@ class LargeMessagesTest {
                 SplittableRandom random = new SplittableRandom(n * 7919L + seed);
                 Shard shard = new Shard(n, 32);
                 int origin = random.nextInt(n);
-                int count = LargeMessages.PIPELINE;
+                int count = LargeMessages.MAX_PIPELINE;
                 long[] index = new long[count];
                 byte[][] message = new byte[count][];
                 for (int i = 0; i < count; i++) {
