@@ -69,6 +69,13 @@ public final class LargeMessageBenchmark {
         boolean rawPoints = true;
         boolean tandemPoints = true;
         for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--help") || args[i].equals("-h")) {
+                System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--tandem true|false]"
+                        + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
+                return;
+            }
+            if (i + 1 >= args.length) throw new IllegalArgumentException("option " + args[i] + " needs a value (--help lists the options)");
             String v = args[i + 1];
             switch (args[i]) {
                 case "--sizes" -> sizes = MulticastBenchmarkArgs.ints(v);
