@@ -15,6 +15,22 @@ class LargeMessagesTest {
     private record Sent(NodeId from, NodeId to, VsyncMessage message) {}
 
     /** The components of one shard's members, and the messages in flight between them. */
+    /**
+     * One step of a lossy, duplicating, reordering network: now and then (or when nothing is in flight) every member
+     * ticks; otherwise a random message in flight is lost (1 in 10), delivered twice (1 in 10) or delivered once.
+     */
+    private static void lossyStep(Shard shard, SplittableRandom random) {
+        if (shard.inFlight.isEmpty() || random.nextInt(50) == 0) {
+            for (LargeMessages p : shard.parts) p.tick();
+            return;
+        }
+        Sent s = shard.inFlight.remove(random.nextInt(shard.inFlight.size()));
+        int fate = random.nextInt(10);
+        if (fate == 0) return; // lost
+        shard.deliver(s);
+        if (fate == 1) shard.deliver(s); // duplicated
+    }
+
     private static final class Shard {
         final List<NodeId> members = new ArrayList<>();
         final List<LargeMessages> parts = new ArrayList<>();
@@ -76,15 +92,7 @@ class LargeMessagesTest {
                     }
                     if (done == n - 1) break;
                     assertThat(++rounds).as("n=%d seed=%d stalled", n, seed).isLessThan(20_000);
-                    if (shard.inFlight.isEmpty() || random.nextInt(50) == 0) {
-                        for (LargeMessages p : shard.parts) p.tick();
-                        continue;
-                    }
-                    Sent s = shard.inFlight.remove(random.nextInt(shard.inFlight.size()));
-                    int fate = random.nextInt(10);
-                    if (fate == 0) continue; // lost
-                    shard.deliver(s);
-                    if (fate == 1) shard.deliver(s); // duplicated
+                    lossyStep(shard, random);
                 }
                 for (int m = 0; m < n; m++) if (m != origin) assertThat(got[m]).as("n=%d seed=%d member %d", n, seed, m).isEqualTo(message);
             }
@@ -243,15 +251,7 @@ class LargeMessagesTest {
                     }
                     if (done == (n - 1) * count) break;
                     assertThat(++rounds).as("n=%d seed=%d stalled", n, seed).isLessThan(50_000);
-                    if (shard.inFlight.isEmpty() || random.nextInt(50) == 0) {
-                        for (LargeMessages p : shard.parts) p.tick();
-                        continue;
-                    }
-                    Sent s = shard.inFlight.remove(random.nextInt(shard.inFlight.size()));
-                    int fate = random.nextInt(10);
-                    if (fate == 0) continue; // lost
-                    shard.deliver(s);
-                    if (fate == 1) shard.deliver(s); // duplicated
+                    lossyStep(shard, random);
                 }
                 for (int m = 0; m < n; m++) {
                     if (m == origin) continue;
