@@ -156,23 +156,9 @@ public class VsyncEngine implements Engine, Inspectable {
     private long lastProbe;
     private long appliedIndex;
 
-    // ---- joining ----
-    private long incomingVid;
-    private List<NodeId> incomingMembers = List.of();
-    private List<List<NodeId>> incomingShards = List.of();
-    private long incomingOffset;
-    private SnapshotMeta incomingSnapshot;
-    /** The token of the state write whose last chunk is with the store (negative: never a transfer token), or 0. */
-    private long installInFlight;
-    private long installTokens;
-    private long stateCopiesIgnored;
-
-    // ---- state transfer to joiners (as the first member of a new view) ----
-    private final LinkedHashSet<NodeId> joinersWaiting = new LinkedHashSet<>();
-    private long transferToken;
-    private SnapshotMeta transferSnapshot;
-    private boolean transferReading;
-    private long transferStartedAt;
+    // ---- joining, and state transfer to joiners (as the first member of a new view) ----
+    private final IncomingState incoming = new IncomingState();
+    private final StateTransfer transfer = new StateTransfer();
 
     // ---- durable shards and total-failure restart (derecho.md §4.6, §5.9) ----
     /** How this member came to the view it installs: what its durable shards carry over (derecho.md §5.7). */
@@ -218,8 +204,6 @@ public class VsyncEngine implements Engine, Inspectable {
     private final Map<NodeId, VsyncMessage.JoinRequest> rejoins = new java.util.LinkedHashMap<>();
     /** The durable shards this view refilled from a former member's log, and that member (derecho.md §5.10). */
     private Map<ShardId, NodeId> viewSources = Map.of();
-    private List<ShardId> incomingSourceShards = List.of();
-    private List<NodeId> incomingSources = List.of();
     private Map<ShardId, NodeId> loggedNextSources = Map.of();
     private long refills;
 
@@ -358,14 +342,11 @@ public class VsyncEngine implements Engine, Inspectable {
     public void onStorageEvent(StorageEvent event) {
         inputsChanged = true;
         switch (event) {
-            case StorageEvent.SnapshotTaken t when t.token() == transferToken -> onTransferSnapshotTaken(t.snapshot());
-            case StorageEvent.SnapshotChunkRead r when r.token() == transferToken -> onTransferChunkRead(r);
-            case StorageEvent.SnapshotFailed f when f.token() == transferToken -> transferReading = false; // the joiner's retry restarts it
-            case StorageEvent.SnapshotInstalled i when phase == Phase.JOINING && i.token() == installInFlight && i.snapshot().equals(incomingSnapshot) -> onStateInstalled(i.snapshot());
-            case StorageEvent.SnapshotFailed f when phase == Phase.JOINING -> {
-                if (f.token() == installInFlight) installInFlight = 0;
-                incomingOffset = 0;
-            }
+            case StorageEvent.SnapshotTaken t when transfer.owns(t.token()) -> onTransferSnapshotTaken(t.snapshot());
+            case StorageEvent.SnapshotChunkRead r when transfer.owns(r.token()) -> onTransferChunkRead(r);
+            case StorageEvent.SnapshotFailed f when transfer.owns(f.token()) -> transfer.readEnded(); // the joiner's retry restarts it
+            case StorageEvent.SnapshotInstalled i when phase == Phase.JOINING && incoming.installs(i.token(), i.snapshot()) -> onStateInstalled(i.snapshot());
+            case StorageEvent.SnapshotFailed f when phase == Phase.JOINING -> incoming.failed(f.token());
             default -> { }
         }
     }
@@ -442,7 +423,7 @@ public class VsyncEngine implements Engine, Inspectable {
         return phase + (phase == Phase.SHUTDOWN ? "(" + shutdownReason + ")" : "") + " view " + vid + " " + members + " rank=" + rank
  + " suspected=" + Long.toBinaryString(suspectedMask) + (wedged ? " WEDGED" : "") + " shards=" + shards.stream().map(ShardState::describe).toList()
                 + (inadequate != null ? " inadequate(" + inadequate + ")" : "") + " applied=" + appliedIndex + " queue=" + queue.size() + " proposal=" + (phase == Phase.MEMBER ? sst.get(row.numChanges) + "/" + sst.get(row.numAcked) + " by " + sst.get(row.proposer) : "-")
-                + (trimEchoed ? " trim=" + trimString() : "") + (joinersWaiting.isEmpty() ? "" : " transferring to " + joinersWaiting);
+                + (trimEchoed ? " trim=" + trimString() : "") + (transfer.joiners().isEmpty() ? "" : " transferring to " + transfer.joiners());
     }
 
     /**
@@ -596,10 +577,10 @@ public class VsyncEngine implements Engine, Inspectable {
                 lastFetch = ctx.nowNanos();
                 for (ShardId id : durableServed) if (!store.of(id).complete) fetchHistory(id);
             }
-        } else if (phase == Phase.JOINING && !incomingMembers.isEmpty()) {
+        } else if (phase == Phase.JOINING && !incoming.members().isEmpty()) {
             // A joiner receiving state beats too, so the new view does not suspect it meanwhile.
             sst.set(row.heartbeat, sst.get(row.heartbeat) + 1);
-            sst.pushRange(row.vid, row.lastCounter, incomingMembers.stream().filter(m -> !m.equals(self)).toList());
+            sst.pushRange(row.vid, row.lastCounter, incoming.members().stream().filter(m -> !m.equals(self)).toList());
         }
     }
 
@@ -732,7 +713,7 @@ public class VsyncEngine implements Engine, Inspectable {
         wedged = true;
         for (Outgoing o : queue) ctx.reject(o.requestId(), new Rejection.Unavailable(self + " shut down: " + reason));
         queue.clear();
-        joinersWaiting.clear();
+        transfer.abandon();
         ctx.requestPolling(false);
         sst.predicates().removeAll();
         if (config.rejoinNanos() > 0) ctx.schedule(config.rejoinNanos(), new Rejoin());
@@ -1395,10 +1376,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     private void startJoining() {
         phase = Phase.JOINING;
-        incomingVid = 0;
-        incomingMembers = List.of();
-        incomingOffset = 0;
-        incomingSnapshot = null;
+        incoming.reset();
         onJoinRetry();
     }
 
@@ -1438,7 +1416,7 @@ public class VsyncEngine implements Engine, Inspectable {
                 // (nothing can have been delivered in view 1 before every row showed it) and the process
                 // comes back as a joiner of the next view, with the state.
                 if (!suspects(r)) suspect(r);
-            } else if (rank == 0 && joinersWaiting.contains(from) && !transferReading && ctx.nowNanos() - transferStartedAt > config.joinRetryNanos()) {
+            } else if (rank == 0 && transfer.retryDue(from, ctx.nowNanos(), config.joinRetryNanos())) {
                 restartTransfer(); // it lost chunks: send the state again
             }
             return;
@@ -1473,91 +1451,45 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private void startTransfer(List<NodeId> joiners) {
-        joinersWaiting.clear();
-        joinersWaiting.addAll(joiners);
-        transferSnapshot = null;
-        transferToken = ctx.random().nextLong() & Long.MAX_VALUE | 1;
-        transferReading = true;
-        transferStartedAt = ctx.nowNanos();
+        transfer.start(joiners, ctx.random().nextLong() & Long.MAX_VALUE | 1, ctx.nowNanos());
         // The snapshot holds everything delivered up to the end of the old view, and nothing of the new one yet:
         // nothing is delivered until the joiner's row shows the view.
-        ctx.takeSnapshot(transferToken);
+        ctx.takeSnapshot(transfer.token());
     }
 
     private void restartTransfer() {
-        if (transferSnapshot == null) return;
-        transferReading = true;
-        transferStartedAt = ctx.nowNanos();
-        ctx.snapshots().readChunk(transferSnapshot, 0, config.stateChunkBytes(), transferToken);
+        SnapshotMeta snapshot = transfer.restart(ctx.nowNanos());
+        if (snapshot != null) ctx.snapshots().readChunk(snapshot, 0, config.stateChunkBytes(), transfer.token());
     }
 
     private void onTransferSnapshotTaken(SnapshotMeta snapshot) {
-        if (joinersWaiting.isEmpty()) return;
-        transferSnapshot = snapshot;
-        ctx.snapshots().readChunk(snapshot, 0, config.stateChunkBytes(), transferToken);
+        if (transfer.snapshotTaken(snapshot)) ctx.snapshots().readChunk(snapshot, 0, config.stateChunkBytes(), transfer.token());
     }
 
     private void onTransferChunkRead(StorageEvent.SnapshotChunkRead r) {
-        joinersWaiting.removeIf(j -> !members.contains(j) || inView(j));
-        if (joinersWaiting.isEmpty() || phase != Phase.MEMBER) {
-            transferReading = false;
+        if (!transfer.keepOnly(j -> members.contains(j) && !inView(j)) || phase != Phase.MEMBER) {
+            transfer.readEnded();
             return;
         }
         List<ShardId> sourceShards = List.copyOf(viewSources.keySet());
         List<NodeId> sources = sourceShards.stream().map(viewSources::get).toList();
-        for (NodeId j : joinersWaiting) ctx.send(j, new VsyncMessage.StateChunk(vid, members, flatShards(layout), sourceShards, sources, r.snapshot(), r.offset(), r.data(), r.last(), io.tandem.engine.RequestIds.BACKGROUND));
-        if (r.last()) transferReading = false;
-        else ctx.snapshots().readChunk(r.snapshot(), r.offset() + r.data().length, config.stateChunkBytes(), transferToken);
+        for (NodeId j : transfer.joiners()) ctx.send(j, new VsyncMessage.StateChunk(vid, members, flatShards(layout), sourceShards, sources, r.snapshot(), r.offset(), r.data(), r.last(), io.tandem.engine.RequestIds.BACKGROUND));
+        if (r.last()) transfer.readEnded();
+        else ctx.snapshots().readChunk(r.snapshot(), r.offset() + r.data().length, config.stateChunkBytes(), transfer.token());
     }
 
     /** derecho.md §5.7: chunks of the state at the start of the view that takes me in, in order; the last installs the view. */
     private void onStateChunk(NodeId from, VsyncMessage.StateChunk c) {
         if (phase != Phase.JOINING || !c.members().contains(self)) return;
-        if (installInFlight != 0 && !acceptsStateWhileInstalling()) {
-            // A whole copy of the state is with the store, which restores the state machine from it when
-            // the write completes, whatever the engine does then. A second copy (the first member sends
-            // the state again when my join request repeats, and a slow disk makes that likely) would be
-            // restored on its own completion, and store writes complete in any order: the late one would
-            // rewind the state machine to the view's start after I had applied the view's first messages
-            // on top of the early one (seed 18 of ./tandem sim: applied 44..48, then back to 43, then 49).
-            // Dropping it is safe: the copy in flight ends in SnapshotInstalled, which takes me in, or in
-            // SnapshotFailed, which clears this and lets the next copy through; a copy of a newer view
-            // that I drop is sent again while I am still not in that view (the first member restarts the
-            // transfer on my repeated requests), and installing the older view first only means I find
-            // the group moved on and join again.
-            stateCopiesIgnored++;
-            return;
-        }
-        if (c.offset() == 0 && c.vid() >= incomingVid) {
-            incomingVid = c.vid();
-            incomingMembers = c.members();
-            incomingShards = c.shards();
-            incomingSourceShards = c.sourceShards();
-            incomingSources = c.sources();
-            incomingSnapshot = c.snapshot();
-            incomingOffset = 0;
-        }
-        if (c.vid() != incomingVid || !c.snapshot().equals(incomingSnapshot) || c.offset() != incomingOffset) return;
-        incomingOffset += c.data().length;
-        long token = 0;
-        if (c.last()) {
-            token = -(++installTokens); // negative: never equal to a transfer's token, which is positive
-            installInFlight = token;
-        }
-        ctx.snapshots().writeChunk(c.snapshot(), c.offset(), c.data(), c.last(), token);
+        java.util.OptionalLong token = incoming.offer(c, acceptsStateWhileInstalling());
+        if (token.isPresent()) ctx.snapshots().writeChunk(c.snapshot(), c.offset(), c.data(), c.last(), token.getAsLong());
     }
 
     private void onStateInstalled(SnapshotMeta snapshot) {
-        installInFlight = 0;
+        IncomingState.Installed in = incoming.installed();
         appliedIndex = snapshot.lastIncludedIndex();
-        List<NodeId> view = incomingMembers;
-        long id = incomingVid;
-        incomingSnapshot = null;
-        incomingMembers = List.of();
         ctx.cancel(new JoinRetry());
-        Map<ShardId, NodeId> sources = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < incomingSourceShards.size(); i++) sources.put(incomingSourceShards.get(i), incomingSources.get(i));
-        install(id, view, 0L, layoutFrom(view, incomingShards), Arrival.JOINED, sources);
+        install(in.vid(), in.members(), 0L, layoutFrom(in.members(), in.shards()), Arrival.JOINED, in.sources());
         ctx.requestPolling(true);
         flush();
     }
@@ -1909,7 +1841,7 @@ public class VsyncEngine implements Engine, Inspectable {
 
     /** Copies of the state this joiner dropped because a whole copy was still with the store. */
     public long stateCopiesIgnored() {
-        return stateCopiesIgnored;
+        return incoming.copiesIgnored();
     }
 
     /** What {@code member}'s row says it holds of shard rank {@code sender} in {@code shard} (for the tests' broken twins). */
