@@ -42,9 +42,6 @@ import java.util.Set;
  * @param detectorInterval      how often the slowness detector samples the per-peer state; also the least
  *                              time a member must stay out of every commit quorum to be reported
  * @param quorumHistoryWindow   the least number of commit quorums a member must stay out of to be reported
- * @param coalesceEntries       adaptive batching of AppendEntries: while one to a follower is unacknowledged, new
- *                              entries wait for its acknowledgement (and then go in one message) unless at least
- *                              this many are waiting (capped at {@code maxBatchEntries}); 1 sends every batch at once
  */
 public record RaftConfig(
         Duration electionTimeoutMin,
@@ -67,11 +64,7 @@ public record RaftConfig(
         int maxPendingReads,
         Set<NodeId> initialVoters,
         Duration detectorInterval,
-        int quorumHistoryWindow,
-        int coalesceEntries) {
-
-    /** The default of {@code coalesceEntries} (issue 25, hotpath10). */
-    static final int COALESCE_ENTRIES = Integer.getInteger("tandem.raft.coalesce", 64);
+        int quorumHistoryWindow) {
 
     /**
      * Defaults for a LAN: elections after 1-2 s (well above the 400 ms delay of the DepFast slow-network fault,
@@ -86,8 +79,7 @@ public record RaftConfig(
             Duration.ofMillis(100),
             10_000, 64L << 20, 10_000,
             Set.of(),
-            Duration.ofSeconds(1), 256,
-            COALESCE_ENTRIES);
+            Duration.ofSeconds(1), 256);
 
     public RaftConfig {
         positive("electionTimeoutMin", electionTimeoutMin);
@@ -110,7 +102,6 @@ public record RaftConfig(
         }
         atLeast("maxInflightMessages", maxInflightMessages, 1);
         atLeast("maxInflightBytes", maxInflightBytes, 1);
-        atLeast("coalesceEntries", coalesceEntries, 1);
         atLeast("maxBatchBytes", maxBatchBytes, 1);
         atLeast("maxBatchEntries", maxBatchEntries, 1);
         atLeast("snapshotThreshold", snapshotThreshold, 1);
@@ -148,7 +139,7 @@ public record RaftConfig(
     public static final class Builder {
         private Duration electionTimeoutMin, electionTimeoutMax, heartbeatInterval, resendInterval, commitDeadline, maxClockDrift, detectorInterval;
         private boolean preVote, checkQuorum;
-        private int maxInflightMessages, maxInflightBytes, maxBatchBytes, maxBatchEntries, snapshotChunkBytes, maxUncommittedEntries, maxPendingReads, quorumHistoryWindow, coalesceEntries;
+        private int maxInflightMessages, maxInflightBytes, maxBatchBytes, maxBatchEntries, snapshotChunkBytes, maxUncommittedEntries, maxPendingReads, quorumHistoryWindow;
         private long snapshotThreshold, logRetentionEntries, maxUncommittedBytes;
         private Set<NodeId> initialVoters;
 
@@ -174,7 +165,6 @@ public record RaftConfig(
             initialVoters = c.initialVoters;
             detectorInterval = c.detectorInterval;
             quorumHistoryWindow = c.quorumHistoryWindow;
-            coalesceEntries = c.coalesceEntries;
         }
 
         /** Sets the election timeout range; heartbeats and resends keep their own settings. */
@@ -263,17 +253,11 @@ public record RaftConfig(
             return this;
         }
 
-        /** See {@link RaftConfig#coalesceEntries()}; 1 turns the coalescing off. */
-        public Builder coalesceEntries(int entries) {
-            this.coalesceEntries = entries;
-            return this;
-        }
-
         public RaftConfig build() {
             return new RaftConfig(electionTimeoutMin, electionTimeoutMax, heartbeatInterval, preVote, checkQuorum,
                     maxInflightMessages, maxInflightBytes, maxBatchBytes, maxBatchEntries, resendInterval, commitDeadline,
                     snapshotThreshold, snapshotChunkBytes, logRetentionEntries, maxClockDrift, maxUncommittedEntries,
-                    maxUncommittedBytes, maxPendingReads, initialVoters, detectorInterval, quorumHistoryWindow, coalesceEntries);
+                    maxUncommittedBytes, maxPendingReads, initialVoters, detectorInterval, quorumHistoryWindow);
         }
     }
 }

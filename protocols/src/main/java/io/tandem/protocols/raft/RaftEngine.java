@@ -685,7 +685,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
                 if (!p.probeOutstanding) sendAppend(leader, p, true, true);
             }
             case REPLICATE -> {
-                while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex() && windowOpen(p) && !coalescing(p)) {
+                while (p.mode == Peer.Mode.REPLICATE && p.next <= log.lastIndex() && windowOpen(p)) {
                     sendAppend(leader, p, false, true);
                 }
             }
@@ -699,23 +699,6 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
      */
     boolean windowOpen(Peer p) {
         return !p.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes());
-    }
-
-    /**
-     * Adaptive batching (issue 25): while an AppendEntries to {@code p} is unacknowledged, entries appended since wait
-     * for its acknowledgement, whose arrival sends them all in one message ({@link #onAppendEntriesResponse} calls
-     * {@link #replicate}), unless {@code coalesceEntries} of them are already waiting. Under load each message then
-     * carries what arrived during a round trip instead of what arrived during one loop turn, so the per-message
-     * work of every replica (the kernel's send and receive, a follower's wake-ups, log write and acknowledgement)
-     * is paid per larger batch; with nothing in flight (a lone client, an idle group) an entry goes at once, so
-     * latency at low load is unchanged. Safe: sending later is always allowed (§5.3), and nothing waits forever,
-     * because the message in flight is either acknowledged or, if it is lost, resent by the heartbeat timer's
-     * {@link #maybeResend} (which probes, and the probe's answer calls {@link #replicate} again).
-     */
-    boolean coalescing(Peer p) {
-        if (p.link.inflightMessages() == 0) return false;
-        long waiting = log.lastIndex() - p.next + 1;
-        return waiting < Math.min(config.coalesceEntries(), config.maxBatchEntries());
     }
 
     /**

@@ -155,7 +155,6 @@ public class RaftProtocol implements SimulatedProtocol {
                 .snapshotThreshold(pick(r, 4, 16, 64, 10_000))
                 .snapshotChunkBytes((int) pick(r, 8, 64, 1024, 256 << 10))
                 .logRetentionEntries(pick(r, 0, 2, 50, 1_000))
-                .coalesceEntries((int) pick(r, 1, 4, 64))
                 .build();
         return withConfig(c);
     }
@@ -218,8 +217,7 @@ public class RaftProtocol implements SimulatedProtocol {
         return "election=" + c.electionTimeoutMin().toMillis() + "-" + c.electionTimeoutMax().toMillis() + "ms heartbeat=" + c.heartbeatInterval().toMillis()
                 + "ms resend=" + c.resendInterval().toMillis() + "ms drift=" + c.maxClockDrift().toMillis() + "ms preVote=" + c.preVote() + " checkQuorum=" + c.checkQuorum()
                 + " inflight=" + c.maxInflightMessages() + "/" + c.maxInflightBytes() + "B batch=" + c.maxBatchEntries() + "/" + c.maxBatchBytes()
-                + "B snapshotEvery=" + c.snapshotThreshold() + " chunk=" + c.snapshotChunkBytes() + "B retain=" + c.logRetentionEntries()
-                + " coalesce=" + c.coalesceEntries();
+                + "B snapshotEvery=" + c.snapshotThreshold() + " chunk=" + c.snapshotChunkBytes() + "B retain=" + c.logRetentionEntries();
     }
 
     @Override

@@ -117,11 +117,6 @@ public final class BrokenRaft extends RaftProtocol {
                 boolean windowOpen(Peer p) {
                     return true;
                 }
-
-                @Override
-                boolean coalescing(Peer p) {
-                    return false; // sends every batch at once, as the unbounded queue it plants would
-                }
             };
             case COMMIT_EARLIER_TERM_BY_COUNTING -> new RaftEngine(self, members, config) {
                 @Override

@@ -45,62 +45,6 @@ class ReplicationTest {
         assertThat(c.checkHistory()).isEmpty();
     }
 
-    /**
-     * Adaptive batching (coalesceEntries): a steady trickle of writes, one every 50 µs against a 0.2-2 ms network,
-     * goes in one AppendEntries per acknowledgement (never two in flight to a follower), each carrying what arrived
-     * meanwhile; without coalescing the same trickle is sent as it comes, several messages in flight.
-     */
-    @Test
-    void whileAnAppendIsUnacknowledgedNewEntriesWaitForItsAnswerAndGoTogether() {
-        int[] coalesced = trickle(RaftCluster.fastConfig().maxInflight(32, 1 << 20).maxBatch(1024, 1 << 20).coalesceEntries(1024).build());
-        int[] eager = trickle(RaftCluster.fastConfig().maxInflight(32, 1 << 20).maxBatch(1024, 1 << 20).coalesceEntries(1).build());
-        assertThat(coalesced[1]).as("AppendEntries with entries in flight to one follower, coalescing").isEqualTo(1);
-        assertThat(eager[1]).as("the same without coalescing").isGreaterThan(1);
-        assertThat(coalesced[0]).as("messages with entries, coalescing").isLessThan(eager[0]);
-        assertThat(coalesced[2]).as("largest batch, coalescing").isGreaterThan(eager[2]);
-    }
-
-    /** {messages with entries to one follower, most in flight at once, largest batch}; every write commits, the history is linearizable. */
-    private static int[] trickle(RaftConfig config) {
-        RaftCluster c = new RaftCluster(3, config, 14);
-        RaftEngine leader = c.awaitLeader();
-        NodeId f = follower(c, leader, 0);
-        int[] seen = new int[3];
-        c.observer = (from, to, m) -> {
-            if (from.id.equals(leader.self()) && to.equals(f) && m instanceof RaftMessage.AppendEntries a && !a.entries().isEmpty()) {
-                seen[0]++;
-                seen[1] = Math.max(seen[1], leader.inflightMessages().getOrDefault(f, 0) + 1);
-                seen[2] = Math.max(seen[2], a.entries().size());
-            }
-        };
-        List<RaftCluster.Op> ops = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
-            ops.add(c.write(leader.self()));
-            c.runFor(MS / 20);
-        }
-        assertThat(c.runUntil(() -> ops.stream().allMatch(RaftCluster.Op::ok), 2_000 * MS)).isTrue();
-        assertThat(c.checkHistory()).isEmpty();
-        return seen;
-    }
-
-    /** With nothing in flight a write is sent at once: coalescing costs a lone client no latency. */
-    @Test
-    void aLoneWriteIsSentAtOnce() {
-        for (int coalesce : new int[] {1, 1024}) {
-            RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().coalesceEntries(coalesce).build(), 15);
-            RaftEngine leader = c.awaitLeader();
-            c.runFor(100 * MS); // quiet: the leader's no-op is long acknowledged
-            long[] firstAppendAt = {-1};
-            c.observer = (from, to, m) -> {
-                if (from.id.equals(leader.self()) && m instanceof RaftMessage.AppendEntries a && !a.entries().isEmpty() && firstAppendAt[0] < 0) firstAppendAt[0] = c.now();
-            };
-            long arrivesBy = c.now() + c.latencyMax;
-            RaftCluster.Op op = c.write(leader.self());
-            assertThat(c.await(op, 1_000 * MS)).isTrue();
-            assertThat(firstAppendAt[0]).as("coalesce=" + coalesce).isBetween(op.invokedAt, arrivesBy);
-        }
-    }
-
     @Test
     void everyMessageNamesTheClientRequestThatCausedItOrIsBackground() {
         RaftCluster c = new RaftCluster(3, RaftCluster.fastConfig().build(), 12);
