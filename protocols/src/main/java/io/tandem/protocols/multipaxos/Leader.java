@@ -641,9 +641,30 @@ class Leader {
         while (status == Status.LEADING && !link.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes())) {
             SlotWindow.Run run = window.nextRun(link.sentThrough, link.bit, config.maxBatchSlots(), config.maxBatchBytes());
             if (run == null) return;
-            rc.send(link.id, new Accept(ballot, run.firstSlot(), run.values(), run.requestId()));
+            rc.send(link.id, acceptFor(run));
             link.sent(run.firstSlot(), run.lastSlot(), run.bytes(), rc.now());
         }
+    }
+
+    /** The Accept sent last, reused for the next acceptor that would get the same one (see {@link #acceptFor}). */
+    private Accept lastAccept;
+
+    /**
+     * The Accept of {@code run}: the one sent last if it covers the same slots with the same values, so that
+     * acceptors in step get the same instance and the transport encodes it once (issue 25: one encoding per
+     * batch, not one per acceptor). Within a ballot the leader proposes one value per slot and never replaces
+     * it, so the same ballot, first slot and slot count mean the same values (the first and last are compared
+     * too, as a guard).
+     */
+    private Accept acceptFor(SlotWindow.Run run) {
+        Accept last = lastAccept;
+        List<Value> values = run.values();
+        if (last != null && last.ballot().equals(ballot) && last.firstSlot() == run.firstSlot() && last.values().size() == values.size()
+                && last.requestId() == run.requestId() && last.values().getFirst() == values.getFirst() && last.values().getLast() == values.getLast()) {
+            return last;
+        }
+        lastAccept = new Accept(ballot, run.firstSlot(), values, run.requestId());
+        return lastAccept;
     }
 
     /** Phase 2b: count the votes; a write quorum chooses a slot. */

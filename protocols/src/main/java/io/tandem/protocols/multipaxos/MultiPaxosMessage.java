@@ -81,7 +81,7 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
     // ---- Phase 2 ----
 
     /** Phase 2a for the consecutive slots {@code firstSlot ..}: one value each (batching). */
-    record Accept(Ballot ballot, long firstSlot, List<Value> values, long requestId) implements ToAcceptor {
+    record Accept(Ballot ballot, long firstSlot, List<Value> values, long requestId) implements ToAcceptor, io.tandem.codec.SharedEncoding {
         public long lastSlot() {
             return firstSlot + values.size() - 1;
         }

@@ -32,6 +32,8 @@ final class LeaderState implements RoleState {
     final LeaderReads reads;
     final SnapshotSender snapshots;
     LeadershipTransfer transfer;
+    /** The AppendEntries sent last, reused for the next follower that would get the same one (see RaftEngine.appendFor). */
+    RaftMessage.AppendEntries lastAppend;
 
     LeaderState(CommitTracker commits, long termStartIndex, LeaderReads reads, SnapshotSender snapshots) {
         this.commits = commits;

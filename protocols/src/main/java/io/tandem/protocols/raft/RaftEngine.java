@@ -741,7 +741,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         int bytes = 0;
         for (LogEntry e : entries) bytes += e.payload().length;
         long requestId = probe || entries.isEmpty() ? RequestIds.BACKGROUND : EntryPayload.requestIdOf(entries.getFirst().payload());
-        send(p.id, new AppendEntries(currentTerm, prev, log.termAt(prev), entries, commitIndex, requestId));
+        send(p.id, appendFor(leader, prev, entries, requestId));
         long now = now();
         if (probe) {
             p.probeOutstanding = true;
@@ -751,6 +751,23 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
             p.link.sent(prev + 1, prev + entries.size(), bytes, now);
             p.next = prev + entries.size() + 1;
         }
+    }
+
+    /**
+     * The AppendEntries for these values: the one sent last if it has them all, so that followers in step get the
+     * same instance and the transport encodes it once (issue 25: one encoding per batch, not one per follower).
+     * Equal term, previous index, entry count and commit index mean equal entries: a leader never changes its own
+     * log within its term (it only appends), so the same index range holds the same entries.
+     */
+    private AppendEntries appendFor(LeaderState leader, long prev, List<LogEntry> entries, long requestId) {
+        AppendEntries last = leader.lastAppend;
+        if (last != null && last.term() == currentTerm && last.prevLogIndex() == prev && last.entries().size() == entries.size()
+                && last.leaderCommit() == commitIndex && last.requestId() == requestId) {
+            return last;
+        }
+        AppendEntries m = new AppendEntries(currentTerm, prev, log.termAt(prev), entries, commitIndex, requestId);
+        leader.lastAppend = m;
+        return m;
     }
 
     private List<LogEntry> batchFrom(long from) {

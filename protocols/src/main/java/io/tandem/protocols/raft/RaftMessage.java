@@ -37,7 +37,7 @@ public sealed interface RaftMessage extends ProtocolMessage {
 
     /** Raft §5.3 AppendEntries; an empty {@code entries} list is a probe of the follower's log. */
     record AppendEntries(long term, long prevLogIndex, long prevLogTerm, List<LogEntry> entries, long leaderCommit, long requestId)
-            implements RaftMessage {}
+            implements RaftMessage, io.tandem.codec.SharedEncoding {}
 
     /**
      * The answer to {@link AppendEntries}, sent only once the follower's log is durable up to

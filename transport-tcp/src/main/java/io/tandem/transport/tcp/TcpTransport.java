@@ -415,7 +415,7 @@ public final class TcpTransport implements Transport {
         }
         byte[] body;
         try {
-            body = codec.encode(message);
+            body = encode(message);
         } catch (RuntimeException e) {
             link.sendsFailed.increment();
             logUnsendable(message, e.getMessage());
@@ -428,6 +428,26 @@ public final class TcpTransport implements Transport {
         }
         if (viaContact) return contactLink(to).offer(body);
         return link.offer(FrameFormat.TYPE_MESSAGE, body);
+    }
+
+    /** A {@link io.tandem.codec.SharedEncoding} message and its encoding, kept for a send of the same instance to the next peer. */
+    private record Encoded(ProtocolMessage message, byte[] body) {}
+
+    /** The last shared-encoding message encoded (any thread; a race only costs an encoding). */
+    private volatile Encoded lastShared;
+
+    /**
+     * The message's frame body. A {@link io.tandem.codec.SharedEncoding} message sent to several peers in a row (a
+     * leader's AppendEntries to each follower) is encoded once: the queued body arrays are only read, by each
+     * link's drain, so the links may hold the same one. Only the last such message is kept, until the next one.
+     */
+    private byte[] encode(ProtocolMessage message) {
+        if (!(message instanceof io.tandem.codec.SharedEncoding)) return codec.encode(message);
+        Encoded last = lastShared;
+        if (last != null && last.message() == message) return last.body();
+        byte[] body = codec.encode(message);
+        lastShared = new Encoded(message, body);
+        return body;
     }
 
     /** From this many trailing bytes on, a {@link TrailingBytes} message is queued as its head and a reference to its bytes. */

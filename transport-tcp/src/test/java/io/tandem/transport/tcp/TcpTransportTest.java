@@ -64,6 +64,47 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * A {@link io.tandem.codec.SharedEncoding} message sent to several peers in a row is encoded once (a leader's
+     * AppendEntries to each follower), and each peer gets it whole and in order with the other messages; a new
+     * instance, even with equal content, is encoded again.
+     */
+    @Test
+    void aSharedMessageSentToSeveralPeersInARowIsEncodedOnce() {
+        int n = 500;
+        try (Cluster c = new Cluster(fast(), N1, N2, N3)) {
+            c.startAll();
+            TcpTransport n1 = c.transport(N1);
+            TestSupport.SHARED_ENCODINGS.set(0);
+            for (int i = 0; i < n; i++) {
+                byte[] payload = new byte[(i % 7) * 100];
+                java.util.Arrays.fill(payload, (byte) i);
+                TestSupport.Shared m = new TestSupport.Shared(i, i, payload);
+                assertThat(n1.send(N2, m)).isTrue();
+                assertThat(n1.send(N3, m)).isTrue();
+                assertThat(n1.send(N2, new Seq(i, i, payload))).isTrue(); // not shared: between the two and after them
+            }
+            assertThat(TestSupport.SHARED_ENCODINGS.get()).as("encodings of %d shared messages sent to two peers each", n).isEqualTo(n);
+            assertThat(n1.send(N2, new TestSupport.Shared(n, n, new byte[0]))).isTrue();
+            assertThat(n1.send(N3, new TestSupport.Shared(n, n, new byte[0]))).isTrue();
+            assertThat(TestSupport.SHARED_ENCODINGS.get()).as("equal content, other instances").isEqualTo(n + 2);
+            await("all messages delivered", () -> c.recorder(N2).count(N1) == 2 * n + 1 && c.recorder(N3).count(N1) == n + 1,
+                    () -> "n2<-n1 " + c.recorder(N2).count(N1) + ", n3<-n1 " + c.recorder(N3).count(N1));
+            for (NodeId to : List.of(N2, N3)) {
+                List<TestSupport.Shared> got = c.recorder(to).from(N1).stream().filter(m -> m instanceof TestSupport.Shared).map(m -> (TestSupport.Shared) m).toList();
+                assertThat(got).hasSize(n + 1);
+                for (int i = 0; i < n; i++) {
+                    TestSupport.Shared m = got.get(i);
+                    assertThat(m.seq()).isEqualTo(i);
+                    byte[] expected = new byte[(i % 7) * 100];
+                    java.util.Arrays.fill(expected, (byte) i);
+                    assertThat(m.payload()).isEqualTo(expected);
+                }
+            }
+            assertThat(c.recorder(N2).seqsFrom(N1)).containsExactlyElementsOf(LongStream.range(0, n).boxed().toList());
+        }
+    }
+
     @Test
     void autoModePicksANativeTransportWhenOneIsAvailable() {
         IoMode resolved = NettyIo.resolve(IoMode.AUTO).mode();

@@ -82,6 +82,31 @@ final class TestSupport {
         }
     }
 
+    /** A message whose encoding may be shared between peers ({@link io.tandem.codec.SharedEncoding}); its serializer counts its writes. */
+    record Shared(long requestId, long seq, byte[] payload) implements ProtocolMessage, io.tandem.codec.SharedEncoding {}
+
+    static final java.util.concurrent.atomic.AtomicInteger SHARED_ENCODINGS = new java.util.concurrent.atomic.AtomicInteger();
+
+    static final class SharedSerializer extends com.esotericsoftware.kryo.Serializer<Shared> {
+        @Override
+        public void write(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Output out, Shared s) {
+            SHARED_ENCODINGS.incrementAndGet();
+            out.writeLong(s.requestId());
+            out.writeLong(s.seq());
+            out.writeInt(s.payload().length);
+            out.writeBytes(s.payload());
+        }
+
+        @Override
+        public Shared read(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Input in, Class<? extends Shared> type) {
+            long id = in.readLong();
+            long seq = in.readLong();
+            int n = in.readInt();
+            if (n < 0 || n > in.limit() - in.position()) throw new com.esotericsoftware.kryo.KryoException("a payload of " + n + " bytes does not fit its frame");
+            return new Shared(id, seq, in.readBytes(n));
+        }
+    }
+
     /** Not registered with the codec: cannot be sent. */
     record Unregistered(long requestId) implements ProtocolMessage {}
 
@@ -93,6 +118,7 @@ final class TestSupport {
         b.register(Holder.class, CodecIds.TEST_FIRST + 1);
         b.register(Knock.class, CodecIds.TEST_FIRST + 2);
         b.register(Slab.class, new SlabSerializer(), CodecIds.TEST_FIRST + 3);
+        b.register(Shared.class, new SharedSerializer(), CodecIds.TEST_FIRST + 4);
         return b.build();
     }
 
