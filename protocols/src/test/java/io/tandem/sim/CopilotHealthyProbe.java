@@ -29,6 +29,20 @@ class CopilotHealthyProbe {
         for (String p : System.getProperty("probe.protocols", "copilot,multipaxos").split(",")) run(p, clients);
     }
 
+    /** Per member: busy ns of each stage (0-3), then wake-ups of each stage (4-7). */
+    private static long[][] cpuSnapshot(Simulation sim, CostModel costs) {
+        List<NodeId> ms = sim.members();
+        long[][] out = new long[ms.size()][8];
+        for (int k = 0; k < ms.size(); k++) {
+            io.tandem.sim.cost.NodeCpu c = costs.cpu(ms.get(k).value());
+            for (io.tandem.sim.cost.Stage st : io.tandem.sim.cost.Stage.values()) {
+                out[k][st.ordinal()] = c.busyNanos(st);
+                out[k][4 + st.ordinal()] = c.wakeups(st);
+            }
+        }
+        return out;
+    }
+
     private static long field(Object o, String name) throws ReflectiveOperationException {
         java.lang.reflect.Field f = o.getClass().getDeclaredField(name);
         f.setAccessible(true);
@@ -69,9 +83,11 @@ class CopilotHealthyProbe {
         }
         sim.runUntil(SimTime.seconds(2));
         int from = done.size();
+        long[][] cpu0 = cpuSnapshot(sim, costs);
         measuring[0] = true;
         sim.runUntil(SimTime.seconds(4));
         measuring[0] = false;
+        long[][] cpu1 = cpuSnapshot(sim, costs);
         List<long[]> ops = done.subList(from, done.size());
         long[] l = ops.stream().mapToLong(d -> d[1]).sorted().toArray();
         double opsPerSec = l.length / 2.0;
@@ -89,6 +105,21 @@ class CopilotHealthyProbe {
             h.append(String.format(Locale.ROOT, " <%s: %.1f%%/%.1f%%", e == Long.MAX_VALUE ? "inf" : e, 100.0 * n / l.length, 100.0 * sum / total));
         }
         System.out.println(h);
+        // Core time per node and stage in the measured window (share of the node's one core), and wake-ups of idle
+        // stages (each charges the table's wakeup tail to the core): where the CPU of a command goes (copilot16).
+        List<NodeId> ms = sim.members();
+        for (int k = 0; k < ms.size(); k++) {
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "   cpu %s:", ms.get(k).value()));
+            long total2 = 0;
+            for (io.tandem.sim.cost.Stage st : io.tandem.sim.cost.Stage.values()) total2 += cpu1[k][st.ordinal()] - cpu0[k][st.ordinal()];
+            b.append(String.format(Locale.ROOT, " busy %.1f%%", 100.0 * total2 / 2e9));
+            for (io.tandem.sim.cost.Stage st : io.tandem.sim.cost.Stage.values()) {
+                int o = st.ordinal(), w = 4 + o;
+                b.append(String.format(Locale.ROOT, " %s %.2f us/op (%d wakeups, %.3f/op)", st, (cpu1[k][o] - cpu0[k][o]) / 1e3 / l.length,
+                        cpu1[k][w] - cpu0[k][w], (cpu1[k][w] - cpu0[k][w]) / (double) l.length));
+            }
+            System.out.println(b);
+        }
         System.out.println("   handled per command (all nodes): count, bytes per message, wall ns per message (JIT-warm-ish, for ranking only)");
         for (Map.Entry<String, long[]> e : handled.entrySet()) {
             long[] c = e.getValue();
