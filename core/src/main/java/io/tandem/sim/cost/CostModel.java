@@ -87,7 +87,7 @@ public final class CostModel {
             CpuHost h = shared != null ? shared : host(n, resources.coresPerNode());
             cpus.put(n, new NodeCpu(n, h, resources.ioThreads(), 1, 1));
             for (Stage s : Stage.values()) cpus.get(n).setWakeupCost(s, table.wakeupCost(s));
-            disks.put(n, new DiskModel(table.disk(), table.diskBytesPerSecond(), random.split()));
+            disks.put(n, new DiskModel(table.deviceSync(), table.diskBytesPerSecond(), random.split()));
         }
         CpuHost clientHost = resources.clientShares() ? shared : host(CLIENT, resources.clientCores());
         // The load generator: its I/O threads send requests and read replies (one per core it may use).
@@ -96,7 +96,7 @@ public final class CostModel {
         // The parts added later draw from streams split off after all the others, so that a table without them gives
         // exactly the runs it gave before they existed.
         if (resources.sharedDisk()) {
-            device = new DiskDevice("shared", table.disk(), table.diskBytesPerSecond(), random.split(), scheduler);
+            device = new DiskDevice("shared", table.deviceSync(), table.diskBytesPerSecond(), random.split(), scheduler);
             for (DiskModel d : disks.values()) d.attachDevice(device, scheduler);
         }
         if (table.stallsPerSecond() > 0) {
