@@ -103,6 +103,7 @@ public final class CostModel {
             this.network = new NetworkModel(table.networkBase(), table.networkBytesPerSecond(), networkRandom);
             network.setStalls(table.stallsPerSecond(), table.stallDuration(), random.split());
         }
+        network.setSharedWakeups(table.sharedWakeups());
         if (table.windowBytes() > 0) network.setWindow(table.windowBytes(), table.outboxLimits(), random.split());
         Distribution handoff = table.handoffLatency();
         if (handoff != null) {

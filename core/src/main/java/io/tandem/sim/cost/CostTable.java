@@ -249,6 +249,14 @@ public final class CostTable {
         return nanos("workload.commandBytes", 0);
     }
 
+    /**
+     * {@code net.sharedWakeup=true}: messages that reach a receiver while one to it is on the way share that one's wake-up
+     * ({@link NetworkModel#setSharedWakeups}; a structure of the model, not a cost; off by default, session 15).
+     */
+    public boolean sharedWakeups() {
+        return Boolean.parseBoolean(values.getOrDefault("net.sharedWakeup", "false"));
+    }
+
     /** The storage thread's CPU per log sync (0 in tables calibrated before it was measured). */
     public long diskFlushCpuCost() {
         return nanos("disk.flush.cpu.ns", 0);
