@@ -129,7 +129,8 @@ public final class SimBench {
      * @param leaderOutboxDropped frames the leader's outboxes dropped at their bound in the window
      * @param stageMicrosPerOp core time per completed operation in the window of every machine's stage ("n1/IO", "client/IO",
      *                        ...; the per-thread comparison with a real run's profile), in member order, the load generator last;
-     *                        then every member's log syncs per thousand operations ("n1/syncs-per-1000-ops")
+     *                        then every member's log syncs per thousand operations ("n1/syncs-per-1000-ops"), then every
+     *                        stage's turns (jobs that found its thread parked) per thousand operations ("n1/LOOP-turns-per-1000-ops")
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
@@ -251,6 +252,8 @@ public final class SimBench {
         for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), costs.cpu(n).busyNanos(s));
         // Log syncs, in thousandths so that the per-operation division gives syncs per thousand operations.
         for (NodeId m : members) out.put(m.value() + "/syncs-per-1000-ops", costs.disk(m.value()).flushes() * 1_000_000L);
+        // Turns (a job that found its thread parked: the wake-ups the real threads' voluntary context switches count), per thousand ops.
+        for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name() + "-turns-per-1000-ops", costs.cpu(n).wakeups(s) * 1_000_000L);
         return out;
     }
 

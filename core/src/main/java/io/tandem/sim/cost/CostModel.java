@@ -87,7 +87,7 @@ public final class CostModel {
             CpuHost h = shared != null ? shared : host(n, resources.coresPerNode());
             cpus.put(n, new NodeCpu(n, h, resources.ioThreads(), 1, 1));
             for (Stage s : Stage.values()) cpus.get(n).setWakeupCost(s, table.wakeupCost(s));
-            disks.put(n, new DiskModel(table.disk(), table.diskBytesPerSecond(), random.split()));
+            disks.put(n, new DiskModel(table.deviceSync(), table.diskBytesPerSecond(), random.split()));
         }
         CpuHost clientHost = resources.clientShares() ? shared : host(CLIENT, resources.clientCores());
         // The load generator: its I/O threads send requests and read replies (one per core it may use).
@@ -96,13 +96,14 @@ public final class CostModel {
         // The parts added later draw from streams split off after all the others, so that a table without them gives
         // exactly the runs it gave before they existed.
         if (resources.sharedDisk()) {
-            device = new DiskDevice("shared", table.disk(), table.diskBytesPerSecond(), random.split(), scheduler);
+            device = new DiskDevice("shared", table.deviceSync(), table.diskBytesPerSecond(), random.split(), scheduler);
             for (DiskModel d : disks.values()) d.attachDevice(device, scheduler);
         }
         if (table.stallsPerSecond() > 0) {
             this.network = new NetworkModel(table.networkBase(), table.networkBytesPerSecond(), networkRandom);
             network.setStalls(table.stallsPerSecond(), table.stallDuration(), random.split());
         }
+        network.setSharedWakeups(table.sharedWakeups());
         if (table.windowBytes() > 0) network.setWindow(table.windowBytes(), table.outboxLimits(), random.split());
         Distribution handoff = table.handoffLatency();
         if (handoff != null) {

@@ -249,6 +249,14 @@ public final class CostTable {
         return nanos("workload.commandBytes", 0);
     }
 
+    /**
+     * {@code net.sharedWakeup=true}: messages that reach a receiver while one to it is on the way share that one's wake-up
+     * ({@link NetworkModel#setSharedWakeups}; a structure of the model, not a cost; off by default, session 15).
+     */
+    public boolean sharedWakeups() {
+        return Boolean.parseBoolean(values.getOrDefault("net.sharedWakeup", "false"));
+    }
+
     /** The storage thread's CPU per log sync (0 in tables calibrated before it was measured). */
     public long diskFlushCpuCost() {
         return nanos("disk.flush.cpu.ns", 0);
@@ -261,6 +269,20 @@ public final class CostTable {
 
     public Distribution disk() {
         return Distribution.parse(values.getOrDefault("disk.fsync", "0"));
+    }
+
+    /**
+     * The device's own part of a sync: {@code disk.fsync} less the storage thread's CPU for the calibration's one record
+     * ({@code disk.flush.cpu.ns} + {@code disk.entry.cpu.ns}). {@code disk.fsync} is measured append to durable through the
+     * real storage thread, so it holds that thread's CPU for the sync (its write and fsync calls: 40-50 % of a lone sync on
+     * the quiet VM, session 15); the model charges that CPU on the node's cores before the device works, so the device takes
+     * only the rest, and a lone sync on idle cores takes {@code disk.fsync} as measured. Each quantile is lowered by the
+     * same amount, down to 0. The same as {@link #disk()} when the table has no storage CPU.
+     */
+    public Distribution deviceSync() {
+        Distribution d = disk();
+        long cpu = diskFlushCpuCost() + diskEntryCpuCost();
+        return cpu == 0 ? d : d.minus(cpu);
     }
 
     public double diskBytesPerSecond() {

@@ -86,6 +86,14 @@ public final class Distribution {
         return nanos[lo] + Math.round(f * (nanos[hi] - nanos[lo]));
     }
 
+    /** This distribution less {@code nanos} at every quantile, down to 0 (a latency of which a part is paid elsewhere). */
+    public Distribution minus(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("negative amount");
+        long[] v = new long[this.nanos.length];
+        for (int i = 0; i < v.length; i++) v[i] = Math.max(0, this.nanos[i] - nanos);
+        return new Distribution(quantiles.clone(), v);
+    }
+
     /** The mean of the piecewise-linear distribution. */
     public double mean() {
         if (nanos.length == 1) return nanos[0];

@@ -37,6 +37,8 @@ public final class NetworkModel {
     private Distribution stallDuration = Distribution.fixed(0);
     private java.util.SplittableRandom stallRandom;
     private RandomGenerator ackRandom;
+    private boolean sharedWakeups;
+    private final Map<String, Long> wakeAt = new HashMap<>(); // keyed lookups only, never iterated
 
     public NetworkModel(Distribution latency, double bytesPerSecond, RandomGenerator random) {
         this.latency = latency;
@@ -65,6 +67,18 @@ public final class NetworkModel {
         this.stallRandom = random;
     }
 
+    /**
+     * Bursts share the receiver's wake-up (issue 18, session 15; off by default): the measured one-way latency is mostly the
+     * receiving I/O thread's wake-up (a ping-pong has one message in flight), and messages that reach a receiver while a
+     * message to it is still on the way are read in the turn that message wakes it for, as the real transport reads every
+     * ready connection in one turn. With this on, a message sent while a message to the same receiver is in flight arrives
+     * no later than that one (but not before the distribution's minimum, the wire's own time), instead of drawing a wake-up
+     * of its own. Each message still draws its sample, so the random stream is that of a model without it.
+     */
+    public void setSharedWakeups(boolean on) {
+        this.sharedWakeups = on;
+    }
+
     /** Holds every message {@code node} sends back by {@code delayNanos} (0: none). */
     public void setEgressDelay(String node, long delayNanos) {
         if (delayNanos < 0) throw new IllegalArgumentException("negative delay");
@@ -83,9 +97,12 @@ public final class NetworkModel {
         long onWire = bytesPerSecond > 0 ? (long) Math.ceil(bytes * 1e9 / bytesPerSecond) : 0;
         linkFree.put(link, start + onWire);
         long arrival = start + onWire + latency.sample(random) + egressDelay(from);
+        long pendingWake = sharedWakeups ? wakeAt.getOrDefault(to, Long.MIN_VALUE) : Long.MIN_VALUE;
+        if (pendingWake >= now) arrival = Math.min(arrival, Math.max(pendingWake, start + onWire + latency.quantile(0) + egressDelay(from)));
         if (stallsPerSecond > 0) arrival = stallsOf(to).readAt(now, arrival);
         arrival = Math.max(arrival, lastArrival.getOrDefault(link, 0L));
         lastArrival.put(link, arrival);
+        if (sharedWakeups) wakeAt.put(to, Math.max(pendingWake, arrival));
         return arrival;
     }
 

@@ -26,8 +26,12 @@ import java.util.Map;
 final class WindowProfile {
     private static final DateTimeFormatter JFR_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss", Locale.ROOT);
 
-    /** One thread's CPU ticks at one reading. */
-    private record ThreadCpu(long pid, String name, long ticks) {}
+    /**
+     * One thread's CPU ticks at one reading, its run time in ns and its voluntary context switches (each a park or a blocking
+     * call: the thread's turns, which the cost model charges a wake-up for) from {@code schedstat} and {@code status}
+     * (-1 where the kernel does not provide them).
+     */
+    private record ThreadCpu(long pid, String name, long ticks, long runNanos, long voluntary) {}
 
     private final Path dir;
     private Map<String, ThreadCpu> startCpu, endCpu;
@@ -54,7 +58,7 @@ final class WindowProfile {
     void write(String tag, List<Long> replicaPids, List<String> roles, long loadPid, long puts) throws IOException {
         if (startCpu == null || endCpu == null) return;
         Files.createDirectories(dir);
-        StringBuilder csv = new StringBuilder("jvm,pid,thread,cpu_s,us_per_put\n");
+        StringBuilder csv = new StringBuilder("jvm,pid,thread,cpu_s,us_per_put,run_us_per_put,voluntary_switches_per_1000_puts\n");
         for (var e : endCpu.entrySet()) {
             ThreadCpu end = e.getValue();
             ThreadCpu start = startCpu.get(e.getKey());
@@ -63,8 +67,10 @@ final class WindowProfile {
             double seconds = ticks / (double) ProcStat.ticksPerSecond();
             int i = replicaPids.indexOf(end.pid());
             String jvm = end.pid() == loadPid ? "load" : i >= 0 ? "r" + i + "-" + (i < roles.size() ? roles.get(i) : "?") : "?";
-            csv.append(String.format(Locale.ROOT, "%s,%d,\"%s\",%.3f,%.3f%n", jvm, end.pid(), end.name().replace("\"", "'"), seconds,
-                    puts > 0 ? seconds * 1e6 / puts : Double.NaN));
+            double run = start == null || end.runNanos() < 0 || start.runNanos() < 0 || puts <= 0 ? Double.NaN : (end.runNanos() - start.runNanos()) / 1e3 / puts;
+            double turns = start == null || end.voluntary() < 0 || start.voluntary() < 0 || puts <= 0 ? Double.NaN : (end.voluntary() - start.voluntary()) * 1e3 / puts;
+            csv.append(String.format(Locale.ROOT, "%s,%d,\"%s\",%.3f,%.3f,%.3f,%.1f%n", jvm, end.pid(), end.name().replace("\"", "'"), seconds,
+                    puts > 0 ? seconds * 1e6 / puts : Double.NaN, run, turns));
         }
         Files.writeString(dir.resolve(tag + "-threads.csv"), csv.toString(), StandardCharsets.UTF_8);
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
@@ -87,6 +93,26 @@ final class WindowProfile {
         }
     }
 
+    /** The thread's time on a CPU in ns ({@code schedstat}'s first field), or -1. */
+    private static long runNanos(Path task) {
+        try {
+            return Long.parseLong(Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII).strip().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The thread's voluntary context switches so far ({@code status}), or -1. */
+    private static long voluntarySwitches(Path task) {
+        try {
+            for (String line : Files.readAllLines(task.resolve("status"), StandardCharsets.US_ASCII))
+                if (line.startsWith("voluntary_ctxt_switches:")) return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+        } catch (IOException | RuntimeException e) {
+            // the thread ended while we looked
+        }
+        return -1;
+    }
+
     /** Every thread of {@code pids} with its CPU ticks so far, keyed by pid/tid. */
     private static Map<String, ThreadCpu> threads(Iterable<Long> pids) {
         Map<String, ThreadCpu> out = new LinkedHashMap<>();
@@ -102,7 +128,7 @@ final class WindowProfile {
                 try {
                     String name = Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).strip();
                     long ticks = ProcStat.parseCpuTicks(Files.readString(t.resolve("stat"), StandardCharsets.US_ASCII));
-                    out.put(pid + "/" + t.getFileName(), new ThreadCpu(pid, name, ticks));
+                    out.put(pid + "/" + t.getFileName(), new ThreadCpu(pid, name, ticks, runNanos(t), voluntarySwitches(t)));
                 } catch (IOException | RuntimeException e) {
                     // the thread ended while we looked
                 }

@@ -846,6 +846,7 @@ public final class CostCalibration {
             byte[] payload = new byte[128];
             new SplittableRandom(1).nextBytes(payload);
             long last = storage.log().lastIndex();
+            List<double[]> regimes = new ArrayList<>(); // {parked 1/0, records per sync, CPU ns per sync}
             for (int round = 0; round < 2; round++) {
                 for (int batch : new int[] {1, 8, 40}) {
                     long seconds = round == 0 ? 1 : (quick ? 2 : 4);
@@ -866,6 +867,7 @@ public final class CostCalibration {
                     System.out.printf(Locale.ROOT, "sync-cpu: batch %d x 128 B: %d syncs, wall per sync p50 %.1f us, mean %.1f us; storage thread CPU per sync %.1f us "
                             + "(%.0f %% of the mean wall), CPU per record %.2f us; load %s%n", batch, w.length, w[w.length / 2] / 1e3, wall / 1e3 / w.length,
                             cpu / 1e3 / w.length, 100.0 * cpu / wall, cpu / 1e3 / w.length / batch, loadavg());
+                    regimes.add(new double[] {1, batch, cpu / (double) w.length});
                     storage.log().compactPrefix(last);
                 }
             }
@@ -889,11 +891,62 @@ public final class CostCalibration {
             System.out.printf(Locale.ROOT, "sync-cpu: streaming 128 B records: %d records, %d syncs (%.1f records per sync), %.1f us per sync; storage thread CPU per sync %.1f us, "
                     + "per record %.2f us (%.0f %% of the wall); load %s%n", records, n, records / (double) Math.max(1, n), wall / 1e3 / Math.max(1, n),
                     cpu / 1e3 / Math.max(1, n), cpu / 1e3 / records, 100.0 * cpu / wall, loadavg());
+            regimes.add(new double[] {0, records / (double) Math.max(1, n), cpu / (double) Math.max(1, n)});
+            long[] wfe = syncCpuFit(regimes);
+            System.out.printf(Locale.ROOT, "sync-cpu: table keys (least squares of CPU per sync = W x parked + F + E x records over the %d regimes, W, F, E >= 0): "
+                    + "wakeup.DISK.ns=%d disk.flush.cpu.ns=%d disk.entry.cpu.ns=%d%n", regimes.size(), wfe[0], wfe[1], wfe[2]);
         } finally {
             try (var files = Files.walk(data)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
+    }
+
+    /**
+     * The storage thread's CPU per sync as W (the wake-up of a parked thread: paid only when it parked) + F (per sync) + E
+     * (per record), fitted by least squares to {@code regimes} ({parked 1/0, records per sync, CPU ns per sync}); a term that
+     * would come out negative is held at 0: of the fits with every term >= 0 (each subset of terms held at 0), the one with
+     * the least squared error. Returns {W, F, E} in ns.
+     */
+    static long[] syncCpuFit(List<double[]> regimes) {
+        double[] best = new double[3];
+        double bestError = Double.POSITIVE_INFINITY;
+        for (int fixed = 0; fixed < 8; fixed++) { // bit i set: term i held at 0 (W, F, E)
+            double[] x = leastSquares(regimes, fixed);
+            if (x == null || x[0] < 0 || x[1] < 0 || x[2] < 0) continue;
+            double error = 0;
+            for (double[] r : regimes) error += Math.pow(x[0] * r[0] + x[1] + x[2] * r[1] - r[2], 2);
+            if (error < bestError - 1e-6) {
+                bestError = error;
+                best = x;
+            }
+        }
+        return new long[] {Math.round(best[0]), Math.round(best[1]), Math.round(best[2])};
+    }
+
+    private static double[] leastSquares(List<double[]> regimes, int fixed) {
+        int[] free = java.util.stream.IntStream.range(0, 3).filter(i -> (fixed & (1 << i)) == 0).toArray();
+        int n = free.length;
+        if (n == 0) return new double[3];
+        double[][] m = new double[n][n + 1];
+        for (double[] r : regimes) {
+            double[] row = {r[0], 1, r[1]};
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) m[i][j] += row[free[i]] * row[free[j]];
+                m[i][n] += row[free[i]] * r[2];
+            }
+        }
+        for (int i = 0; i < n; i++) { // Gauss-Jordan; a singular system (too few regimes) gives no fit
+            if (Math.abs(m[i][i]) < 1e-9) return null;
+            for (int j = 0; j < n; j++) {
+                if (j == i) continue;
+                double f = m[j][i] / m[i][i];
+                for (int k = i; k <= n; k++) m[j][k] -= f * m[i][k];
+            }
+        }
+        double[] x = new double[3];
+        for (int i = 0; i < n; i++) x[free[i]] = m[i][n] / m[i][i];
+        return x;
     }
 
     private static long diskThreadCpu(ThreadMXBean threads) {
