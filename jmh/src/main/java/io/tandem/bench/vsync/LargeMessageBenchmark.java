@@ -67,11 +67,12 @@ public final class LargeMessageBenchmark {
         int runs = 1;
         int heartbeatMs = 20;
         boolean rawPoints = true;
+        io.tandem.runtime.IdleStrategy idle = io.tandem.runtime.IdleStrategy.BACKOFF;
         boolean tandemPoints = true;
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
-                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--tandem true|false]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--tandem true|false] [--idle backoff|park]"
                         + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
                 return;
             }
@@ -89,11 +90,16 @@ public final class LargeMessageBenchmark {
                 case "--heartbeat-ms" -> heartbeatMs = Integer.parseInt(v);
                 case "--raw" -> rawPoints = Boolean.parseBoolean(v);
                 case "--tandem" -> tandemPoints = Boolean.parseBoolean(v);
+                case "--idle" -> idle = switch (v) {
+                    case "backoff" -> io.tandem.runtime.IdleStrategy.BACKOFF;
+                    case "park" -> io.tandem.runtime.IdleStrategy.PARK;
+                    default -> throw new IllegalArgumentException("--idle must be backoff or park, was " + v);
+                };
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, max heap "
-                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight");
+                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight; idle " + idle);
         System.out.println("run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds");
         // A point is {kind, n, payload}: kind 0 raw streams (n - 1 of them at once), 1 Tandem with n members.
         List<int[]> points = new ArrayList<>();
@@ -112,7 +118,7 @@ public final class LargeMessageBenchmark {
             if (run % 2 == 0) java.util.Collections.reverse(order);
             for (int[] p : order) {
                 int base = basePort + (port++ % 95) * 10;
-                Point r = p[0] == 0 ? raw(p[2], block, p[1] - 1, base, warmup, measure) : tandem(p[1], p[2], block, inflight, heartbeatMs, base, warmup, measure);
+                Point r = p[0] == 0 ? raw(p[2], block, p[1] - 1, base, warmup, measure) : tandem(p[1], p[2], block, inflight, heartbeatMs, idle, base, warmup, measure);
                 String system = p[0] == 1 ? "tandem" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
                 System.out.flush();
@@ -144,7 +150,8 @@ public final class LargeMessageBenchmark {
         return new Point(sum / counters.length, min, messages.get() - m0, seconds);
     }
 
-    private static Point tandem(int n, int payload, int block, int inflight, int heartbeatMs, int basePort, double warmup, double measure) throws Exception {
+    /** {@code idle}: how each member's loop waits when its engine finds no work (the runtime's default is BACKOFF: spin, yield, then park). */
+    private static Point tandem(int n, int payload, int block, int inflight, int heartbeatMs, io.tandem.runtime.IdleStrategy idle, int basePort, double warmup, double measure) throws Exception {
         Map<NodeId, Endpoint> members = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
         // A 5 s suspicion timeout, as in MulticastBenchmark: every member saturates the two shared cores.
@@ -165,6 +172,7 @@ public final class LargeMessageBenchmark {
                         .protocol(Protocols.virtualSynchrony(config))
                         .transport(TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)))
                         .inMemoryStorage()
+                        .runtimeConfig(io.tandem.runtime.RuntimeConfig.DEFAULTS.withIdleStrategy(idle))
                         .connect(new Receiver() {
                             @Override
                             public void receive(Message msg) {

@@ -55,6 +55,22 @@ import java.util.List;
  * {@code maxLargePayloadBytes}) of receive buffers per sender; the window W holds delivered-but-not-stable
  * messages anyway.
  *
+ * <p><b>The first block without an ask (session 15).</b> Every {@link Session} here is made with
+ * {@code firstBlockUnasked}: a member sends a receiver's first block of a transfer as soon as it holds it, without
+ * waiting for the receiver's ask (the origin right after writing the header). A 64 KiB message at n = 2 was a header,
+ * an ask and a block; now it is a header and a block, one engine message and one hop fewer per receiver. The block may
+ * come before this member has read the header (the header travels in the SST, the block as a message: no order
+ * between them), so a block of a transfer not started yet is kept ({@link #onBlock}) until the header starts it,
+ * like an early ask. Why that keeps memory bounded: a block is kept only for a transfer newer than every one this
+ * member started, at most one block per transfer (a receiver's first block comes from one member in one step), and
+ * such a transfer is one this member has not counted, so it is among its origin's unheld large messages, of which
+ * the origin starts a new one only while fewer than {@code MAX_PIPELINE} are unheld and, beyond {@code PIPELINE}, they
+ * hold at most {@code PIPELINE_BYTES} with the new one ({@link #senderFree}). So at most {@code MAX_PIPELINE} blocks
+ * per origin, and at most max({@code PIPELINE_BYTES}, {@code PIPELINE} blocks) of bytes; beyond that (a stale or
+ * forged block) it is dropped and counted, which is no worse than a lost block: the receiver's repeated ask brings it
+ * again. Flow control is otherwise unchanged (every later block is asked for: one block in flight per receiver and
+ * transfer), and so is safety: only when bytes move changed, not when a message counts.
+ *
  * <p><b>How it meets the ordering layer.</b> A receiver learns of a large message from its SMC header
  * ({@link #payload}: the first call starts the transfer) and the shard counts the message as received
  * (its {@code received} column, hence {@code seq}) only once the whole payload is here. So a position is
@@ -104,15 +120,28 @@ final class LargeMessages {
     private final ArrayDeque<Transfer>[] transfers;
     /** Per sender: asks that arrived for a transfer this member has not started yet. */
     private final List<EarlyAsk>[] early;
+    /** Per sender: first blocks that arrived, unasked, for a transfer this member has not started yet (class comment). */
+    private final List<EarlyBlock>[] earlyBlocks;
+    /** Per sender: the bytes of {@link #earlyBlocks}. */
+    private final long[] earlyBlockBytes;
+    /** The most bytes of early blocks kept per sender (class comment). */
+    private final long maxEarlyBlockBytes;
+    /** Schedules by block count (one group size per shard and view): computed once, not per transfer. */
+    private final java.util.HashMap<Integer, Schedule> schedules = new java.util.HashMap<>();
 
     /** An ask kept until its transfer starts here, with who asked. */
     private record EarlyAsk(int fromRank, long index, int step) {}
+
+    /** A block kept until its transfer starts here, with who sent it. */
+    private record EarlyBlock(int fromRank, VsyncMessage.RdmcBlock block) {}
 
     long started;
     long completed;
     long blocksSent;
     long asksRepeated;
     long refused;
+    /** Blocks that came before their header and were kept until it came. */
+    long earlyBlocksKept;
     /** Transfers started while an earlier one of the same sender was still under way here. */
     long overlapped;
 
@@ -143,8 +172,12 @@ final class LargeMessages {
         this.link = link;
         this.transfers = new ArrayDeque[members.size()];
         this.early = new List[members.size()];
+        this.earlyBlocks = new List[members.size()];
+        this.earlyBlockBytes = new long[members.size()];
+        this.maxEarlyBlockBytes = Math.max(PIPELINE_BYTES, (long) PIPELINE * blockBytes);
         for (int i = 0; i < early.length; i++) {
             early[i] = new ArrayList<>();
+            earlyBlocks[i] = new ArrayList<>();
             transfers[i] = new ArrayDeque<>();
         }
     }
@@ -170,7 +203,7 @@ final class LargeMessages {
 
     /** Starts sending my message number {@code index}, whose header is in my ring slot {@code index}. */
     void send(long index, byte[] payload) {
-        Session s = Session.sender(schedule(payload.length), blockBytes, payload);
+        Session s = Session.sender(schedule(payload.length), blockBytes, payload, true);
         begin(new Transfer(self, index, s));
     }
 
@@ -185,7 +218,7 @@ final class LargeMessages {
         if (t == null) {
             // A header older than the transfers kept cannot be read again (the ring moved on); none is skipped.
             if (!mine.isEmpty() && mine.peekLast().index > index) return null;
-            t = new Transfer(origin, index, Session.receiver(schedule(size), rdmcRank(origin, self), blockBytes, size));
+            t = new Transfer(origin, index, Session.receiver(schedule(size), rdmcRank(origin, self), blockBytes, size, true));
             begin(t);
         }
         return t.complete ? t.session.buffer() : null;
@@ -207,6 +240,7 @@ final class LargeMessages {
         started++;
         carry(t, t.session.start());
         replayEarly(t);
+        replayEarlyBlocks(t);
     }
 
     private static long bytes(ArrayDeque<Transfer> kept) {
@@ -248,11 +282,47 @@ final class LargeMessages {
             return;
         }
         Transfer t = find(m.origin(), m.index());
+        if (t == null && m.data() != null && m.origin() != self && keepEarly(fromRank, m)) return; // its header has not reached me yet
         if (t == null || m.data() == null) {
             refused++; // a block of a transfer I am not in (a copy that came late), or one whose frame did not hold its bytes
             return;
         }
         carry(t, t.session.onBlock(rdmcRank(m.origin(), fromRank), m.step(), m.block(), m.data(), m.offset(), m.length()));
+    }
+
+    /**
+     * Keeps a block of a transfer newer than every one started here, sent before this member read its header (the
+     * first block goes unasked): at most one per transfer and within the bounds of the class comment; false (refuse it)
+     * for anything else.
+     */
+    private boolean keepEarly(int fromRank, VsyncMessage.RdmcBlock m) {
+        Transfer newest = transfers[m.origin()].peekLast();
+        if (newest != null && newest.index >= m.index()) return false;
+        List<EarlyBlock> kept = earlyBlocks[m.origin()];
+        for (EarlyBlock e : kept) if (e.block().index() == m.index()) return false; // a copy (a duplicating link, or a repeat)
+        if (kept.size() >= MAX_PIPELINE || earlyBlockBytes[m.origin()] + m.length() > maxEarlyBlockBytes) return false;
+        kept.add(new EarlyBlock(fromRank, m));
+        earlyBlockBytes[m.origin()] += m.length();
+        earlyBlocksKept++;
+        return true;
+    }
+
+    /** Hands {@code t} the block kept for it, if any, and forgets those of transfers up to it (started, or passed). */
+    private void replayEarlyBlocks(Transfer t) {
+        List<EarlyBlock> kept = earlyBlocks[t.origin];
+        if (kept.isEmpty()) return;
+        EarlyBlock mine = null;
+        for (java.util.Iterator<EarlyBlock> it = kept.iterator(); it.hasNext(); ) {
+            EarlyBlock e = it.next();
+            if (e.block().index() > t.index) continue;
+            if (e.block().index() == t.index) mine = e;
+            earlyBlockBytes[t.origin] -= e.block().length();
+            it.remove();
+        }
+        if (mine != null) {
+            VsyncMessage.RdmcBlock b = mine.block();
+            carry(t, t.session.onBlock(rdmcRank(t.origin, mine.fromRank()), b.step(), b.block(), b.data(), b.offset(), b.length()));
+        }
     }
 
     /** A heartbeat: a receiver whose transfer made no progress for {@link #RETRY_TICKS} beats asks again. */
@@ -288,7 +358,16 @@ final class LargeMessages {
 
     private Schedule schedule(int size) {
         if (size > maxBytes) throw new IllegalArgumentException("a large message of " + size + " bytes exceeds the limit of " + maxBytes);
-        return Schedule.of(Schedule.Algorithm.BINOMIAL_PIPELINE, members.size(), Session.blocksFor(size, blockBytes));
+        int blocks = Session.blocksFor(size, blockBytes);
+        Schedule s = schedules.get(blocks);
+        if (s == null) {
+            // A schedule is immutable and depends only on (n, blocks): messages of one size share one. Few sizes in
+            // practice; the map is emptied if a workload of many sizes fills it.
+            if (schedules.size() >= 64) schedules.clear();
+            s = Schedule.of(Schedule.Algorithm.BINOMIAL_PIPELINE, members.size(), blocks);
+            schedules.put(blocks, s);
+        }
+        return s;
     }
 
     private void replayEarly(Transfer t) {

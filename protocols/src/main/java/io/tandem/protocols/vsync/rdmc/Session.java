@@ -13,7 +13,14 @@ import java.util.List;
  * <p><b>Receiver-driven flow control.</b> A member holds one receive buffer: it tells the member it
  * will receive its next block from that it is ready ({@link Action.Ready}) only once every earlier
  * block it was to receive has arrived, and a member sends a block only to a receiver that said it is
- * ready for that step. A block that arrives unasked for is refused, not buffered.
+ * ready for that step. A block that arrives out of step is refused, not buffered.
+ *
+ * <p><b>The first block unasked (session 15).</b> With {@code firstBlockUnasked} (both factories take it; every
+ * member of a transfer must use the same setting) a receiver's <em>first</em> block is sent without its ask: the
+ * receiver's buffer is free until its first block arrives, so the ask only tells the sender something it knows.
+ * It saves one message and one hop per receiver and transfer (the whole exchange of a one-block message). Every
+ * later block is still asked for, so a receiver still holds one block in flight at a time. A first block lost on
+ * the way is asked for by the caller's repeat ({@link #waitingFor}), which works as before.
  *
  * <p><b>Why it never deadlocks.</b> Each member sends its transfers in step order and asks for its
  * incoming ones in step order. By induction on the step: if every transfer of the steps before t has
@@ -68,8 +75,10 @@ public final class Session {
     private int nextIncoming;
     private int nextOutgoing;
     private boolean completed;
+    /** Whether receivers' first blocks go without an ask (see the class comment). */
+    private final boolean firstBlockUnasked;
 
-    private Session(Schedule schedule, int rank, int blockSize, byte[] message, boolean isSender) {
+    private Session(Schedule schedule, int rank, int blockSize, byte[] message, boolean isSender, boolean firstBlockUnasked) {
         this.schedule = schedule;
         this.rank = rank;
         this.blockSize = blockSize;
@@ -78,19 +87,37 @@ public final class Session {
         this.outgoing = schedule.transfersOf(rank, true);
         this.held = new BitSet(schedule.blocks());
         if (isSender) held.set(0, schedule.blocks());
-        this.stepOf = stepsOf(schedule, rank);
+        this.firstBlockUnasked = firstBlockUnasked;
+        this.stepOf = stepsOf(schedule, rank, incoming.size(), outgoing.size());
+        if (firstBlockUnasked) {
+            // An outgoing transfer that is its receiver's first incoming one needs no ask: the receiver is ready for it.
+            int[] firstIn = firstIncomingSteps(schedule);
+            for (int i = 0; i < outgoing.size(); i++) if (stepOf[1][i] == firstIn[outgoing.get(i).to()]) readyFromReceivers.set(i);
+        }
     }
 
-    private static int[][] stepsOf(Schedule schedule, int rank) {
-        List<Integer> in = new ArrayList<>();
-        List<Integer> out = new ArrayList<>();
+    private static int[][] stepsOf(Schedule schedule, int rank, int incoming, int outgoing) {
+        int[] in = new int[incoming];
+        int[] out = new int[outgoing];
+        int i = 0;
+        int o = 0;
         for (int t = 0; t < schedule.steps(); t++) {
             for (Schedule.Transfer x : schedule.step(t)) {
-                if (x.to() == rank) in.add(t);
-                if (x.from() == rank) out.add(t);
+                if (x.to() == rank) in[i++] = t;
+                if (x.from() == rank) out[o++] = t;
             }
         }
-        return new int[][] {in.stream().mapToInt(Integer::intValue).toArray(), out.stream().mapToInt(Integer::intValue).toArray()};
+        return new int[][] {in, out};
+    }
+
+    /** Per rank, the step of its first incoming transfer (-1 for the sender). */
+    private static int[] firstIncomingSteps(Schedule schedule) {
+        int[] first = new int[schedule.members()];
+        java.util.Arrays.fill(first, -1);
+        for (int t = 0; t < schedule.steps(); t++) {
+            for (Schedule.Transfer x : schedule.step(t)) if (first[x.to()] < 0) first[x.to()] = t;
+        }
+        return first;
     }
 
     /** How many blocks of {@code blockSize} a message of {@code size} bytes takes (at least one). */
@@ -100,17 +127,27 @@ public final class Session {
         return Math.max(1, (int) ((size + (long) blockSize - 1) / blockSize));
     }
 
-    /** The sender's session (rank 0) for {@code message}; its schedule must have {@link #blocksFor} blocks. */
+    /** The sender's session (rank 0) for {@code message}; its schedule must have {@link #blocksFor} blocks. Every block is asked for. */
     public static Session sender(Schedule schedule, int blockSize, byte[] message) {
-        checkShape(schedule, blockSize, message.length);
-        return new Session(schedule, 0, blockSize, message, true);
+        return sender(schedule, blockSize, message, false);
     }
 
-    /** A receiver's session (rank 1..n−1) for a message of {@code size} bytes, announced beforehand. */
+    /** The sender's session; {@code firstBlockUnasked}: receivers' first blocks go without an ask (class comment). */
+    public static Session sender(Schedule schedule, int blockSize, byte[] message, boolean firstBlockUnasked) {
+        checkShape(schedule, blockSize, message.length);
+        return new Session(schedule, 0, blockSize, message, true, firstBlockUnasked);
+    }
+
+    /** A receiver's session (rank 1..n−1) for a message of {@code size} bytes, announced beforehand. Every block is asked for. */
     public static Session receiver(Schedule schedule, int rank, int blockSize, int size) {
+        return receiver(schedule, rank, blockSize, size, false);
+    }
+
+    /** A receiver's session; {@code firstBlockUnasked}: its first block comes without an ask (class comment). */
+    public static Session receiver(Schedule schedule, int rank, int blockSize, int size, boolean firstBlockUnasked) {
         if (rank < 1 || rank >= schedule.members()) throw new IllegalArgumentException("receiver rank must be in [1, " + schedule.members() + "), was " + rank);
         checkShape(schedule, blockSize, size);
-        return new Session(schedule, rank, blockSize, new byte[size], false);
+        return new Session(schedule, rank, blockSize, new byte[size], false, firstBlockUnasked);
     }
 
     private static void checkShape(Schedule schedule, int blockSize, int size) {
@@ -120,10 +157,14 @@ public final class Session {
         }
     }
 
-    /** What to do first: a receiver asks for its first block; the sender, holding the whole message, completes at once. */
+    /**
+     * What to do first: a receiver asks for its first block (unless it comes unasked); the sender, holding the whole
+     * message, sends the first blocks that need no ask and completes at once.
+     */
     public List<Action> start() {
         List<Action> actions = new ArrayList<>();
-        if (rank != 0 && nextIncoming < incoming.size()) actions.add(readyForNext());
+        if (rank != 0 && nextIncoming < incoming.size() && !firstBlockUnasked) actions.add(readyForNext());
+        sendWhatCan(actions);
         finishIfComplete(actions);
         return actions;
     }

@@ -21,15 +21,26 @@ class SessionTest {
 
     /** Runs one multicast to completion; answers what each member completed with. */
     private static byte[][] multicast(Algorithm algorithm, int n, int blockSize, byte[] message, long seed) {
+        return multicast(algorithm, n, blockSize, message, seed, false, new int[1]);
+    }
+
+    /**
+     * {@code firstBlockUnasked}: receivers' first blocks go without an ask (each receiver starts with that one block
+     * asked for, implicitly); {@code asks} counts the asks sent.
+     */
+    private static byte[][] multicast(Algorithm algorithm, int n, int blockSize, byte[] message, long seed, boolean firstBlockUnasked, int[] asks) {
         Schedule schedule = Schedule.of(algorithm, n, Session.blocksFor(message.length, blockSize));
         Session[] sessions = new Session[n];
-        sessions[0] = Session.sender(schedule, blockSize, message);
-        for (int r = 1; r < n; r++) sessions[r] = Session.receiver(schedule, r, blockSize, message.length);
+        sessions[0] = Session.sender(schedule, blockSize, message, firstBlockUnasked);
+        for (int r = 1; r < n; r++) sessions[r] = Session.receiver(schedule, r, blockSize, message.length, firstBlockUnasked);
         byte[][] completed = new byte[n][];
         int[] outstandingReady = new int[n];
+        if (firstBlockUnasked) for (int r = 1; r < n; r++) outstandingReady[r] = 1; // its first block, asked for by the rule
+        int[] readies = new int[1];
         List<InFlight> inFlight = new ArrayList<>();
         Random random = new Random(seed);
         for (int r = 0; r < n; r++) carryOut(r, sessions[r].start(), inFlight, completed, outstandingReady);
+        for (InFlight m : inFlight) if (m.action() instanceof Action.Ready) readies[0]++;
         int deliveries = 0;
         while (!inFlight.isEmpty()) {
             InFlight m = inFlight.remove(random.nextInt(inFlight.size()));
@@ -42,12 +53,14 @@ class SessionTest {
                 default -> throw new AssertionError("not a message: " + m.action());
             };
             carryOut(m.to(), actions, inFlight, completed, outstandingReady);
+            for (Action a : actions) if (a instanceof Action.Ready) readies[0]++;
             assertThat(++deliveries).as("deliveries of %s", schedule).isLessThan(10 * (schedule.steps() + 1) * n);
         }
         for (int r = 0; r < n; r++) {
             assertThat(sessions[r].complete()).as("rank %d of %s", r, schedule).isTrue();
             assertThat(sessions[r].sentAll()).as("rank %d of %s sent all it had to", r, schedule).isTrue();
         }
+        asks[0] = readies[0];
         return completed;
     }
 
@@ -84,6 +97,51 @@ class SessionTest {
                 }
             }
         }
+    }
+
+    /**
+     * Session 15: receivers' first blocks without an ask. The same runs, in every algorithm and delivery order: the exact
+     * bytes everywhere, still one block in flight per receiver, and exactly one ask fewer per receiver (n − 1 fewer
+     * per message; none at all for a one-block message).
+     */
+    @Test
+    void theFirstBlockUnaskedSavesOneAskPerReceiverAndKeepsOneBlockInFlight() {
+        int blockSize = 16;
+        Random bytes = new Random(11);
+        for (Algorithm algorithm : Algorithm.values()) {
+            for (int n : new int[] {1, 2, 3, 5, 8, 9}) {
+                for (int size : new int[] {0, 1, blockSize, 7 * blockSize + 3}) {
+                    byte[] message = new byte[size];
+                    bytes.nextBytes(message);
+                    for (long seed = 0; seed < 20; seed++) {
+                        int[] asked = new int[1];
+                        int[] unasked = new int[1];
+                        multicast(algorithm, n, blockSize, message, seed, false, asked);
+                        byte[][] got = multicast(algorithm, n, blockSize, message, seed, true, unasked);
+                        for (int r = 0; r < n; r++) assertThat(got[r]).as("%s n=%d size=%d seed=%d rank %d", algorithm, n, size, seed, r).isEqualTo(message);
+                        assertThat(unasked[0]).as("%s n=%d size=%d asks", algorithm, n, size).isEqualTo(asked[0] - (n - 1));
+                        if (size <= blockSize) assertThat(unasked[0]).as("one block, no ask").isZero();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theSenderSendsFirstBlocksAtOnceAndStillWaitsForLaterAsks() {
+        Schedule chain = Schedule.of(Algorithm.CHAIN, 2, 2);
+        Session sender = Session.sender(chain, 2, new byte[] {9, 8, 7}, true);
+        List<Action> first = sender.start();
+        assertThat(first).hasSize(2);
+        assertThat(first.get(0)).isInstanceOfSatisfying(Action.SendBlock.class, b -> assertThat(b.bytes()).containsExactly(9, 8));
+        assertThat(first.get(1)).isInstanceOf(Action.Completed.class);
+        assertThat(sender.sentAll()).as("block 1 waits for its ask").isFalse();
+        assertThat(sender.onReady(1, 0)).as("a repeated ask for the first block (it was lost) sends it again").singleElement().isInstanceOf(Action.SendBlock.class);
+        assertThat(sender.onReady(1, 1)).singleElement().isInstanceOfSatisfying(Action.SendBlock.class, b -> assertThat(b.bytes()).containsExactly(7));
+        Session receiver = Session.receiver(chain, 1, 2, 3, true);
+        assertThat(receiver.start()).as("no ask for the first block").isEmpty();
+        assertThat(receiver.waitingFor()).as("what a repeat would ask for").contains(new Action.Ready(0, 0));
+        assertThat(receiver.onBlock(0, 0, 0, new byte[] {9, 8})).containsExactly(new Action.Ready(0, 1));
     }
 
     @Test
