@@ -1101,11 +1101,22 @@ public final class CopilotEngine implements Engine, Inspectable {
         Slot x = slotOrNull(own, cursor[own]);
         long ownTo = pilot.firstSlot() - 1;
         if (x != null && x.committed()) {
-            if (!(config.nullDepElimination() && allNull(other, cursor[other], x.dep, x.depView))) {
-                for (long k = cursor[other]; k <= x.dep && out.size() < MAX_TAKEOVERS; k++) {
+            // The head and the committed own entries right behind it: each will block on the other log up to
+            // its own dependency once the ones before it ran. Listed together, their blocking slots count
+            // their time from now and are taken over in one parallel batch; listed one head at a time, a
+            // pilot stalled with several slots in flight cost one takeover timeout per slot in turn
+            // (copilot15: five in a row at a 40 ms pause, 18.9 ms). Safe as any takeover; a slot listed
+            // early that its live pilot then commits in time is never taken over.
+            long covered = cursor[other] - 1;
+            for (long j = cursor[own]; j < cursor[own] + MAX_TAKEOVERS && out.size() < MAX_TAKEOVERS; j++) {
+                Slot y = slotOrNull(own, j);
+                if (y == null || !y.committed()) break;
+                if (y.dep <= covered || config.nullDepElimination() && allNull(other, cursor[other], y.dep, y.depView)) continue;
+                for (long k = covered + 1; k <= y.dep && out.size() < MAX_TAKEOVERS; k++) {
                     Slot s = slotOrNull(other, k);
                     if (s == null || !s.committed()) out.add(new long[] {other, k});
                 }
+                covered = y.dep;
             }
         } else {
             ownTo = Math.max(ownTo, cursor[own]);

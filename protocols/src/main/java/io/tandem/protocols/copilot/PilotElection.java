@@ -106,31 +106,13 @@ final class PilotElection {
     }
 
     /**
-     * This member's place in the queue of candidates for {@code log}: members in index order after the
-     * log's pilot, skipping both pilots; -1 if it pilots a log (never both logs on one member).
-     *
-     * <p>A member that the established views name as a pilot but that holds no pilot role (it promised
-     * a newer view of that log to a candidate whose election then failed: its replies were lost) is not
-     * a live pilot, and it stands first. Without that, seed 1649 of the mix (3 nodes, 51 % message loss
-     * for 3 s) ended with every member in that state or skipping such a member as "the other pilot":
-     * n1 named by log 0's established view 0 but promised view 6, n3 named by view 5 of log 0 at n2
-     * and n3 but promised view 6 there, n2 named by log 1's view 1 but promised view 2; nobody piloted
-     * and nobody ever stood again, with every node up. (Named by the other log's view, a member stands
-     * for that log, not this one, so it never runs for both at once.) Safe as any candidacy (the promises of a
-     * majority decide a view; a member pilots at most one log, {@link CopilotEngine#updateRole}).
+     * This member's place in the queue of candidates for {@code log}; -1 if it pilots a log (never both
+     * logs on one member). The order, and why a member named by the log's established view but holding
+     * no pilot role stands first (seed 1649), is {@link CopilotRules#candidateRank}.
      */
     private int rank(int log) {
-        int n = engine.n, failed = engine.pilotOf(log), other = engine.pilotOf(1 - log);
-        if (engine.pilot != null || engine.selfIndex == other) return -1; // named by the other log: it stands for that one
-        if (engine.selfIndex == failed) return 0; // named, not piloting: see above
-        int rank = 0;
-        for (int i = 1; i < n; i++) {
-            int m = (failed + i) % n;
-            if (m == other) continue;
-            if (m == engine.selfIndex) return rank;
-            rank++;
-        }
-        return -1;
+        if (engine.pilot != null) return -1;
+        return engine.rules.candidateRank(engine.n, engine.selfIndex, engine.pilotOf(log), engine.pilotOf(1 - log));
     }
 
     /** The least view number above every one seen that names this member as pilot. */

@@ -48,7 +48,14 @@ public final class BrokenCopilot {
          */
         KEEP_ONLY_DEPENDENCY_RUN_AHEAD,
         /** Not a safety bug: every quorum waits for every replica, so one slow replica sets everyone's latency (fail-slow rule 1). */
-        WAIT_FOR_EVERY_REPLICA;
+        WAIT_FOR_EVERY_REPLICA,
+        /**
+         * Not a safety bug: the candidate order before copilot13's fix of seed 1649. A member that its
+         * established view names as a log's pilot but that holds no pilot role (it promised a newer view to
+         * a candidacy that failed) never stands for that log, as if it were the live pilot, so a log can be
+         * left with nobody standing ({@link CopilotRules#candidateRank}).
+         */
+        NAMED_PILOT_WITHOUT_ROLE_NEVER_STANDS;
 
         public String protocolName() {
             return "copilot-broken-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -128,6 +135,12 @@ public final class BrokenCopilot {
                 @Override
                 int slowQuorum(int n) {
                     return n;
+                }
+            };
+            case NAMED_PILOT_WITHOUT_ROLE_NEVER_STANDS -> new CopilotRules() {
+                @Override
+                int candidateRank(int n, int self, int pilotOfLog, int pilotOfOther) {
+                    return self == pilotOfLog ? -1 : super.candidateRank(n, self, pilotOfLog, pilotOfOther);
                 }
             };
         };

@@ -153,4 +153,67 @@ class CopilotViewChangeTest {
         System.out.println(broken.name() + " caught at seed " + unsafe.seed() + " (" + stalls + " stalls before): " + unsafe.failure().orElseThrow());
         assertThat(Simulation.run(broken, unsafe.options()).failure()).isEqualTo(unsafe.failure()); // it replays exactly
     }
+
+    /**
+     * The election hole seed 1649 of the mix found (copilot13; {@link CopilotRules#candidateRank}), reached on
+     * purpose. Three members, quick elections: n1 (log 0's pilot) crashes and n3 is elected for log 0 (view 2);
+     * n1 comes back and adopts view 2; then n1 hears nobody (every link into it cut), suspects n3 and stands
+     * for view 3, whose ViewChange reaches n2 and n3 (they promise it, so n3 drops its pilot role) while every
+     * reply is lost; n1 crashes before its candidacy times out. Now n3 is named by log 0's established view
+     * but holds no role, and n2 pilots log 1: with the old rule nobody stands for log 0 while two of three
+     * members are up (until n1 comes back). With the rule of {@code candidateRank}, n3 stands first and log 0
+     * gets a pilot again. Over {@link #HOLE_SEEDS} seeds: every run reaches the state (a probe after every
+     * step), the standard engine elects a pilot for log 0 while n1 is down, and the twin that restores the old
+     * rule never does.
+     */
+    @Test
+    void aMemberNamedByItsViewButWithoutTheRoleStands() {
+        StringBuilder at = new StringBuilder();
+        for (long seed = 1; seed <= HOLE_SEEDS; seed++) {
+            HoleRun ok = runHole(protocol(), seed);
+            at.append(String.format(java.util.Locale.ROOT, " %.0f", ok.reelectedAt() / 1e6));
+            assertThat(ok.reached()).as("seed %d reaches the state (n3 named by view 2 of log 0, promised above it, no role)", seed).isTrue();
+            assertThat(ok.reelectedAt()).as("seed %d: a pilot of log 0 elected above view 3 before n1 is back", seed).isBetween(HOLE_CUT, HOLE_RESTART);
+        }
+        System.out.println("copilot: log 0 piloted again above view 3 at (ms, seeds 1-" + HOLE_SEEDS + "):" + at);
+        CopilotProtocol twin = (CopilotProtocol) Protocols.byName(BrokenCopilot.Bug.NAMED_PILOT_WITHOUT_ROLE_NEVER_STANDS.protocolName());
+        int caught = 0;
+        for (long seed = 1; seed <= HOLE_SEEDS; seed++) {
+            HoleRun broken = runHole(twin, seed);
+            assertThat(broken.reached()).as("twin, seed %d reaches the state", seed).isTrue();
+            if (broken.reelectedAt() < 0) caught++;
+        }
+        System.out.println(twin.name() + ": no pilot of log 0 while n1 was down in " + caught + " of " + HOLE_SEEDS + " seeds");
+        assertThat(caught).as("the twin left log 0 without a pilot").isEqualTo((int) HOLE_SEEDS);
+    }
+
+    private static final long HOLE_SEEDS = 10;
+    /** When every link into n1 is cut; n1 crashes at 1.7 s and restarts at {@link #HOLE_RESTART}. */
+    private static final long HOLE_CUT = SimTime.millis(1200);
+    private static final long HOLE_RESTART = SimTime.millis(4500);
+
+    /** Whether the run reached the hole's state, and when a member first piloted log 0 in a view above 3 before n1 restarted (-1: never). */
+    private record HoleRun(boolean reached, long reelectedAt) {}
+
+    private static HoleRun runHole(CopilotProtocol p, long seed) {
+        String schedule = "300ms=crash:n1;900ms=restart:n1;1200ms=partition:into-n1:n2>n1,n3>n1;1700ms=crash:n1;1700ms=heal;4500ms=restart:n1";
+        boolean[] reached = {false};
+        long[] reelected = {-1};
+        Probed probe = new Probed(p, io.tandem.sim.SimInvariant.of("election-hole-probe", c -> {
+            long now = c.nowNanos();
+            if (now < HOLE_CUT || now >= HOLE_RESTART) return java.util.Optional.empty();
+            c.engine(NodeId.of("n3"), CopilotEngine.class).ifPresent(n3 -> {
+                if (n3.pilotOf(0) == 2 && n3.promisedView[0] > n3.establishedView[0] && n3.pilot == null) reached[0] = true;
+            });
+            for (NodeId n : c.members()) {
+                c.engine(n, CopilotEngine.class).ifPresent(e -> {
+                    if (reelected[0] < 0 && e.pilot != null && e.pilot.log == 0 && e.establishedView[0] > 3) reelected[0] = now;
+                });
+            }
+            return java.util.Optional.empty();
+        }));
+        SimResult r = Simulation.run(probe, scheduled(3, schedule).withSeed(seed));
+        assertThat(r.failure()).as("seed %d", seed).isEmpty();
+        return new HoleRun(reached[0], reelected[0]);
+    }
 }

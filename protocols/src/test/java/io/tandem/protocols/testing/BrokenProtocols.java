@@ -52,7 +52,7 @@ public final class BrokenProtocols implements ProtocolProvider {
         for (BrokenCopilot.Bug bug : BrokenCopilot.Bug.values()) {
             BY_NAME.put(bug.protocolName(), switch (bug) {
                 case EXECUTE_PAST_DEPENDENCIES, FAST_PATH_BELOW_FAST_QUORUM, TAKEOVER_WITHOUT_HIGHER_BALLOT -> () -> BrokenCopilot.protocol(bug, CopilotConfig.DEFAULTS);
-                case ELECTION_WITHOUT_PROMISES, NEW_PILOT_REUSES_IN_FLIGHT_SLOTS -> () -> BrokenCopilot.protocol(bug, BrokenCopilot.QUICK_ELECTIONS);
+                case ELECTION_WITHOUT_PROMISES, NEW_PILOT_REUSES_IN_FLIGHT_SLOTS, NAMED_PILOT_WITHOUT_ROLE_NEVER_STANDS -> () -> BrokenCopilot.protocol(bug, BrokenCopilot.QUICK_ELECTIONS);
                 case COMPACT_UNEXECUTED, INSTALL_WITHOUT_SESSIONS, KEEP_ONLY_DEPENDENCY_RUN_AHEAD -> () -> BrokenCopilot.protocol(bug, BrokenCopilot.SMALL_SNAPSHOTS);
                 case WAIT_FOR_EVERY_REPLICA -> () -> BrokenCopilot.protocol(bug, CopilotConfig.DEFAULTS.withDetector(Duration.ofMillis(500), 64))
                         .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
