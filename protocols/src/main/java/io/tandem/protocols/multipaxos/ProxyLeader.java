@@ -9,6 +9,8 @@ import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Decided;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ProxyAccept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ToProxy;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +57,11 @@ final class ProxyLeader {
 
     private record RetryTimer() implements Timer {}
 
+    /** Announces the runs chosen in this drain; armed with no delay (see {@link #chosen}). */
+    private record AnnounceTimer() implements Timer {}
+
     private static final Timer RETRY = new RetryTimer();
+    private static final Timer ANNOUNCE = new AnnounceTimer();
 
     /** A run's other voters get this many times the first vote's delay before it is re-sent to them. */
     private static final long STRAGGLER_FACTOR = 4;
@@ -98,7 +104,7 @@ final class ProxyLeader {
     private record Key(Ballot ballot, long firstSlot) {}
 
     /** One run in Phase 2: the leader's message and the acceptors (a mask) that voted for all of it. */
-    private static final class Run {
+    static final class Run {
         final ProxyAccept accept;
         final NodeId leader;
         final long startedAt;
@@ -132,6 +138,10 @@ final class ProxyLeader {
     private int nextQuorum;
     /** Deadline the retry timer is armed for, or {@code Long.MAX_VALUE} when it is not armed. */
     private long retryArmedFor = Long.MAX_VALUE;
+    /** Runs chosen since the last announcement, in the order they were chosen. */
+    private final List<Run> toAnnounce = new ArrayList<>();
+    /** Slots one announced Chosen may carry: a stripe of the leader's, or a batch if larger. */
+    private final int maxChosenSlots;
     /** Chosen runs not yet reported to their leader, or null. */
     private Report report;
     private final long reportDelayNanos;
@@ -148,6 +158,7 @@ final class ProxyLeader {
         this.nextQuorum = Math.max(0, rc.topology.proxies().indexOf(rc.self));
         this.reportDelayNanos = Math.max(1, resendNanos / 16);
         this.reportSlots = reportSlots(rc.config.windowSlots(), rc.topology.proxies().size());
+        this.maxChosenSlots = Math.max(rc.config.maxBatchSlots(), rc.config.proxyStripeSlots());
     }
 
     /**
@@ -169,6 +180,7 @@ final class ProxyLeader {
     void onTimer(Timer t) {
         switch (t) {
             case RetryTimer r -> onRetryTimer();
+            case AnnounceTimer a -> onAnnounceTimer();
         }
     }
 
@@ -216,7 +228,32 @@ final class ProxyLeader {
         }
         runs.remove(new Key(a.ballot(), a.firstSlot()));
         runsChosen.increment();
-        announce(run);
+        chosen(run);
+    }
+
+    /**
+     * A run is chosen: it is announced at the end of this drain, with the others chosen in it. A timer
+     * with no delay fires only after the runtime has handed the node every input it drained at once
+     * (as the leader's pump), so the votes that arrived together choose their runs first, and adjacent
+     * ones (a stripe the leader dealt this proxy) leave as one Chosen per replica. A lone run waits for
+     * nothing. Delaying the Chosen to the end of the drain changes no safety argument (PL-2: it is sent
+     * only after a write quorum voted); a crash before the timer loses the announcement as a crash
+     * just before the send did (replicas repair the hole, the leader re-sends the unreported run).
+     */
+    private void chosen(Run run) {
+        toAnnounce.add(run);
+        if (toAnnounce.size() == 1) rc.schedule(0, ANNOUNCE);
+    }
+
+    private void onAnnounceTimer() {
+        if (toAnnounce.isEmpty()) return;
+        List<Chosen> messages = chosenMessages(toAnnounce, maxChosenSlots, rc.config.maxBatchBytes());
+        for (Chosen chosen : messages) {
+            for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
+        }
+        List<Run> done = List.copyOf(toAnnounce);
+        toAnnounce.clear();
+        for (Run run : done) report(run);
     }
 
     /** Whether these voters choose a run; overridable so tests can plant a proxy that counts too few. */
@@ -224,15 +261,48 @@ final class ProxyLeader {
         return quorums.isWriteQuorum(voters);
     }
 
-    private void announce(Run run) {
-        ProxyAccept a = run.accept;
-        long first = Math.max(a.firstSlot(), run.gcSlot + 1);
-        if (first <= a.lastSlot()) {
-            List<Value> values = a.values().subList((int) (first - a.firstSlot()), a.values().size());
-            Chosen chosen = new Chosen(first, List.copyOf(values), a.requestId());
-            for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
+    /**
+     * The Chosen messages announcing these runs: each run without the slots an acceptor reported
+     * garbage-collected (chosen earlier, in replicas' snapshots), sorted by first slot, and a run that
+     * starts right after the previous one's last slot joins its message, up to {@code maxSlots} slots
+     * and {@code maxBytes} value bytes (a single larger run still goes alone). A run is never merged
+     * across a gap (the replica's {@code learn} puts value k at first slot + k), nor with one it
+     * overlaps (the leader re-sent a run, or a new ballot re-proposed it: same values where chosen,
+     * sent as they are). Pure, so a test can check every case.
+     */
+    static List<Chosen> chosenMessages(List<Run> runs, int maxSlots, int maxBytes) {
+        List<Run> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingLong(r -> announcedFrom(r)));
+        List<Chosen> out = new ArrayList<>();
+        List<Value> values = null;
+        long first = 0;
+        long requestId = 0;
+        int bytes = 0;
+        for (Run run : sorted) {
+            ProxyAccept a = run.accept;
+            long from = announcedFrom(run);
+            if (from > a.lastSlot()) continue;
+            List<Value> part = a.values().subList((int) (from - a.firstSlot()), a.values().size());
+            int partBytes = 0;
+            for (Value v : part) partBytes += v.weight();
+            boolean joins = values != null && from == first + values.size()
+                    && values.size() + part.size() <= maxSlots && bytes + partBytes <= maxBytes;
+            if (!joins) {
+                if (values != null) out.add(new Chosen(first, List.copyOf(values), requestId));
+                values = new ArrayList<>();
+                first = from;
+                requestId = a.requestId();
+                bytes = 0;
+            }
+            values.addAll(part);
+            bytes += partBytes;
         }
-        report(run);
+        if (values != null) out.add(new Chosen(first, List.copyOf(values), requestId));
+        return out;
+    }
+
+    private static long announcedFrom(Run run) {
+        return Math.max(run.accept.firstSlot(), run.gcSlot + 1);
     }
 
     /**
@@ -328,6 +398,6 @@ final class ProxyLeader {
     }
 
     String describe() {
-        return "proxy runs=" + runs.size() + (report == null ? "" : " unreported=" + report.count);
+        return "proxy runs=" + runs.size() + (toAnnounce.isEmpty() ? "" : " unannounced=" + toAnnounce.size()) + (report == null ? "" : " unreported=" + report.count);
     }
 }
