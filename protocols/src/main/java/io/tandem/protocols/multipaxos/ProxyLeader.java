@@ -28,8 +28,9 @@ import java.util.Map;
  *       delay of its first vote once one is in, goes to every acceptor that has not voted, so a crashed acceptor in the chosen column costs one interval, not a leader
  *       change (the artifact's gap, spec §2.1 "Artifact gaps").</li>
  *   <li><b>Chosen</b> (PL-2): once Phase 2b answers from a write quorum for the same (ballot, slots)
- *       are in, it sends {@link Chosen} to every replica at once, and forgets the run (no unbounded
- *       table). Slots an acceptor reported garbage-collected were chosen earlier and are in
+ *       are in, it sends {@link Chosen} to every replica at the end of the drain (a 0-delay timer), and
+ *       forgets the run (no unbounded table); runs chosen in the same drain that are adjacent (the
+ *       leader deals each proxy stripes of consecutive slots) go out as one Chosen, never across a gap. Slots an acceptor reported garbage-collected were chosen earlier and are in
  *       replicas' snapshots: they are not announced again.</li>
  *   <li><b>Decided, several runs at once</b>: the leader learns of chosen runs from one
  *       {@link Decided} per {@link #REPORT_RUNS} runs (or per share of the leader's window, see
@@ -247,7 +248,7 @@ final class ProxyLeader {
 
     private void onAnnounceTimer() {
         if (toAnnounce.isEmpty()) return;
-        List<Chosen> messages = chosenMessages(toAnnounce, maxChosenSlots, rc.config.maxBatchBytes());
+        List<Chosen> messages = announcement(toAnnounce, maxChosenSlots, rc.config.maxBatchBytes());
         for (Chosen chosen : messages) {
             for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
         }
@@ -261,6 +262,11 @@ final class ProxyLeader {
         return quorums.isWriteQuorum(voters);
     }
 
+    /** {@link #chosenMessages}; overridable so tests can plant a proxy that merges across a gap. */
+    List<Chosen> announcement(List<Run> runs, int maxSlots, int maxBytes) {
+        return chosenMessages(runs, maxSlots, maxBytes);
+    }
+
     /**
      * The Chosen messages announcing these runs: each run without the slots an acceptor reported
      * garbage-collected (chosen earlier, in replicas' snapshots), sorted by first slot, and a run that
@@ -272,7 +278,7 @@ final class ProxyLeader {
      */
     static List<Chosen> chosenMessages(List<Run> runs, int maxSlots, int maxBytes) {
         List<Run> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingLong(r -> announcedFrom(r)));
+        sorted.sort(Comparator.comparingLong(ProxyLeader::announcedFrom));
         List<Chosen> out = new ArrayList<>();
         List<Value> values = null;
         long first = 0;
