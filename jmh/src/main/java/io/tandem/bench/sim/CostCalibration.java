@@ -636,7 +636,7 @@ public final class CostCalibration {
      * announcement of the runs chosen in its drain) would be charged as much as the costliest periodic one. Here the
      * real engines of a deployment run in the simulator on the base table (as {@code HotPathProbe handlers}), every
      * timer handler is timed (wall clock, by {@link io.tandem.engine.TimerKey#costName()}), and the median of each named
-     * timer of a second run (the first warms the JIT up), counted once 2,000 {@code Chosen} were handled (before a
+     * timer of the last of four runs (the first three warm the JIT up; two with {@code --quick}), counted once 2,000 {@code Chosen} were handled (before a
      * leader is known the start-up path would dominate), is written onto the base table. Only the names asked for are
      * written; every other key of the base table stays.
      */
@@ -648,9 +648,10 @@ public final class CostCalibration {
         Protocol p = Protocols.byName("multipaxos").withEngineOptions(options);
         p = p.withDeployment(io.tandem.roles.Deployment.read(Path.of(deployment), p.roles().orElseThrow()));
         Map<String, List<Long>> samples = new TreeMap<>();
-        for (int round = 0; round < 2; round++) {
-            boolean record = round == 1;
-            SimBench.Config c = new SimBench.Config(nodes, clients, 10_000, io.tandem.sim.SimTime.millis(10), 0, io.tandem.sim.SimTime.millis(quick ? 5 : record ? 20 : 10), 1 + round,
+        int rounds = quick ? 2 : 4;
+        for (int round = 0; round < rounds; round++) {
+            boolean record = round == rounds - 1; // the rounds before warm the JIT up (a handler of a few microseconds, timed by wall clock)
+            SimBench.Config c = new SimBench.Config(nodes, clients, 10_000, io.tandem.sim.SimTime.millis(10), 0, io.tandem.sim.SimTime.millis(quick ? 5 : record ? 40 : 20), 1 + round,
                     io.tandem.sim.cost.CostModel.Resources.dedicated(1), List.of());
             long[] chosen = {0};
             long t0 = System.nanoTime();
@@ -677,7 +678,7 @@ public final class CostCalibration {
         t.put("meta.timers.load", "before " + before + ", after " + loadavg());
         t.put("meta.timers.base", base.getFileName().toString());
         t.put("meta.source.timers", "loop.timer.<name>.ns: median wall time of that timer's handler, real engines of " + Path.of(deployment).getFileName() + " (" + nodes
-                + " members, " + clients + " clients, engine options " + options + ") in the simulator on the base table, second of two runs, from the 2,000th Chosen on; "
+                + " members, " + clients + " clients, engine options " + options + ") in the simulator on the base table, last of " + rounds + " runs (the others warm the JIT up), from the 2,000th Chosen on; "
                 + "measured " + date + "; all timers seen: " + found);
         Files.createDirectories(out.toAbsolutePath().getParent());
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {

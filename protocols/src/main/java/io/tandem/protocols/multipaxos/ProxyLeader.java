@@ -53,7 +53,7 @@ import java.util.Map;
  *       retry, and that retry could be dropped before it ever fired.</li>
  * </ul>
  */
-final class ProxyLeader {
+class ProxyLeader {
     sealed interface Timer extends TimerKey {}
 
     private record RetryTimer() implements Timer {}
