@@ -115,6 +115,8 @@ class ProxyLeader {
         boolean retried;
         long voters;
         long gcSlot;
+        /** When a write quorum had voted for it (0 while in Phase 2). */
+        long chosenAt;
 
         Run(ProxyAccept accept, NodeId leader, long now) {
             this.accept = accept;
@@ -139,8 +141,12 @@ class ProxyLeader {
     private int nextQuorum;
     /** Deadline the retry timer is armed for, or {@code Long.MAX_VALUE} when it is not armed. */
     private long retryArmedFor = Long.MAX_VALUE;
-    /** Runs chosen since the last announcement, in the order they were chosen. */
-    private final List<Run> toAnnounce = new ArrayList<>();
+    /** Runs chosen and not announced yet (this drain's, and runs held for their neighbour), in the order they were chosen. */
+    private List<Run> toAnnounce = new ArrayList<>();
+    /** An {@link #ANNOUNCE} timer is armed and has not fired yet. */
+    private boolean announceDue;
+    /** The earliest deadline of a run held for its neighbour, or {@code Long.MAX_VALUE}. */
+    private long holdDueAt = Long.MAX_VALUE;
     /** Slots one announced Chosen may carry: a stripe of the leader's, or a batch if larger. */
     private final int maxChosenSlots;
     /** Chosen runs not yet reported to their leader, or null. */
@@ -242,19 +248,61 @@ class ProxyLeader {
      * just before the send did (replicas repair the hole, the leader re-sends the unreported run).
      */
     private void chosen(Run run) {
+        run.chosenAt = rc.now();
         toAnnounce.add(run);
-        if (toAnnounce.size() == 1) rc.schedule(0, ANNOUNCE);
+        if (announceDue) return;
+        announceDue = true;
+        rc.schedule(0, ANNOUNCE);
     }
 
+    /**
+     * Announces the runs chosen, adjacent ones as one Chosen, except a group whose next slot starts a
+     * run still in Phase 2 here (the rest of the leader's stripe): it waits for that run, so a stripe
+     * leaves as one message, not as one per drain. Votes of a stripe come back spread over the
+     * acceptors' turns, so one drain rarely holds them all (model, a4 with 3 batchers: 1.4 slots per
+     * Chosen without the hold). A group waits at most as long again as its oldest run took from its
+     * Phase 2a to its choice (so a run whose neighbour lost a message is not held for the retry), and
+     * never beyond a sixteenth of the resend interval. Safe: the values and slots are those chosen;
+     * only the Chosen is later, which replicas and the leader tolerate as they tolerate a slow proxy.
+     */
     private void onAnnounceTimer() {
+        announceDue = false;
         if (toAnnounce.isEmpty()) return;
-        List<Chosen> messages = announcement(toAnnounce, maxChosenSlots, rc.config.maxBatchBytes());
-        for (Chosen chosen : messages) {
-            for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
+        long now = rc.now();
+        List<Run> held = new ArrayList<>();
+        long due = Long.MAX_VALUE;
+        for (List<Run> group : grouped(toAnnounce, maxChosenSlots, rc.config.maxBatchBytes())) {
+            long holdUntil = holdUntil(group);
+            if (now < holdUntil) {
+                held.addAll(group);
+                due = Math.min(due, holdUntil);
+                continue;
+            }
+            for (Chosen chosen : announcement(group)) {
+                for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
+            }
+            for (Run run : group) report(run);
         }
-        List<Run> done = List.copyOf(toAnnounce);
-        toAnnounce.clear();
-        for (Run run : done) report(run);
+        toAnnounce = held;
+        holdDueAt = due;
+        armRetry();
+    }
+
+    /** Until when a group of adjacent chosen runs waits for the run after it (now or earlier: it does not wait). */
+    private long holdUntil(List<Run> group) {
+        Run last = group.getLast();
+        long slots = 0;
+        long oldestChosenAt = Long.MAX_VALUE;
+        long took = 0;
+        for (Run r : group) {
+            slots += r.accept.lastSlot() - announcedFrom(r) + 1;
+            if (r.chosenAt < oldestChosenAt) {
+                oldestChosenAt = r.chosenAt;
+                took = r.chosenAt - r.lastSentAt;
+            }
+        }
+        if (slots == 0 || slots >= maxChosenSlots || !runs.containsKey(new Key(last.accept.ballot(), last.accept.lastSlot() + 1))) return Long.MIN_VALUE;
+        return oldestChosenAt + Math.min(Math.max(took, 1), resendNanos / 16);
     }
 
     /** Whether these voters choose a run; overridable so tests can plant a proxy that counts too few. */
@@ -262,9 +310,14 @@ class ProxyLeader {
         return quorums.isWriteQuorum(voters);
     }
 
-    /** {@link #chosenMessages}; overridable so tests can plant a proxy that merges across a gap. */
-    List<Chosen> announcement(List<Run> runs, int maxSlots, int maxBytes) {
-        return chosenMessages(runs, maxSlots, maxBytes);
+    /** {@link #groups}; overridable so tests can plant a proxy that merges across a gap. */
+    List<List<Run>> grouped(List<Run> runs, int maxSlots, int maxBytes) {
+        return groups(runs, maxSlots, maxBytes);
+    }
+
+    /** The Chosen of one group of {@link #grouped}; overridable so tests can plant a proxy that merges across a gap. */
+    List<Chosen> announcement(List<Run> group) {
+        return chosenMessages(group, Integer.MAX_VALUE, Integer.MAX_VALUE);
     }
 
     /**
@@ -277,33 +330,57 @@ class ProxyLeader {
      * sent as they are). Pure, so a test can check every case.
      */
     static List<Chosen> chosenMessages(List<Run> runs, int maxSlots, int maxBytes) {
+        List<Chosen> out = new ArrayList<>();
+        for (List<Run> group : groups(runs, maxSlots, maxBytes)) {
+            List<Value> values = new ArrayList<>();
+            long first = -1;
+            long requestId = 0;
+            for (Run run : group) {
+                long from = announcedFrom(run);
+                if (from > run.accept.lastSlot()) continue;
+                if (first < 0) {
+                    first = from;
+                    requestId = run.accept.requestId();
+                }
+                values.addAll(run.accept.values().subList((int) (from - run.accept.firstSlot()), run.accept.values().size()));
+            }
+            if (first >= 0) out.add(new Chosen(first, List.copyOf(values), requestId));
+        }
+        return out;
+    }
+
+    /**
+     * The runs grouped as {@link #chosenMessages} sends them: sorted by first announced slot, a run
+     * joins the group before it if it starts right after that group's last slot and the group stays
+     * within the bounds. A wholly garbage-collected run forms a group of its own (it announces
+     * nothing, but is still reported to the leader).
+     */
+    static List<List<Run>> groups(List<Run> runs, int maxSlots, int maxBytes) {
         List<Run> sorted = new ArrayList<>(runs);
         sorted.sort(Comparator.comparingLong(ProxyLeader::announcedFrom));
-        List<Chosen> out = new ArrayList<>();
-        List<Value> values = null;
-        long first = 0;
-        long requestId = 0;
-        int bytes = 0;
+        List<List<Run>> out = new ArrayList<>();
+        List<Run> group = null;
+        long next = 0;
+        long slots = 0;
+        long bytes = 0;
         for (Run run : sorted) {
             ProxyAccept a = run.accept;
             long from = announcedFrom(run);
-            if (from > a.lastSlot()) continue;
-            List<Value> part = a.values().subList((int) (from - a.firstSlot()), a.values().size());
-            int partBytes = 0;
-            for (Value v : part) partBytes += v.weight();
-            boolean joins = values != null && from == first + values.size()
-                    && values.size() + part.size() <= maxSlots && bytes + partBytes <= maxBytes;
+            long partSlots = Math.max(0, a.lastSlot() - from + 1);
+            long partBytes = 0;
+            for (int k = (int) Math.min(Math.max(0, from - a.firstSlot()), a.values().size()); k < a.values().size(); k++) partBytes += a.values().get(k).weight();
+            boolean joins = group != null && partSlots > 0 && slots > 0 && from == next && slots + partSlots <= maxSlots && bytes + partBytes <= maxBytes;
             if (!joins) {
-                if (values != null) out.add(new Chosen(first, List.copyOf(values), requestId));
-                values = new ArrayList<>();
-                first = from;
-                requestId = a.requestId();
+                group = new ArrayList<>();
+                out.add(group);
+                slots = 0;
                 bytes = 0;
             }
-            values.addAll(part);
+            group.add(run);
+            slots += partSlots;
             bytes += partBytes;
+            next = a.lastSlot() + 1;
         }
-        if (values != null) out.add(new Chosen(first, List.copyOf(values), requestId));
         return out;
     }
 
@@ -340,6 +417,10 @@ class ProxyLeader {
         retryArmedFor = Long.MAX_VALUE;
         long now = rc.now();
         if (report != null && now >= report.dueAt) sendReport();
+        if (now >= holdDueAt) {
+            holdDueAt = Long.MAX_VALUE;
+            onAnnounceTimer(); // a run held for its neighbour waited long enough
+        }
         for (Iterator<Run> it = runs.values().iterator(); it.hasNext(); ) {
             Run run = it.next();
             if (run.retried && now - run.startedAt >= dropNanos) {
@@ -387,8 +468,8 @@ class ProxyLeader {
      * almost two intervals. Re-arming replaces the deadline, so an earlier one moves the timer up.
      */
     private void armRetry() {
-        if (runs.isEmpty() && report == null) return;
-        long due = report == null ? Long.MAX_VALUE : report.dueAt;
+        if (runs.isEmpty() && report == null && holdDueAt == Long.MAX_VALUE) return;
+        long due = Math.min(report == null ? Long.MAX_VALUE : report.dueAt, holdDueAt);
         for (Run run : runs.values()) due = Math.min(due, run.dueAt);
         if (due >= retryArmedFor) return;
         retryArmedFor = due;
