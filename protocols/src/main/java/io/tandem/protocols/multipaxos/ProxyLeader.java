@@ -245,11 +245,19 @@ class ProxyLeader {
      * ones (a stripe the leader dealt this proxy) leave as one Chosen per replica. A lone run waits for
      * nothing. Delaying the Chosen to the end of the drain changes no safety argument (PL-2: it is sent
      * only after a write quorum voted); a crash before the timer loses the announcement as a crash
-     * just before the send did (replicas repair the hole, the leader re-sends the unreported run).
+     * just before the send did (replicas repair the hole from the leader, which the run's report reached,
+     * or the leader re-sends the run if the report was lost too).
      */
     private void chosen(Run run) {
         run.chosenAt = rc.now();
         toAnnounce.add(run);
+        // The leader hears of it now, not when the replicas do: a run held for its neighbour below would
+        // otherwise hold the leader's window too, and a window-bound leader deals stripes in pieces, each
+        // piece reported on its own (model, a4 with 3 batchers: 1 Decided per 3 runs, the leader at 1.00
+        // at 285k ops/s against 1 per 10 and 0.84 at 489k). Safe: Decided says only that the run is
+        // chosen, which it is; replicas that miss the Chosen (a crash before it) get the value from the
+        // leader, which retains it from this report (as after D6, a crash between two Chosen sends).
+        report(run);
         if (announceDue) return;
         announceDue = true;
         rc.schedule(0, ANNOUNCE);
@@ -281,7 +289,6 @@ class ProxyLeader {
             for (Chosen chosen : announcement(group)) {
                 for (NodeId r : rc.topology.replicas()) rc.send(r, chosen);
             }
-            for (Run run : group) report(run);
         }
         toAnnounce = held;
         holdDueAt = due;
@@ -389,9 +396,9 @@ class ProxyLeader {
     }
 
     /**
-     * Adds a chosen run to the report for its leader; sends the report when it is full, or when no
-     * run is left in Phase 2 here (the leader may be waiting for just these), else the retry timer
-     * sends it by its deadline.
+     * Adds a chosen run to the report for its leader (when it is chosen, before its Chosen leaves);
+     * sends the report when it is full, or when no run is left in Phase 2 here (the leader may be
+     * waiting for just these), else the retry timer sends it by its deadline.
      */
     private void report(Run run) {
         ProxyAccept a = run.accept;
