@@ -57,7 +57,12 @@ public final class RoleHost implements Engine, Inspectable {
     private record Local(NodeId from, ProtocolMessage message) {}
 
     /** A role's timer key, tagged with the role's slot on this host. */
-    private record RoleTimer(int role, TimerKey key) implements TimerKey {}
+    private record RoleTimer(int role, TimerKey key) implements TimerKey {
+        @Override
+        public String costName() {
+            return key.costName();
+        }
+    }
 
     private final List<Role> roles;
     private final EnumMap<Duty, Integer> owners = new EnumMap<>(Duty.class);

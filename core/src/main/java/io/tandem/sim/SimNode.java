@@ -244,7 +244,8 @@ final class SimNode implements SimDisk.Host {
 
     private void dispatch(String kind, Object detail, Runnable action) {
         if (sim.costs() != null) {
-            runCosted(incarnation, kind, detail, null, 0, action);
+            // A timer is costed by its key's name when the table has one for it (loop.timer.<name>.ns).
+            runCosted(incarnation, kind, detail, detail instanceof io.tandem.engine.TimerKey k ? k.costName() : null, 0, action);
             return;
         }
         if (paused) {

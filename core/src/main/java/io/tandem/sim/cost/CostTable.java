@@ -23,7 +23,9 @@ import java.util.TreeMap;
  *       of that message type on the protocol loop, fixed part and per encoded byte;
  *       {@code loop.message.default.ns} for a type not measured; {@code loop.client-request.ns},
  *       {@code loop.timer.ns}, {@code loop.storage.ns}, {@code loop.applied.ns},
- *       {@code loop.default.ns} for the other events;</li>
+ *       {@code loop.default.ns} for the other events; {@code loop.timer.<name>.ns} (optional) for the timer whose
+ *       key's {@link io.tandem.engine.TimerKey#costName()} is {@code name} (e.g. a 0-delay end-of-drain timer,
+ *       measured by {@code CostCalibration --timers}), {@code loop.timer.ns} for the others;</li>
  *   <li>{@code codec.encode.ns}, {@code codec.encode.perByte}, {@code codec.decode.ns},
  *       {@code codec.decode.perByte} (or per type: {@code codec.encode.<Type>.ns} ...): the Kryo codec;</li>
  *   <li>{@code transport.send.ns}, {@code transport.receive.ns}, {@code transport.perByte}: the real
@@ -154,6 +156,7 @@ public final class CostTable {
             if (values.containsKey(base + ".ns")) return nanos(base + ".ns", 0) + Math.round(number(base + ".perByte", 0) * bytes);
             return nanos("loop.message.default.ns", 0) + Math.round(number("loop.message.default.perByte", 0) * bytes);
         }
+        if ("timer".equals(kind) && type != null && values.containsKey("loop.timer." + type + ".ns")) return nanos("loop.timer." + type + ".ns", 0);
         return nanos("loop." + kind + ".ns", nanos("loop.default.ns", 0));
     }
 

@@ -87,6 +87,12 @@ public final class CostCalibration {
         Path burstBase = null;
         Path syncCpuDir = null;
         String stateMachine = "btree";
+        Path timersBase = null;
+        String timersDeployment = null;
+        int timersNodes = 0;
+        int timersClients = 1024;
+        List<String> timerNames = new ArrayList<>();
+        Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
         int repeat = 3;
         boolean quick = false;
         for (int i = 0; i < args.length; i++) {
@@ -101,10 +107,21 @@ public final class CostCalibration {
                 case "--transport-burst" -> burstBase = Path.of(args[++i]);
                 case "--sync-cpu" -> syncCpuDir = Path.of(args[++i]);
                 case "--state-machine" -> stateMachine = args[++i];
+                case "--timers" -> timersBase = Path.of(args[++i]);
+                case "--deployment" -> timersDeployment = args[++i];
+                case "--nodes" -> timersNodes = Integer.parseInt(args[++i]);
+                case "--clients" -> timersClients = Integer.parseInt(args[++i]);
+                case "--timer" -> timerNames.add(args[++i]);
+                case "--engine-option" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) throw new IllegalArgumentException("--engine-option wants KEY=VALUE, got " + args[i]);
+                    engineOptions.put(kv[0], kv[1]);
+                }
                 case "--help", "-h" -> {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
                             + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]"
-                            + " [--transport-burst BASE_TABLE [--repeat N]]");
+                            + " [--transport-burst BASE_TABLE [--repeat N]]"
+                            + " [--timers BASE_TABLE --deployment FILE --nodes N [--clients C] --timer NAME... [--engine-option KEY=VALUE...]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -133,6 +150,11 @@ public final class CostCalibration {
         if (burstBase != null) {
             if (repeat < 1) throw new IllegalArgumentException("--repeat must be >= 1");
             burstOnly(burstBase, out, quick, repeat, date);
+            return;
+        }
+        if (timersBase != null) {
+            if (timersDeployment == null || timersNodes < 1 || timerNames.isEmpty()) throw new IllegalArgumentException("--timers needs --deployment FILE, --nodes N and at least one --timer NAME");
+            timersOnly(timersBase, out, timersDeployment, timersNodes, timersClients, timerNames, engineOptions, quick, date);
             return;
         }
         if (handoffBase != null) {
@@ -608,6 +630,64 @@ public final class CostCalibration {
      * {@code --handoff BASE [--repeat N]}: the base table with {@code handoff.latency} measured ({@link #handoff}); every
      * other number stays the base table's. Wall clock: run it through {@code /work/tools/bench}.
      */
+    /**
+     * Per-timer loop costs ({@code loop.timer.<name>.ns}, session 15): {@code loop.timer.ns} is one number for every
+     * timer, the median of whatever timers the classic runs fired, so a 0-delay end-of-drain timer (a proxy leader's
+     * announcement of the runs chosen in its drain) would be charged as much as the costliest periodic one. Here the
+     * real engines of a deployment run in the simulator on the base table (as {@code HotPathProbe handlers}), every
+     * timer handler is timed (wall clock, by {@link io.tandem.engine.TimerKey#costName()}), and the median of each named
+     * timer of the last of four runs (the first three warm the JIT up; two with {@code --quick}), counted once 2,000 {@code Chosen} were handled (before a
+     * leader is known the start-up path would dominate), is written onto the base table. Only the names asked for are
+     * written; every other key of the base table stays.
+     */
+    private static void timersOnly(Path base, Path out, String deployment, int nodes, int clients, List<String> names, Map<String, String> options,
+                                   boolean quick, String date) throws Exception {
+        TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
+        CostTable table = CostTable.of(t);
+        String before = loadavg();
+        Protocol p = Protocols.byName("multipaxos").withEngineOptions(options);
+        p = p.withDeployment(io.tandem.roles.Deployment.read(Path.of(deployment), p.roles().orElseThrow()));
+        Map<String, List<Long>> samples = new TreeMap<>();
+        int rounds = quick ? 2 : 4;
+        for (int round = 0; round < rounds; round++) {
+            boolean record = round == rounds - 1; // the rounds before warm the JIT up (a handler of a few microseconds, timed by wall clock)
+            SimBench.Config c = new SimBench.Config(nodes, clients, 10_000, io.tandem.sim.SimTime.millis(10), 0, io.tandem.sim.SimTime.millis(quick ? 5 : record ? 40 : 20), 1 + round,
+                    io.tandem.sim.cost.CostModel.Resources.dedicated(1), List.of());
+            long[] chosen = {0};
+            long t0 = System.nanoTime();
+            SimBench.Result r = SimBench.run(p, c, table, (kind, type, bytes, wall) -> {
+                if ("Chosen".equals(type)) chosen[0]++;
+                if (!record || chosen[0] < 2_000 || !"timer".equals(kind) || type == null) return;
+                samples.computeIfAbsent(type, k -> new ArrayList<>()).add(wall);
+            });
+            log(String.format(Locale.ROOT, "timers round %d: %.0f ops/s (model), wall %.1f s", round, r.throughput(), (System.nanoTime() - t0) / 1e9));
+        }
+        StringBuilder found = new StringBuilder();
+        for (Map.Entry<String, List<Long>> e : samples.entrySet()) {
+            long[] ns = e.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+            found.append(String.format(Locale.ROOT, "%s%s: %d samples, p10 %d, median %d, p90 %d ns", found.isEmpty() ? "" : "; ", e.getKey(), ns.length,
+                    ns[ns.length / 10], ns[ns.length / 2], ns[ns.length * 9 / 10]));
+            if (!names.contains(e.getKey())) continue;
+            if (ns.length < 50) throw new IllegalStateException("timer " + e.getKey() + " fired only " + ns.length + " times once commands flowed; run longer");
+            t.put("loop.timer." + e.getKey() + ".ns", Long.toString(ns[ns.length / 2]));
+            t.put("meta.samples.timer." + e.getKey(), Integer.toString(ns.length));
+        }
+        for (String n : names) {
+            if (!t.containsKey("loop.timer." + n + ".ns")) throw new IllegalStateException("timer " + n + " never fired once commands flowed (fired: " + found + ")");
+        }
+        t.put("meta.timers.load", "before " + before + ", after " + loadavg());
+        t.put("meta.timers.base", base.getFileName().toString());
+        t.put("meta.source.timers", "loop.timer.<name>.ns: median wall time of that timer's handler, real engines of " + Path.of(deployment).getFileName() + " (" + nodes
+                + " members, " + clients + " clients, engine options " + options + ") in the simulator on the base table, last of " + rounds + " runs (the others warm the JIT up), from the 2,000th Chosen on; "
+                + "measured " + date + "; all timers seen: " + found);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            CostTable.of(t).write(w, "Tandem simulator cost table: " + base.getFileName() + " with loop.timer." + names + ".ns measured " + date + " (load "
+                    + t.get("meta.timers.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --timers; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": " + found);
+    }
+
     private static void handoffOnly(Path base, Path out, boolean quick, int repeat, String date) throws Exception {
         TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
         String before = loadavg();

@@ -58,8 +58,14 @@ class Frontend {
 
     private record BatchTimer() implements Timer {}
 
+    /** Sends the commands parked while no leader was known to the next candidate (see {@link #park}). */
+    private record ParkedTimer() implements Timer {}
+
     private static final Timer READ_ROUND = new ReadRoundTimer();
     private static final Timer BATCH = new BatchTimer();
+    private static final Timer PARKED = new ParkedTimer();
+    /** Commands a frontend holds while no leader is known; more are refused as before. */
+    static final int PARK_LIMIT = 4096;
     /** Commands remembered after sending, so one a non-leader refused can go to the leader it names. */
     private static final int REMEMBERED_COMMANDS = 4096;
     /**
@@ -105,6 +111,9 @@ class Frontend {
     private final Meters.Counter unbatchedReplies;
     private long unbatchedReplyCount;
 
+    /** Commands a proposer refused while no leader was known, waiting for one (see {@link #park}). */
+    private final List<Propose> parked = new ArrayList<>();
+    private final Meters.Counter parkedCommands;
     private final List<Long> waitingReads = new ArrayList<>();
     private ReadRound round;
     private long roundNumber;
@@ -126,6 +135,7 @@ class Frontend {
         this.readRounds = rc.meters().counter("tandem.multipaxos.read.rounds");
         this.readQueryResends = rc.meters().counter("tandem.multipaxos.read.query_resends");
         this.unbatchedReplies = rc.meters().counter("tandem.multipaxos.frontend.unbatched_replies");
+        this.parkedCommands = rc.meters().counter("tandem.multipaxos.frontend.parked");
     }
 
     void onClientRequest(ClientRequest r) {
@@ -266,6 +276,7 @@ class Frontend {
         if (!forwardsRefused || !rc.topology.leaders().contains(from) || h.ballot().lessThan(leaderBallot)) return;
         leaderBallot = h.ballot();
         leader = from;
+        sendParked();
     }
 
     /** Whose answers fix a read round's index: a read quorum (a grid row; LR-2). A seam so tests can plant a wrong one. */
@@ -304,6 +315,35 @@ class Frontend {
                 flushBatch();
             }
             case ReadRoundTimer r -> onReadRoundTimer();
+            case ParkedTimer p -> sendParked();
+        }
+    }
+
+    /**
+     * No leader is known (leaders apart from the frontends, and the proposer that refused named none, as
+     * before the first election ends): the command waits here for a leader's heartbeat, or at most a
+     * resend interval, and then goes to the next candidate, instead of going back to its client at once.
+     * Refused at once, the clients' retries came straight back and were refused again: about 750,000
+     * refusals in the first second of a simulated a3 deployment with 2,048 clients (a retry storm that
+     * only burns CPU). A parked command has no slot, so sending it later changes nothing but its latency;
+     * beyond {@link #PARK_LIMIT} commands they are refused as before.
+     */
+    private boolean park(Propose p) {
+        if (parked.size() >= PARK_LIMIT) return false;
+        parked.add(p);
+        parkedCommands.increment();
+        if (parked.size() == 1) rc.schedule(resendNanos, PARKED);
+        return true;
+    }
+
+    private void sendParked() {
+        if (parked.isEmpty()) return;
+        rc.cancel(PARKED);
+        List<Propose> all = List.copyOf(parked);
+        parked.clear();
+        for (Propose p : all) {
+            remember(p);
+            sendCommand(leader, p);
         }
     }
 
@@ -351,6 +391,7 @@ class Frontend {
             // Leaders apart from the frontends and none known: try the next one; the client retries.
             List<NodeId> leaders = rc.topology.leaders();
             leader = leaders.get((leaders.indexOf(leader) + 1) % leaders.size());
+            if (p != null && park(p)) return;
             rc.engine.reject(r.requestId(), new Rejection.Unavailable("no leader known to " + rc.self + " yet"));
             return;
         }
@@ -364,9 +405,11 @@ class Frontend {
         for (long requestId : all) rc.engine.reject(requestId, new Rejection.Unavailable("storage failed on " + rc.self));
         waitingReads.clear();
         round = null;
+        for (Propose p : parked) rc.engine.reject(p.requestId(), new Rejection.Unavailable("storage failed on " + rc.self));
+        parked.clear();
     }
 
     String describe() {
-        return "frontend reads waiting=" + waitingReads.size() + (round == null ? "" : " round " + round.number + " " + round.quorum);
+        return "frontend reads waiting=" + waitingReads.size() + (parked.isEmpty() ? "" : " parked=" + parked.size()) + (round == null ? "" : " round " + round.number + " " + round.quorum);
     }
 }

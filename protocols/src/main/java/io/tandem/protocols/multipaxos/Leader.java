@@ -54,7 +54,7 @@ import java.util.TreeMap;
  *       A slot is chosen when a write quorum voted for it; the leader then sends {@link Chosen} to the
  *       replicas and keeps recent chosen values to answer {@link Recover}.</li>
  *   <li><b>Proxy leaders</b> (spec §2.1), when the deployment places them: the leader sends each
- *       run of new slots to one proxy, round-robin ({@link ProxyAccept}), and learns it chosen from
+ *       run of new slots to one proxy, in stripes of consecutive slots per proxy, round-robin ({@link ProxyAccept}), and learns it chosen from
  *       the proxy's {@link Decided}, which reports several runs at once under load, so the leader
  *       handles about two messages per command (the command in, its run out); the proxy talks to the
  *       acceptors and replicas. Phase 1 stays
@@ -168,6 +168,9 @@ class Leader {
     private final boolean viaProxies;
     private long proxySentThrough;
     private int nextProxy;
+    /** The proxy the current stripe of consecutive slots goes to (null: pick one), and the slots it may still take. */
+    private NodeId stripeProxy;
+    private long stripeSlotsLeft;
     private long proxyResentAt;
     /** Per proxy: when the oldest run it was given and has not answered for was sent (absent: it owes nothing). */
     private final Map<NodeId, Long> proxyOwesSince = new TreeMap<>();
@@ -383,6 +386,7 @@ class Leader {
         links.clear();
         for (NodeId a : topology.acceptors()) links.put(a, new AcceptorLink(a, quorums.bit(a), start - 1, now));
         proxySentThrough = start - 1;
+        stripeProxy = null;
         proxyResentAt = now;
         proxyOwesSince.clear();
         detector.resetQuorumHistory();
@@ -561,21 +565,38 @@ class Leader {
     }
 
     /**
-     * Proxy leaders (spec §2.1): each run of proposals not yet handed out goes to one proxy, the next
-     * one round-robin; the window bounds what is outstanding, the proxies do the fan-out.
+     * Proxy leaders (spec §2.1): each run of proposals not yet handed out goes to one proxy; the window
+     * bounds what is outstanding, the proxies do the fan-out. Consecutive runs go to the same proxy
+     * until it took {@code proxyStripeSlots} slots (a stripe), then to the next one round-robin: a proxy
+     * that holds adjacent runs announces those chosen in one drain as one Chosen per replica (see
+     * {@link ProxyLeader}), where runs dealt one per proxy were every tenth slot and never adjacent.
+     * Load balance is kept over stripes instead of runs. A stripe ends early at a proxy that became
+     * suspect (it owes an answer for two resend intervals), so a crashed proxy gets no more of it.
      */
     private void pumpProxies() {
         SlotWindow.Run run;
         while (status == Status.LEADING && (run = window.nextRun(proxySentThrough, 0L, config.maxBatchSlots(), config.maxBatchBytes())) != null) {
-            NodeId proxy = pickProxy(rc.now());
-            proxyOwesSince.putIfAbsent(proxy, rc.now());
+            long now = rc.now();
+            if (stripeProxy == null || stripeSlotsLeft <= 0 || suspect(stripeProxy, now)) {
+                stripeSlotsLeft = config.proxyStripeSlots();
+                stripeProxy = pickProxy(now); // a probe of a suspect proxy gets one run, not a stripe
+            }
+            NodeId proxy = stripeProxy;
+            proxyOwesSince.putIfAbsent(proxy, now);
             rc.send(proxy, new ProxyAccept(ballot, run.firstSlot(), run.values(), run.requestId()));
             proxySentThrough = run.lastSlot();
+            stripeSlotsLeft -= run.lastSlot() - run.firstSlot() + 1;
         }
     }
 
+    /** A proxy that has owed an answer for two resend intervals may have crashed. */
+    private boolean suspect(NodeId proxy, long now) {
+        Long since = proxyOwesSince.get(proxy);
+        return since != null && now - since >= 2 * resendNanos;
+    }
+
     /**
-     * The next proxy round-robin, skipping one that has owed an answer for two resend intervals (it
+     * The next proxy round-robin (per stripe), skipping one that has owed an answer for two resend intervals (it
      * may have crashed: its runs are being re-sent elsewhere). A skipped proxy gets one run again
      * after an election timeout, so one that was only cut off comes back; if every proxy is
      * suspect, they take turns anyway.
@@ -585,9 +606,10 @@ class Leader {
         for (int i = 0; i < proxies.size(); i++) {
             NodeId p = proxies.get(Math.floorMod(nextProxy++, proxies.size()));
             Long since = proxyOwesSince.get(p);
-            if (since == null || now - since < 2 * resendNanos) return p;
+            if (!suspect(p, now)) return p;
             if (now - since >= electionMaxNanos) {
-                proxyOwesSince.put(p, now); // a probe
+                proxyOwesSince.put(p, now); // a probe: one run
+                stripeSlotsLeft = 1;
                 return p;
             }
         }
@@ -633,6 +655,7 @@ class Leader {
         if (waiting == null) return;
         proxyResentAt = now;
         proxySentThrough = waiting.slot - 1;
+        stripeProxy = null; // the retry starts a stripe at the next proxy, not at the one that may have crashed
         pumpProxies();
     }
 

@@ -44,6 +44,9 @@ import java.util.Objects;
  * @param quorumHistoryWindow the least number of chosen slots an acceptor must stay out of to be reported
  * @param batchMaxCommands    a batcher (spec §2.6) sends its batch to the leader once it holds this many commands
  * @param batchDelay          ... or once this long passed since the batch's first command, whichever comes first
+ * @param proxyStripeSlots    with proxy leaders: consecutive slots the leader hands the same proxy before it moves to
+ *                            the next (1: every run to the next proxy); a proxy announces adjacent runs chosen in one
+ *                            drain as one Chosen of at most {@code max(maxBatchSlots, proxyStripeSlots)} slots
  */
 public record MultiPaxosConfig(
         Deployment deployment,
@@ -71,7 +74,8 @@ public record MultiPaxosConfig(
         Duration detectorInterval,
         int quorumHistoryWindow,
         int batchMaxCommands,
-        Duration batchDelay) {
+        Duration batchDelay,
+        int proxyStripeSlots) {
 
     /** How linearizable reads are served. */
     public enum ReadPath {
@@ -94,7 +98,8 @@ public record MultiPaxosConfig(
             Duration.ofMillis(300), Duration.ofSeconds(2), 10_000, ReadPath.ACCEPTOR_QUORUM,
             4096, 4096,
             Duration.ofSeconds(1), Duration.ofSeconds(1), 256,
-            64, Duration.ofMillis(1));
+            64, Duration.ofMillis(1),
+            16);
 
     public MultiPaxosConfig {
         Objects.requireNonNull(deployment, "deployment");
@@ -122,6 +127,7 @@ public record MultiPaxosConfig(
         atLeast("maxInflightBytes", maxInflightBytes, 1);
         atLeast("maxBatchSlots", maxBatchSlots, 1);
         atLeast("maxBatchBytes", maxBatchBytes, 1);
+        atLeast("proxyStripeSlots", proxyStripeSlots, 1);
         atLeast("maxQueuedCommands", maxQueuedCommands, 1);
         atLeast("snapshotThreshold", snapshotThreshold, 1);
         atLeast("logRetentionSlots", logRetentionSlots, 0);
@@ -156,7 +162,7 @@ public record MultiPaxosConfig(
         private QuorumLayout acceptorQuorums;
         private Duration heartbeatInterval, electionTimeoutMin, electionTimeoutMax, resendInterval, catchUpTimeout, readTimeout, commitDeadline, detectorInterval, batchDelay;
         private int batchMaxCommands, windowSlots, maxInflightMessages, maxInflightBytes, maxBatchSlots, maxBatchBytes, maxQueuedCommands, snapshotChunkBytes, maxPendingReads,
-                maxReplicaLagSlots, retainedChosenSlots, quorumHistoryWindow;
+                maxReplicaLagSlots, retainedChosenSlots, quorumHistoryWindow, proxyStripeSlots;
         private long snapshotThreshold, logRetentionSlots;
         private ReadPath linearizableReads;
 
@@ -187,6 +193,13 @@ public record MultiPaxosConfig(
             quorumHistoryWindow = c.quorumHistoryWindow;
             batchMaxCommands = c.batchMaxCommands;
             batchDelay = c.batchDelay;
+            proxyStripeSlots = c.proxyStripeSlots;
+        }
+
+        /** With proxy leaders: consecutive slots handed to one proxy before the next (see {@link MultiPaxosConfig}). */
+        public Builder proxyStripeSlots(int slots) {
+            this.proxyStripeSlots = slots;
+            return this;
         }
 
         /** A batcher sends its batch at {@code maxCommands} commands or {@code delay} after the first, whichever comes first. */
@@ -305,7 +318,7 @@ public record MultiPaxosConfig(
                     windowSlots, maxInflightMessages, maxInflightBytes, maxBatchSlots, maxBatchBytes, maxQueuedCommands,
                     snapshotThreshold, logRetentionSlots, snapshotChunkBytes, catchUpTimeout, readTimeout, maxPendingReads, linearizableReads,
                     maxReplicaLagSlots, retainedChosenSlots, commitDeadline, detectorInterval, quorumHistoryWindow,
-                    batchMaxCommands, batchDelay);
+                    batchMaxCommands, batchDelay, proxyStripeSlots);
         }
     }
 }

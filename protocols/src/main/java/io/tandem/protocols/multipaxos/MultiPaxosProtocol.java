@@ -144,6 +144,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         m.put("max-inflight-messages", "maxInflightMessages: Phase 2a messages per acceptor sent and not yet answered");
         m.put("max-queued-commands", "maxQueuedCommands: commands waiting at the leader before Overloaded");
         m.put("batch-max-commands", "batchMaxCommands: commands a batcher collects before it sends its batch");
+        m.put("proxy-stripe-slots", "proxyStripeSlots: consecutive slots the leader hands one proxy leader (1: round-robin per run)");
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -173,6 +174,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
                 case "max-inflight-messages" -> b.maxInflight(v, c.maxInflightBytes());
                 case "max-queued-commands" -> b.maxQueuedCommands(v);
                 case "batch-max-commands" -> b.batching(v, c.batchDelay());
+                case "proxy-stripe-slots" -> b.proxyStripeSlots(v);
                 default -> throw new IllegalStateException("ENGINE_OPTIONS lists " + key + " without a case");
             }
             try {
@@ -287,6 +289,8 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
             int read = 1 + r.nextInt(acceptors); // any read quorum size with write = n - read + 1 intersects
             b.acceptorQuorums(new QuorumLayout.Threshold(read, acceptors - read + 1));
         }
+        // Drawn last, so every earlier draw (and so each seed's other settings) is what it was before this knob.
+        b.proxyStripeSlots((int) pick(r, 1, 3, 16, 1024));
         return new MultiPaxosProtocol(name, b.build(), roles, toleratedWarnings);
     }
 
@@ -313,7 +317,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
                 + "ms resend=" + c.resendInterval().toMillis() + "ms window=" + c.windowSlots() + " inflight=" + c.maxInflightMessages() + "/" + c.maxInflightBytes()
                 + "B batch=" + c.maxBatchSlots() + "/" + c.maxBatchBytes() + "B snapshotEvery=" + c.snapshotThreshold() + " retain=" + c.logRetentionSlots()
                 + " chunk=" + c.snapshotChunkBytes() + "B catchUp=" + c.catchUpTimeout().toMillis() + "ms reads=" + c.linearizableReads()
-                + " quorums=" + c.acceptorQuorums() + " lagLimit=" + c.maxReplicaLagSlots() + " retainedChosen=" + c.retainedChosenSlots();
+                + " quorums=" + c.acceptorQuorums() + " lagLimit=" + c.maxReplicaLagSlots() + " retainedChosen=" + c.retainedChosenSlots() + " stripe=" + c.proxyStripeSlots();
     }
 
     @Override

@@ -133,7 +133,7 @@ class CodecAndConfigTest {
     void engineOptionsSetTheirConfigFieldsAndRefuseBadOnes() throws Exception {
         MultiPaxosProtocol p = new MultiPaxosProtocol().withDeployment(io.tandem.roles.Deployment.read(java.nio.file.Path.of("../simbench/compartments/p2-r2.conf"), MultiPaxosProtocol.ROLES));
         MultiPaxosProtocol unbatched = p.withEngineOptions(java.util.Map.of("max-batch-slots", "1", "max-inflight-messages", "1024", "window-slots", "8192",
-                "max-queued-commands", "50000", "batch-max-commands", "16", "max-batch-bytes", "4096"));
+                "max-queued-commands", "50000", "batch-max-commands", "16", "max-batch-bytes", "4096", "proxy-stripe-slots", "8"));
         MultiPaxosConfig c = unbatched.config();
         assertThat(c.maxBatchSlots()).isEqualTo(1);
         assertThat(c.maxBatchBytes()).isEqualTo(4096);
@@ -142,6 +142,8 @@ class CodecAndConfigTest {
         assertThat(c.maxReplicaLagSlots()).as("raised to the window, which it may not be below").isEqualTo(8192);
         assertThat(c.maxQueuedCommands()).isEqualTo(50_000);
         assertThat(c.batchMaxCommands()).isEqualTo(16);
+        assertThat(c.proxyStripeSlots()).isEqualTo(8);
+        assertThat(MultiPaxosConfig.DEFAULTS.proxyStripeSlots()).isEqualTo(16);
         assertThat(c.deployment()).as("the deployment is kept").isEqualTo(p.config().deployment());
         assertThat(c.maxInflightBytes()).isEqualTo(MultiPaxosConfig.DEFAULTS.maxInflightBytes());
         assertThat(unbatched.name()).isEqualTo(p.name());
@@ -151,6 +153,8 @@ class CodecAndConfigTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown multipaxos engine option 'batch-size'").hasMessageContaining("max-batch-slots");
         assertThatThrownBy(() -> p.withEngineOptions(java.util.Map.of("max-batch-slots", "0")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-batch-slots=0").hasMessageContaining("maxBatchSlots must be >= 1");
+        assertThatThrownBy(() -> p.withEngineOptions(java.util.Map.of("proxy-stripe-slots", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("proxyStripeSlots must be >= 1");
         assertThatThrownBy(() -> p.withEngineOptions(java.util.Map.of("window-slots", "lots")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window-slots=lots: not a whole number");
         assertThatThrownBy(() -> Protocols.byName("raft").withEngineOptions(java.util.Map.of("max-batch-slots", "1")))

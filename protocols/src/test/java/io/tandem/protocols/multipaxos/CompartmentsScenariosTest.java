@@ -80,7 +80,11 @@ class CompartmentsScenariosTest {
     // ------------------------------------------------------------------------------------------
 
     /** The node's context with every send first offered to {@code allow}; a refused send is lost. */
-    record FilteredContext(EngineContext inner, BiPredicate<NodeId, ProtocolMessage> allow) implements EngineContext {
+    record FilteredContext(EngineContext inner, BiPredicate<NodeId, ProtocolMessage> allow, long zeroDelayNanos) implements EngineContext {
+        FilteredContext(EngineContext inner, BiPredicate<NodeId, ProtocolMessage> allow) {
+            this(inner, allow, 0);
+        }
+
         public NodeId self() { return inner.self(); }
         public List<NodeId> members() { return inner.members(); }
         public void installView(GroupView view) { inner.installView(view); }
@@ -90,7 +94,8 @@ class CompartmentsScenariosTest {
         public long nowNanos() { return inner.nowNanos(); }
         public RandomGenerator random() { return inner.random(); }
         public void send(NodeId to, ProtocolMessage message) { if (allow.test(to, message)) inner.send(to, message); }
-        public TimerKey schedule(long delayNanos, TimerKey key) { return inner.schedule(delayNanos, key); }
+        /** With {@code zeroDelayNanos} set, a timer armed with no delay (an end-of-drain one) waits that long: its drain gathers more. */
+        public TimerKey schedule(long delayNanos, TimerKey key) { return inner.schedule(delayNanos == 0 ? zeroDelayNanos : delayNanos, key); }
         public void cancel(TimerKey key) { inner.cancel(key); }
         public DurableLog log() { return inner.log(); }
         public MetaStore meta() { return inner.meta(); }
@@ -181,6 +186,94 @@ class CompartmentsScenariosTest {
             assertThat(roles.crashedAtSlot.get()).as("seed %d: the proxy reached the crash point", seed).isGreaterThanOrEqualTo(FROM_SLOT);
             assertThat(completedOps(r)).as("seed %d", seed).isGreaterThan(o.ops() * 9L / 10);
         }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Stripes: consecutive slots per proxy, adjacent chosen runs announced as one Chosen
+    // ------------------------------------------------------------------------------------------
+
+    /** One command per Phase 2 (as the unbatched ablation), stripes of 4 slots per proxy. */
+    static MultiPaxosConfig stripes() {
+        return config().toBuilder().maxBatch(1, 16 << 10).proxyStripeSlots(4).build();
+    }
+
+    /**
+     * Proxies whose end-of-drain announcement waits 2 ms (the correctness simulator hands a node one
+     * message per event, so a 0-delay timer would gather one run): several runs chosen meanwhile go out
+     * together, merged where adjacent (besides the proxy's own hold for the rest of a stripe). With {@code bridgeGaps}, the broken twin: every run of the
+     * announcement goes into one Chosen from the lowest slot, across gaps (the values land on slots
+     * they were not chosen for).
+     */
+    static final class MergingProxies implements Roles {
+        final AtomicLong merged = new AtomicLong();
+        final boolean bridgeGaps;
+
+        MergingProxies(boolean bridgeGaps) {
+            this.bridgeGaps = bridgeGaps;
+        }
+
+        @Override
+        public ProxyLeader proxy(RoleContext rc) {
+            RoleContext slow = new RoleContext(new FilteredContext(rc.engine, (to, m) -> {
+                if (m instanceof MultiPaxosMessage.Chosen c && c.values().size() > 1) merged.incrementAndGet();
+                return true;
+            }, SimTime.millis(2)), rc.topology, rc.config);
+            if (!bridgeGaps) return new ProxyLeader(slow);
+            return new ProxyLeader(slow) {
+                @Override
+                List<List<Run>> grouped(List<Run> runs, int maxSlots, int maxBytes) {
+                    return List.of(runs); // every run of the announcement in one group, gaps and all
+                }
+
+                @Override
+                List<MultiPaxosMessage.Chosen> announcement(List<Run> group) {
+                    List<MultiPaxosMessage.Chosen> right = ProxyLeader.chosenMessages(group, Integer.MAX_VALUE, Integer.MAX_VALUE);
+                    if (right.size() < 2) return right;
+                    List<Value> all = new java.util.ArrayList<>();
+                    for (MultiPaxosMessage.Chosen c : right) all.addAll(c.values());
+                    return List.of(new MultiPaxosMessage.Chosen(right.getFirst().firstSlot(), all, right.getFirst().requestId()));
+                }
+            };
+        }
+    }
+
+    @Test
+    void adjacentRunsOfAStripeAreAnnouncedAsOneChosenAndEveryOperationCompletes() {
+        long merged = 0;
+        for (long seed = 1; seed <= SCENARIO_SEEDS; seed++) {
+            MergingProxies roles = new MergingProxies(false);
+            MultiPaxosProtocol p = new MultiPaxosProtocol("multipaxos-stripes", stripes(), roles, null);
+            SimOptions o = quiet(seed);
+            SimResult r = Simulation.run(p, o);
+            assertThat(r.passed()).as("seed %d: %s", seed, describe(r)).isTrue();
+            assertThat(completedOps(r)).as("seed %d", seed).isGreaterThan(o.ops() * 9L / 10);
+            merged += roles.merged.get();
+        }
+        assertThat(merged).as("Chosen messages carrying more than one slot").isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProxyCrash.class)
+    void withStripesAProxyLeaderCrashIsRepairedToo(ProxyCrash point) {
+        for (long seed = 1; seed <= SCENARIO_SEEDS; seed++) {
+            CrashingProxy roles = new CrashingProxy(point);
+            MultiPaxosProtocol p = new MultiPaxosProtocol("multipaxos-stripes-proxy-crash-" + point, stripes(), roles, null);
+            SimOptions o = quiet(seed);
+            SimResult r = Simulation.run(p, o);
+            assertThat(r.passed()).as("seed %d: %s", seed, describe(r)).isTrue();
+            assertThat(roles.crashedAtSlot.get()).as("seed %d: the proxy reached the crash point", seed).isGreaterThanOrEqualTo(FROM_SLOT);
+            assertThat(completedOps(r)).as("seed %d", seed).isGreaterThan(o.ops() * 9L / 10);
+        }
+    }
+
+    @Test
+    void aProxyThatMergesAcrossAGapIsCaught() {
+        MultiPaxosProtocol broken = new MultiPaxosProtocol("multipaxos-unsafe-chosen-across-gap", stripes(), new MergingProxies(true), null);
+        SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults().withWorkload(9, 5, 300), SimOptions.seeds(1, UNSAFE_SEEDS), 1, null);
+        assertThat(s.failures()).as("merging across gaps survived %d seeds", s.seeds()).isNotEmpty();
+        SimResult caught = s.failures().getFirst();
+        SimFailure f = caught.failure().orElseThrow();
+        System.out.println(broken.name() + " caught at seed " + caught.seed() + " (" + f.kind() + " " + f.check() + "): " + f.message());
     }
 
     // ------------------------------------------------------------------------------------------

@@ -103,6 +103,30 @@ class CompartmentsScalingLawTest {
         assertThat(r.leaderReceivedPerOp() + r.leaderSentPerOp()).isLessThan(2.5); // the command in, its run out, reports shared
     }
 
+    /**
+     * Stripes (session 15): the leader deals each proxy consecutive slots, and a proxy announces the
+     * adjacent runs chosen in one drain as one Chosen, so unbatched (one command per Phase 2) a
+     * replica receives fewer messages than commands; dealt one run per proxy it received about one
+     * Chosen per command.
+     */
+    @Test
+    void unbatchedStripesLetAReplicaReceiveSeveralSlotsPerChosen() {
+        double[] perOp = new double[2];
+        int[] stripes = {1, 16};
+        for (int i = 0; i < 2; i++) {
+            Protocol p = Protocols.multiPaxos().withDeployment(Deployment.parse(withProxies(4), "test.conf", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ROLES))
+                    .withEngineOptions(java.util.Map.of("max-batch-slots", "1", "proxy-stripe-slots", Integer.toString(stripes[i])));
+            SimBench.Config c = SimBench.Config.of(11, 256).withTimeline(SimTime.seconds(1), SimTime.millis(200), SimTime.millis(500));
+            SimBench.Result r = SimBench.run(p, c, SimBenchTest.TABLE);
+            SimBench.NodeStat replica = r.nodeStats().stream().filter(n -> n.node().equals("n10")).findFirst().orElseThrow();
+            perOp[i] = replica.received() / (double) r.ops();
+            System.out.printf("unbatched, 4 proxies, stripes of %d: %.0f ops/s, replica n10 receives %.2f msgs/op%n", stripes[i], r.throughput(), perOp[i]);
+            assertThat(r.ops()).isPositive();
+        }
+        assertThat(perOp[0]).as("one run per proxy: about a Chosen per command").isGreaterThan(0.9);
+        assertThat(perOp[1]).as("stripes of 16: adjacent runs share a Chosen").isLessThan(perOp[0] * 0.8);
+    }
+
     @Test
     void leaderlessReadsCostTheLeaderNothing() {
         Protocol p = Protocols.multiPaxos().withDeployment(Deployment.parse(withProxies(2), "test.conf", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ROLES));
