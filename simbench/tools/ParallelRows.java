@@ -2,7 +2,7 @@
 // same numbers as `tandem simbench` gives for the row) and prints one CSV line per row. Used when the machine is too
 // contended for rows run one after another (session 15, docs/perfsim.md §7):
 //   java -cp kvstore/target/tandem.jar[:protocols/target/tandem-protocols-*-tests.jar] simbench/tools/ParallelRows.java \
-//        WARMUP SETTLE MEASURE "protocol nodes clients seed healthy|slowdown" ...
+//        [COSTS=FILE] WARMUP SETTLE MEASURE "protocol nodes clients seed healthy|slowdown" ...
 import io.tandem.protocols.Protocols;
 import io.tandem.sim.SimBench;
 import io.tandem.sim.cost.CostModel;
@@ -19,7 +19,7 @@ import java.util.concurrent.Future;
 public class ParallelRows {
     public static void main(String[] args) throws Exception {
         long warmup = Units.parseNanos(args[0]), settle = Units.parseNanos(args[1]), measure = Units.parseNanos(args[2]);
-        CostTable table = CostTable.calibrated();
+        CostTable table = System.getenv("COSTS") == null ? CostTable.calibrated() : CostTable.read(java.nio.file.Path.of(System.getenv("COSTS"))); // COSTS=FILE: another table
         ExecutorService pool = Executors.newFixedThreadPool(args.length - 3);
         List<Future<String>> out = new ArrayList<>();
         for (int i = 3; i < args.length; i++) {
