@@ -3,7 +3,8 @@
    python3 simbench/tools/pct.py simbench/results/2026-11-27-perfsim10/raft3-512-*.csv"""
 import csv, statistics, sys
 from collections import defaultdict
-H = open(sys.argv[0].rsplit('/', 3)[0] + '/results/2026-11-27-perfsim10/header.csv').read().strip().split(',')
+import os
+H = open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), '..', 'results', '2026-11-27-perfsim10', 'header.csv')).read().strip().split(',')
 rows = []
 for f in sys.argv[1:]:
     for line in open(f):
