@@ -131,13 +131,23 @@ public final class SimBench {
      *                        ...; the per-thread comparison with a real run's profile), in member order, the load generator last;
      *                        then every member's log syncs per thousand operations ("n1/syncs-per-1000-ops"), then every
      *                        stage's turns (jobs that found its thread parked) per thousand operations ("n1/LOOP-turns-per-1000-ops")
+     * @param stageCores      core time per second of window of every machine's stage, same keys as {@code stageMicrosPerOp}
+     *                        without the syncs (1.0 = one core busy: with one core per node, the node's utilisation is their sum)
+     * @param stageTurnCores  the part of {@code stageCores} that was wake-up turns (a thread's cost of having been idle, which
+     *                        falls per operation as the load grows); the rest is the jobs' own work
+     * @param leaderHeldStart what the leader's engine held for replication at the start of the window, by its own accounting
+     *                        ({@link MemoryAccounting}; {@link MemoryAccounting.Held#NONE} for an engine that does not account)
+     * @param leaderHeldMax   the most of each part, sampled every 250 ms of the window
+     * @param leaderHeldEnd   the same at the end of the window
      */
     public record Result(String protocol, Config config, String leader, List<String> slowNodes, long ops, double throughput,
                          double meanMicros, double p50Micros, double p99Micros, double p999Micros, double maxMicros,
                          int leaderQueueStart, int leaderQueueMax, int leaderQueueEnd, int leaderInFlightMax, int backlogStart, int backlogEnd, double leaderCpu,
                          int leaderChanges, long retries, long events, long wallNanos, List<Bucket> timeline, double cpuMicrosPerOp, List<NodeStat> nodeStats, double p90Micros,
                          long leaderOutboxStart, long leaderOutboxMax, long leaderOutboxEnd, long leaderOutboxDropped,
-                         java.util.Map<String, Double> stageMicrosPerOp) {
+                         java.util.Map<String, Double> stageMicrosPerOp, java.util.Map<String, Double> stageCores,
+                         java.util.Map<String, Double> stageTurnCores, MemoryAccounting.Held leaderHeldStart, MemoryAccounting.Held leaderHeldMax,
+                         MemoryAccounting.Held leaderHeldEnd) {
         /** The busiest machine of the window (highest CPU), or null if none ran. */
         public NodeStat busiest() {
             NodeStat best = null;
@@ -204,6 +214,7 @@ public final class SimBench {
         long busyStart = totalBusy(costs);
         List<NodeId> members = sim.members();
         java.util.Map<String, Long> stageBusyStart = stageBusy(costs, members);
+        java.util.Map<String, Long> stageTurnStart = stageTurns(costs, members);
         long[] nodeBusyStart = new long[members.size()];
         long[] sentStart = new long[members.size()];
         long[] diskBusyStart = new long[members.size()];
@@ -219,6 +230,11 @@ public final class SimBench {
         java.util.Map<String, Double> stagePerOp = new java.util.LinkedHashMap<>();
         int completed = log.latencies().length;
         stageBusy(costs, members).forEach((k, v) -> stagePerOp.put(k, completed == 0 ? Double.NaN : (v - stageBusyStart.get(k)) / 1e3 / completed));
+        java.util.Map<String, Double> stageCores = new java.util.LinkedHashMap<>();
+        stageBusy(costs, members).forEach((k, v) -> { if (!k.endsWith("syncs-per-1000-ops")) stageCores.put(k, (v - stageBusyStart.get(k)) / (double) config.measureNanos()); });
+        java.util.Map<String, Double> stageTurnCores = new java.util.LinkedHashMap<>();
+        stageTurns(costs, members).forEach((k, v) -> stageTurnCores.put(k, (v - stageTurnStart.get(k)) / (double) config.measureNanos()));
+        sampler.sampleHeld();
         List<NodeStat> nodeStats = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             String n = members.get(i).value();
@@ -240,7 +256,19 @@ public final class SimBench {
                 sampler.leaderBusy(windowEnd) / (double) config.measureNanos(), sampler.leaderChanges,
                 retries, sim.eventsRun(), System.nanoTime() - wallStart, buckets, lat.length == 0 ? Double.NaN : busyWindow / 1e3 / lat.length, List.copyOf(nodeStats), q(lat, 0.9),
                 Math.max(0, sampler.outboxStart), sampler.outboxMax, sampler.outboxEnd, leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]) - droppedStart,
-                java.util.Collections.unmodifiableMap(stagePerOp));
+                java.util.Collections.unmodifiableMap(stagePerOp), java.util.Collections.unmodifiableMap(stageCores),
+                java.util.Collections.unmodifiableMap(stageTurnCores), sampler.heldStart == null ? MemoryAccounting.Held.NONE : sampler.heldStart,
+                sampler.heldMax, sampler.heldEnd);
+    }
+
+    /** The wake-up turns' part of {@link #stageBusy}, same keys (without the syncs). */
+    private static java.util.Map<String, Long> stageTurns(CostModel costs, List<NodeId> members) {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        List<String> names = new ArrayList<>();
+        for (NodeId m : members) names.add(m.value());
+        names.add(CostModel.CLIENT);
+        for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), costs.cpu(n).turnNanos(s));
+        return out;
     }
 
     /** Core time so far of every member's and the load generator's stages, keyed "node/STAGE". */
@@ -376,6 +404,10 @@ public final class SimBench {
         long outboxMax;
         long outboxEnd;
         private final List<Long> outboxByBucket = new ArrayList<>();
+        MemoryAccounting.Held heldStart;
+        MemoryAccounting.Held heldMax = MemoryAccounting.Held.NONE;
+        MemoryAccounting.Held heldEnd = MemoryAccounting.Held.NONE;
+        private int ticks;
         private String lastLeader;
         private long busyAtStart = -1;
         private final List<Integer> queueByBucket = new ArrayList<>();
@@ -417,9 +449,22 @@ public final class SimBench {
                 outboxEnd = outbox;
                 while (outboxByBucket.size() <= bucket) outboxByBucket.add(0L);
                 outboxByBucket.set(bucket, Math.max(outboxByBucket.get(bucket), outbox));
+                if (ticks % 25 == 0) sampleHeld(); // every 250 ms: the engine's accounting scans its retained log
             }
+            ticks++;
             for (NodeId m : sim.members()) nodeQueueMax.merge(m.value(), costs.cpu(m.value()).queued(), Math::max);
             if (sim.nowNanos() + EVERY <= end) sim.at(sim.nowNanos() + EVERY, this::tick);
+        }
+
+        /** What the leader's engine holds for replication now, into start, max and end (nothing for an engine that does not account). */
+        void sampleHeld() {
+            if (leader[0] == null) return;
+            Optional<Engine> e = sim.engine(NodeId.of(leader[0]));
+            if (e.isEmpty() || !(e.get() instanceof MemoryAccounting m)) return;
+            MemoryAccounting.Held h = m.heldForReplication();
+            if (heldStart == null) heldStart = h;
+            heldMax = heldMax.max(h);
+            heldEnd = h;
         }
 
         static long busy(NodeCpu cpu) {

@@ -158,6 +158,9 @@ final class SimBenchCommand implements Callable<Integer> {
             Files.write(dir.resolve("timeline.csv"), timeline, StandardCharsets.UTF_8);
             nodeRows.addFirst("protocol,nodes,clients,slow,read_share,node,roles,cpu_cores,queue_max,sent_per_op,disk_busy,received_per_op");
             Files.write(dir.resolve("nodes.csv"), nodeRows, StandardCharsets.UTF_8);
+            List<String> stages = new ArrayList<>(stageRows);
+            stages.addFirst("protocol,nodes,clients,slow,seed,machine,is_leader,stage,cores_busy,cores_turns,cores_work");
+            Files.write(dir.resolve("stages.csv"), stages, StandardCharsets.UTF_8);
             stdout.println("wrote " + dir.resolve("results.csv") + ", " + dir.resolve("nodes.csv") + " and " + dir.resolve("timeline.csv"));
         }
         return 0;
@@ -241,14 +244,17 @@ final class SimBenchCommand implements Callable<Integer> {
             "throughput_pct", "mean_pct", "p99_pct", "leader", "slow_nodes", "leader_queue_start", "leader_queue_max", "leader_queue_end", "leader_queue_max_healthy",
             "leader_inflight_to_slow_max", "slow_backlog_start", "slow_backlog_end", "leader_cpu_cores", "cpu_us_per_op", "leader_changes", "retries", "events", "wall_s",
             "read_share", "leader_sent_per_op", "busiest_node", "busiest_cpu_cores", "p90_us",
-            "leader_outbox_start_bytes", "leader_outbox_max_bytes", "leader_outbox_end_bytes", "leader_outbox_dropped"};
+            "leader_outbox_start_bytes", "leader_outbox_max_bytes", "leader_outbox_end_bytes", "leader_outbox_dropped",
+            "leader_util", "leader_work_util", "leader_log_entries_start", "leader_log_entries_max", "leader_log_entries_end",
+            "leader_log_bytes_start", "leader_log_bytes_max", "leader_log_bytes_end", "leader_inflight_bytes_start", "leader_inflight_bytes_max",
+            "leader_inflight_bytes_end", "leader_inflight_msgs_max"};
 
     private static String header() {
         return String.format(Locale.ROOT, "%-34s %-5s %-3s %-30s %9s %8s %8s %8s %6s %6s %6s %13s %5s %7s %-12s %14s %s", "protocol", "nodes", "cl", "slow", "ops/s", "mean_us", "p50_us", "p99_us",
-                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "ldr m/op", "busiest", "outbox KiB m/e", "wall");
+                "thr%", "mean%", "p99%", "leader q s/max/e", "cpu", "ldr m/op", "busiest", "outbox KiB m/e", "wall") + "  util/work  log KiB s/m/e  infl KiB s/m/e";
     }
 
-    private static void emit(PrintWriter stdout, List<String[]> rows, List<String> timeline, SimBench.Result r, SimBench.Result base) {
+    private void emit(PrintWriter stdout, List<String[]> rows, List<String> timeline, SimBench.Result r, SimBench.Result base) {
         String thrPct = base == null ? "" : pct(r.throughput(), base.throughput());
         String meanPct = base == null ? "" : pct(r.meanMicros(), base.meanMicros());
         String p99Pct = base == null ? "" : pct(r.p99Micros(), base.p99Micros());
@@ -256,7 +262,10 @@ final class SimBenchCommand implements Callable<Integer> {
                 r.throughput(), r.meanMicros(), r.p50Micros(), r.p99Micros(), thrPct, meanPct, p99Pct,
                 r.leaderQueueStart() + "/" + r.leaderQueueMax() + "/" + r.leaderQueueEnd(), r.leaderCpu(), r.leaderSentPerOp(),
                 r.busiest() == null ? "-" : r.busiest().node() + "@" + String.format(Locale.ROOT, "%.2f", r.busiest().cpu()),
-                (r.leaderOutboxMax() >> 10) + "/" + (r.leaderOutboxEnd() >> 10), r.wallNanos() / 1e9));
+                (r.leaderOutboxMax() >> 10) + "/" + (r.leaderOutboxEnd() >> 10), r.wallNanos() / 1e9)
+                + String.format(Locale.ROOT, "  %.2f/%.2f  %d/%d/%d  %d/%d/%d", leaderUtil(r, false), leaderUtil(r, true),
+                r.leaderHeldStart().logBytes() >> 10, r.leaderHeldMax().logBytes() >> 10, r.leaderHeldEnd().logBytes() >> 10,
+                r.leaderHeldStart().inflightBytes() >> 10, r.leaderHeldMax().inflightBytes() >> 10, r.leaderHeldEnd().inflightBytes() >> 10));
         rows.add(new String[] {r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(), r.config().resources().format(),
                 Long.toString(r.config().seed()), f0(r.throughput()), f0(r.meanMicros()), f0(r.p50Micros()), f0(r.p99Micros()), f0(r.p999Micros()), f0(r.maxMicros()),
                 thrPct, meanPct, p99Pct, String.valueOf(r.leader()), String.join(" ", r.slowNodes()), Integer.toString(r.leaderQueueStart()),
@@ -265,12 +274,41 @@ final class SimBenchCommand implements Callable<Integer> {
                 Long.toString(r.retries()), Long.toString(r.events()), String.format(Locale.ROOT, "%.2f", r.wallNanos() / 1e9),
                 String.format(Locale.ROOT, "%.2f", r.config().readShare()), String.format(Locale.ROOT, "%.2f", r.leaderSentPerOp()),
                 r.busiest() == null ? "" : r.busiest().node(), r.busiest() == null ? "" : String.format(Locale.ROOT, "%.3f", r.busiest().cpu()), f0(r.p90Micros()),
-                Long.toString(r.leaderOutboxStart()), Long.toString(r.leaderOutboxMax()), Long.toString(r.leaderOutboxEnd()), Long.toString(r.leaderOutboxDropped())});
+                Long.toString(r.leaderOutboxStart()), Long.toString(r.leaderOutboxMax()), Long.toString(r.leaderOutboxEnd()), Long.toString(r.leaderOutboxDropped()),
+                String.format(Locale.ROOT, "%.3f", leaderUtil(r, false)), String.format(Locale.ROOT, "%.3f", leaderUtil(r, true)),
+                Long.toString(r.leaderHeldStart().logEntries()), Long.toString(r.leaderHeldMax().logEntries()), Long.toString(r.leaderHeldEnd().logEntries()),
+                Long.toString(r.leaderHeldStart().logBytes()), Long.toString(r.leaderHeldMax().logBytes()), Long.toString(r.leaderHeldEnd().logBytes()),
+                Long.toString(r.leaderHeldStart().inflightBytes()), Long.toString(r.leaderHeldMax().inflightBytes()), Long.toString(r.leaderHeldEnd().inflightBytes()),
+                Long.toString(r.leaderHeldMax().inflightMessages())});
+        r.stageCores().forEach((k, v) -> {
+            int slash = k.indexOf('/');
+            double turns = r.stageTurnCores().getOrDefault(k, 0.0);
+            if (v > 0) stageRows.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),
+                    Long.toString(r.config().seed()), k.substring(0, slash), k.equals(String.valueOf(r.leader()) + k.substring(slash)) ? "leader" : "",
+                    k.substring(slash + 1), String.format(Locale.ROOT, "%.4f", v), String.format(Locale.ROOT, "%.4f", turns), String.format(Locale.ROOT, "%.4f", v - turns)));
+        });
         for (SimBench.Bucket b : r.timeline()) {
             timeline.add(String.join(",", r.protocol(), Integer.toString(r.config().nodes()), Integer.toString(r.config().clients()), r.slowText(),
                     Long.toString(b.startNanos() / 1_000_000), Long.toString(b.ops()), f0(b.ops() * 4.0), f0(b.meanMicros()), f0(b.p99Micros()), Integer.toString(b.leaderQueued()), Long.toString(b.leaderOutboxBytes())));
         }
     }
+
+    /**
+     * The leader's utilisation in the window: its machine's busy core time per second over its cores (DepFast set its load so
+     * that this is about 75 %). {@code workOnly}: without the wake-up turns ({@link SimBench.Result#stageTurnCores}), i.e. the
+     * jobs' own work, the part that does not fall away as the load grows. NaN without a leader or on a shared machine.
+     */
+    static double leaderUtil(SimBench.Result r, boolean workOnly) {
+        if (r.leader() == null || r.config().resources().sharedCores() > 0) return Double.NaN;
+        double busy = 0;
+        for (var e : r.stageCores().entrySet()) {
+            if (!e.getKey().startsWith(r.leader() + "/")) continue;
+            busy += e.getValue() - (workOnly ? r.stageTurnCores().getOrDefault(e.getKey(), 0.0) : 0);
+        }
+        return busy / r.config().resources().coresPerNode();
+    }
+
+    private final List<String> stageRows = new ArrayList<>();
 
     static String pct(double value, double healthy) {
         return String.format(Locale.ROOT, "%.1f", 100.0 * value / healthy);

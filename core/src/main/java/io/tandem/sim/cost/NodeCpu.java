@@ -38,6 +38,7 @@ public final class NodeCpu {
     private final EnumMap<Stage, Integer> threads = new EnumMap<>(Stage.class);
     private final EnumMap<Stage, Integer> running = new EnumMap<>(Stage.class);
     private final EnumMap<Stage, Long> busy = new EnumMap<>(Stage.class);
+    private final EnumMap<Stage, Long> turnBusy = new EnumMap<>(Stage.class); // the part of busy that was wake-up turns
 
     private long quotaNanos; // 0: no quota
     private long periodNanos;
@@ -66,6 +67,7 @@ public final class NodeCpu {
             queues.put(s, new ArrayDeque<>());
             running.put(s, 0);
             busy.put(s, 0L);
+            turnBusy.put(s, 0L);
             wakeupNanos.put(s, 0L);
         }
         threads.put(Stage.IO, positive(ioThreads));
@@ -249,6 +251,14 @@ public final class NodeCpu {
         return busy.get(stage);
     }
 
+    /**
+     * The part of {@link #busyNanos} that was wake-up turns ({@link #setWakeupCost}): core time a thread spends because it
+     * was idle before the job (it falls per job as the load grows and jobs share turns), as opposed to the jobs' own work.
+     */
+    public long turnNanos(Stage stage) {
+        return turnBusy.get(stage);
+    }
+
     /** The job this node would start now, or null (paused, quota used, no free thread, nothing queued). */
     Job startable() {
         if (paused || queued == 0) return null;
@@ -298,6 +308,7 @@ public final class NodeCpu {
     void release(Job job) {
         running.merge(job.stage(), -1, Integer::sum);
         busy.merge(job.stage(), job.total(), Long::sum);
+        turnBusy.merge(job.stage(), job.tail(), Long::sum);
     }
 
     @Override

@@ -134,6 +134,8 @@ class CpuModelTest {
         assertThat(cpu.wakeups()).isEqualTo(2);
         assertThat(cpu.wakeups(Stage.LOOP)).isEqualTo(2);
         assertThat(cpu.busyNanos(Stage.LOOP)).as("work and turn costs").isEqualTo(36);
+        assertThat(cpu.turnNanos(Stage.LOOP)).as("the turns' part of it").isEqualTo(6);
+        assertThat(cpu.turnNanos(Stage.IO)).isZero();
     }
 
     @Test
@@ -149,6 +151,8 @@ class CpuModelTest {
         clock.runUntil(200_000);
         assertThat(cpu.wakeups(Stage.IO)).isEqualTo(11);
         assertThat(cpu.busyNanos(Stage.IO)).isEqualTo(20 * 10 + 11 * 50);
+        // The turns' share of the busy time falls as the work comes together: 10 turns for 10 spaced jobs, 1 for the burst.
+        assertThat(cpu.turnNanos(Stage.IO)).isEqualTo(11 * 50);
     }
 
     @Test

@@ -70,7 +70,7 @@ import java.util.TreeMap;
  * <p>Public accessors ({@link #role()}, {@link #currentTerm()}, ...) are read-only views for tests and
  * simulator invariants; call them only from the engine's loop.
  */
-public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
+public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.sim.MemoryAccounting {
     public enum Role { FOLLOWER, PRE_CANDIDATE, CANDIDATE, LEADER }
 
     private record ElectionTimer() implements TimerKey {}
@@ -1636,6 +1636,13 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable {
         }
         return log == null ? new RetainedMemory(0, 0, inflightMessages, inflightBytes, held.size(), pendingReads)
                 : new RetainedMemory(log.retainedEntries(), log.retainedBytes(), inflightMessages, inflightBytes, held.size(), pendingReads);
+    }
+
+    /** {@link #retainedMemory()} in the simulator's terms (the performance simulator samples the leader's). */
+    @Override
+    public io.tandem.sim.MemoryAccounting.Held heldForReplication() {
+        RetainedMemory m = retainedMemory();
+        return new io.tandem.sim.MemoryAccounting.Held(m.logEntries(), m.logBytes(), m.inflightMessages(), m.inflightBytes());
     }
 
     /** True if this node still serves reads from its lease at this instant. */

@@ -107,4 +107,30 @@ class SimBenchTest {
         assertThat(shared.leaderCpu()).isGreaterThan(0).isLessThanOrEqualTo(2.0);
         assertThat(shared.cpuMicrosPerOp() * shared.throughput()).as("core-microseconds per second on 2 shared cores").isLessThanOrEqualTo(2_000_000 * 1.001);
     }
+
+    /**
+     * The leader's utilisation and memory (issue 18, session 15): the wake-up turns are a part of the busy time, per stage, and
+     * the leader's engine reports what it holds for replication over the window. With a stopped follower the correct engine's
+     * in-flight bytes stay within its window (maxInflight per follower), while the unbounded-queue twin keeps sending
+     * to it until its progress fallback (probe mode) stops it, so its in-flight bytes are at least as large.
+     */
+    @Test
+    void theLeadersTurnsAndHeldMemoryAreReportedOverTheWindow() {
+        SimBench.Result healthy = run(Protocols.raft(), null);
+        String leader = healthy.leader();
+        double busy = 0;
+        double turns = 0;
+        for (String stage : List.of("IO", "LOOP", "EXEC", "DISK")) {
+            busy += healthy.stageCores().getOrDefault(leader + "/" + stage, 0.0);
+            turns += healthy.stageTurnCores().getOrDefault(leader + "/" + stage, 0.0);
+        }
+        assertThat(busy).as("the leader's stages add up to its machine's busy time").isCloseTo(healthy.leaderCpu(), org.assertj.core.data.Offset.offset(0.01));
+        assertThat(turns).isPositive().isLessThan(busy);
+        assertThat(healthy.leaderHeldStart().logEntries()).isPositive();
+        assertThat(healthy.leaderHeldMax().logEntries()).isGreaterThanOrEqualTo(healthy.leaderHeldEnd().logEntries());
+        SimBench.Result stopped = run(Protocols.raft(), "follower:stop");
+        assertThat(stopped.leaderHeldMax().inflightBytes()).as("bounded by the window").isLessThanOrEqualTo(2L * ((4 << 20) + (256 << 10)));
+        assertThat(SimBench.run(Protocols.multiPaxos(), SimBench.Config.of(3, 16).withTimeline(SimTime.seconds(2), SimTime.millis(500), SimTime.seconds(1)), TABLE)
+                .leaderHeldMax()).as("an engine that does not account").isEqualTo(io.tandem.sim.MemoryAccounting.Held.NONE);
+    }
 }
