@@ -695,9 +695,8 @@ class Leader {
      */
     private void announce(List<SlotWindow.Proposal> chosen) {
         long now = rc.now();
-        Map<NodeId, Long> lags = new TreeMap<>();
-        for (Map.Entry<NodeId, ReplicaReport> e : replicaReports.entrySet()) lags.put(e.getKey(), e.getValue().lag(chosenWatermark, now, electionMinNanos));
-        long least = lags.isEmpty() ? 0 : Collections.min(lags.values());
+        long least = Long.MAX_VALUE;
+        for (ReplicaReport report : replicaReports.values()) least = Math.min(least, report.lag(chosenWatermark, now, electionMinNanos));
         int i = 0;
         while (i < chosen.size()) {
             long first = chosen.get(i).slot;
@@ -711,8 +710,8 @@ class Leader {
             }
             Chosen message = new Chosen(first, values, requestId);
             for (NodeId r : topology.replicas()) {
-                Long lag = lags.get(r);
-                if (lag != null && lag - least > config.maxReplicaLagSlots()) continue;
+                ReplicaReport report = replicaReports.get(r);
+                if (report != null && report.lag(chosenWatermark, now, electionMinNanos) - least > config.maxReplicaLagSlots()) continue;
                 rc.send(r, message);
             }
         }
@@ -888,7 +887,6 @@ class Leader {
         return highestSeen;
     }
 
-    /** Every slot up to this one is known chosen. */
     /**
      * A replica's last progress report and our chosen prefix when it arrived. Its lag is measured at
      * that moment, against what we knew chosen then, not against another replica's newer report:
@@ -907,6 +905,7 @@ class Leader {
         }
     }
 
+    /** Every slot up to this one is known chosen. */
     long chosenWatermark() {
         return chosenWatermark;
     }
