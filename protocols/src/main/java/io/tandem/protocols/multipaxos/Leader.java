@@ -177,6 +177,8 @@ class Leader {
 
     // What the replicas have, for Phase 1's start, Chosen pushes and retransmissions.
     private final Map<NodeId, Long> replicaExecuted = new TreeMap<>();
+    /** Per replica, its last report as seen here: how far behind our chosen prefix it was then, and when it came. */
+    private final Map<NodeId, ReplicaReport> replicaReports = new TreeMap<>();
     private long chosenWatermark;
     private final TreeMap<Long, Value> retained = new TreeMap<>();
     private final TreeMap<Long, Long> recoverAskedAt = new TreeMap<>();
@@ -727,10 +729,18 @@ class Leader {
      * slots at once when the limit was the window (issue 16 finding: seeds 355, 451 and 1097 of the
      * mix with maxReplicaLagSlots == windowSlots); none got them, no peer could give them, and the
      * replicas crawled on one Recover answer per heartbeat. Measured against its peers, only a replica
-     * really slower than the others is moved to catch-up, and a peer that has the slots exists.
+     * really slower than the others is moved to catch-up, and a peer that has the slots exists. Each
+     * replica's lag is taken when its report arrived ({@link ReplicaReport}), so reports made at
+     * different moments are compared fairly; the least lagging replica is never left out.
+     *
+     * <p>Safe: Chosen pushes are soft state; a replica left out still learns every slot by catch-up
+     * (peers, Recover), and one pushed to receives only chosen values, so who is left out is a matter
+     * of speed only.
      */
     private void announce(List<SlotWindow.Proposal> chosen) {
-        long front = replicaExecuted.isEmpty() ? Long.MIN_VALUE : Collections.max(replicaExecuted.values());
+        long now = rc.now();
+        long least = Long.MAX_VALUE;
+        for (ReplicaReport report : replicaReports.values()) least = Math.min(least, report.lag(chosenWatermark, now, electionMinNanos));
         int i = 0;
         while (i < chosen.size()) {
             long first = chosen.get(i).slot;
@@ -744,8 +754,8 @@ class Leader {
             }
             Chosen message = new Chosen(first, values, requestId);
             for (NodeId r : topology.replicas()) {
-                Long executed = replicaExecuted.get(r);
-                if (executed != null && front - executed > config.maxReplicaLagSlots()) continue;
+                ReplicaReport report = replicaReports.get(r);
+                if (report != null && report.lag(chosenWatermark, now, electionMinNanos) - least > config.maxReplicaLagSlots()) continue;
                 rc.send(r, message);
             }
         }
@@ -832,6 +842,7 @@ class Leader {
         if (!topology.replicas().contains(from)) return;
         replicaExecuted.put(from, p.executedSlot());
         chosenWatermark = Math.max(chosenWatermark, p.executedSlot());
+        replicaReports.put(from, new ReplicaReport(p.executedSlot(), chosenWatermark, rc.now()));
         settleExecutedSlots(p.executedSlot());
         // Every replica has what we retain up to the slowest one's executed slot.
         if (replicaExecuted.size() == topology.replicas().size()) {
@@ -918,6 +929,24 @@ class Leader {
     /** The highest ballot of another proposer this one has seen. */
     Ballot highestSeen() {
         return highestSeen;
+    }
+
+    /**
+     * A replica's last progress report and our chosen prefix when it arrived. Its lag is measured at
+     * that moment, against what we knew chosen then, not against another replica's newer report:
+     * replicas report once per heartbeat interval, each on its own timer, so under load their reports
+     * differ by up to an interval's worth of slots while every replica is current (session 15: at
+     * ~45k slots/s and 100 ms the newest and oldest reports were more than the default lag limit of
+     * 4,096 slots apart; the leader stopped pushing Chosen to the replica that had reported first,
+     * often its own, whose clients then waited for the catch-up timeout, 300 ms). A report older than
+     * an election timeout (a replica that stopped reporting: crashed or cut off) is measured against
+     * our chosen prefix now, so a silent replica still drops out of the pushes as before.
+     */
+    private record ReplicaReport(long executed, long chosenThen, long receivedAt) {
+        long lag(long chosenNow, long now, long staleNanos) {
+            long against = now - receivedAt > staleNanos ? chosenNow : chosenThen;
+            return Math.max(0, against - executed);
+        }
     }
 
     /** Every slot up to this one is known chosen. */
