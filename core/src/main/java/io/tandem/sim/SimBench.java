@@ -263,21 +263,28 @@ public final class SimBench {
 
     /** The wake-up turns' part of {@link #stageBusy}, same keys (without the syncs). */
     private static java.util.Map<String, Long> stageTurns(CostModel costs, List<NodeId> members) {
+        return perStage(costs, members, (cpu, s) -> cpu.turnNanos(s));
+    }
+
+    /** One number of every member's and the load generator's stages, keyed "node/STAGE". */
+    private static java.util.Map<String, Long> perStage(CostModel costs, List<NodeId> members,
+                                                        java.util.function.ToLongBiFunction<NodeCpu, Stage> value) {
         java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String n : stageOwners(members)) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), value.applyAsLong(costs.cpu(n), s));
+        return out;
+    }
+
+    private static List<String> stageOwners(List<NodeId> members) {
         List<String> names = new ArrayList<>();
         for (NodeId m : members) names.add(m.value());
         names.add(CostModel.CLIENT);
-        for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), costs.cpu(n).turnNanos(s));
-        return out;
+        return names;
     }
 
     /** Core time so far of every member's and the load generator's stages, keyed "node/STAGE". */
     private static java.util.Map<String, Long> stageBusy(CostModel costs, List<NodeId> members) {
-        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
-        List<String> names = new ArrayList<>();
-        for (NodeId m : members) names.add(m.value());
-        names.add(CostModel.CLIENT);
-        for (String n : names) for (Stage s : Stage.values()) out.put(n + "/" + s.name(), costs.cpu(n).busyNanos(s));
+        java.util.Map<String, Long> out = perStage(costs, members, (cpu, s) -> cpu.busyNanos(s));
+        List<String> names = stageOwners(members);
         // Log syncs, in thousandths so that the per-operation division gives syncs per thousand operations.
         for (NodeId m : members) out.put(m.value() + "/syncs-per-1000-ops", costs.disk(m.value()).flushes() * 1_000_000L);
         // Turns (a job that found its thread parked: the wake-ups the real threads' voluntary context switches count), per thousand ops.
