@@ -49,6 +49,11 @@ final class SimClient implements SimCaller {
         return done;
     }
 
+    /** Whether this client got the liveness phase's definite answers (the fault-phase budget aside). */
+    boolean answeredAfterHeal() {
+        return definiteAfterHeal >= sim.options().livenessOps();
+    }
+
     long retries() {
         return retries;
     }

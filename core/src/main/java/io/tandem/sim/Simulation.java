@@ -1077,10 +1077,21 @@ public final class Simulation implements SimCluster {
         healTime = now;
         for (SimClient c : clients) c.wake();
         at(now + options.livenessNanos(), () -> {
-            if (!finished) {
-                fail(SimFailure.Kind.LIVENESS, "liveness", "after everything was healed at " + SimTime.clock(healTime) + ", the clients did not get "
-                        + options.livenessOps() + " definite answers each within " + SimTime.format(options.livenessNanos()));
+            if (finished) return;
+            List<String> short_ = new ArrayList<>();
+            for (SimClient c : clients) if (!c.answeredAfterHeal()) short_.add("client " + clients.indexOf(c));
+            if (pipelined != null && !pipelined.isDone()) short_.add("the pipelined client");
+            if (short_.isEmpty()) {
+                // Every client got its liveness answers; what is left is fault-phase budget that a slow
+                // system (a slow-disk profile) had not used by the heal. The clients stop here, as they
+                // would have after using it: the run is live, and its history is checked as it stands (an
+                // operation still in flight is indeterminate to the checker, like one lost in a crash).
+                trace("liveness-met", null, "fault-phase budget left at the deadline: " + (options.ops() - issued) + " operations");
+                finished = true;
+                return;
             }
+            fail(SimFailure.Kind.LIVENESS, "liveness", "after everything was healed at " + SimTime.clock(healTime) + ", " + String.join(", ", short_)
+                    + " did not get " + options.livenessOps() + " definite answers within " + SimTime.format(options.livenessNanos()));
         });
     }
 

@@ -281,6 +281,7 @@ class SimulationTest {
         assertThat(r.failure()).hasValueSatisfying(f -> {
             assertThat(f.kind()).isEqualTo(SimFailure.Kind.LIVENESS);
             assertThat(f.atNanos()).isEqualTo(SimTime.seconds(3));
+            assertThat(f.message()).contains("client 0, client 1 did not get 1 definite answers"); // names who waits
         });
         // Every operation was recorded: reads that timed out fail, writes and cas are indeterminate.
         assertThat(r.history().ops()).filteredOn(o -> o.type() == Op.Type.OK).isEmpty();
