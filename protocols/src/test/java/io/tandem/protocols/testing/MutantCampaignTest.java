@@ -64,7 +64,10 @@ class MutantCampaignTest {
         raft(BrokenRaft.Bug.SNAPSHOT_KEEPS_CONFLICTING_SUFFIX, 0, "RaftScenarioTest.aSnapshotInstalledOverAConflictingLogThatKeepsItsSuffixIsCaught");
         raft(BrokenRaft.Bug.READ_BEFORE_TERM_COMMITS, 0, "RaftScenarioTest.aNewLeaderThatReadsBeforeItsTermCommitsServesAStaleRead");
         multiPaxos(BrokenMultiPaxos.Bug.SKIP_PHASE1, 5, null);
-        multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 179, null);
+        // Seed 179 of the mix had "caught" it with the simulator's false liveness alarm (fixed in session 15: clients
+        // that got their liveness answers with fault-phase budget left); no seed of 1,000 of the mix catches it since.
+        // The crash-heavy options do, by safety (one value chosen per slot).
+        multiPaxos(BrokenMultiPaxos.Bug.ACK_BEFORE_DURABLE, 0, "MultiPaxosSimulationTest.acknowledgingVotesBeforeTheyAreDurableIsCaught");
         multiPaxos(BrokenMultiPaxos.Bug.PROMISE_BEFORE_DURABLE, 0, "MultiPaxosScenarioTest.aPromiseSentBeforeItIsDurableLetsTwoValuesBeChosen");
         // Answering a lower ballot's Phase 1a without raising the promise reports the acceptor's votes
         // truthfully, and no vote below its (higher) promise can follow; that ballot's Phase 2a is still
