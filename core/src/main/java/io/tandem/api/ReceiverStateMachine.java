@@ -5,7 +5,6 @@ import io.tandem.statemachine.StateMachine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -63,7 +62,24 @@ final class ReceiverStateMachine implements StateMachine {
         // this copy and its allocation were a fifth of the benchmark's samples). The array may be shared with the
         // engine's log (Raft keeps its entries), so Message documents it as read-only; payload() copies.
         receiver.receive(new Message(src, index, command, 1 + nameLength, command.length - 1 - nameLength));
-        return ByteBuffer.allocate(Long.BYTES).putLong(index).array();
+        return position(index);
+    }
+
+    /** A delivered command's result: its position, 8 bytes big-endian (no {@code ByteBuffer} per message). */
+    static byte[] position(long index) {
+        byte[] r = new byte[Long.BYTES];
+        for (int i = Long.BYTES - 1; i >= 0; i--) {
+            r[i] = (byte) index;
+            index >>>= 8;
+        }
+        return r;
+    }
+
+    /** The position {@link #position(long)} encoded. */
+    static long positionOf(byte[] result) {
+        long index = 0;
+        for (int i = 0; i < Long.BYTES; i++) index = index << 8 | (result[i] & 0xFF);
+        return index;
     }
 
     @Override

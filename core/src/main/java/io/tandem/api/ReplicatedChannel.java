@@ -1,7 +1,6 @@
 package io.tandem.api;
 
 import io.tandem.engine.GroupView;
-import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -78,7 +77,7 @@ final class ReplicatedChannel implements Channel {
 
     @Override
     public CompletableFuture<Long> send(byte[] payload) {
-        return node.submit(ReceiverStateMachine.encode(prefix, payload)).thenApply(r -> ByteBuffer.wrap(r).getLong());
+        return node.submit(ReceiverStateMachine.encode(prefix, payload)).thenApply(ReceiverStateMachine::positionOf);
     }
 
     @Override

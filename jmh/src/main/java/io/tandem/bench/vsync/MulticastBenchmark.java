@@ -7,6 +7,8 @@ import io.tandem.api.Tandem;
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.Protocols;
 import io.tandem.protocols.vsync.VsyncConfig;
+import io.tandem.runtime.IdleStrategy;
+import io.tandem.runtime.RuntimeConfig;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.tcp.TcpTransport;
 import io.tandem.transport.tcp.TcpTransportConfig;
@@ -38,10 +40,12 @@ import org.jgroups.JChannel;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.MulticastBenchmark \
  *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
- *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--thread-cpu true] [--jfr /tmp/prefix]
+ *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--idle 200,20] [--thread-cpu true] [--jfr /tmp/prefix]
  * </pre>
  * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6); without it W is sized by
  * the slot ({@link #windowFor});
+ * {@code --idle spins,yields} sets the engine loops' idle strategy (spin and yield turns before the library's
+ * BACKOFF parks; default 200,20);
  * {@code --thread-cpu true} prints the CPU each thread group used while measured, {@code --jfr} records a JFR
  * profile (settings "profile") of each measured interval.
  * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds.
@@ -68,6 +72,7 @@ public final class MulticastBenchmark {
                 case "--window" -> window = Integer.parseInt(v);
                 case "--thread-cpu" -> threadCpu = Boolean.parseBoolean(v);
                 case "--jfr" -> jfrPrefix = v;
+                case "--idle" -> idle = idleStrategy(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -114,6 +119,15 @@ public final class MulticastBenchmark {
     static int windowFor(int slotBytes) {
         int w = Integer.highestOneBit(Math.max(1, RING_BYTES_PER_ROW / slotBytes));
         return Math.clamp(w, 64, 256);
+    }
+
+    /** The engine loops' idle strategy ({@code --idle spins,yields}; the library's BACKOFF unless given). */
+    private static IdleStrategy idle = IdleStrategy.BACKOFF;
+
+    /** {@code spins,yields}: BACKOFF's parks (50 us doubling to 1 ms) after that many spin and yield turns. */
+    static IdleStrategy idleStrategy(String spec) {
+        String[] sy = spec.split(",");
+        return new IdleStrategy(Integer.parseInt(sy[0]), Integer.parseInt(sy[1]), IdleStrategy.BACKOFF.minPark(), IdleStrategy.BACKOFF.maxPark());
     }
 
     /** Print the CPU time each thread group used during the measured seconds (names with digits folded). */
@@ -214,6 +228,7 @@ public final class MulticastBenchmark {
                         .protocol(Protocols.virtualSynchrony(config))
                         .transport(TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)))
                         .inMemoryStorage()
+                        .runtimeConfig(RuntimeConfig.DEFAULTS.withIdleStrategy(idle))
                         .connect(new Receiver() {
                             @Override
                             public void receive(Message msg) {
