@@ -60,4 +60,14 @@ class MessageTest {
         assertThat(got.get(1).length()).isZero();
         assertThat(got.get(1).payload()).isEmpty();
     }
+
+    @Test
+    void aDeliveredPositionIsEightBigEndianBytesAndReadsBack() {
+        // The bytes ByteBuffer.putLong wrote before (the result format a forwarded send's caller decodes).
+        for (long index : new long[] {0, 1, 255, 256, 0x0102030405060708L, Long.MAX_VALUE, -1, Long.MIN_VALUE}) {
+            byte[] r = ReceiverStateMachine.position(index);
+            assertThat(r).containsExactly(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(index).array());
+            assertThat(ReceiverStateMachine.positionOf(r)).isEqualTo(index);
+        }
+    }
 }
