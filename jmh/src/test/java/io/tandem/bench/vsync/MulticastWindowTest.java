@@ -27,4 +27,13 @@ class MulticastWindowTest {
         }
         assertThat(MulticastBenchmark.windowFor(2176)).as("2 KiB payload").isEqualTo(128);
     }
+
+    @Test
+    void anIdleOptionSetsSpinsAndYieldsAndKeepsBackoffsParks() {
+        io.tandem.runtime.IdleStrategy idle = MulticastBenchmark.idleStrategy("20,2");
+        assertThat(idle.spins()).isEqualTo(20);
+        assertThat(idle.yields()).isEqualTo(2);
+        assertThat(idle.minPark()).isEqualTo(io.tandem.runtime.IdleStrategy.BACKOFF.minPark());
+        assertThat(idle.maxPark()).isEqualTo(io.tandem.runtime.IdleStrategy.BACKOFF.maxPark());
+    }
 }
