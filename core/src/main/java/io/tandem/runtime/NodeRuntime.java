@@ -528,8 +528,9 @@ public final class NodeRuntime implements AutoCloseable {
         List<Committed> batch = delivered;
         // The next turn's list starts at this turn's size: an engine delivering hundreds of entries per turn
         // (an SMC ring of 256 slots per sender) otherwise regrew a 10-entry list eight times per turn, which
-        // was 10-17 % of the loop's samples in the vsync benchmark (vsync13). Only capacity; same entries.
-        delivered = new ArrayList<>(Math.max(16, batch.size()));
+        // was 10-17 % of the loop's samples in the vsync benchmark (vsync13). Only capacity; same entries. Capped so
+        // that one huge turn (a catch-up) does not make every later turn allocate a huge array.
+        delivered = new ArrayList<>(Math.clamp(batch.size(), 16, 4096));
         execution.submit(new ExecutionThread.ApplyAll(batch));
         lookupWakeDue = 0; // woken: it drains the lookups queued before too
     }
