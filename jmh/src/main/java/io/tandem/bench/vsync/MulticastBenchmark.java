@@ -127,7 +127,11 @@ public final class MulticastBenchmark {
     /** {@code spins,yields}: BACKOFF's parks (50 us doubling to 1 ms) after that many spin and yield turns. */
     static IdleStrategy idleStrategy(String spec) {
         String[] sy = spec.split(",");
-        return new IdleStrategy(Integer.parseInt(sy[0]), Integer.parseInt(sy[1]), IdleStrategy.BACKOFF.minPark(), IdleStrategy.BACKOFF.maxPark());
+        if (sy.length != 2 || !sy[0].strip().matches("\\d{1,9}") || !sy[1].strip().matches("\\d{1,9}")) {
+            throw new IllegalArgumentException("--idle wants spins,yields (two non-negative integers), got '" + spec + "'");
+        }
+        return new IdleStrategy(Integer.parseInt(sy[0].strip()), Integer.parseInt(sy[1].strip()),
+                IdleStrategy.BACKOFF.minPark(), IdleStrategy.BACKOFF.maxPark());
     }
 
     /** Print the CPU time each thread group used during the measured seconds (names with digits folded). */

@@ -36,4 +36,13 @@ class MulticastWindowTest {
         assertThat(idle.minPark()).isEqualTo(io.tandem.runtime.IdleStrategy.BACKOFF.minPark());
         assertThat(idle.maxPark()).isEqualTo(io.tandem.runtime.IdleStrategy.BACKOFF.maxPark());
     }
+
+    @Test
+    void aMalformedIdleOptionIsAClearError() {
+        for (String bad : new String[] {"20", "20,x", "-1,2", "1,2,3", ""}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MulticastBenchmark.idleStrategy(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("--idle wants spins,yields");
+        }
+    }
 }
