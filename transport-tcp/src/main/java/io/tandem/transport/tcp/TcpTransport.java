@@ -529,7 +529,8 @@ public final class TcpTransport implements Transport {
                 metrics.total(TransportMetrics.SENDS_FAILED),
                 metrics.total(TransportMetrics.RECONNECTS),
                 metrics.total(TransportMetrics.CONNECTIONS_OPENED),
-                metrics.total(TransportMetrics.REGION_WRITES_REJECTED));
+                metrics.total(TransportMetrics.REGION_WRITES_REJECTED),
+                metrics.total(TransportMetrics.FLUSHES));
     }
 
     /** Whether a handshaken connection to {@code peer} is up. */
