@@ -566,6 +566,12 @@ public final class NodeRuntime implements AutoCloseable {
             engine.start(ctx);
             if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
             while (running) {
+                // A polling engine sends many frames per turn (SST pushes to every member, RDMC blocks, asks): held
+                // in one batch, each peer's frames of the turn go in one write and its I/O thread is woken once, not
+                // once per frame (issue 23, rdmc13). Flushed before the loop can wait, so nothing queued waits on a park.
+                // (A local: the engine may stop polling mid-turn, and an open batch must still be flushed.)
+                boolean batching = polling;
+                if (batching) transport.startBatch();
                 int handled = inbox.drain(this::dispatch, config.loopBatch());
                 deliverApplied();
                 lookUpSessions();
@@ -588,6 +594,7 @@ public final class NodeRuntime implements AutoCloseable {
                 storage.endTurn();
                 handOffDelivered();
                 wakeExecutionForLookups(System.nanoTime());
+                if (batching) transport.flushBatch();
                 if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
                 else idleTurns = 0;
             }
@@ -598,6 +605,7 @@ public final class NodeRuntime implements AutoCloseable {
             running = false;
             pending.failAll(new TandemException("node " + self + " stopped after an engine failure: " + e, e));
         } finally {
+            transport.flushBatch(); // an engine that threw mid-turn: what it queued still goes
             loopEnded.complete(null);
             for (AwaitReady w : readyWaiters) w.answer().completeExceptionally(stoppedException());
             readyWaiters.clear();

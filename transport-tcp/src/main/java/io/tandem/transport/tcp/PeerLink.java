@@ -187,7 +187,7 @@ final class PeerLink {
         queuedMessages.incrementAndGet();
         queuedBytes.addAndGet(frameBytes);
         outbox.offer(frame);
-        requestDrain();
+        transport.drainSoon(this); // now, or at the end of the sending thread's batch (Transport#startBatch)
         return true;
     }
 
