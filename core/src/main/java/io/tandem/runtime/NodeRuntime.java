@@ -566,13 +566,15 @@ public final class NodeRuntime implements AutoCloseable {
             engine.start(ctx);
             if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
             while (running) {
-                // A polling engine sends many frames per turn (SST pushes to every member, RDMC blocks, asks): held
-                // in one batch, each peer's frames of the turn go in one write and its I/O thread is woken once, not
-                // once per frame (issue 23, rdmc13). Flushed before the loop can wait, so nothing queued waits on a park.
+                // A polling engine sends many frames per pass (SST pushes to every member, RDMC blocks, asks): held in
+                // one batch, each peer's frames of the pass go in one write and its I/O thread is woken once, not once
+                // per frame (issue 23, rdmc13). Each inbox event is a batch of its own (its sends must not wait behind
+                // the turn's other events: a relay's 1 MiB block copy there delayed its asks and forwards), and the
+                // timers and the pass one more, flushed before the loop can wait, so nothing queued waits on a park.
                 // (A local: the engine may stop polling mid-turn, and an open batch must still be flushed.)
                 boolean batching = polling;
                 if (batching) transport.startBatch();
-                int handled = inbox.drain(this::dispatch, config.loopBatch());
+                int handled = inbox.drain(batching ? this::dispatchInBatch : this::dispatch, config.loopBatch());
                 deliverApplied();
                 lookUpSessions();
                 long now = now();
@@ -637,6 +639,13 @@ public final class NodeRuntime implements AutoCloseable {
         } finally {
             parked = false;
         }
+    }
+
+    /** {@link #dispatch} with the event's sends flushed right after it (the loop's batch is open around it). */
+    private void dispatchInBatch(LoopEvent e) {
+        dispatch(e);
+        transport.flushBatch();
+        transport.startBatch();
     }
 
     private void dispatch(LoopEvent e) {
