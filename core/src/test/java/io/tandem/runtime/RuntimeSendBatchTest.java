@@ -35,7 +35,12 @@ import org.junit.jupiter.api.Test;
  * send never waits behind another event or a park. Everything sent arrives.
  */
 class RuntimeSendBatchTest {
-    record Ping(long i) implements ProtocolMessage {}
+    record Ping(long i) implements ProtocolMessage {
+        @Override
+        public long requestId() {
+            return io.tandem.engine.RequestIds.BACKGROUND;
+        }
+    }
 
     @Test
     void everyLoopSendIsInABatchFlushedBeforeTheNextCallback() {
