@@ -570,7 +570,15 @@ public final class NodeRuntime implements AutoCloseable {
             engine.start(ctx);
             if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
             while (running) {
-                int handled = inbox.drain(this::dispatch, config.loopBatch());
+                // A polling engine sends many frames per pass (SST pushes to every member, RDMC blocks, asks): held in
+                // one batch, each peer's frames of the pass go in one write and its I/O thread is woken once, not once
+                // per frame (issue 23, rdmc13). Each inbox event is a batch of its own (its sends must not wait behind
+                // the turn's other events: a relay's 1 MiB block copy there delayed its asks and forwards), and the
+                // timers and the pass one more, flushed before the loop can wait, so nothing queued waits on a park.
+                // (A local: the engine may stop polling mid-turn, and an open batch must still be flushed.)
+                boolean batching = polling;
+                if (batching) transport.startBatch();
+                int handled = inbox.drain(batching ? this::dispatchInBatch : this::dispatch, config.loopBatch());
                 deliverApplied();
                 lookUpSessions();
                 long now = now();
@@ -592,6 +600,7 @@ public final class NodeRuntime implements AutoCloseable {
                 storage.endTurn();
                 handOffDelivered();
                 wakeExecutionForLookups(System.nanoTime());
+                if (batching) transport.flushBatch();
                 if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
                 else idleTurns = 0;
             }
@@ -602,6 +611,7 @@ public final class NodeRuntime implements AutoCloseable {
             running = false;
             pending.failAll(new TandemException("node " + self + " stopped after an engine failure: " + e, e));
         } finally {
+            transport.flushBatch(); // an engine that threw mid-turn: what it queued still goes
             loopEnded.complete(null);
             for (AwaitReady w : readyWaiters) w.answer().completeExceptionally(stoppedException());
             readyWaiters.clear();
@@ -633,6 +643,13 @@ public final class NodeRuntime implements AutoCloseable {
         } finally {
             parked = false;
         }
+    }
+
+    /** {@link #dispatch} with the event's sends flushed right after it (the loop's batch is open around it). */
+    private void dispatchInBatch(LoopEvent e) {
+        dispatch(e);
+        transport.flushBatch();
+        transport.startBatch();
     }
 
     private void dispatch(LoopEvent e) {

@@ -94,6 +94,16 @@ public final class FaultInjectingTransport implements Transport {
     }
 
     @Override
+    public void startBatch() {
+        delegate.startBatch();
+    }
+
+    @Override
+    public void flushBatch() {
+        delegate.flushBatch();
+    }
+
+    @Override
     public boolean send(NodeId to, ProtocolMessage message) {
         FaultPlan p = plan;
         if (p.isNone()) return delegate.send(to, message);

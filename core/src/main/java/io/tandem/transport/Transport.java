@@ -45,6 +45,19 @@ public interface Transport extends AutoCloseable {
      */
     boolean send(NodeId to, ProtocolMessage message);
 
+    /**
+     * From now until {@link #flushBatch()}, the calling thread's sends and region pushes are queued as
+     * always but their I/O threads are not woken for each one: an event loop that sends several messages
+     * per turn opens a batch at the turn's start and flushes it before it waits, so a turn's frames go to
+     * each peer in one write and one wake-up instead of one each. A batch changes only <em>when</em>
+     * queued frames are handed to the socket, never whether or in which order they go. Other threads'
+     * sends are not held. A transport that writes at once ignores both (the default).
+     */
+    default void startBatch() {}
+
+    /** Hands what the calling thread queued since {@link #startBatch()} to the I/O threads and ends its batch. */
+    default void flushBatch() {}
+
     /** Memory regions with one-sided writes (SST support). */
     MemoryRegions regions();
 

@@ -56,6 +56,8 @@ public final class LargeMessageBenchmark {
     private LargeMessageBenchmark() {}
 
     private static final AtomicReference<Throwable> FIRST_ERROR = new AtomicReference<>();
+    /** The transports' frame and flush counts over the last measured window, per message delivered at n2 (a comment line). */
+    private static final AtomicReference<String> COUNTS = new AtomicReference<>();
 
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = List.of(2, 3, 4, 5);
@@ -121,6 +123,8 @@ public final class LargeMessageBenchmark {
                 Point r = p[0] == 0 ? raw(p[2], block, p[1] - 1, base, warmup, measure) : tandem(p[1], p[2], block, inflight, heartbeatMs, idle, base, warmup, measure);
                 String system = p[0] == 1 ? "tandem" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
+                String counts = COUNTS.getAndSet(null);
+                if (counts != null) System.out.println("# " + system + " n=" + p[1] + " payload=" + p[2] + ": " + counts);
                 System.out.flush();
                 if (FIRST_ERROR.get() != null) throw new IllegalStateException("a send failed", FIRST_ERROR.get());
             }
@@ -132,13 +136,32 @@ public final class LargeMessageBenchmark {
 
     /** Measures the bytes counted by {@code counters} (one per receiver) between warm-up end and measure end. */
     private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure) throws InterruptedException {
+        return measure(counters, messages, warmup, measure, List.of());
+    }
+
+    /** ... and counts the frames and flushes of {@code transports} over the same window. */
+    private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure, List<TcpTransport> transports) throws InterruptedException {
         Thread.sleep((long) (warmup * 1000));
+        long frames0 = 0, flushes0 = 0;
+        for (TcpTransport t : transports) {
+            frames0 += t.stats().framesSent();
+            flushes0 += t.stats().flushes();
+        }
         long[] before = new long[counters.length];
         for (int i = 0; i < counters.length; i++) before[i] = counters[i].get();
         long m0 = messages.get();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long t1 = System.nanoTime();
+        if (!transports.isEmpty()) {
+            long frames = -frames0, flushes = -flushes0;
+            for (TcpTransport t : transports) {
+                frames += t.stats().framesSent();
+                flushes += t.stats().flushes();
+            }
+            double m = Math.max(1, messages.get() - m0);
+            COUNTS.set(String.format(Locale.ROOT, "frames sent %.2f, flushes %.2f per message (all members), %.2f frames per flush", frames / m, flushes / m, frames / (double) Math.max(1, flushes)));
+        }
         double seconds = (t1 - t0) / 1e9;
         double sum = 0;
         double min = Double.MAX_VALUE;
@@ -162,6 +185,7 @@ public final class LargeMessageBenchmark {
         for (int i = 0; i < bytes.length; i++) bytes[i] = new AtomicLong();
         AtomicLong messages = new AtomicLong();
         List<Channel> channels = new ArrayList<>();
+        List<TcpTransport> transports = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicBoolean stop = new AtomicBoolean();
         Thread sender = null;
         try {
@@ -170,7 +194,11 @@ public final class LargeMessageBenchmark {
                 boolean second = i == 1;
                 channels.add(Tandem.channel().id("n" + (i + 1)).members(members).cluster("vsync-large-" + basePort)
                         .protocol(Protocols.virtualSynchrony(config))
-                        .transport(TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)))
+                        .transport(setup -> {
+                            TcpTransport t = (TcpTransport) TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)).create(setup);
+                            transports.add(t);
+                            return t;
+                        })
                         .inMemoryStorage()
                         .runtimeConfig(io.tandem.runtime.RuntimeConfig.DEFAULTS.withIdleStrategy(idle))
                         .connect(new Receiver() {
@@ -208,7 +236,7 @@ public final class LargeMessageBenchmark {
             }, "sender");
             sender.setDaemon(true);
             sender.start();
-            return measure(bytes, messages, warmup, measure);
+            return measure(bytes, messages, warmup, measure, transports);
         } finally {
             stop.set(true);
             if (sender != null) sender.join(5000);

@@ -88,6 +88,7 @@ final class PeerLink {
 
     final LongAdder framesSent;
     final LongAdder bytesSent;
+    final LongAdder flushes;
     final LongAdder framesReceived;
     final LongAdder bytesReceived;
     final LongAdder sendsDropped;
@@ -104,6 +105,7 @@ final class PeerLink {
         String p = peer.value();
         framesSent = metrics.counter(TransportMetrics.FRAMES_SENT, "peer", p);
         bytesSent = metrics.counter(TransportMetrics.BYTES_SENT, "peer", p);
+        flushes = metrics.counter(TransportMetrics.FLUSHES, "peer", p);
         framesReceived = metrics.counter(TransportMetrics.FRAMES_RECEIVED, "peer", p);
         bytesReceived = metrics.counter(TransportMetrics.BYTES_RECEIVED, "peer", p);
         sendsDropped = metrics.counter(TransportMetrics.SENDS_DROPPED, "peer", p);
@@ -185,7 +187,7 @@ final class PeerLink {
         queuedMessages.incrementAndGet();
         queuedBytes.addAndGet(frameBytes);
         outbox.offer(frame);
-        requestDrain();
+        transport.drainSoon(this); // now, or at the end of the sending thread's batch (Transport#startBatch)
         return true;
     }
 
@@ -267,6 +269,7 @@ final class PeerLink {
         if (frames > 0) {
             framesSent.add(frames);
             bytesSent.add(bytes);
+            flushes.increment();
             ch.flush();
         }
         if (frames == MAX_FRAMES_PER_DRAIN && ch.isWritable() && !outbox.isEmpty()) {

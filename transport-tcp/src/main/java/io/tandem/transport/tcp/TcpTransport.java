@@ -430,6 +430,49 @@ public final class TcpTransport implements Transport {
         return link.offer(FrameFormat.TYPE_MESSAGE, body);
     }
 
+    /**
+     * One thread's open batch ({@link #startBatch}): the links it queued frames for and whose drain it holds
+     * back until {@link #flushBatch}. Touched only by its own thread.
+     */
+    private static final class Batch {
+        boolean open;
+        final ArrayList<PeerLink> links = new ArrayList<>(4);
+    }
+
+    private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
+
+    @Override
+    public void startBatch() {
+        batches.get().open = true;
+    }
+
+    /**
+     * Asks each link the batch queued frames for to drain: one event-loop task, one write and one wake-up per
+     * peer for the whole batch. Nothing strands: a link whose drain is already running or scheduled re-checks
+     * its queue when that drain ends ({@link PeerLink#requestDrain}).
+     */
+    @Override
+    public void flushBatch() {
+        Batch b = batches.get();
+        b.open = false;
+        List<PeerLink> held = b.links;
+        if (held.isEmpty()) return;
+        for (int i = 0; i < held.size(); i++) held.get(i).requestDrain();
+        held.clear();
+    }
+
+    /** {@code link} has a new frame queued by the calling thread: drain it now, or when the thread's batch is flushed. */
+    void drainSoon(PeerLink link) {
+        Batch b = batches.get();
+        if (!b.open) {
+            link.requestDrain();
+            return;
+        }
+        List<PeerLink> held = b.links;
+        for (int i = 0; i < held.size(); i++) if (held.get(i) == link) return;
+        held.add(link);
+    }
+
     /** A {@link io.tandem.codec.SharedEncoding} message and its encoding, kept for a send of the same instance to the next peer. */
     private record Encoded(ProtocolMessage message, byte[] body) {}
 
@@ -529,7 +572,8 @@ public final class TcpTransport implements Transport {
                 metrics.total(TransportMetrics.SENDS_FAILED),
                 metrics.total(TransportMetrics.RECONNECTS),
                 metrics.total(TransportMetrics.CONNECTIONS_OPENED),
-                metrics.total(TransportMetrics.REGION_WRITES_REJECTED));
+                metrics.total(TransportMetrics.REGION_WRITES_REJECTED),
+                metrics.total(TransportMetrics.FLUSHES));
     }
 
     /** Whether a handshaken connection to {@code peer} is up. */

@@ -18,6 +18,8 @@ package io.tandem.transport.tcp;
  * @param reconnects           dial attempts after the first, per peer this node dials
  * @param connectionsOpened    connections that completed their handshake
  * @param regionWritesRejected region writes naming a region or range this node does not have
+ * @param flushes              drains that handed frames to the socket, each ending in one flush
+ *                             ({@code framesSent / flushes} frames went per write on average)
  */
 public record TcpTransportStats(
         long framesSent,
@@ -31,4 +33,5 @@ public record TcpTransportStats(
         long failedSends,
         long reconnects,
         long connectionsOpened,
-        long regionWritesRejected) {}
+        long regionWritesRejected,
+        long flushes) {}

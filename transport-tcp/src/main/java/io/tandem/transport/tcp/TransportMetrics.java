@@ -24,6 +24,8 @@ final class TransportMetrics {
 
     static final String FRAMES_SENT = "frames.sent";
     static final String BYTES_SENT = "bytes.sent";
+    /** Drains that handed frames to the socket, each ending in one flush: frames sent over flushes is the batching. */
+    static final String FLUSHES = "flushes";
     static final String FRAMES_RECEIVED = "frames.received";
     static final String BYTES_RECEIVED = "bytes.received";
     static final String FRAMES_MALFORMED = "frames.malformed";
