@@ -84,6 +84,8 @@ public final class CostCalibration {
         Path latenciesBase = null;
         Path applyOnlyBase = null;
         Path handoffBase = null;
+        Path handlersBase = null;
+        List<String[]> handlerRuns = new ArrayList<>();
         Path burstBase = null;
         Path syncCpuDir = null;
         String stateMachine = "btree";
@@ -104,6 +106,12 @@ public final class CostCalibration {
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--apply-only" -> applyOnlyBase = Path.of(args[++i]);
                 case "--handoff" -> handoffBase = Path.of(args[++i]);
+                case "--handlers" -> handlersBase = Path.of(args[++i]);
+                case "--run" -> {
+                    String[] nn = args[++i].split(":", 2);
+                    if (nn.length != 2) throw new IllegalArgumentException("--run wants NAME:NODES, got " + args[i]);
+                    handlerRuns.add(nn);
+                }
                 case "--transport-burst" -> burstBase = Path.of(args[++i]);
                 case "--sync-cpu" -> syncCpuDir = Path.of(args[++i]);
                 case "--state-machine" -> stateMachine = args[++i];
@@ -120,7 +128,7 @@ public final class CostCalibration {
                 case "--help", "-h" -> {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
                             + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]"
-                            + " [--transport-burst BASE_TABLE [--repeat N]]"
+                            + " [--transport-burst BASE_TABLE [--repeat N]] [--handlers BASE_TABLE --run NAME:NODES [--run NAME:NODES...]]"
                             + " [--timers BASE_TABLE --deployment FILE --nodes N [--clients C] --timer NAME... [--engine-option KEY=VALUE...]]");
                     return;
                 }
@@ -155,6 +163,11 @@ public final class CostCalibration {
         if (timersBase != null) {
             if (timersDeployment == null || timersNodes < 1 || timerNames.isEmpty()) throw new IllegalArgumentException("--timers needs --deployment FILE, --nodes N and at least one --timer NAME");
             timersOnly(timersBase, out, timersDeployment, timersNodes, timersClients, timerNames, engineOptions, quick, date);
+            return;
+        }
+        if (handlersBase != null) {
+            if (handlerRuns.isEmpty()) throw new IllegalArgumentException("--handlers needs at least one --run NAME:NODES");
+            handlersOnly(handlersBase, out, handlerRuns, quick, date);
             return;
         }
         if (handoffBase != null) {
@@ -516,14 +529,30 @@ public final class CostCalibration {
 
     // ---- engine handlers, timed in the simulator ----
 
+    /** The engines (name, nodes) whose handlers the full calibration times. */
+    private static final String[][] HANDLER_RUNS = {{"raft", "3"}, {"raft", "5"}, {"multipaxos", "3"}, {"unreplicated", "1"}};
+
     private static Map<String, String> handlers(boolean quick) {
         Map<String, List<long[]>> samples = new TreeMap<>();
-        String[][] runs = {{"raft", "3"}, {"raft", "5"}, {"multipaxos", "3"}, {"unreplicated", "1"}};
+        for (Map<String, List<long[]>> perRun : handlerSamples(HANDLER_RUNS, quick)) {
+            perRun.forEach((k, v) -> samples.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+        }
+        return handlerCosts(samples);
+    }
+
+    /**
+     * Every handler of each run timed in the simulator (wall clock), keyed {@code loop.message.<Type>} or
+     * {@code loop.<kind>}, one map per run: two rounds over all runs, the second recorded (the first warms the JIT).
+     */
+    private static List<Map<String, List<long[]>>> handlerSamples(String[][] runs, boolean quick) {
+        List<Map<String, List<long[]>>> all = new ArrayList<>();
+        for (String[] ignored : runs) all.add(new TreeMap<>());
         for (int round = 0; round < 2; round++) {
             boolean record = round == 1; // the first round warms the JIT up
-            for (String[] run : runs) {
-                Protocol p = Protocols.byName(run[0]);
-                SimBench.Config c = SimBench.Config.of(Integer.parseInt(run[1]), 16).withTimeline(SimBench.Config.of(1, 1).warmupNanos(), 0, quick ? 500_000_000L : 2_000_000_000L);
+            for (int i = 0; i < runs.length; i++) {
+                Protocol p = Protocols.byName(runs[i][0]);
+                Map<String, List<long[]>> samples = all.get(i);
+                SimBench.Config c = SimBench.Config.of(Integer.parseInt(runs[i][1]), 16).withTimeline(SimBench.Config.of(1, 1).warmupNanos(), 0, quick ? 500_000_000L : 2_000_000_000L);
                 SimBench.run(p, c, CostTable.uncalibrated().with("loop.default.ns", "2000").with("apply.ns", "2000"), (kind, type, bytes, wall) -> {
                     if (!record) return;
                     String key = "message".equals(kind) ? "loop.message." + type : "loop." + kind;
@@ -531,6 +560,10 @@ public final class CostCalibration {
                 });
             }
         }
+        return all;
+    }
+
+    private static Map<String, String> handlerCosts(Map<String, List<long[]>> samples) {
         Map<String, String> out = new TreeMap<>();
         List<Long> messageMedians = new ArrayList<>();
         List<Long> otherMedians = new ArrayList<>();
@@ -555,6 +588,7 @@ public final class CostCalibration {
             }
             out.put("meta.samples." + e.getKey().substring(5), Integer.toString(s.size()));
         }
+        if (messageMedians.isEmpty()) return out;
         out.put("loop.message.default.ns", Long.toString(median(messageMedians)));
         out.put("loop.default.ns", Long.toString(median(otherMedians)));
         out.put("meta.source.loop", "wall time of each real engine handler (raft 3 and 5 nodes, multipaxos, unreplicated) run in the simulator under 16 closed-loop clients; "
@@ -686,6 +720,75 @@ public final class CostCalibration {
                     + t.get("meta.timers.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --timers; do not edit by hand.");
         }
         System.out.println("wrote " + out + ": " + found);
+    }
+
+    /**
+     * {@code --handlers BASE --run NAME:NODES [--run ...]} (session 16): the message handlers of the first run's engine
+     * measured exactly as the full calibration measures Raft's, MultiPaxos' and the unreplicated engine's ({@link
+     * #handlerSamples}: the real engine in the simulator under 16 closed-loop clients, wall time per handler, median per
+     * message type of the second of two rounds, per-byte slope by size), for an engine the full calibration does not
+     * run (Copilot). Written onto the base table: each of the first run's message types with at least 50 samples whose
+     * key the base table does not hold yet. A type whose name the base table already holds (another engine's record of
+     * the same simple name) is not overwritten; its median is listed in {@code meta.handlers.skipped}. The further runs
+     * are controls: the medians of their types that the base table holds are listed next to the base table's value in
+     * {@code meta.handlers.control}, so that the conditions of this run can be compared with the base calibration's.
+     * Every other key of the base table stays. Wall clock: run it through {@code /work/tools/bench}.
+     */
+    private static void handlersOnly(Path base, Path out, List<String[]> runs, boolean quick, String date) throws Exception {
+        TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
+        String before = loadavg();
+        String[][] r = runs.toArray(String[][]::new);
+        List<Map<String, List<long[]>>> samples = handlerSamples(r, quick);
+        Map<String, String> target = handlerCosts(samples.get(0));
+        StringBuilder written = new StringBuilder();
+        StringBuilder skipped = new StringBuilder();
+        java.util.Set<String> writtenTypes = new java.util.HashSet<>();
+        for (Map.Entry<String, String> e : target.entrySet()) {
+            String key = e.getKey();
+            if (!key.startsWith("loop.message.") || key.startsWith("loop.message.default.")) continue;
+            String type = key.substring("loop.message.".length(), key.lastIndexOf('.'));
+            if (t.containsKey("loop.message." + type + ".ns") && !writtenTypes.contains(type)) {
+                if (key.endsWith(".ns")) skipped.append(' ').append(type).append('=').append(e.getValue()).append(" (base ").append(t.get(key)).append(')');
+                continue;
+            }
+            t.put(key, e.getValue());
+            writtenTypes.add(type);
+            if (key.endsWith(".ns")) {
+                t.put("meta.samples.message." + type, target.get("meta.samples.message." + type));
+                written.append(' ').append(type).append('=').append(e.getValue());
+            }
+        }
+        StringBuilder control = new StringBuilder();
+        for (int i = 1; i < r.length; i++) {
+            Map<String, String> c = handlerCosts(samples.get(i));
+            control.append(control.isEmpty() ? "" : "; ").append(r[i][0]).append(' ').append(r[i][1]).append(':');
+            for (Map.Entry<String, String> e : c.entrySet()) {
+                String key = e.getKey();
+                if (key.startsWith("loop.message.") && key.endsWith(".ns") && !key.startsWith("loop.message.default.") && t.containsKey(key)) {
+                    control.append(' ').append(key.substring("loop.message.".length(), key.length() - 3)).append('=').append(e.getValue()).append(" (base ").append(t.get(key)).append(')');
+                }
+            }
+        }
+        StringBuilder runNames = new StringBuilder();
+        for (String[] run : r) runNames.append(runNames.isEmpty() ? "" : ", ").append(run[0]).append(' ').append(run[1]).append(" nodes");
+        t.put("meta.handlers.load", "before " + before + ", after " + loadavg());
+        t.put("meta.handlers.cpu-pressure", pressure());
+        t.put("meta.handlers.base", base.getFileName().toString());
+        t.put("meta.handlers.date", date);
+        t.put("meta.handlers.host", InetAddress.getLocalHost().getHostName() + " (" + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
+                + System.getProperty("java.vm.name") + " " + Runtime.version() + ")");
+        t.put("meta.handlers.written", written.toString().trim());
+        t.put("meta.handlers.skipped", skipped.toString().trim());
+        t.put("meta.handlers.control", control.toString());
+        t.put("meta.source.handlers", "loop.message.<Type> of " + r[0][0] + " (" + r[0][1] + " nodes): measured as meta.source.loop says (runs: " + runNames
+                + "; 16 closed-loop clients; median per message type of the second of two rounds; per-byte slope from the halves by size), written "
+                + "only for types the base table did not hold; measured " + date);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            CostTable.of(t).write(w, "Tandem simulator cost table: " + base.getFileName() + " with " + r[0][0] + "'s message handlers measured " + date + " (load "
+                    + t.get("meta.handlers.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --handlers; do not edit by hand.");
+        }
+        System.out.println("wrote " + out + ": written" + written + "; skipped" + skipped + "; control " + control);
     }
 
     private static void handoffOnly(Path base, Path out, boolean quick, int repeat, String date) throws Exception {

@@ -37,6 +37,12 @@ import java.util.Objects;
  * @param logRetentionSlots    executed slots of each log a replica keeps behind its snapshot, so that a peer
  *                             a little behind catches up with commits rather than the whole snapshot
  * @param snapshotChunkBytes   size of one chunk of a snapshot sent to a replica that needs a compacted slot
+ * @param commitPiggyback      a pilot's Commit of its own slot goes at once only to the other pilot (the one member
+ *                             that needs it to order, execute and answer clients); the other replicas get it inside
+ *                             the pilot's next FastAccept, or as a plain Commit after {@code commitPiggybackWait}.
+ *                             Off: the Commit goes to every member at once (§3.5 as written). An optimisation of
+ *                             the healthy path (copilot17), switchable for the ablation like §4's
+ * @param commitPiggybackWait  the longest a non-pilot replica's Commit waits for the pilot's next FastAccept
  */
 public record CopilotConfig(
         boolean pingPong,
@@ -56,12 +62,14 @@ public record CopilotConfig(
         Duration viewChangeTimeout,
         long snapshotThreshold,
         long logRetentionSlots,
-        int snapshotChunkBytes) {
+        int snapshotChunkBytes,
+        boolean commitPiggyback,
+        Duration commitPiggybackWait) {
 
     public static final CopilotConfig DEFAULTS = new CopilotConfig(
             true, Duration.ofMillis(1), true, Duration.ofMillis(10), Duration.ofMillis(2), Duration.ofMillis(50), Duration.ofMillis(50),
             5000, 64, 256, 100_000, Duration.ofSeconds(1), 64, Duration.ofMillis(100), Duration.ofSeconds(1),
-            10_000, 1_000, 256 << 10);
+            10_000, 1_000, 256 << 10, true, Duration.ofMillis(1));
 
     public CopilotConfig {
         positive("pingPongWait", pingPongWait);
@@ -72,6 +80,7 @@ public record CopilotConfig(
         positive("detectorInterval", detectorInterval);
         positive("beaconInterval", beaconInterval);
         positive("viewChangeTimeout", viewChangeTimeout);
+        positive("commitPiggybackWait", commitPiggybackWait);
         if (viewChangeTimeout.compareTo(beaconInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("viewChangeTimeout (" + viewChangeTimeout + ") must be at least two beacon intervals (" + beaconInterval + ")");
         }
@@ -93,42 +102,48 @@ public record CopilotConfig(
     public CopilotConfig withPingPong(boolean on) {
         return new CopilotConfig(on, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
     }
 
     public CopilotConfig withNullDepElimination(boolean on) {
         return new CopilotConfig(pingPong, pingPongWait, on, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
     }
 
     public CopilotConfig withTimers(Duration pingPongWait, Duration takeoverTimeout, Duration fastPathWait, Duration resendInterval, Duration catchUpInterval) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
     }
 
     public CopilotConfig withLimits(int maxBatch, int maxInflightSlots, int maxInflightMessages, int maxQueuedCommands) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
     }
 
     public CopilotConfig withDetector(Duration interval, int window) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, interval, window, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
     }
 
     public CopilotConfig withElection(Duration beaconInterval, Duration viewChangeTimeout) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
     }
 
     public CopilotConfig withSnapshots(long snapshotThreshold, long logRetentionSlots, int snapshotChunkBytes) {
         return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
                 maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
-                snapshotThreshold, logRetentionSlots, snapshotChunkBytes);
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, commitPiggyback, commitPiggybackWait);
+    }
+
+    public CopilotConfig withCommitPiggyback(boolean on, Duration wait) {
+        return new CopilotConfig(pingPong, pingPongWait, nullDepElimination, takeoverTimeout, fastPathWait, resendInterval, catchUpInterval, maxBatch,
+                maxInflightSlots, maxInflightMessages, maxQueuedCommands, detectorInterval, quorumHistoryWindow, beaconInterval, viewChangeTimeout,
+                snapshotThreshold, logRetentionSlots, snapshotChunkBytes, on, wait);
     }
 }

@@ -119,6 +119,8 @@ public final class CopilotEngine implements Engine, Inspectable {
     private ExecutedCommands executed = new ExecutedCommands();
     SnapshotTransfer snapshots;
     private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
+    /** Decisions that reached this member inside a FastAccept ({@link CopilotConfig#commitPiggyback}); for tests. */
+    long piggybackedCommits;
     /** Commits learned and not yet written: they ride along with the next write (or the next catch-up tick). */
     private final List<Slot> unwrittenCommits = new ArrayList<>();
     private boolean storageFailed;
@@ -454,7 +456,10 @@ public final class CopilotEngine implements Engine, Inspectable {
         if (!(message instanceof CopilotMessage m) || !members.contains(from)) return;
         if (m.log() != 0 && m.log() != 1 || m.slot() < 0) return; // malformed: a value, not an exception
         switch (m) {
-            case FastAccept fa -> onFastAccept(from, fa);
+            case FastAccept fa -> {
+                onPiggybackedCommits(fa);
+                onFastAccept(from, fa);
+            }
             case FastAcceptReply r -> {
                 if (pilot != null && r.log() == pilot.log) pilot.onFastAcceptReply(from, r);
             }
@@ -512,6 +517,9 @@ public final class CopilotEngine implements Engine, Inspectable {
             }
             case Pilot.Resend t -> {
                 if (pilot != null) pilot.onResend(t.slot());
+            }
+            case Pilot.CommitFlush t -> {
+                if (pilot != null) pilot.onCommitFlush();
             }
             case Takeovers.Retry t -> takeovers.onRetry(t.log(), t.slot());
             default -> {}
@@ -795,6 +803,37 @@ public final class CopilotEngine implements Engine, Inspectable {
         Commit c = new Commit(log, slot, cmds, dep, depView);
         sendToPeers(c);
         onCommit(c);
+    }
+
+    /**
+     * {@link CopilotConfig#commitPiggyback}: the proposing pilot decided its own slot; the Commit goes at once to the
+     * other log's pilot only, and the pilot hands it to the non-pilot replicas itself ({@link Pilot#holdCommit}).
+     *
+     * <p>Why holding it back from them is safe: a Commit is a one-way notice of a decision that is already made (a fast
+     * quorum or a majority holds it, and any recovery finds it, §3.5, §5.3); arriving later is what a slow link does to
+     * it anyway, and nothing a replica decides waits for it except its own execution, which follows §3.7 whenever the
+     * commits come. The members that need it at once get it at once: the other pilot orders its next entries after it,
+     * runs it, and answers its clients (§3.8; non-pilot replicas answer no one), and its own slots' execution waits for
+     * it (their dependencies). A replica that never gets the held Commit (the pilot crashed) learns it as every lost
+     * Commit is learned: from a peer (catch-up) or a takeover's Prepare.
+     */
+    Commit decideAtPilots(int log, long slot, List<Command> cmds, long dep, int depView) {
+        Commit c = new Commit(log, slot, cmds, dep, depView);
+        int otherPilot = pilotOf(other(log));
+        if (otherPilot >= 0 && otherPilot != selfIndex) send(members.get(otherPilot), c);
+        return c;
+    }
+
+    /**
+     * The decisions a pilot held back for this replica and carried in its FastAccept ({@link CopilotConfig#commitPiggyback}):
+     * each as its own Commit would be, before the proposal. One that names no log or slot is ignored (wire input).
+     */
+    private void onPiggybackedCommits(FastAccept fa) {
+        for (Commit c : fa.commits()) {
+            if (c == null || c.log() != 0 && c.log() != 1 || c.slot() < 0) continue;
+            piggybackedCommits++;
+            onCommit(c);
+        }
     }
 
     /** §3.9: promise a higher ballot and report this replica's progress on the slot. */

@@ -28,8 +28,21 @@ public sealed interface CopilotMessage extends ProtocolMessage {
         return cmds == null || cmds.isEmpty() ? RequestIds.BACKGROUND : cmds.get(0).requestId();
     }
 
-    /** Phase 1 of the pilot of {@code log} for {@code slot} at the slot's initial ballot; also the ping-pong ball (§3.3, §4.1). */
-    record FastAccept(int log, long slot, Ballot ballot, List<Command> cmds, long dep) implements CopilotMessage {
+    /**
+     * Phase 1 of the pilot of {@code log} for {@code slot} at the slot's initial ballot; also the ping-pong ball (§3.3, §4.1).
+     * {@code commits}: decisions of the sender's earlier slots that it held back for this member, a non-pilot replica
+     * ({@link CopilotConfig#commitPiggyback}); each is handled as if it had come as its own {@link Commit}, before the
+     * proposal. Empty for the other pilot, which had them at once.
+     */
+    record FastAccept(int log, long slot, Ballot ballot, List<Command> cmds, long dep, List<Commit> commits) implements CopilotMessage {
+        public FastAccept {
+            commits = commits == null ? List.of() : commits;
+        }
+
+        public FastAccept(int log, long slot, Ballot ballot, List<Command> cmds, long dep) {
+            this(log, slot, ballot, cmds, dep, List.of());
+        }
+
         @Override
         public long requestId() {
             return firstRequest(cmds);

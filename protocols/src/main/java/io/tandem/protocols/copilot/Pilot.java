@@ -33,6 +33,9 @@ final class Pilot {
 
     record Resend(long slot) implements TimerKey {}
 
+    /** {@link CopilotConfig#commitPiggybackWait}: the held Commits go out on their own. */
+    record CommitFlush() implements TimerKey {}
+
     private enum Phase { FAST, ACCEPT }
 
     /** Leader bookkeeping of one own slot in flight (§2.2). */
@@ -64,6 +67,12 @@ final class Pilot {
     final int log;
     final Ballot initial;
     private final ArrayDeque<Command> queue = new ArrayDeque<>();
+    /**
+     * Commits of own slots held back from the non-pilot replicas ({@link CopilotConfig#commitPiggyback}), oldest first:
+     * they ride in the next FastAccept, or go out as plain Commits when {@link CommitFlush} fires.
+     */
+    private final List<CopilotMessage.Commit> heldCommits = new ArrayList<>();
+    private boolean flushArmed;
     private final Map<Long, Proposal> inflight = new HashMap<>();
     private final Map<NodeId, PeerLink> links = new LinkedHashMap<>();
     private final SlownessDetector detector;
@@ -164,6 +173,8 @@ final class Pilot {
         }
         inflight.clear();
         engine.ctx.cancel(new PingPongWait());
+        cancelFlush();
+        flushHeld(); // the replicas still get every decision this pilot made
     }
 
     // ---- client commands (§3.2, §3.3) ----
@@ -404,9 +415,72 @@ final class Pilot {
         passBall(slot, dep);
         engine.whenReserved(log, slot, () -> {
             engine.noteSent(fa.log(), fa.slot(), fa.ballot(), false, fa.cmds(), fa.dep());
-            sendToPeers(fa, slot, Command.bytes(fa.cmds()));
+            sendFastAccept(fa, slot);
         });
         engine.ctx.schedule(engine.config.resendInterval().toNanos(), new Resend(slot));
+    }
+
+    /**
+     * The FastAccept to every peer whose window has room, carrying the Commits held back for the non-pilot replicas
+     * ({@link #holdCommit}); a replica whose window is full gets them as plain Commits (it catches up from those).
+     */
+    private void sendFastAccept(FastAccept fa, long slot) {
+        if (heldCommits.isEmpty()) {
+            sendToPeers(fa, slot, Command.bytes(fa.cmds()));
+            return;
+        }
+        List<CopilotMessage.Commit> commits = List.copyOf(heldCommits);
+        heldCommits.clear();
+        cancelFlush();
+        FastAccept carrying = new FastAccept(fa.log(), fa.slot(), fa.ballot(), fa.cmds(), fa.dep(), commits);
+        NodeId otherPilot = engine.members.get(engine.pilotOf(1 - log));
+        long now = engine.now();
+        for (PeerLink link : links.values()) {
+            boolean replica = !link.peer().equals(otherPilot);
+            if (link.windowFull(engine.config.maxInflightMessages(), Long.MAX_VALUE)) {
+                if (replica) for (CopilotMessage.Commit c : commits) engine.ctx.send(link.peer(), c);
+                continue;
+            }
+            link.sent(slot, slot, Command.bytes(fa.cmds()), now);
+            engine.ctx.send(link.peer(), replica ? carrying : fa);
+        }
+    }
+
+    /**
+     * {@link CopilotConfig#commitPiggyback}: the Commit of an own slot, sent at once to the other pilot only
+     * ({@link CopilotEngine#decideAtPilots} says why that is safe), is held for the non-pilot replicas until this pilot's
+     * next FastAccept, and at most {@link CopilotConfig#commitPiggybackWait}: a log that goes quiet still tells them.
+     */
+    private void holdCommit(CopilotMessage.Commit c) {
+        heldCommits.add(c);
+        if (!flushArmed) {
+            flushArmed = true;
+            engine.ctx.schedule(engine.config.commitPiggybackWait().toNanos(), new CommitFlush());
+        }
+    }
+
+    /** {@link CommitFlush}: no FastAccept took the held Commits within the wait. */
+    void onCommitFlush() {
+        flushArmed = false;
+        flushHeld();
+    }
+
+    /** The held Commits go out on their own, to every non-pilot replica. */
+    private void flushHeld() {
+        if (heldCommits.isEmpty()) return;
+        List<CopilotMessage.Commit> commits = List.copyOf(heldCommits);
+        heldCommits.clear();
+        NodeId otherPilot = engine.members.get(engine.pilotOf(1 - log));
+        for (PeerLink link : links.values()) {
+            if (link.peer().equals(otherPilot)) continue;
+            for (CopilotMessage.Commit c : commits) engine.ctx.send(link.peer(), c);
+        }
+    }
+
+    private void cancelFlush() {
+        if (!flushArmed) return;
+        flushArmed = false;
+        engine.ctx.cancel(new CommitFlush());
     }
 
     /**
@@ -529,7 +603,13 @@ final class Pilot {
         inflight.remove(p.slot);
         engine.ctx.cancel(new Resend(p.slot));
         engine.ctx.cancel(new FastPathWait(p.slot));
-        engine.decide(log, p.slot, p.cmds, dep, depView);
+        if (engine.config.commitPiggyback()) {
+            CopilotMessage.Commit c = engine.decideAtPilots(log, p.slot, p.cmds, dep, depView);
+            holdCommit(c); // before it runs here: a proposal it lets out carries it
+            engine.onCommit(c);
+        } else {
+            engine.decide(log, p.slot, p.cmds, dep, depView);
+        }
         maybePropose();
     }
 

@@ -146,9 +146,12 @@ class CopilotSimulationTest {
      *
      * <p>Seed 43's minimal fault schedule (its pilot n2 crashes, comes back and takes its lost slots
      * over as no-ops while n1 and n3 crash in turn) under the crash-heavy profile and the mix's drawn
-     * configurations: the seeds below are those of 1-200 on which the twin stalls (the standard engine
-     * passes all 200: {@code ./tandem sim --protocol copilot --seeds 200 --profile crash-heavy
+     * configurations: the seeds below are the first five of 1-1000 on which the twin stalls (the standard engine
+     * passes all 200 of 1-200: {@code ./tandem sim --protocol copilot --seeds 200 --profile crash-heavy
      * --schedule ...}). The probe checks that the runs do reach execution points that are not nested.
+     * (Found again with {@code NonNestedTwinSeedProbe} after the Commit piggyback changed the timing, copilot17: the
+     * twin then stalls on seed 103 of 1-200 and on 216, 218, 321, 424, 467, 675, 704, 807, 959 and 996 of 201-1000,
+     * always LIVENESS, and the engine passes every one; before it stalled on 53, 87, 90, 103 and 163.)
      */
     @Test
     void membersWhoseExecutionPointsAreNotNestedKeepWhatTheOtherNeeds() {
@@ -167,7 +170,7 @@ class CopilotSimulationTest {
                 "221360307ns=pause:n3;750681013ns=resume:n3;1165496112ns=crash:n2;1242634782ns=partition:halves:n1>n3,n2>n3,n3>n1,n3>n2;1352487305ns=heal;"
                         + "1389871349ns=crash:n1;1678988955ns=restart:n2;1683202551ns=crash:n3;2193887615ns=restart:n1;2346735442ns=restart:n3"));
         CopilotProtocol twin = (CopilotProtocol) Protocols.byName(BrokenCopilot.Bug.KEEP_ONLY_DEPENDENCY_RUN_AHEAD.protocolName());
-        for (long seed : new long[] {53, 87, 90, 103, 163}) {
+        for (long seed : new long[] {103, 216, 218, 321, 424}) {
             SimResult fixed = Simulation.run(new Probed(new CopilotProtocol(), probe), o.withSeed(seed));
             assertThat(fixed.failure()).as("seed %d", seed).isEmpty();
             SimResult broken = Simulation.run(twin, o.withSeed(seed));
