@@ -1,13 +1,30 @@
 package io.tandem.execution;
 
 import io.tandem.engine.Committed;
+import io.tandem.statemachine.CommandResult;
 
 /** Where an {@link Executor} reports outcomes; called on the thread that drives the executor. */
 public interface ExecutionListener {
     /** How one committed command ended. */
     sealed interface Outcome {
-        /** Applied now; {@code result} is the state machine's answer (empty for a no-op). */
-        record Applied(byte[] result) implements Outcome {}
+        /**
+         * Applied now; {@code value} is the state machine's answer (empty for a no-op), not yet encoded: a
+         * host that answers nobody for this command never pays for its bytes (issue 25).
+         */
+        record Applied(CommandResult value) implements Outcome {
+            public Applied {
+                java.util.Objects.requireNonNull(value, "value");
+            }
+
+            public Applied(byte[] result) {
+                this(CommandResult.of(result));
+            }
+
+            /** The answer's bytes, encoded at each call ({@link CommandResult#encode}): call it once, when a reply needs them. */
+            public byte[] result() {
+                return value.encode();
+            }
+        }
 
         /** A retry of a command applied earlier: answered with the cached result, not applied again. */
         record Duplicate(byte[] result) implements Outcome {}

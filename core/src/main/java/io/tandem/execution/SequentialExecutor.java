@@ -1,6 +1,7 @@
 package io.tandem.execution;
 
 import io.tandem.engine.Committed;
+import io.tandem.statemachine.CommandResult;
 import io.tandem.statemachine.StateMachine;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -53,8 +54,9 @@ public final class SequentialExecutor implements Executor {
         var session = entry.session();
         ExecutionListener.Outcome outcome = switch (session.isNone() ? SessionTable.APPLY : sessions.decide(session)) {
             case SessionTable.Decision.Apply ignored -> {
-                byte[] result = stateMachine.apply(index, entry.command());
-                if (result == null) result = new byte[0];
+                // Unencoded (issue 25): only a waiting client, a retry or a snapshot asks for the bytes.
+                CommandResult result = stateMachine.applyForResult(index, entry.command());
+                if (result == null) result = CommandResult.EMPTY;
                 if (!session.isNone()) sessions.record(session, result);
                 yield new ExecutionListener.Outcome.Applied(result);
             }

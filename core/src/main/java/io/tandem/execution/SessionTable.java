@@ -1,6 +1,7 @@
 package io.tandem.execution;
 
 import io.tandem.engine.ClientRequest.Session;
+import io.tandem.statemachine.CommandResult;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -59,16 +60,16 @@ public final class SessionTable {
 
         /** The only remembered sequence while {@code more} is null; 0 when none. */
         long soloSequence;
-        byte[] soloResult;
+        CommandResult soloResult;
         /** Every remembered result, in sequence order, once there are two or more; else null. */
-        TreeMap<Long, byte[]> more;
+        TreeMap<Long, CommandResult> more;
 
-        byte[] get(long sequence) {
+        CommandResult get(long sequence) {
             if (more != null) return more.get(sequence);
             return sequence == soloSequence ? soloResult : null;
         }
 
-        void put(long sequence, byte[] result) {
+        void put(long sequence, CommandResult result) {
             if (more == null && (soloSequence == 0 || soloSequence == sequence)) {
                 soloSequence = sequence;
                 soloResult = result;
@@ -113,7 +114,7 @@ public final class SessionTable {
         }
 
         /** Remembered results in sequence order. */
-        Iterable<Map.Entry<Long, byte[]>> results() {
+        Iterable<Map.Entry<Long, CommandResult>> results() {
             if (more != null) return more.entrySet();
             return soloSequence == 0 ? java.util.List.of() : java.util.List.of(Map.entry(soloSequence, soloResult));
         }
@@ -149,8 +150,8 @@ public final class SessionTable {
         c.raiseFloor(session.lowWatermark() - 1);
         long sequence = session.sequence();
         if (sequence <= c.floor) return new Decision.Stale(c.floor);
-        byte[] cached = c.get(sequence);
-        return cached != null ? new Decision.Duplicate(cached) : APPLY;
+        CommandResult cached = c.get(sequence);
+        return cached != null ? new Decision.Duplicate(cached.encode()) : APPLY;
     }
 
     /**
@@ -163,16 +164,27 @@ public final class SessionTable {
         if (session.isNone()) return null;
         ClientSession c = sessions.get(session.clientId());
         if (c == null || session.sequence() <= c.floor) return null;
-        return c.get(session.sequence());
+        CommandResult cached = c.get(session.sequence());
+        return cached == null ? null : cached.encode();
     }
 
     /** Records the result of a command that {@link #decide} said to apply. */
     public void record(Session session, byte[] result) {
+        record(session, CommandResult.of(result));
+    }
+
+    /**
+     * Records the result of a command that {@link #decide} said to apply, unencoded: it is encoded only if
+     * a retry asks for it ({@link #decide}, {@link #cachedResult}) or a snapshot is written
+     * ({@link #writeTo}), which gives the same bytes as encoding it now ({@link CommandResult}'s
+     * contract), so every replica's table and snapshot stay alike. Most results are never asked for.
+     */
+    public void record(Session session, CommandResult result) {
         ClientSession c = sessions.get(session.clientId());
         if (c == null) add(c = new ClientSession(session.clientId()));
         else moveToYoungest(c); // most recently used
         c.raiseFloor(session.lowWatermark() - 1);
-        c.put(session.sequence(), result == null ? new byte[0] : result);
+        c.put(session.sequence(), result == null ? CommandResult.EMPTY : result);
         // A client that never declares a watermark (or never fills a gap) must not grow the table
         // without bound: forget the oldest result and raise the floor over it.
         while (c.size() > maxPerSession) c.raiseFloor(c.oldest());
@@ -237,10 +249,11 @@ public final class SessionTable {
             out.writeLong(c.clientId);
             out.writeLong(c.floor);
             out.writeInt(c.size());
-            for (Map.Entry<Long, byte[]> x : c.results()) {
+            for (Map.Entry<Long, CommandResult> x : c.results()) {
+                byte[] result = x.getValue().encode();
                 out.writeLong(x.getKey());
-                out.writeInt(x.getValue().length);
-                out.write(x.getValue());
+                out.writeInt(result.length);
+                out.write(result);
             }
         }
     }
@@ -267,7 +280,7 @@ public final class SessionTable {
             if (len < -1) throw new IOException("corrupt session table: bad result length " + len);
             ClientSession c = new ClientSession(client);
             c.floor = sequence - 1;
-            c.put(sequence, len < 0 ? new byte[0] : in.readNBytes(len));
+            c.put(sequence, len < 0 ? CommandResult.EMPTY : CommandResult.of(in.readNBytes(len)));
             add(c);
         }
     }
@@ -289,7 +302,7 @@ public final class SessionTable {
                 byte[] result = in.readNBytes(len);
                 if (result.length != len) throw new IOException("corrupt session table: truncated result");
                 if (sequence <= c.floor) throw new IOException("corrupt session table: result " + sequence + " of client " + client + " at or below its floor " + c.floor);
-                c.put(sequence, result);
+                c.put(sequence, CommandResult.of(result));
             }
             add(c);
         }

@@ -1025,13 +1025,16 @@ public final class NodeRuntime implements AutoCloseable {
                 case Outcome.Duplicate d -> metrics.duplicates.increment();
                 case Outcome.Stale s -> metrics.stale.increment();
             }
+            // The result's bytes are made only for whoever needs them, at most once (issue 25: on a replica
+            // where no client waits and the engine asks for nothing, an applied result is never encoded).
+            byte[] encoded = null;
             if (!reportResults.isEmpty() && reportResults.remove(entry.index())) {
-                byte[] result = switch (outcome) {
+                encoded = switch (outcome) {
                     case Outcome.Applied a -> a.result();
                     case Outcome.Duplicate d -> d.result();
                     case Outcome.Stale s -> null; // nobody waits for it
                 };
-                if (result != null) enqueue(new Executed(entry, result));
+                if (encoded != null) enqueue(new Executed(entry, encoded));
             }
             PendingRequests.Pending p = self.equals(entry.origin()) ? pending.take(entry.requestId()) : null;
             if (p == null) p = pending.takeBySession(entry.session());
@@ -1043,7 +1046,7 @@ public final class NodeRuntime implements AutoCloseable {
                 writeNanosSinceBatch += System.nanoTime() - p.startNanos();
             }
             switch (outcome) {
-                case Outcome.Applied a -> p.future().complete(a.result());
+                case Outcome.Applied a -> p.future().complete(encoded != null ? encoded : a.result());
                 case Outcome.Duplicate d -> p.future().complete(d.result());
                 case Outcome.Stale s -> p.future().completeExceptionally(new TandemException("command " + entry.session().sequence() + " of client "
                         + entry.session().clientId() + " is below its session's low watermark " + (s.floor() + 1)

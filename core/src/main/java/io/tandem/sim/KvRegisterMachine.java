@@ -1,6 +1,7 @@
 package io.tandem.sim;
 
 import io.tandem.execution.ParallelStateMachine;
+import io.tandem.statemachine.CommandResult;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -103,6 +104,51 @@ public final class KvRegisterMachine implements ParallelStateMachine {
                 long next = values.getOrDefault(key, 0L) + in.getLong();
                 values.put(key, next);
                 yield ByteBuffer.allocate(9).put((byte) 1).putLong(next).array();
+            }
+            default -> throw new IllegalArgumentException("not a command: op " + op);
+        };
+    }
+
+    private static final CommandResult DONE = () -> new byte[] {1};
+    private static final CommandResult NOT_DONE = () -> new byte[] {0};
+
+    /** The new total of an add, encoded only when asked (issue 25: the executor keeps results unencoded). */
+    private record Added(long next) implements CommandResult {
+        @Override
+        public byte[] encode() {
+            return ByteBuffer.allocate(9).put((byte) 1).putLong(next).array();
+        }
+    }
+
+    /**
+     * The same results as {@link #apply}, left unencoded, so that the simulator's runs put the executors'
+     * deferred encoding (session table, duplicates, snapshots) under their linearizability check: a retried
+     * add must still answer the total of its one application.
+     */
+    @Override
+    public CommandResult applyForResult(long index, byte[] command) {
+        ByteBuffer in = ByteBuffer.wrap(command);
+        byte op = in.get();
+        long key = in.getLong();
+        return switch (op) {
+            case WRITE -> {
+                values.put(key, in.getLong());
+                yield DONE;
+            }
+            case CAS -> {
+                long expected = in.getLong();
+                long next = in.getLong();
+                Long current = values.get(key);
+                if (current != null && current == expected) {
+                    values.put(key, next);
+                    yield DONE;
+                }
+                yield NOT_DONE;
+            }
+            case ADD -> {
+                long next = values.getOrDefault(key, 0L) + in.getLong();
+                values.put(key, next);
+                yield new Added(next);
             }
             default -> throw new IllegalArgumentException("not a command: op " + op);
         };

@@ -447,16 +447,20 @@ final class SimNode implements SimDisk.Host {
     private final class Completions implements ExecutionListener {
         @Override
         public void executed(Committed entry, Outcome outcome) {
+            if (outcome instanceof Outcome.Stale) { // its client said it would not ask again: nobody waits for it
+                if (!reportResults.isEmpty()) reportResults.remove(entry.index());
+                return;
+            }
+            boolean report = !reportResults.isEmpty() && reportResults.remove(entry.index());
+            Long requestId = id.equals(entry.origin()) && pendingCalls.containsKey(entry.requestId()) ? Long.valueOf(entry.requestId()) : callFor(entry.session());
+            if (!report && requestId == null) return; // as the runtime: nobody needs the bytes, so they are never made
             byte[] result = switch (outcome) {
                 case Outcome.Applied a -> a.result();
                 case Outcome.Duplicate d -> d.result();
-                case Outcome.Stale s -> null; // its client said it would not ask again: nobody waits for it
+                case Outcome.Stale s -> throw new IllegalStateException("unreachable");
             };
-            boolean report = !reportResults.isEmpty() && reportResults.remove(entry.index());
-            if (result == null) return;
             // The engine hears of it as its own event, never inside the delivery that executed it.
             if (report) post(0, "executed", entry.index(), () -> engine.onExecuted(entry, result));
-            Long requestId = id.equals(entry.origin()) && pendingCalls.containsKey(entry.requestId()) ? Long.valueOf(entry.requestId()) : callFor(entry.session());
             if (requestId != null) answer(requestId, new SimClient.Outcome.Result(result));
         }
 

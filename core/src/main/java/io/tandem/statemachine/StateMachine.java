@@ -20,6 +20,16 @@ public interface StateMachine {
      */
     byte[] apply(long index, byte[] command);
 
+    /**
+     * Applies a command like {@link #apply} and returns its result unencoded: the executor keeps it for
+     * exactly-once answers and asks for the bytes only when a client waits for them, a retry repeats the
+     * command or a snapshot is written ({@link CommandResult}'s contract). A machine whose results cost an
+     * allocation to encode overrides this; the default encodes at once.
+     */
+    default CommandResult applyForResult(long index, byte[] command) {
+        return CommandResult.of(apply(index, command));
+    }
+
     /** Answers a read without changing state. */
     byte[] query(byte[] query);
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.engine.ClientRequest.Session;
+import io.tandem.statemachine.CommandResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -49,6 +50,63 @@ class SessionTableTest {
         applied(t, new Session(1, 2, 2), 43); // its client raised the floor over 1
         assertThat(t.cachedResult(new Session(1, 1, 1))).isNull(); // below the floor: never answered from the table
         assertThat(t.cachedResult(new Session(1, 2, 2))).containsExactly(43);
+    }
+
+    /** A result that counts how often it was encoded. */
+    private static final class Counted implements CommandResult {
+        final byte[] bytes;
+        int encodes;
+
+        Counted(int value) {
+            bytes = new byte[] {(byte) value, 7};
+        }
+
+        @Override
+        public byte[] encode() {
+            encodes++;
+            return bytes.clone();
+        }
+    }
+
+    private static byte[] written(SessionTable t) throws IOException {
+        var bytes = new ByteArrayOutputStream();
+        try (var out = new DataOutputStream(bytes)) {
+            t.writeTo(out);
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void aResultIsEncodedOnlyWhenARetryOrASnapshotAsksAndGivesTheBytesOfAnEncodedOne() throws IOException {
+        SessionTable deferred = new SessionTable(10, 100);
+        SessionTable eager = new SessionTable(10, 100);
+        Counted first = new Counted(42);
+        Counted second = new Counted(43);
+        Counted third = new Counted(44);
+        deferred.record(new Session(1, 1, 1), first);
+        deferred.record(new Session(1, 2, 1), second); // two in flight: kept in the session's map
+        deferred.record(new Session(2, 1, 1), third);
+        eager.record(new Session(1, 1, 1), first.bytes.clone());
+        eager.record(new Session(1, 2, 1), second.bytes.clone());
+        eager.record(new Session(2, 1, 1), third.bytes.clone());
+        assertThat(List.of(first.encodes, second.encodes, third.encodes)).containsExactly(0, 0, 0); // applied, asked by nobody
+
+        // A snapshot holds the same bytes as a table of encoded results: replicas that encoded at
+        // different times (or never) still write identical snapshots.
+        assertThat(written(deferred)).isEqualTo(written(eager));
+        assertThat(List.of(first.encodes, second.encodes, third.encodes)).containsExactly(1, 1, 1);
+
+        // A retry or a lookup is answered with the result's bytes.
+        assertThat(deferred.decide(new Session(1, 2, 1))).isInstanceOfSatisfying(SessionTable.Decision.Duplicate.class,
+                d -> assertThat(d.cachedResult()).containsExactly(43, 7));
+        assertThat(deferred.cachedResult(new Session(2, 1, 1))).containsExactly(44, 7);
+        assertThat(deferred.cachedResult(new Session(1, 1, 1))).containsExactly(42, 7);
+        assertThat(List.of(first.encodes, second.encodes, third.encodes)).containsExactly(2, 2, 2);
+
+        // Restored, it holds encoded bytes and decides as before.
+        SessionTable restored = roundTrip(deferred, new SessionTable(10, 100));
+        assertThat(written(restored)).isEqualTo(written(eager));
+        assertThat(restored.cachedResult(new Session(1, 1, 1))).containsExactly(42, 7);
     }
 
     @Test

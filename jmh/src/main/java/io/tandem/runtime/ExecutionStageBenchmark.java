@@ -41,6 +41,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code stateMachineApplyBatched}: the same puts in batches of {@value #MACHINE_BATCH}, each batch ended
  *       with {@link KvStateMachine#endBatch} as the sequential executor's flush does: the tree copies each node
  *       on the batch's paths once per batch instead of once per put (issue 25). Results are per put.</li>
+ *   <li>{@code stateMachineApplyBatchedDeferred}: the same, through {@link KvStateMachine#applyForResult} (the
+ *       result kept unencoded, as the executor keeps it unless somebody asks for the bytes).</li>
  *   <li>{@code executionStage}: a batch of {@value #BATCH} committed puts handed to a running
  *       {@link ExecutionThread} running the {@link SequentialExecutor} (what the engine's {@code deliver} does), each in a client session (exactly-once
  *       check and result recorded), waiting until the stage applied the last one. Includes the hand-off to the
@@ -125,11 +127,30 @@ public class ExecutionStageBenchmark {
         return machine.apply(++index, commands[random.nextInt(keys)]);
     }
 
+    /**
+     * Batches of {@value #MACHINE_BATCH} puts ended ({@link KvStateMachine#endBatch}: the tree publishes) only every
+     * {@code publishEvery} batches: 1 is the server (each put into a leaf the last batch published copies it);
+     * 128 (4,096 puts over the tree's ~200 leaves) copies almost no leaf per put, an upper bound of what avoiding
+     * the leaf copy could gain (issue 25, part 11).
+     */
+    @Param({"1"})
+    int publishEvery;
+
+    private int batches;
+
     @Benchmark
     @OperationsPerInvocation(MACHINE_BATCH)
     public void stateMachineApplyBatched(Blackhole results) {
         for (int i = 0; i < MACHINE_BATCH; i++) results.consume(batchedMachine.apply(++index, commands[random.nextInt(keys)]));
-        batchedMachine.endBatch();
+        if (++batches % publishEvery == 0) batchedMachine.endBatch();
+    }
+
+    /** {@code stateMachineApplyBatched} as the executor now calls it: the result kept, not encoded (what a follower does). */
+    @Benchmark
+    @OperationsPerInvocation(MACHINE_BATCH)
+    public void stateMachineApplyBatchedDeferred(Blackhole results) {
+        for (int i = 0; i < MACHINE_BATCH; i++) results.consume(batchedMachine.applyForResult(++index, commands[random.nextInt(keys)]));
+        if (++batches % publishEvery == 0) batchedMachine.endBatch();
     }
 
     @Benchmark

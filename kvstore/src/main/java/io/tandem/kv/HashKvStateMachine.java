@@ -63,13 +63,17 @@ public final class HashKvStateMachine implements StateMachine {
 
     @Override
     public byte[] apply(long index, byte[] command) {
-        KvResult result;
+        return codec.encode(applyForResult(index, command));
+    }
+
+    /** {@link #apply} without the encoding, as {@link KvStateMachine#applyForResult} (the map never writes into a value array). */
+    @Override
+    public KvResult applyForResult(long index, byte[] command) {
         try {
-            result = execute(codec.decodeCommand(command));
+            return execute(codec.decodeCommand(command));
         } catch (KvException e) {
-            result = new KvResult.Failed(e.reason(), e.getMessage());
+            return new KvResult.Failed(e.reason(), e.getMessage());
         }
-        return codec.encode(result);
     }
 
     @Override

@@ -211,6 +211,11 @@ public final class KvCodec {
     // ---- results ----
 
     public byte[] encode(KvResult result) {
+        return encodeResult(result);
+    }
+
+    /** {@link #encode(KvResult)}, which depends on no limit: what {@link KvResult#encode()} runs. */
+    static byte[] encodeResult(KvResult result) {
         return switch (result) {
             case Found(byte[] value) -> new Wire.Writer(2 + sizeOf(value)).writeByte(VERSION).writeByte(FOUND).writeBytes(value).finish();
             case NotFound() -> new Wire.Writer(2).writeByte(VERSION).writeByte(NOT_FOUND).finish();

@@ -1,12 +1,25 @@
 package io.tandem.kv;
 
 import io.tandem.kv.btree.Entry;
+import io.tandem.statemachine.CommandResult;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
-/** The answer to a {@link KvCommand} or {@link KvQuery}. */
-public sealed interface KvResult {
+/**
+ * The answer to a {@link KvCommand} or {@link KvQuery}. It is its own {@link CommandResult}: the state
+ * machine hands the executor the result itself and the bytes ({@link KvCodec#encode(KvResult)}) are made
+ * only when a client waits for them, a retry asks again or a snapshot is written (issue 25). That is safe
+ * because a result only refers to arrays the tree never changes (a previous value is the array the tree
+ * held, replaced by a new one, not overwritten).
+ */
+public sealed interface KvResult extends CommandResult {
+
+    /** The result's bytes, as {@link KvCodec#encode(KvResult)}. */
+    @Override
+    default byte[] encode() {
+        return KvCodec.encodeResult(this);
+    }
 
     /** Returns this result, or throws the {@link KvException} a {@link Failed} result stands for. */
     default KvResult orThrow() {

@@ -184,13 +184,21 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     @Override
     public byte[] apply(long index, byte[] command) {
-        KvResult result;
+        return codec.encode(applyForResult(index, command));
+    }
+
+    /**
+     * {@link #apply} without the encoding: the {@link KvResult} is the executor's {@link io.tandem.statemachine.CommandResult}, encoded
+     * only if somebody asks (issue 25: on a follower nobody does). It stays valid: a previous value is an
+     * array the tree let go of, and the tree never writes into a value array.
+     */
+    @Override
+    public KvResult applyForResult(long index, byte[] command) {
         try {
-            result = execute(codec.decodeCommand(command));
+            return execute(codec.decodeCommand(command));
         } catch (KvException e) {
-            result = new KvResult.Failed(e.reason(), e.getMessage());
+            return new KvResult.Failed(e.reason(), e.getMessage());
         }
-        return codec.encode(result);
     }
 
     @Override

@@ -54,6 +54,39 @@ class KvStateMachineTest {
         assertThat(kv.state().size()).isEqualTo(2);
     }
 
+    /**
+     * The executor keeps a result unencoded and encodes it later (a retry, a snapshot): the bytes must be
+     * those {@link KvStateMachine#apply} gives at once, however many batches and overwrites of the same keys
+     * come in between (the result refers to arrays the tree let go of and never writes into).
+     */
+    @Test
+    void aResultEncodedLaterHasTheBytesOfOneEncodedAtOnce() {
+        KvStateMachine deferred = new KvStateMachine(new KvLimits(16, 64, 5, 200), 4);
+        Random random = new Random(11);
+        List<io.tandem.statemachine.CommandResult> kept = new ArrayList<>();
+        List<byte[]> atOnce = new ArrayList<>();
+        for (int i = 1; i <= 3_000; i++) {
+            byte[] key = bytes("k" + random.nextInt(40));
+            byte[] value = new byte[random.nextInt(8)];
+            random.nextBytes(value);
+            int kind = random.nextInt(5);
+            byte[] encoded = switch (kind) {
+                case 0 -> client.encode(new Delete(key));
+                case 1 -> client.encode(new CompareAndSet(key, random.nextBoolean() ? null : value, random.nextBoolean() ? null : value));
+                case 2 -> new byte[] {KvCodec.VERSION, 99}; // an unknown command: refused
+                default -> client.encode(new Put(key, value));
+            };
+            atOnce.add(kv.apply(i, encoded));
+            kept.add(deferred.applyForResult(i, encoded));
+            if (i % 7 == 0) {
+                kv.endBatch();
+                deferred.endBatch();
+            }
+        }
+        for (int i = 0; i < kept.size(); i++) assertThat(kept.get(i).encode()).as("result %d", i).isEqualTo(atOnce.get(i));
+        assertThat(kept).anyMatch(r -> r instanceof Found).anyMatch(r -> r instanceof CasFailed).anyMatch(r -> r instanceof Failed);
+    }
+
     @Test
     void deleteReturnsThePreviousValue() {
         apply(new Put(bytes("a"), bytes("1")));

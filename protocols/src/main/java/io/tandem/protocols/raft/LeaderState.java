@@ -1,6 +1,7 @@
 package io.tandem.protocols.raft;
 
 import io.tandem.engine.NodeId;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -34,6 +35,35 @@ final class LeaderState implements RoleState {
     LeadershipTransfer transfer;
     /** The AppendEntries sent last, reused for the next follower that would get the same one (see RaftEngine.appendFor). */
     RaftMessage.AppendEntries lastAppend;
+    /**
+     * The payloads this leader appended and has not yet delivered, in index order, the first at
+     * {@link #firstOwnPayload}: its own entries are delivered from them, not decoded from the log's bytes
+     * again (issue 25). A leader never changes its log in its term, so the payload at an index is the
+     * entry there; the queue goes with this state when the leadership ends.
+     */
+    final ArrayDeque<EntryPayload> ownPayloads = new ArrayDeque<>();
+    long firstOwnPayload;
+
+    /** Remembers the payload appended at {@code index}, the next index after the last one remembered. */
+    void appended(long index, EntryPayload payload) {
+        if (ownPayloads.isEmpty()) firstOwnPayload = index;
+        else if (index != firstOwnPayload + ownPayloads.size()) { // never: a leader appends one index after another
+            ownPayloads.clear();
+            firstOwnPayload = index;
+        }
+        ownPayloads.addLast(payload);
+    }
+
+    /** The payload this leader appended at {@code index}, or null; forgets it and every earlier one (delivery is in index order). */
+    EntryPayload takeOwnPayload(long index) {
+        while (!ownPayloads.isEmpty() && firstOwnPayload < index) {
+            ownPayloads.pollFirst();
+            firstOwnPayload++;
+        }
+        if (ownPayloads.isEmpty() || firstOwnPayload != index) return null;
+        firstOwnPayload++;
+        return ownPayloads.pollFirst();
+    }
 
     LeaderState(CommitTracker commits, long termStartIndex, LeaderReads reads, SnapshotSender snapshots) {
         this.commits = commits;

@@ -597,6 +597,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
         long index = log.lastIndex() + 1;
         byte[] bytes = EntryPayload.encode(payload);
         log.append(new LogEntry(index, currentTerm, bytes));
+        leader.appended(index, payload);
         leader.uncommittedBytes += bytes.length;
         if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration());
         if (payload instanceof EntryPayload.Command) {
@@ -1051,8 +1052,12 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
             // A configuration entry is applied only once it is durable here, so a snapshot never covers
             // a configuration the restarted node could not find again (see recoverLog).
             if (EntryPayload.isConfigChange(payload) && index > durableIndex) return;
-            if (state instanceof LeaderState leader && index >= leader.termStartIndex) leader.uncommittedBytes -= payload.length;
-            EntryPayload entry = EntryPayload.decode(payload);
+            EntryPayload entry = null;
+            if (state instanceof LeaderState leader && index >= leader.termStartIndex) {
+                leader.uncommittedBytes -= payload.length;
+                entry = leader.takeOwnPayload(index); // what it appended there: no decode (issue 25)
+            }
+            if (entry == null) entry = EntryPayload.decode(payload);
             ctx.deliver(EntryPayload.toCommitted(index, entry));
             if (entry instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
             lastDelivered = index;
