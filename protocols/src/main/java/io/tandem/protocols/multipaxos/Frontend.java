@@ -184,6 +184,11 @@ class Frontend {
         batch.clear();
     }
 
+    /** Read rounds whose first read quorum did not answer in time, so every acceptor was asked (tests read it). */
+    long readQueriesWidened() {
+        return readQueryWidened.count();
+    }
+
     /** Replies to this member's commands that came from an unbatcher (tests read it). */
     long unbatchedReplies() {
         return unbatchedReplyCount;
