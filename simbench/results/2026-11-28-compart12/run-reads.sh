@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compart12: the lead's 90 %-read check (docs/compartments-scaling.md "Lead's checks on the merge"): r-p2-grid24-r24-batchers,
 # 4,096 clients, --read-share 0.9, window 50/10/50 ms, default (batched) engine config, one 1-core machine per member.
-# Usage: [JAR=path/to/tandem.jar] [OPTS="k=v ..."] [STEP=file-without-.conf] [CLIENTS=4096] run-reads.sh TABLE TAG SEED
+# Usage: [SETTLE=10ms] [JAR=path/to/tandem.jar] [OPTS="k=v ..."] [STEP=file-without-.conf] [CLIENTS=4096] run-reads.sh TABLE TAG SEED
 # STEP=classic runs the 3-node classic deployment (512 clients unless CLIENTS says otherwise).
 # Prints one line: ops/s, p50, leader CPU, the replicas' mean CPU and received messages per op, the busiest members.
 set -uo pipefail
@@ -17,7 +17,7 @@ opts=()
 for o in ${OPTS:-}; do opts+=(--engine-option "$o"); done
 if [ -n "${JAR:-}" ]; then cmd=("$(bin/find-jdk.sh)/bin/java" -jar "$JAR"); else cmd=(env TANDEM_SKIP_BUILD=1 ./tandem); fi
 "${cmd[@]}" simbench --protocol multipaxos "${args[@]}" "${opts[@]}" --read-share "${READS:-0.9}" \
-  --seed "$seed" --warmup 50ms --settle 10ms --measure 50ms --costs "$costs" --out "$dir" > "$dir.log" 2>&1 || { echo "$tag $step $seed FAILED (see $dir.log)"; exit 1; }
+  --seed "$seed" --warmup 50ms --settle "${SETTLE:-10ms}" --measure 50ms --costs "$costs" --out "$dir" > "$dir.log" 2>&1 || { echo "$tag $step $seed FAILED (see $dir.log)"; exit 1; }
 python3 - "$dir" "$tag" "$step" "$seed" <<'PY'
 import csv, sys
 d, tag, step, seed = sys.argv[1:5]
