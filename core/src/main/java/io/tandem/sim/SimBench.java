@@ -211,6 +211,7 @@ public final class SimBench {
         sim.at(windowStart, sampler::tick);
         sim.runUntil(windowStart);
         long droppedStart = leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]);
+        costs.profile().reset();
         long busyStart = totalBusy(costs);
         List<NodeId> members = sim.members();
         java.util.Map<String, Long> stageBusyStart = stageBusy(costs, members);
@@ -243,6 +244,7 @@ public final class SimBench {
                     (costs.disk(n).busyNanos() - diskBusyStart[i]) / (double) config.measureNanos(), costs.network().receivedBy(n) - receivedStart[i]));
         }
         for (SimBenchClient c : clients) c.stop();
+        writeProfile(costs, log.latencies().length);
 
         long[] lat = log.latencies();
         Arrays.sort(lat);
@@ -259,6 +261,30 @@ public final class SimBench {
                 java.util.Collections.unmodifiableMap(stagePerOp), java.util.Collections.unmodifiableMap(stageCores),
                 java.util.Collections.unmodifiableMap(stageTurnCores), sampler.heldStart == null ? MemoryAccounting.Held.NONE : sampler.heldStart,
                 sampler.heldMax, sampler.heldEnd);
+    }
+
+    /**
+     * With the system property {@code tandem.simbench.profile=FILE}: the measured window's {@link io.tandem.sim.cost.CostProfile}
+     * as CSV lines (machine, what, type, count, µs, count and µs per completed operation), appended to FILE; a diagnostic.
+     */
+    private static void writeProfile(CostModel costs, long completed) {
+        String file = System.getProperty("tandem.simbench.profile");
+        if (file == null || file.isEmpty()) return;
+        List<String> lines = new ArrayList<>();
+        java.nio.file.Path path = java.nio.file.Path.of(file);
+        if (!java.nio.file.Files.exists(path)) lines.add("node,what,type,count,micros,count_per_op,micros_per_op");
+        List<io.tandem.sim.cost.CostProfile.Entry> entries = costs.profile().entries();
+        entries.sort(java.util.Comparator.comparing((io.tandem.sim.cost.CostProfile.Entry e) -> e.key().node()).thenComparing(e -> -e.nanos()));
+        for (io.tandem.sim.cost.CostProfile.Entry e : entries) {
+            double ops = Math.max(1, completed);
+            lines.add(String.format(java.util.Locale.ROOT, "%s,%s,%s,%d,%.1f,%.5f,%.5f", e.key().node(), e.key().what(), e.key().type(), e.count(),
+                    e.nanos() / 1e3, e.count() / ops, e.nanos() / 1e3 / ops));
+        }
+        try {
+            java.nio.file.Files.write(path, lines, java.nio.charset.StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The wake-up turns' part of {@link #stageBusy}, same keys (without the syncs). */

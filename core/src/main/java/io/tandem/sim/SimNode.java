@@ -302,6 +302,7 @@ final class SimNode implements SimDisk.Host {
             }
         }
         long loop = table.loopCost(kind, type, bytes);
+        costs.profile().record(id.value(), "recv " + kind, type, ioCost + loop);
         // A storage completion's hand-off to the loop is in the calibrated fsync (append to durable, waiter woken).
         boolean handoff = !"storage".equals(kind);
         Runnable onLoop = () -> job(cpu, io.tandem.sim.cost.Stage.LOOP, loop, inc, handoff, () -> {
@@ -360,6 +361,7 @@ final class SimNode implements SimDisk.Host {
     private boolean onExecutionThread(long cost, Runnable body) {
         io.tandem.sim.cost.CostModel costs = sim.costs();
         if (costs == null) return false;
+        costs.profile().record(id.value(), "exec", null, cost);
         job(costs.cpu(id.value()), io.tandem.sim.cost.Stage.EXEC, cost, incarnation, body);
         return true;
     }

@@ -657,7 +657,9 @@ public final class Simulation implements SimCluster {
         io.tandem.sim.cost.CostTable table = costs.table();
         io.tandem.sim.cost.NetworkModel net = costs.network();
         if (!net.windowed()) {
-            costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, table.encodeCost(type, bytes) + table.sendCost(bytes) + flush(from, to), flushStarts(from, to), () -> {
+            long sendCost = table.encodeCost(type, bytes) + table.sendCost(bytes) + flush(from, to);
+            costs.profile().record(from.value(), "send", type, sendCost);
+            costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, sendCost, flushStarts(from, to), () -> {
                 if (source.incarnation() != sourceIncarnation || !source.isUp()) { // its process died with the send buffer
                     count("messages.lost");
                     return;
@@ -676,6 +678,7 @@ public final class Simulation implements SimCluster {
         io.tandem.sim.cost.PeerOutbox outbox = net.outbox(from.value(), to.value());
         boolean prepaid = outbox.writable(bytes);
         long cost = table.encodeCost(type, bytes) + (prepaid ? table.sendCost(bytes) + flush(from, to) : 0);
+        costs.profile().record(from.value(), "send", type, cost);
         costs.cpu(from.value()).submit(io.tandem.sim.cost.Stage.IO, cost, prepaid ? flushStarts(from, to) : null, () -> {
             if (source.incarnation() != sourceIncarnation || !source.isUp()) {
                 count("messages.lost");
@@ -923,6 +926,7 @@ public final class Simulation implements SimCluster {
 
     void replyToClient(SimNode node, SimNode.ClientCall call, SimClient.Outcome outcome) {
         if (costs != null) {
+            costs.profile().record(node.id.value(), "client-reply", null, costs.table().clientReplyCost());
             Runnable reply = () -> costs.cpu(node.id.value()).submit(io.tandem.sim.cost.Stage.IO, costs.table().clientReplyCost(), null, () ->
                     at(costs.network().arrival(node.id.value(), io.tandem.sim.cost.CostModel.CLIENT, now, CLIENT_FRAME_BYTES + 16), () ->
                             costs.cpu(io.tandem.sim.cost.CostModel.CLIENT).submit(io.tandem.sim.cost.Stage.IO, costs.table().clientOpCost() - costs.table().clientOpCost() / 2, null, () -> {

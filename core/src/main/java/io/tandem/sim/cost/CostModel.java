@@ -69,6 +69,7 @@ public final class CostModel {
     private final Map<String, CpuHost> hosts = new LinkedHashMap<>();
     private DiskDevice device;
     private final FrameCoalescing frames = new FrameCoalescing();
+    private final CostProfile profile = new CostProfile();
 
     public CostModel(CostTable table, Resources resources, long seed) {
         this.table = table;
@@ -136,6 +137,11 @@ public final class CostModel {
     /** The open flushes and reads of every link ({@link FrameCoalescing}; used only when the table has per-syscall costs). */
     public FrameCoalescing frames() {
         return frames;
+    }
+
+    /** Where each machine's modelled CPU went (a diagnostic; see {@link CostProfile}). */
+    public CostProfile profile() {
+        return profile;
     }
 
     public CostTable table() {

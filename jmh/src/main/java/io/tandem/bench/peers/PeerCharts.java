@@ -1,16 +1,11 @@
 package io.tandem.bench.peers;
 
+import io.tandem.bench.report.BarChart;
 import io.tandem.bench.report.LatencyChart;
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.FontMetrics;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** The peer benchmark's plots: a throughput bar chart per configuration and latency over time per slowdown scenario. */
 final class PeerCharts {
@@ -26,84 +21,16 @@ final class PeerCharts {
 
     private PeerCharts() {}
 
-    /** Horizontal-axis bars of throughput, Tandem's systems in blue, with the runs' spread as a whisker. */
+    /** Bars of throughput, Tandem's systems in blue, with the runs' spread as a whisker ({@link BarChart}). */
     static BufferedImage throughputBars(String title, List<Bar> bars) {
-        if (bars.isEmpty()) throw new IllegalArgumentException("nothing to draw");
-        int left = 70, right = 20, top = 50, bottom = 80, barW = 60, gap = 30;
-        int width = left + right + bars.size() * (barW + gap);
-        int height = 420;
-        int y0 = top, y1 = height - bottom;
-        double max = bars.stream().mapToDouble(b -> Double.isNaN(b.high()) ? b.median() : Math.max(b.high(), b.median()))
-                .filter(d -> !Double.isNaN(d)).max().orElse(1);
-        double step = niceStep(max, 6);
-        double top_ = Math.max(step, Math.ceil(max / step) * step);
-        BufferedImage img = new BufferedImage(Math.max(width, 480), height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        try {
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, img.getWidth(), height);
-            g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-            g.drawString(title, 12, 24);
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
-            FontMetrics fm = g.getFontMetrics();
-            for (double t = 0; t <= top_ + 1e-9; t += step) {
-                int ty = (int) Math.round(y1 - t / top_ * (y1 - y0));
-                g.setColor(new Color(225, 225, 225));
-                g.drawLine(left, ty, width - right, ty);
-                g.setColor(Color.DARK_GRAY);
-                String label = String.format(Locale.ROOT, "%,.0f", t);
-                g.drawString(label, left - 4 - fm.stringWidth(label), ty + 4);
-            }
-            g.drawString("puts/s", 8, y0 - 10);
-            for (int i = 0; i < bars.size(); i++) {
-                Bar b = bars.get(i);
-                int bx = left + gap / 2 + i * (barW + gap);
-                if (!Double.isNaN(b.median())) {
-                    int by = (int) Math.round(y1 - b.median() / top_ * (y1 - y0));
-                    g.setColor(b.system().startsWith("tandem") ? TANDEM : PEER);
-                    g.fillRect(bx, by, barW, y1 - by);
-                    g.setColor(Color.BLACK);
-                    String v = String.format(Locale.ROOT, "%,.0f", b.median());
-                    g.drawString(v, bx + (barW - fm.stringWidth(v)) / 2, by - 4);
-                    if (!Double.isNaN(b.low()) && !Double.isNaN(b.high()) && b.high() > b.low()) {
-                        int lo = (int) Math.round(y1 - b.low() / top_ * (y1 - y0)), hi = (int) Math.round(y1 - b.high() / top_ * (y1 - y0));
-                        g.setStroke(new BasicStroke(1.2f));
-                        g.drawLine(bx + barW / 2, lo, bx + barW / 2, hi);
-                        g.drawLine(bx + barW / 2 - 6, lo, bx + barW / 2 + 6, lo);
-                        g.drawLine(bx + barW / 2 - 6, hi, bx + barW / 2 + 6, hi);
-                        g.setStroke(new BasicStroke(1));
-                    }
-                } else {
-                    g.setColor(Color.GRAY);
-                    g.drawString("failed", bx + 8, y1 - 6);
-                }
-                g.setColor(Color.BLACK);
-                // system names rotated so long ones fit under narrow bars
-                Graphics2D r = (Graphics2D) g.create();
-                r.rotate(Math.toRadians(30), bx + barW / 2.0, y1 + 12);
-                r.drawString(b.system(), bx + barW / 2 - 10, y1 + 16);
-                r.dispose();
-            }
-            g.setColor(Color.GRAY);
-            g.drawLine(left, y1, width - right, y1);
-            g.setColor(Color.DARK_GRAY);
-            g.drawString("bars: median over runs; whiskers: lowest and highest run", left, height - 8);
-        } finally {
-            g.dispose();
-        }
-        return img;
+        return BarChart.render(title, "puts/s", bars.stream()
+                .map(b -> new BarChart.Bar(b.system(), b.median(), b.low(), b.high(), b.system().startsWith("tandem") ? TANDEM : PEER)).toList(),
+                "bars: median over runs; whiskers: lowest and highest run");
     }
 
-    /** A step of 1, 2 or 5 times a power of ten giving at most about {@code count} ticks up to {@code max}. */
+    /** {@link BarChart#niceStep}. */
     static double niceStep(double max, int count) {
-        if (!(max > 0)) return 1;
-        double raw = max / count;
-        double pow = Math.pow(10, Math.floor(Math.log10(raw)));
-        for (double m : new double[] {1, 2, 5, 10}) if (m * pow >= raw) return m * pow;
-        return 10 * pow;
+        return BarChart.niceStep(max, count);
     }
 
     /**

@@ -80,6 +80,30 @@ public final class Csv implements AutoCloseable {
         return t.equals("-0") ? "0" : t;
     }
 
+    /** The fields of one CSV line as {@link #line} writes them (quoted fields with doubled quotes inside; no line breaks). */
+    public static java.util.List<String> fields(String line) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        StringBuilder f = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c != '"') f.append(c);
+                else if (i + 1 < line.length() && line.charAt(i + 1) == '"') f.append(line.charAt(++i));
+                else quoted = false;
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                out.add(f.toString());
+                f.setLength(0);
+            } else {
+                f.append(c);
+            }
+        }
+        out.add(f.toString());
+        return out;
+    }
+
     /** Quotes a field that needs it, doubling quotes inside. */
     public static String escape(String field) {
         boolean quote = field.indexOf(',') >= 0 || field.indexOf('"') >= 0 || field.indexOf('\n') >= 0 || field.indexOf('\r') >= 0;

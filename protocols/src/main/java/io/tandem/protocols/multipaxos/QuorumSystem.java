@@ -42,6 +42,14 @@ public sealed interface QuorumSystem {
      */
     List<NodeId> writeQuorum(int k);
 
+    /**
+     * The acceptors a leaderless read asks first for their highest voted slot, {@code k}-th of a fixed cycle (spec
+     * §2.4.1 step 1: "every acceptor of one read quorum"): a grid's row {@code k mod r}, whose answers alone fix the
+     * read's slot, so the other rows are not asked unless it is slow. Counting quorums ask every member: with a few
+     * acceptors the extra query is one message, and the read never waits on one slow acceptor.
+     */
+    List<NodeId> readQuery(int k);
+
     /** The bit of {@code acceptor} in masks, or 0 if it is not a member. */
     default long bit(NodeId acceptor) {
         int i = members().indexOf(acceptor);
@@ -137,6 +145,11 @@ public sealed interface QuorumSystem {
         }
 
         @Override
+        public List<NodeId> readQuery(int k) {
+            return members;
+        }
+
+        @Override
         public String toString() {
             return readSize == writeSize && readSize == members.size() / 2 + 1 ? "majority" + members : "threshold(read " + readSize + ", write " + writeSize + ")" + members;
         }
@@ -188,6 +201,12 @@ public sealed interface QuorumSystem {
         public List<NodeId> writeQuorum(int k) {
             int column = Math.floorMod(k, rows.getFirst().size());
             return rows.stream().map(row -> row.get(column)).toList();
+        }
+
+        /** Row {@code k mod r}: a read quorum. */
+        @Override
+        public List<NodeId> readQuery(int k) {
+            return rows.get(Math.floorMod(k, rows.size()));
         }
 
         /** min(r, w) - 1 (spec G-3): a whole row and an alive transversal both survive. */

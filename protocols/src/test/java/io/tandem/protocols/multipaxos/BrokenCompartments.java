@@ -62,6 +62,11 @@ final class BrokenCompartments {
                         QuorumRule readQuorums() {
                             return rc.topology.quorums().writeRule();
                         }
+
+                        @Override
+                        java.util.List<io.tandem.engine.NodeId> firstReadQuorum(int k) {
+                            return rc.topology.quorums().writeQuorum(k);
+                        }
                     };
                 }
             };

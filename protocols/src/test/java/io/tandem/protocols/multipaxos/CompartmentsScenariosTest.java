@@ -372,6 +372,7 @@ class CompartmentsScenariosTest {
     @Test
     void anAcceptorCrashInTheGridCostsProxiesARetryAndReadsUseTheOtherRow() {
         long retries = 0;
+        long widened = 0;
         for (long seed = 1; seed <= SCENARIO_SEEDS; seed++) {
             // a2 = n6 (row 0, column 1) crashes for good after a second.
             SimOptions o = quiet(seed).withSchedule(FaultSchedule.parse("1000000000ns=crash:n6"));
@@ -380,8 +381,14 @@ class CompartmentsScenariosTest {
             assertThat(r.passed()).as("seed %d: %s", seed, describe(r)).isTrue();
             assertThat(completedOps(r)).as("seed %d", seed).isGreaterThan(o.ops() * 9L / 10);
             for (String proxy : List.of("n3", "n4")) retries += ((MultiPaxosEngine) sim.engine(NodeId.of(proxy)).orElseThrow()).proxy().retriesSent();
+            for (NodeId m : sim.members()) {
+                MultiPaxosEngine e = (MultiPaxosEngine) sim.engine(m).orElseThrow();
+                if (e.frontend() != null) widened += e.frontend().readQueriesWidened();
+            }
         }
         assertThat(retries).as("proxies whose column lost n6 resent to the other acceptors").isPositive();
+        // A read round asks one row first; one that asked n6's row asks the other row too, and the next rounds start there.
+        assertThat(widened).as("read rounds that asked n6's row and then every acceptor").isPositive();
     }
 
     // ------------------------------------------------------------------------------------------
