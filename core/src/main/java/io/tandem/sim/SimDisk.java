@@ -59,6 +59,15 @@ final class SimDisk {
 
         /** A snapshot received from a peer is durable: restore the state machine from it. */
         void installSnapshot(SnapshotMeta meta, byte[] data);
+
+        /**
+         * How many group-committed flushes the storage keeps in flight at once: 1 (the real storage's one disk thread,
+         * one write + sync round at a time), or more for a what-if of a storage whose syncs overlap (a write issued
+         * during a sync starts its own sync at once instead of waiting the running one out).
+         */
+        default int syncsInFlight() {
+            return 1;
+        }
     }
 
     private sealed interface Op {
@@ -94,8 +103,11 @@ final class SimDisk {
     private StoredSnapshot durableSnapshot;
 
     // Volatile state of the current incarnation.
+    /** Writes not durable yet, in call order; the first {@link #covered} of them are in flushes already running. */
     private final List<Op> pending = new ArrayList<>();
-    private boolean flushing;
+    private int covered;
+    /** The flushes running, oldest first: each the number of pending writes it covers. */
+    private final java.util.ArrayDeque<Flight> inFlight = new java.util.ArrayDeque<>();
     private Log log;
     private TreeMap<String, byte[]> volatileMeta;
     private ByteArrayOutputStream incoming;
@@ -162,7 +174,8 @@ final class SimDisk {
             tornRecordsWritten++;
         }
         pending.clear();
-        flushing = false;
+        covered = 0;
+        inFlight.clear();
         incoming = null;
         incomingMeta = null;
         log = null;
@@ -182,17 +195,25 @@ final class SimDisk {
         volatileMeta = new TreeMap<>(durableMeta);
     }
 
+    /** One running flush: the writes it covers (the next ones after the flushes before it). */
+    private static final class Flight {
+        final int writes;
+
+        Flight(int writes) {
+            this.writes = writes;
+        }
+    }
+
     private void submit(Op op) {
         pending.add(op);
-        if (!flushing) startFlush();
+        if (inFlight.size() < host.syncsInFlight()) startFlush();
     }
 
     private void startFlush() {
-        flushing = true;
-        int batch = pending.size();
+        int batch = pending.size() - covered;
         int entries = 0;
         long bytes = 0;
-        for (Op op : pending) {
+        for (Op op : pending.subList(covered, pending.size())) {
             switch (op) {
                 case Op.Append(LogEntry entry) -> {
                     entries++;
@@ -202,11 +223,27 @@ final class SimDisk {
                 default -> {}
             }
         }
-        host.flush(entries, bytes, () -> completeFlush(batch));
+        Flight flight = new Flight(batch);
+        covered += batch;
+        inFlight.addLast(flight);
+        host.flush(entries, bytes, () -> completeFlush(flight));
     }
 
-    private void completeFlush(int batch) {
+    /**
+     * {@code flight}'s sync returned. A sync makes durable everything written before it was asked for, so it completes the
+     * flushes started before it too (with overlapping syncs a later one can return first); one that returns after a later
+     * one completed it finds itself gone and does nothing.
+     */
+    private void completeFlush(Flight flight) {
+        if (!inFlight.contains(flight)) return;
         flushes++;
+        int batch = 0;
+        while (true) {
+            Flight f = inFlight.removeFirst();
+            batch += f.writes;
+            if (f == flight) break;
+        }
+        covered -= batch;
         boolean touchedLog = false;
         List<StorageEvent> events = new ArrayList<>();
         for (int i = 0; i < batch; i++) {
@@ -216,8 +253,7 @@ final class SimDisk {
             else touchedLog = true;
         }
         log.durableIndex = durablePrefix();
-        flushing = false;
-        if (!pending.isEmpty()) startFlush();
+        while (pending.size() > covered && inFlight.size() < host.syncsInFlight()) startFlush();
         for (StorageEvent e : events) host.storageEvent(e);
         if (touchedLog) host.storageEvent(new StorageEvent.LogSynced(log.durableIndex));
     }

@@ -547,6 +547,11 @@ final class SimNode implements SimDisk.Host {
         return cpu + costs.disk(id.value()).flush(real);
     }
 
+    @Override
+    public int syncsInFlight() {
+        return sim.costs() == null ? 1 : sim.costs().table().diskSyncsInFlight();
+    }
+
     /** When this node's last sync through the shared device returned (virtual nanoseconds; -1: none yet). */
     private long lastSyncDone = -1;
 

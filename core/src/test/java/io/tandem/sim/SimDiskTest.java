@@ -23,6 +23,15 @@ class SimDiskTest {
         private long now;
         private long seq;
         private long generation;
+        /** Flushes in flight at once (the storage's default: 1). */
+        int syncsInFlight = 1;
+        /** Latencies to hand out first, in order; then 1 µs each. */
+        final java.util.ArrayDeque<Long> latencies = new java.util.ArrayDeque<>();
+
+        @Override
+        public int syncsInFlight() {
+            return syncsInFlight;
+        }
 
         @Override
         public void scheduleDisk(long delayNanos, String what, Runnable completion) {
@@ -39,7 +48,7 @@ class SimDiskTest {
 
         @Override
         public long diskLatency() {
-            return 1_000;
+            return latencies.isEmpty() ? 1_000 : latencies.removeFirst();
         }
 
         @Override
@@ -97,6 +106,37 @@ class SimDiskTest {
         host.drain();
         assertThat(host.events).containsExactly(new StorageEvent.LogSynced(1), new StorageEvent.LogSynced(3));
         assertThat(disk.flushes()).isEqualTo(2);
+    }
+
+    @Test
+    void withOverlappingSyncsAWriteDuringAFlushStartsItsOwnAndALaterSyncCoversTheEarlierOnes() {
+        Host h = new Host();
+        h.syncsInFlight = 2;
+        h.latencies.addAll(List.of(1_000L, 100L, 1_000L));
+        SimDisk d = new SimDisk(h);
+        d.log().append(entry(1, 1)); // flush A: 1,000 ns
+        d.log().append(entry(2, 1)); // flush B starts at once, beside A: 100 ns
+        d.log().append(entry(3, 1)); // two in flight: waits
+        h.step(); // B returns first: a sync makes durable everything written before it, entry 1 included
+        assertThat(h.events).containsExactly(new StorageEvent.LogSynced(2));
+        assertThat(d.log().durableIndex()).isEqualTo(2);
+        assertThat(d.pendingWrites()).isEqualTo(1); // entry 3, in the flush started when B returned
+        h.step(); // A returns: already covered by B, nothing more to report
+        assertThat(h.events).containsExactly(new StorageEvent.LogSynced(2));
+        h.drain();
+        assertThat(h.events).containsExactly(new StorageEvent.LogSynced(2), new StorageEvent.LogSynced(3));
+        assertThat(d.flushes()).isEqualTo(2);
+
+        // A crash with syncs in flight loses what they had not made durable, as with one.
+        d.log().append(entry(4, 1));
+        d.log().append(entry(5, 1));
+        h.crash();
+        d.crash(new SplittableRandom(1), false, 0.0);
+        d.recover();
+        assertThat(d.log().lastIndex()).isEqualTo(3);
+        d.log().append(entry(4, 2));
+        h.drain();
+        assertThat(d.log().durableIndex()).isEqualTo(4);
     }
 
     @Test

@@ -292,6 +292,17 @@ public final class CostTable {
         return number("disk.bytesPerSecond", 0); // 0: unlimited
     }
 
+    /**
+     * {@code disk.syncsInFlight}: how many of a node's syncs its device serves at once (default 1: the measured storage,
+     * one write + fsync round at a time, as ext4's journal commits one transaction at a time). More is a what-if of a device
+     * whose syncs overlap, each taking its own sampled latency (docs/perfsim.md §9); not a measured value.
+     */
+    public int diskSyncsInFlight() {
+        int k = (int) number("disk.syncsInFlight", 1);
+        if (k < 1) throw new IllegalArgumentException("disk.syncsInFlight must be >= 1, was " + k);
+        return k;
+    }
+
     public Distribution network() {
         return Distribution.parse(values.getOrDefault("net.oneway", "0"));
     }

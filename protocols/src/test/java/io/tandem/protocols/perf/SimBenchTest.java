@@ -125,6 +125,9 @@ class SimBenchTest {
             turns += healthy.stageTurnCores().getOrDefault(leader + "/" + stage, 0.0);
         }
         assertThat(busy).as("the leader's stages add up to its machine's busy time").isCloseTo(healthy.leaderCpu(), org.assertj.core.data.Offset.offset(0.01));
+        double allKeys = healthy.stageCores().entrySet().stream().filter(e -> e.getKey().startsWith(leader + "/")).mapToDouble(java.util.Map.Entry::getValue).sum();
+        assertThat(allKeys).as("stageCores holds core time only (no per-operation counters), so any sum over a machine's keys is its busy time")
+                .isCloseTo(healthy.leaderCpu(), org.assertj.core.data.Offset.offset(0.01));
         assertThat(turns).isPositive().isLessThan(busy);
         assertThat(healthy.leaderHeldStart().logEntries()).isPositive();
         assertThat(healthy.leaderHeldMax().logEntries()).isGreaterThanOrEqualTo(healthy.leaderHeldEnd().logEntries());
