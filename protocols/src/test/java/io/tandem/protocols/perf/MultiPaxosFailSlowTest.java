@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * DepFast's question of classic MultiPaxos (issue 18, DESIGN §3): does anything wait on the slow acceptor? Session 15
  * (perfsim10) found a disk-throttled acceptor of three collapsing MultiPaxos to 5 % of healthy at 384 clients (p99 376 ms),
- * far below losing that node (89 %). The cause was the leader's Chosen pushes (docs/multipaxos.md, "Fail-slow"): it left out
+ * far below losing that node (89 %). The cause was the leader's Chosen pushes (docs/multipaxos.md, "A disk-throttled acceptor at 384 clients"): it left out
  * every replica whose last progress report was more than {@code maxReplicaLagSlots} behind the most advanced report, and under
  * load the reports of current replicas differ by a heartbeat's worth of slots. Once the leader's own replica was left out, it
  * got a hole, executed nothing and answered none of its clients (they all talk to the leader) until its catch-up timeout, 300 ms;
