@@ -82,31 +82,7 @@ public final class KvRegisterMachine implements ParallelStateMachine {
 
     @Override
     public byte[] apply(long index, byte[] command) {
-        ByteBuffer in = ByteBuffer.wrap(command);
-        byte op = in.get();
-        long key = in.getLong();
-        return switch (op) {
-            case WRITE -> {
-                values.put(key, in.getLong());
-                yield new byte[] {1};
-            }
-            case CAS -> {
-                long expected = in.getLong();
-                long next = in.getLong();
-                Long current = values.get(key);
-                if (current != null && current == expected) {
-                    values.put(key, next);
-                    yield new byte[] {1};
-                }
-                yield new byte[] {0};
-            }
-            case ADD -> {
-                long next = values.getOrDefault(key, 0L) + in.getLong();
-                values.put(key, next);
-                yield ByteBuffer.allocate(9).put((byte) 1).putLong(next).array();
-            }
-            default -> throw new IllegalArgumentException("not a command: op " + op);
-        };
+        return applyForResult(index, command).encode();
     }
 
     private static final CommandResult DONE = () -> new byte[] {1};
