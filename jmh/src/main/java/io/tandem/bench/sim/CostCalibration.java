@@ -94,6 +94,7 @@ public final class CostCalibration {
         int timersNodes = 0;
         int timersClients = 1024;
         double timersReadShare = 0;
+        int timersRecordRounds = 1;
         List<String> timerNames = new ArrayList<>();
         Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
         int repeat = 3;
@@ -122,6 +123,7 @@ public final class CostCalibration {
                 case "--clients" -> timersClients = Integer.parseInt(args[++i]);
                 case "--timer" -> timerNames.add(args[++i]);
                 case "--read-share" -> timersReadShare = Double.parseDouble(args[++i]);
+                case "--record-rounds" -> timersRecordRounds = Integer.parseInt(args[++i]);
                 case "--engine-option" -> {
                     String[] kv = args[++i].split("=", 2);
                     if (kv.length != 2) throw new IllegalArgumentException("--engine-option wants KEY=VALUE, got " + args[i]);
@@ -131,7 +133,7 @@ public final class CostCalibration {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
                             + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]"
                             + " [--transport-burst BASE_TABLE [--repeat N]] [--handlers BASE_TABLE --run NAME:NODES [--run NAME:NODES...]]"
-                            + " [--timers BASE_TABLE --deployment FILE --nodes N [--clients C] [--read-share S] --timer NAME|'*'... [--engine-option KEY=VALUE...]]");
+                            + " [--timers BASE_TABLE --deployment FILE --nodes N [--clients C] [--read-share S] [--record-rounds R] --timer NAME|'*'... [--engine-option KEY=VALUE...]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -164,7 +166,7 @@ public final class CostCalibration {
         }
         if (timersBase != null) {
             if (timersDeployment == null || timersNodes < 1 || timerNames.isEmpty()) throw new IllegalArgumentException("--timers needs --deployment FILE, --nodes N and at least one --timer NAME");
-            timersOnly(timersBase, out, timersDeployment, timersNodes, timersClients, timersReadShare, timerNames, engineOptions, quick, date);
+            timersOnly(timersBase, out, timersDeployment, timersNodes, timersClients, timersReadShare, timersRecordRounds, timerNames, engineOptions, quick, date);
             return;
         }
         if (handlersBase != null) {
@@ -676,9 +678,11 @@ public final class CostCalibration {
      * leader is known the start-up path would dominate), is written onto the base table. Only the names asked for are
      * written; every other key of the base table stays. The name {@code *} (session 16) asks for every timer that fired at
      * least 50 times in the recorded run, so a deployment's timers are measured without listing them first; {@code
-     * readShare} runs the workload with that share of linearizable reads (a read deployment's timers fire differently).
+     * readShare} runs the workload with that share of linearizable reads (a read deployment's timers fire differently);
+     * {@code recordRounds} (default 1) records that many runs (seeds) after the warm-up, so a timer that fires a few
+     * hundred times a second gets enough samples.
      */
-    private static void timersOnly(Path base, Path out, String deployment, int nodes, int clients, double readShare, List<String> names, Map<String, String> options,
+    private static void timersOnly(Path base, Path out, String deployment, int nodes, int clients, double readShare, int recordRounds, List<String> names, Map<String, String> options,
                                    boolean quick, String date) throws Exception {
         TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
         CostTable table = CostTable.of(t);
@@ -686,9 +690,10 @@ public final class CostCalibration {
         Protocol p = Protocols.byName("multipaxos").withEngineOptions(options);
         p = p.withDeployment(io.tandem.roles.Deployment.read(Path.of(deployment), p.roles().orElseThrow()));
         Map<String, List<Long>> samples = new TreeMap<>();
-        int rounds = quick ? 2 : 4;
+        if (recordRounds < 1) throw new IllegalArgumentException("--record-rounds must be >= 1");
+        int rounds = (quick ? 1 : 3) + recordRounds;
         for (int round = 0; round < rounds; round++) {
-            boolean record = round == rounds - 1; // the rounds before warm the JIT up (a handler of a few microseconds, timed by wall clock)
+            boolean record = round >= rounds - recordRounds; // the rounds before warm the JIT up (a handler of a few microseconds, timed by wall clock)
             SimBench.Config c = new SimBench.Config(nodes, clients, 10_000, io.tandem.sim.SimTime.millis(10), 0, io.tandem.sim.SimTime.millis(quick ? 5 : record ? 40 : 20), 1 + round,
                     io.tandem.sim.cost.CostModel.Resources.dedicated(1), List.of()).withReadShare(readShare);
             long[] chosen = {0};
@@ -720,7 +725,7 @@ public final class CostCalibration {
         t.put("meta.timers.load", "before " + before + ", after " + loadavg());
         t.put("meta.timers.base", base.getFileName().toString());
         t.put("meta.source.timers", "loop.timer.<name>.ns: median wall time of that timer's handler, real engines of " + Path.of(deployment).getFileName() + " (" + nodes
-                + " members, " + clients + " clients, read share " + readShare + ", engine options " + options + ") in the simulator on the base table, last of " + rounds + " runs (the others warm the JIT up), from the 2,000th Chosen on; "
+                + " members, " + clients + " clients, read share " + readShare + ", engine options " + options + ") in the simulator on the base table, last " + recordRounds + " of " + rounds + " runs (the others warm the JIT up), from the 2,000th Chosen on; "
                 + "measured " + date + "; all timers seen: " + found);
         Files.createDirectories(out.toAbsolutePath().getParent());
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
