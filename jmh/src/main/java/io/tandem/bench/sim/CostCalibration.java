@@ -93,6 +93,8 @@ public final class CostCalibration {
         String timersDeployment = null;
         int timersNodes = 0;
         int timersClients = 1024;
+        double timersReadShare = 0;
+        int timersRecordRounds = 1;
         List<String> timerNames = new ArrayList<>();
         Map<String, String> engineOptions = new java.util.LinkedHashMap<>();
         int repeat = 3;
@@ -120,6 +122,8 @@ public final class CostCalibration {
                 case "--nodes" -> timersNodes = Integer.parseInt(args[++i]);
                 case "--clients" -> timersClients = Integer.parseInt(args[++i]);
                 case "--timer" -> timerNames.add(args[++i]);
+                case "--read-share" -> timersReadShare = Double.parseDouble(args[++i]);
+                case "--record-rounds" -> timersRecordRounds = Integer.parseInt(args[++i]);
                 case "--engine-option" -> {
                     String[] kv = args[++i].split("=", 2);
                     if (kv.length != 2) throw new IllegalArgumentException("--engine-option wants KEY=VALUE, got " + args[i]);
@@ -129,7 +133,7 @@ public final class CostCalibration {
                     System.out.println("usage: CostCalibration [--out FILE] [--quick] [--disk-only BASE_TABLE] [--latencies BASE_TABLE [--repeat N]]"
                             + " [--apply-only BASE_TABLE --state-machine btree|hashmap [--repeat N]] [--handoff BASE_TABLE [--repeat N]]"
                             + " [--transport-burst BASE_TABLE [--repeat N]] [--handlers BASE_TABLE --run NAME:NODES [--run NAME:NODES...]]"
-                            + " [--timers BASE_TABLE --deployment FILE --nodes N [--clients C] --timer NAME... [--engine-option KEY=VALUE...]]");
+                            + " [--timers BASE_TABLE --deployment FILE --nodes N [--clients C] [--read-share S] [--record-rounds R] --timer NAME|'*'... [--engine-option KEY=VALUE...]]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -162,7 +166,7 @@ public final class CostCalibration {
         }
         if (timersBase != null) {
             if (timersDeployment == null || timersNodes < 1 || timerNames.isEmpty()) throw new IllegalArgumentException("--timers needs --deployment FILE, --nodes N and at least one --timer NAME");
-            timersOnly(timersBase, out, timersDeployment, timersNodes, timersClients, timerNames, engineOptions, quick, date);
+            timersOnly(timersBase, out, timersDeployment, timersNodes, timersClients, timersReadShare, timersRecordRounds, timerNames, engineOptions, quick, date);
             return;
         }
         if (handlersBase != null) {
@@ -672,9 +676,13 @@ public final class CostCalibration {
      * timer handler is timed (wall clock, by {@link io.tandem.engine.TimerKey#costName()}), and the median of each named
      * timer of the last of four runs (the first three warm the JIT up; two with {@code --quick}), counted once 2,000 {@code Chosen} were handled (before a
      * leader is known the start-up path would dominate), is written onto the base table. Only the names asked for are
-     * written; every other key of the base table stays.
+     * written; every other key of the base table stays. The name {@code *} (session 16) asks for every timer that fired at
+     * least 50 times in the recorded run, so a deployment's timers are measured without listing them first; {@code
+     * readShare} runs the workload with that share of linearizable reads (a read deployment's timers fire differently);
+     * {@code recordRounds} (default 1) records that many runs (seeds) after the warm-up, so a timer that fires a few
+     * hundred times a second gets enough samples.
      */
-    private static void timersOnly(Path base, Path out, String deployment, int nodes, int clients, List<String> names, Map<String, String> options,
+    private static void timersOnly(Path base, Path out, String deployment, int nodes, int clients, double readShare, int recordRounds, List<String> names, Map<String, String> options,
                                    boolean quick, String date) throws Exception {
         TreeMap<String, String> t = new TreeMap<>(CostTable.read(base).values());
         CostTable table = CostTable.of(t);
@@ -682,11 +690,12 @@ public final class CostCalibration {
         Protocol p = Protocols.byName("multipaxos").withEngineOptions(options);
         p = p.withDeployment(io.tandem.roles.Deployment.read(Path.of(deployment), p.roles().orElseThrow()));
         Map<String, List<Long>> samples = new TreeMap<>();
-        int rounds = quick ? 2 : 4;
+        if (recordRounds < 1) throw new IllegalArgumentException("--record-rounds must be >= 1");
+        int rounds = (quick ? 1 : 3) + recordRounds;
         for (int round = 0; round < rounds; round++) {
-            boolean record = round == rounds - 1; // the rounds before warm the JIT up (a handler of a few microseconds, timed by wall clock)
+            boolean record = round >= rounds - recordRounds; // the rounds before warm the JIT up (a handler of a few microseconds, timed by wall clock)
             SimBench.Config c = new SimBench.Config(nodes, clients, 10_000, io.tandem.sim.SimTime.millis(10), 0, io.tandem.sim.SimTime.millis(quick ? 5 : record ? 40 : 20), 1 + round,
-                    io.tandem.sim.cost.CostModel.Resources.dedicated(1), List.of());
+                    io.tandem.sim.cost.CostModel.Resources.dedicated(1), List.of()).withReadShare(readShare);
             long[] chosen = {0};
             long t0 = System.nanoTime();
             SimBench.Result r = SimBench.run(p, c, table, (kind, type, bytes, wall) -> {
@@ -697,26 +706,30 @@ public final class CostCalibration {
             log(String.format(Locale.ROOT, "timers round %d: %.0f ops/s (model), wall %.1f s", round, r.throughput(), (System.nanoTime() - t0) / 1e9));
         }
         StringBuilder found = new StringBuilder();
+        List<String> written = new ArrayList<>();
         for (Map.Entry<String, List<Long>> e : samples.entrySet()) {
             long[] ns = e.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
             found.append(String.format(Locale.ROOT, "%s%s: %d samples, p10 %d, median %d, p90 %d ns", found.isEmpty() ? "" : "; ", e.getKey(), ns.length,
                     ns[ns.length / 10], ns[ns.length / 2], ns[ns.length * 9 / 10]));
-            if (!names.contains(e.getKey())) continue;
+            boolean all = names.contains("*");
+            if (!names.contains(e.getKey()) && !(all && ns.length >= 50)) continue;
             if (ns.length < 50) throw new IllegalStateException("timer " + e.getKey() + " fired only " + ns.length + " times once commands flowed; run longer");
             t.put("loop.timer." + e.getKey() + ".ns", Long.toString(ns[ns.length / 2]));
             t.put("meta.samples.timer." + e.getKey(), Integer.toString(ns.length));
+            written.add(e.getKey());
         }
         for (String n : names) {
+            if (n.equals("*")) continue;
             if (!t.containsKey("loop.timer." + n + ".ns")) throw new IllegalStateException("timer " + n + " never fired once commands flowed (fired: " + found + ")");
         }
         t.put("meta.timers.load", "before " + before + ", after " + loadavg());
         t.put("meta.timers.base", base.getFileName().toString());
         t.put("meta.source.timers", "loop.timer.<name>.ns: median wall time of that timer's handler, real engines of " + Path.of(deployment).getFileName() + " (" + nodes
-                + " members, " + clients + " clients, engine options " + options + ") in the simulator on the base table, last of " + rounds + " runs (the others warm the JIT up), from the 2,000th Chosen on; "
+                + " members, " + clients + " clients, read share " + readShare + ", engine options " + options + ") in the simulator on the base table, last " + recordRounds + " of " + rounds + " runs (the others warm the JIT up), from the 2,000th Chosen on; "
                 + "measured " + date + "; all timers seen: " + found);
         Files.createDirectories(out.toAbsolutePath().getParent());
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            CostTable.of(t).write(w, "Tandem simulator cost table: " + base.getFileName() + " with loop.timer." + names + ".ns measured " + date + " (load "
+            CostTable.of(t).write(w, "Tandem simulator cost table: " + base.getFileName() + " with loop.timer." + written + ".ns measured " + date + " (load "
                     + t.get("meta.timers.load") + ").\nWritten by io.tandem.bench.sim.CostCalibration --timers; do not edit by hand.");
         }
         System.out.println("wrote " + out + ": " + found);
