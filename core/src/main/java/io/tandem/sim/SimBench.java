@@ -211,7 +211,8 @@ public final class SimBench {
         sim.at(windowStart, sampler::tick);
         sim.runUntil(windowStart);
         long droppedStart = leader[0] == null ? 0 : costs.network().outboxDropped(leader[0]);
-        costs.profile().reset();
+        String profileFile = System.getProperty("tandem.simbench.profile");
+        if (profileFile != null && !profileFile.isEmpty()) costs.profile().start();
         long busyStart = totalBusy(costs);
         List<NodeId> members = sim.members();
         java.util.Map<String, Long> stageBusyStart = stageBusy(costs, members);

@@ -302,7 +302,7 @@ final class SimNode implements SimDisk.Host {
             }
         }
         long loop = table.loopCost(kind, type, bytes);
-        costs.profile().record(id.value(), "recv " + kind, type, ioCost + loop);
+        if (costs.profile().on()) costs.profile().record(id.value(), "recv " + kind, type, ioCost + loop);
         // A storage completion's hand-off to the loop is in the calibrated fsync (append to durable, waiter woken).
         boolean handoff = !"storage".equals(kind);
         Runnable onLoop = () -> job(cpu, io.tandem.sim.cost.Stage.LOOP, loop, inc, handoff, () -> {
