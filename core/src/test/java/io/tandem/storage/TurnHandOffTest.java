@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link NodeStorage#handOffPerTurn()} and {@link NodeStorage#endTurn()} (issue 25): the test thread plays
  * the engine's loop. With NO_FSYNC the turn's round runs on the loop and its completions are posted before
  * {@code endTurn} returns; with FSYNC, and for snapshot chunks, the disk thread does it. Nothing here
- * depends on timing: the thread that posts each event is recorded and checked.
+ * depends on timing: the thread that posts each event is recorded and checked, and each storage is used only once
+ * its disk thread has parked (a disk thread still starting up would drain the loop's quiet ops itself, which is
+ * allowed, and post what a test expects from the loop: seen once in CI, session 16).
  */
 class TurnHandOffTest {
     @TempDir
@@ -53,7 +55,23 @@ class TurnHandOffTest {
                 (snapshot, data) -> CompletableFuture.failedFuture(new IllegalStateException("no installs expected")));
         opened.add(storage);
         storage.handOffPerTurn();
+        awaitDiskThreadParked("tandem-disk-" + name);
         return storage;
+    }
+
+    /** Until the newest thread of that name waits for work (it parks only with an empty queue). */
+    private static void awaitDiskThreadParked(String threadName) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            Thread disk = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals(threadName))
+                    .max(java.util.Comparator.comparingLong(Thread::threadId))
+                    .orElse(null);
+            if (disk != null && disk.getState() == Thread.State.WAITING) return;
+            if (System.nanoTime() - deadline > 0) throw new AssertionError(threadName + " did not park within 10 s: " + (disk == null ? "no such thread" : disk.getState()));
+            Thread.onSpinWait();
+            Thread.yield();
+        }
     }
 
     private static LogEntry entry(long index, long term, String payload) {
