@@ -375,6 +375,32 @@ public final class NodeRuntime implements AutoCloseable {
             return p.future();
         }
 
+        /**
+         * Admits {@code command} like {@link #submit(byte[], ClientRequest.Session)}, answered through {@code answer}
+         * instead of a future (issue 25: no future stages per put; an executed command's result is handed over not
+         * encoded). A command refused at once (the node stopped, too many pending) fails {@code answer} before this
+         * returns, on this thread.
+         */
+        public void submit(byte[] command, ClientRequest.Session session, RequestAnswer answer) {
+            Objects.requireNonNull(command, "command");
+            Objects.requireNonNull(session, "session");
+            Objects.requireNonNull(answer, "answer");
+            if (!running) {
+                answer.failed(stoppedException());
+                return;
+            }
+            PendingRequests.Pending p;
+            try {
+                p = pending.admit(System.nanoTime(), config.requestTimeout().toNanos(),
+                        new PendingRequests.Spec(ClientRequest.Kind.COMMAND, session, command, null), config.forwardRequests(), answer);
+            } catch (OverloadedException e) {
+                metrics.rejectedOverloaded.increment();
+                answer.failed(e);
+                return;
+            }
+            requests.add(p.request());
+        }
+
         /** Hands the commands admitted since the last flush to the loop at once; nothing if none. */
         public void flush() {
             if (requests.isEmpty()) return;
@@ -477,7 +503,7 @@ public final class NodeRuntime implements AutoCloseable {
         PendingRequests.Pending p = pending.take(a.requestId());
         if (p == null) return;
         metrics.rejectedUnavailable.increment();
-        p.future().completeExceptionally(new UnsupportedRequestException(protocol.name() + " does not support " + a.request().operation()));
+        p.fail(new UnsupportedRequestException(protocol.name() + " does not support " + a.request().operation()));
     }
 
     /** Shifts this node's engine clock (the clock-skew nemesis); affects timers armed afterwards. */
@@ -776,7 +802,7 @@ public final class NodeRuntime implements AutoCloseable {
         if (p == null) return; // answered meanwhile (its execution here, a remote answer), or timed out
         metrics.answeredFromSessions.increment();
         metrics.recordLatency(p);
-        p.future().complete(result);
+        p.complete(result);
     }
 
     private void answerMember(PendingRequests.Pending p, byte[] result, Throwable error) {
@@ -806,7 +832,7 @@ public final class NodeRuntime implements AutoCloseable {
         p = pending.take(a.requestId());
         if (p == null) return;
         metrics.recordLatency(p);
-        p.future().complete(a.result() == null ? new byte[0] : a.result());
+        p.complete(a.result() == null ? new byte[0] : a.result());
     }
 
     private void onRefusal(NodeId from, RuntimeMessage.Refusal r) {
@@ -817,7 +843,7 @@ public final class NodeRuntime implements AutoCloseable {
         p = pending.take(r.requestId());
         if (p == null) return;
         String where = "forwarded to " + from + ": " + r.detail();
-        p.future().completeExceptionally(switch (r.reason() == null ? RuntimeMessage.Reason.FAILED : r.reason()) {
+        p.fail(switch (r.reason() == null ? RuntimeMessage.Reason.FAILED : r.reason()) {
             case REDIRECT -> {
                 metrics.rejectedNotLeader.increment();
                 yield new NotLeaderException(self, r.redirect() == null ? List.of() : r.redirect());
@@ -942,7 +968,7 @@ public final class NodeRuntime implements AutoCloseable {
         metrics.timedOut.increment();
         String why = p.route().forwards > 0 || !retries.isEmpty() && retries.contains(p)
                 ? " (forwarded " + p.route().forwards + " times; no member could order it in time)" : "";
-        p.future().completeExceptionally(new RequestTimeoutException("no answer from " + self + " within " + config.requestTimeout() + why));
+        p.fail(new RequestTimeoutException("no answer from " + self + " within " + config.requestTimeout() + why));
     }
 
     private TandemException stoppedException() {
@@ -1046,9 +1072,12 @@ public final class NodeRuntime implements AutoCloseable {
                 writeNanosSinceBatch += System.nanoTime() - p.startNanos();
             }
             switch (outcome) {
-                case Outcome.Applied a -> p.future().complete(encoded != null ? encoded : a.result());
-                case Outcome.Duplicate d -> p.future().complete(d.result());
-                case Outcome.Stale s -> p.future().completeExceptionally(new TandemException("command " + entry.session().sequence() + " of client "
+                case Outcome.Applied a -> {
+                    if (encoded != null) p.complete(encoded);
+                    else p.complete(a.value()); // a future gets the bytes; an answer the result, not encoded yet
+                }
+                case Outcome.Duplicate d -> p.complete(d.result());
+                case Outcome.Stale s -> p.fail(new TandemException("command " + entry.session().sequence() + " of client "
                         + entry.session().clientId() + " is below its session's low watermark " + (s.floor() + 1)
                         + ": the client said it would not ask again; it was not applied now and may have been applied before"));
             }
@@ -1071,11 +1100,11 @@ public final class NodeRuntime implements AutoCloseable {
             PendingRequests.Pending p = pending.take(requestId);
             if (p == null) return; // timed out meanwhile
             if (error != null) {
-                p.future().completeExceptionally(error);
+                p.fail(error);
                 return;
             }
             metrics.recordLatency(p);
-            p.future().complete(result);
+            p.complete(result);
         }
     }
 
@@ -1179,7 +1208,7 @@ public final class NodeRuntime implements AutoCloseable {
             PendingRequests.Pending p = pending.take(requestId);
             if (p == null) return;
             metrics.recordLatency(p);
-            p.future().complete(result == null ? new byte[0] : result);
+            p.complete(result == null ? new byte[0] : result);
         }
 
         @Override
@@ -1188,7 +1217,7 @@ public final class NodeRuntime implements AutoCloseable {
             if (p == null) return;
             if (reason instanceof Rejection.Redirect r && redirect(p, r.targets())) return;
             p = pending.take(requestId);
-            if (p != null) p.future().completeExceptionally(rejectionException(reason));
+            if (p != null) p.fail(rejectionException(reason));
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.tandem.api.OverloadedException;
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ReadPolicy;
+import io.tandem.statemachine.CommandResult;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -23,24 +24,43 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Issue 25 (hot path): admitting and completing a request costs no allocation beyond the request itself. Ids are
  * handed out consecutively, so a request lives in slot {@code id & (SLOTS - 1)} of an array (no boxed key, no map
  * node); the few whose slot is still held by a request {@link #SLOTS} ids older go to an overflow map. The session
- * index keeps the key it was filed under in the request, so removing it allocates nothing either.
+ * index is a slot table too (hashed by session), with its own overflow map.
  */
 final class PendingRequests {
     /**
-     * One waiting request.
+     * One waiting request. It is answered through its {@code future} or, if it was submitted with one, its {@code answer}
+     * (the other is null); {@link #complete} and {@link #fail} pick the one. Only the thread that removed it from the
+     * table ({@link #take}, {@link #takeBySession}, expiry, {@link #failAll}) completes it, so it is answered once.
      *
-     * @param forwardable the submitter asked the runtime to forward it to a member that can order it
-     * @param replyTo     for a request another member forwarded here: that member, which holds the caller's future
-     * @param replyToId   the request's id on {@code replyTo}
+     * @param forwardable    the submitter asked the runtime to forward it to a member that can order it
+     * @param replyTo        for a request another member forwarded here: that member, which holds the caller's future
+     * @param replyToId      the request's id on {@code replyTo}
+     * @param filedBySession whether the session index holds it (a command with a session, submitted here)
      */
-    record Pending(long requestId, CompletableFuture<byte[]> future, long deadlineNanos, long startNanos, ClientRequest request,
-                   boolean forwardable, NodeId replyTo, long replyToId, Route route, SessionKey sessionKey) {
+    record Pending(long requestId, CompletableFuture<byte[]> future, RequestAnswer answer, long deadlineNanos, long startNanos,
+                   ClientRequest request, boolean forwardable, NodeId replyTo, long replyToId, Route route, boolean filedBySession) {
         boolean read() {
             return request.kind() == ClientRequest.Kind.READ;
         }
 
         boolean servedForAnotherMember() {
             return replyTo != null;
+        }
+
+        /** Completes it with {@code result}'s bytes (a future) or the result itself (an answer). */
+        void complete(CommandResult result) {
+            if (answer != null) answer.completed(result);
+            else future.complete(result.encode());
+        }
+
+        void complete(byte[] result) {
+            if (answer != null) answer.completed(CommandResult.of(result));
+            else future.complete(result);
+        }
+
+        void fail(Throwable error) {
+            if (answer != null) answer.failed(error);
+            else future.completeExceptionally(error);
         }
     }
 
@@ -61,8 +81,8 @@ final class PendingRequests {
         }
     }
 
-    /** A command's (client id, sequence): the session index's key; null in a request not filed there. */
-    record SessionKey(long clientId, long sequence) {}
+    /** A command's (client id, sequence): the key of the session index's overflow map. */
+    private record SessionKey(long clientId, long sequence) {}
 
     /**
      * Slots of the id table. A power of two; a request holds slot {@code id & (SLOTS - 1)} unless a request at least
@@ -70,12 +90,22 @@ final class PendingRequests {
      * enough that under load (at most a few hundred requests in flight) nearly every request gets its slot.
      */
     static final int SLOTS = 1024;
+    /** Slots of the session index: with ~100 commands in flight about 2 % of them find their slot taken. */
+    static final int SESSION_SLOTS = 4096;
 
     private final AtomicReferenceArray<Pending> slots = new AtomicReferenceArray<>(SLOTS);
     /** Requests whose slot was taken when they were admitted; usually empty. */
     private final Map<Long, Pending> overflow = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
-    private final Map<SessionKey, Pending> bySession = new ConcurrentHashMap<>();
+    /**
+     * The session index: a command filed by session sits in slot {@link #sessionSlot} of its (client id, sequence),
+     * or in {@link #sessionOverflow} if another request holds that slot (issue 25: a map put and remove per put, and a
+     * key object, cost more than the slot's CAS). Two requests of the same session (a client's retry through this
+     * node while its first try still waits) may both be filed; either may be taken by session: they wait for the
+     * same command, so either answer is right, and the other is taken by its id or expires as before.
+     */
+    private final AtomicReferenceArray<Pending> bySession = new AtomicReferenceArray<>(SESSION_SLOTS);
+    private final Map<SessionKey, Pending> sessionOverflow = new ConcurrentHashMap<>();
     /**
      * Ids start at a random point of [1, 2^62) rather than 1: engines re-deliver committed entries after a
      * restart with the origin and request id they were submitted under, and execution completes the
@@ -90,15 +120,20 @@ final class PendingRequests {
 
     /** Registers a new request or throws {@link OverloadedException} when {@code limit} are pending. */
     Pending admit(long now, long timeoutNanos, Spec spec, boolean forwardable) {
-        return add(now, timeoutNanos, spec, forwardable, null, 0);
+        return add(now, timeoutNanos, spec, forwardable, null, 0, null);
+    }
+
+    /** {@link #admit}, answered through {@code answer} instead of a future. */
+    Pending admit(long now, long timeoutNanos, Spec spec, boolean forwardable, RequestAnswer answer) {
+        return add(now, timeoutNanos, spec, forwardable, null, 0, java.util.Objects.requireNonNull(answer, "answer"));
     }
 
     /** Registers a request that member {@code replyTo} forwarded here as its request {@code replyToId}. */
     Pending admitFor(NodeId replyTo, long replyToId, long now, long timeoutNanos, Spec spec) {
-        return add(now, timeoutNanos, spec, false, replyTo, replyToId);
+        return add(now, timeoutNanos, spec, false, replyTo, replyToId, null);
     }
 
-    private Pending add(long now, long timeoutNanos, Spec spec, boolean forwardable, NodeId replyTo, long replyToId) {
+    private Pending add(long now, long timeoutNanos, Spec spec, boolean forwardable, NodeId replyTo, long replyToId, RequestAnswer answer) {
         // Counted before it is filed, so that concurrent admissions never exceed the limit together.
         if (count.incrementAndGet() > limit) {
             count.decrementAndGet();
@@ -106,12 +141,26 @@ final class PendingRequests {
         }
         long id = nextId.getAndIncrement();
         ClientRequest.Session s = spec.session();
-        SessionKey key = replyTo == null && spec.kind() == ClientRequest.Kind.COMMAND && !s.isNone() ? new SessionKey(s.clientId(), s.sequence()) : null;
-        Pending p = new Pending(id, new CompletableFuture<>(), now + timeoutNanos, now, spec.toRequest(id), forwardable, replyTo, replyToId, new Route(), key);
+        boolean bySessionToo = replyTo == null && spec.kind() == ClientRequest.Kind.COMMAND && !s.isNone();
+        Pending p = new Pending(id, answer == null ? new CompletableFuture<>() : null, answer, now + timeoutNanos, now, spec.toRequest(id),
+                forwardable, replyTo, replyToId, new Route(), bySessionToo);
         // Filed before admit returns: nobody can complete a request before its submitter has handed it on.
         if (!slots.compareAndSet(slot(id), null, p)) overflow.put(id, p);
-        if (key != null) bySession.put(key, p);
+        if (bySessionToo && !bySession.compareAndSet(sessionSlot(s.clientId(), s.sequence()), null, p)) {
+            sessionOverflow.put(new SessionKey(s.clientId(), s.sequence()), p);
+        }
         return p;
+    }
+
+    /** The session index's slot of (client id, sequence): a multiplicative hash, its top bits. */
+    private static int sessionSlot(long clientId, long sequence) {
+        long h = (clientId * 0x9E3779B97F4A7C15L) ^ (sequence * 0xC2B2AE3D27D4EB4FL);
+        return (int) (h >>> (64 - Integer.numberOfTrailingZeros(SESSION_SLOTS)));
+    }
+
+    private static boolean sameSession(Pending p, long clientId, long sequence) {
+        ClientRequest.Session s = p.request().session();
+        return s.clientId() == clientId && s.sequence() == sequence;
     }
 
     private static int slot(long id) {
@@ -157,15 +206,24 @@ final class PendingRequests {
     /** Removes the command of this node waiting for {@code session}, if any: it completes the first time that command executes here. */
     Pending takeBySession(ClientRequest.Session session) {
         // Every replica asks for every command it executes; most have nothing waiting (followers of a
-        // server whose clients talk to the leader), so skip the key's allocation then.
-        if (session.isNone() || bySession.isEmpty()) return null;
-        Pending p = bySession.remove(new SessionKey(session.clientId(), session.sequence()));
+        // server whose clients talk to the leader): one slot read, no allocation.
+        if (session.isNone()) return null;
+        long client = session.clientId(), seq = session.sequence();
+        int i = sessionSlot(client, seq);
+        Pending p = bySession.get(i);
         // Whoever removes it from the id table completes it (a timeout may have got there first).
+        if (p != null && sameSession(p, client, seq) && bySession.compareAndSet(i, p, null) && unfile(p)) return p;
+        if (sessionOverflow.isEmpty()) return null;
+        p = sessionOverflow.remove(new SessionKey(client, seq));
         return p != null && unfile(p) ? p : null;
     }
 
     private void forgetSession(Pending p) {
-        if (p.sessionKey() != null) bySession.remove(p.sessionKey(), p);
+        if (!p.filedBySession()) return;
+        ClientRequest.Session s = p.request().session();
+        int i = sessionSlot(s.clientId(), s.sequence());
+        if (bySession.get(i) == p) bySession.compareAndSet(i, p, null);
+        else if (!sessionOverflow.isEmpty()) sessionOverflow.remove(new SessionKey(s.clientId(), s.sequence()), p);
     }
 
     int size() {
@@ -186,7 +244,7 @@ final class PendingRequests {
         forEach(p -> {
             if (unfile(p)) {
                 forgetSession(p);
-                p.future().completeExceptionally(cause);
+                p.fail(cause);
             }
         });
     }

@@ -43,9 +43,66 @@ class PendingRequestsTest {
     void forwardedRequestsAndReadsAreNotFiledBySession() {
         PendingRequests pending = new PendingRequests(10);
         PendingRequests.Pending f = pending.admitFor(new NodeId("r1"), 99, 0, 1000, command(7, 1));
-        assertThat(f.sessionKey()).isNull();
+        assertThat(f.filedBySession()).isFalse();
         assertThat(pending.takeBySession(new ClientRequest.Session(7, 1, 0))).isNull();
         assertThat(pending.take(f.requestId())).isSameAs(f);
+    }
+
+    @Test
+    void commandsWhoseSessionSlotIsTakenAreStillFoundBySessionAndForgottenWhenTakenById() {
+        PendingRequests pending = new PendingRequests(100_000);
+        // More commands than the session index has slots: many share a slot and go to its overflow map.
+        int n = PendingRequests.SESSION_SLOTS * 2;
+        List<PendingRequests.Pending> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) all.add(pending.admit(0, 1000, command(1 + i % 97, 1 + i / 97), false));
+        assertThat(all).allMatch(PendingRequests.Pending::filedBySession);
+        // Half are taken by id (their session entries go with them), half by session.
+        for (int i = 0; i < n; i += 2) assertThat(pending.take(all.get(i).requestId())).isSameAs(all.get(i));
+        for (int i = 0; i < n; i += 2) assertThat(pending.takeBySession(all.get(i).request().session())).isNull();
+        for (int i = 1; i < n; i += 2) assertThat(pending.takeBySession(all.get(i).request().session())).isSameAs(all.get(i));
+        assertThat(pending.size()).isZero();
+    }
+
+    @Test
+    void twoRequestsForOneCommandAreEachTakenOnce() {
+        // A client's retry through this node while its first try still waits: both wait for the same command.
+        PendingRequests pending = new PendingRequests(10);
+        PendingRequests.Pending first = pending.admit(0, 1000, command(5, 3), false);
+        PendingRequests.Pending retry = pending.admit(0, 1000, command(5, 3), false);
+        PendingRequests.Pending bySession = pending.takeBySession(new ClientRequest.Session(5, 3, 0));
+        assertThat(bySession).isIn(first, retry);
+        PendingRequests.Pending other = bySession == first ? retry : first;
+        assertThat(pending.take(bySession.requestId())).isNull();
+        assertThat(pending.take(other.requestId())).isSameAs(other);
+        assertThat(pending.takeBySession(new ClientRequest.Session(5, 3, 0))).isNull();
+        assertThat(pending.size()).isZero();
+    }
+
+    @Test
+    void aRequestWithAnAnswerIsCompletedThroughItAndHasNoFuture() {
+        PendingRequests pending = new PendingRequests(10);
+        List<Object> answers = new ArrayList<>();
+        RequestAnswer answer = new RequestAnswer() {
+            @Override
+            public void completed(io.tandem.statemachine.CommandResult result) {
+                answers.add(result);
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                answers.add(error);
+            }
+        };
+        PendingRequests.Pending a = pending.admit(0, 1000, command(9, 1), false, answer);
+        PendingRequests.Pending b = pending.admit(0, 1000, command(9, 2), false, answer);
+        assertThat(a.future()).isNull();
+        io.tandem.statemachine.CommandResult result = () -> new byte[] {4, 2};
+        pending.take(a.requestId()).complete(result);
+        assertThat(answers).containsExactly(result); // handed over as it is, not encoded
+        pending.failAll(new IllegalStateException("stopped"));
+        assertThat(answers).hasSize(2);
+        assertThat(answers.get(1)).isInstanceOf(IllegalStateException.class);
+        assertThat(pending.take(b.requestId())).isNull();
     }
 
     @Test

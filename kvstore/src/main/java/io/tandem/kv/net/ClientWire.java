@@ -125,6 +125,25 @@ public final class ClientWire {
         endFrame(out, start);
     }
 
+    /**
+     * Writes the frame of {@code Response.Result(requestId, codec.encode(result))} without encoding the result into an
+     * array first (issue 25): the same bytes as {@link #writeResponse} of that response.
+     */
+    public static void writeResult(long requestId, io.tandem.kv.KvResult result, ByteBuf out) {
+        int start = beginFrame(out);
+        header(out, RESULT, requestId);
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
+        io.tandem.kv.KvCodec.writeResult(result, out);
+        out.setInt(lengthAt, out.writerIndex() - lengthAt - 4);
+        endFrame(out, start);
+    }
+
+    /** An upper bound of {@link #writeResult}'s frame for the common results, for sizing buffers. */
+    public static int resultSizeHint(io.tandem.kv.KvResult result) {
+        return 4 + HEADER_BYTES + 4 + io.tandem.kv.KvCodec.resultSizeHint(result);
+    }
+
     /** An upper bound of the encoded size of a request, for sizing buffers. */
     public static int sizeHint(Request request) {
         return 4 + HEADER_BYTES + 32 + switch (request) {

@@ -37,6 +37,9 @@ import io.tandem.kv.net.ErrorCode;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
 import io.tandem.kv.net.WireFormatException;
+import io.tandem.kv.KvResult;
+import io.tandem.runtime.RequestAnswer;
+import io.tandem.statemachine.CommandResult;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.tcp.IoMode;
 import io.tandem.transport.tcp.NettyIo;
@@ -46,7 +49,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,8 +57,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's client-facing TCP endpoint (Netty): decodes {@link ClientWire} frames, hands each
- * request to a {@link Handler}, and writes the response when its future completes, on whatever
- * thread that is (flushes are consolidated, so a burst of answers costs few syscalls). Requests on
+ * request to a {@link Handler} with its {@link Reply}, and writes the response when the reply is sent, on
+ * whatever thread that is (replies from other threads are written by the I/O thread in batches, {@link ReplyQueue}). Requests on
  * one connection may be answered out of order; the request id ties them together.
  *
  * <p>Security ({@link ClientSecurity}): optional TLS (a client certificate is asked for; its
@@ -75,9 +77,13 @@ import org.slf4j.LoggerFactory;
  * error nothing that follows can be trusted.
  */
 final class ClientEndpoint implements AutoCloseable {
-    /** Answers requests; the future must always complete, and the method must not throw or block. */
+    /** Answers requests. */
     interface Handler {
-        CompletableFuture<Response> handle(Request request);
+        /** Answers {@code request} through {@code reply}, exactly once, on any thread; must not throw or block. */
+        void handle(Request request, Reply reply);
+
+        /** The error response for a request that failed with {@code error} (not leader, overloaded, timed out, ...). */
+        Response failure(long requestId, Throwable error);
 
         /**
          * Called on the I/O thread once after the requests read in one event-loop turn were handled
@@ -114,7 +120,7 @@ final class ClientEndpoint implements AutoCloseable {
     private MultiThreadIoEventLoopGroup group;
     private Channel server;
     /** Replies completed off the I/O thread, written there in batches (the group has one event loop). */
-    private volatile ReplyQueue<Response> replies;
+    private volatile ReplyQueue<Reply> replies;
     /** Whether {@link Handler#endOfReads} is queued on the I/O thread (that thread only: the group has one). */
     private boolean endOfReadsQueued;
     private final Runnable endOfReads = this::endOfReads;
@@ -152,7 +158,7 @@ final class ClientEndpoint implements AutoCloseable {
     synchronized void start() {
         NettyIo io = NettyIo.resolve(IoMode.AUTO);
         group = io.newEventLoopGroup(1, "tandem-clients-" + self);
-        replies = new ReplyQueue<>(group.next(), ClientEndpoint::write);
+        replies = new ReplyQueue<>(group.next(), Reply::channel, Reply::write);
         try {
             server = new ServerBootstrap()
                     .group(group)
@@ -416,28 +422,20 @@ final class ClientEndpoint implements AutoCloseable {
                         "more than " + maxRequestsPerConnection + " unanswered requests on this connection"));
                 return;
             }
-            Channel ch = ctx.channel();
             requestsOf(request).increment();
-            CompletableFuture<Response> answer;
+            Reply reply = new Reply(this, ctx.channel(), request.requestId());
             try {
-                answer = handler.handle(request);
+                handler.handle(request, reply);
                 // Tasks run after the turn's reads on every connection: the handler sees the whole turn first.
                 if (!endOfReadsQueued) {
                     endOfReadsQueued = true;
-                    ch.eventLoop().execute(endOfReads);
+                    ctx.channel().eventLoop().execute(endOfReads);
                 }
             } catch (RuntimeException e) {
                 log.warn("{}: request handler threw", self, e);
-                answer = CompletableFuture.completedFuture(new Response.Error(request.requestId(), ErrorCode.INTERNAL, e.toString()));
+                // A handler that threw has not handed the reply on (its contract: it must not throw); answered here.
+                if (!reply.sent) reply.send(new Response.Error(request.requestId(), ErrorCode.INTERNAL, e.toString()));
             }
-            answer.whenComplete((response, failure) -> {
-                unanswered.decrementAndGet();
-                Response r = failure == null ? response : new Response.Error(request.requestId(), ErrorCode.INTERNAL, failure.toString());
-                if (r instanceof Response.Error e) errors.get(e.code()).increment();
-                ReplyQueue<Response> q = replies;
-                if (q != null && q.loop() == ch.eventLoop()) q.offer(ch, r);
-                else reply(ch, r);
-            });
         }
 
         /**
@@ -508,9 +506,91 @@ final class ClientEndpoint implements AutoCloseable {
         handler.endOfReads();
     }
 
-    /** Encodes {@code response} into the channel's outbound buffer without flushing (I/O thread). */
-    private static void write(Channel ch, Response response) {
-        ch.write(encode(ch, response));
+    /**
+     * One request's way back to its connection, and the {@link ReplyQueue}'s entry for it: one object per request
+     * (issue 25: before, a put's answer passed through two more futures, their stages and a queue record). For a
+     * command it is also the runtime's {@link RequestAnswer}: the execution thread hands it the state machine's
+     * result, which the I/O thread writes straight into the reply buffer (no result array on the way).
+     */
+    final class Reply implements RequestAnswer {
+        private final Connection connection;
+        private final Channel channel;
+        private final long requestId;
+        /** What to write: a command's KV result, or else the response (set before the reply is queued). */
+        private KvResult result;
+        private Response response;
+        /** Set by the thread that sends (read only by the I/O thread's guard against a throwing handler). */
+        private boolean sent;
+
+        private Reply(Connection connection, Channel channel, long requestId) {
+            this.connection = connection;
+            this.channel = channel;
+            this.requestId = requestId;
+        }
+
+        long requestId() {
+            return requestId;
+        }
+
+        private Channel channel() {
+            return channel;
+        }
+
+        /** Sends {@code r} (any thread). */
+        void send(Response r) {
+            if (r instanceof Response.Error e) errors.get(e.code()).increment();
+            response = r;
+            dispatch();
+        }
+
+        /**
+         * A command's result: a {@link KvResult} is written by the I/O thread as it is (it refers only to arrays nobody
+         * writes: part 11 of docs/hotpath.md); any other result is encoded here, on the thread that completes it,
+         * as {@link CommandResult}'s contract asks.
+         */
+        @Override
+        public void completed(CommandResult r) {
+            if (r instanceof KvResult kv) {
+                result = kv;
+                dispatch();
+            } else {
+                send(new Response.Result(requestId, r.encode()));
+            }
+        }
+
+        @Override
+        public void failed(Throwable error) {
+            send(handler.failure(requestId, error));
+        }
+
+        private void dispatch() {
+            sent = true;
+            connection.unanswered.decrementAndGet();
+            ReplyQueue<Reply> q = replies;
+            if (q != null && q.loop() == channel.eventLoop()) {
+                q.offer(this);
+            } else {
+                ByteBuf out = encode(channel);
+                channel.writeAndFlush(out);
+            }
+        }
+
+        /** Encodes this reply into the channel's outbound buffer without flushing (I/O thread). */
+        private void write() {
+            channel.write(encode(channel));
+        }
+
+        private ByteBuf encode(Channel ch) {
+            if (result == null) return ClientEndpoint.encode(ch, response);
+            ByteBuf buf = ch.alloc().buffer(ClientWire.resultSizeHint(result));
+            try {
+                ClientWire.writeResult(requestId, result, buf);
+            } catch (RuntimeException e) {
+                buf.release();
+                throw e;
+            }
+            return buf;
+        }
     }
 
     private static ChannelFuture reply(Channel ch, Response response) {

@@ -30,6 +30,7 @@ import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
 import io.tandem.protocols.Protocols;
 import io.tandem.runtime.NodeRuntime;
+import io.tandem.runtime.RequestAnswer;
 import io.tandem.runtime.RuntimeConfig;
 import io.tandem.storage.DataDirectoryMismatchException;
 import io.tandem.storage.FlushPolicy;
@@ -172,8 +173,13 @@ public final class KvServer implements AutoCloseable {
         securityFilesSeen = securityFileTimes();
         clients = new ClientEndpoint(config.id(), config.clientAddress(), new ClientEndpoint.Handler() {
             @Override
-            public CompletableFuture<Response> handle(Request request) {
-                return KvServer.this.handle(request);
+            public void handle(Request request, ClientEndpoint.Reply reply) {
+                KvServer.this.handle(request, reply);
+            }
+
+            @Override
+            public Response failure(long requestId, Throwable error) {
+                return error(requestId, error);
             }
 
             @Override
@@ -423,11 +429,38 @@ public final class KvServer implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------- requests
 
+    /**
+     * A command (a put, nearly every request under load) is submitted with its reply as the runtime's answer: no
+     * future per put (issue 25). Every other request goes through {@link #handle(Request)}'s future.
+     */
+    private void handle(Request request, ClientEndpoint.Reply reply) {
+        if (request instanceof Request.Command c && serving) {
+            command(c, reply);
+            return;
+        }
+        handle(request).whenComplete((response, failure) -> reply.send(failure == null ? response
+                : new Response.Error(request.requestId(), ErrorCode.INTERNAL, failure.toString())));
+    }
+
     private CompletableFuture<Response> handle(Request request) {
         long id = request.requestId();
         if (!serving) return done(new Response.Error(id, ErrorCode.NODE_STOPPED, config.id() + (closed.get() ? " is shutting down" : " is starting")));
         return switch (request) {
-            case Request.Command c -> command(c);
+            case Request.Command c -> {
+                CompletableFuture<Response> answer = new CompletableFuture<>();
+                command(c, new RequestAnswer() {
+                    @Override
+                    public void completed(io.tandem.statemachine.CommandResult result) {
+                        answer.complete(new Response.Result(id, result.encode()));
+                    }
+
+                    @Override
+                    public void failed(Throwable error) {
+                        answer.complete(error(id, error));
+                    }
+                }, answer::complete);
+                yield answer;
+            }
             case Request.Query q -> query(q);
             case Request.Status s -> statusAsync().thenApply(status -> new Response.StatusReport(id, status));
             case Request.SetFaultPlan p -> {
@@ -447,20 +480,27 @@ public final class KvServer implements AutoCloseable {
         };
     }
 
-    private CompletableFuture<Response> command(Request.Command c) {
+    private void command(Request.Command c, ClientEndpoint.Reply reply) {
+        command(c, reply, reply::send);
+    }
+
+    /** Submits a command answered through {@code answer}; a command refused before submission is answered through {@code refused}. */
+    private void command(Request.Command c, RequestAnswer answer, java.util.function.Consumer<Response> refused) {
         try {
             codec.checkCommand(c.command()); // refuse bad bytes before they take a log slot
         } catch (KvException e) {
-            return done(new Response.Result(c.requestId(), codec.encode(new KvResult.Failed(e.reason(), e.getMessage()))));
+            refused.accept(new Response.Result(c.requestId(), codec.encode(new KvResult.Failed(e.reason(), e.getMessage()))));
+            return;
         }
         if (c.clientId() != 0 && c.sequence() < 1) {
-            return done(new Response.Error(c.requestId(), ErrorCode.BAD_REQUEST, "session sequence numbers start at 1, got " + c.sequence()));
+            refused.accept(new Response.Error(c.requestId(), ErrorCode.BAD_REQUEST, "session sequence numbers start at 1, got " + c.sequence()));
+            return;
         }
         ClientRequest.Session session = c.clientId() == 0 ? ClientRequest.Session.NONE : new ClientRequest.Session(c.clientId(), c.sequence());
         // On the I/O thread: the command joins this read turn's batch, flushed by endOfReads().
         NodeRuntime.SubmitBatch batch = commands;
         if (batch == null) commands = batch = runtime.newSubmitBatch();
-        return batch.submit(c.command(), session).handle((result, error) -> answer(c.requestId(), result, error));
+        batch.submit(c.command(), session, answer);
     }
 
     private CompletableFuture<Response> query(Request.Query q) {

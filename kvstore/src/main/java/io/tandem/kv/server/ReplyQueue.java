@@ -6,7 +6,8 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
@@ -20,22 +21,24 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * <p>Order: replies of one connection are written in the order they were offered (one MPSC queue,
  * one consumer). A reply completed on the I/O thread itself is written at once, after whatever is
  * queued has been written, so it never overtakes an earlier one of its connection.
+ *
+ * <p>A reply knows its channel ({@code channelOf}): the queue holds the replies themselves, no wrapper per reply.
  */
 final class ReplyQueue<R> {
-    private record Reply<R>(Channel channel, R response) {}
-
     private final EventLoop loop;
+    private final Function<? super R, Channel> channelOf;
     /** Encodes and writes one reply to its channel without flushing (I/O thread). */
-    private final BiConsumer<Channel, R> write;
-    private final MpscUnboundedXaddArrayQueue<Reply<R>> queue = new MpscUnboundedXaddArrayQueue<>(1024);
+    private final Consumer<? super R> write;
+    private final MpscUnboundedXaddArrayQueue<R> queue = new MpscUnboundedXaddArrayQueue<>(1024);
     /** True while a drain task is queued on the loop and has not started taking replies yet. */
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     /** Channels written in the current drain (I/O thread only): each is flushed once at its end. */
     private final Set<Channel> touched = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    ReplyQueue(EventLoop loop, BiConsumer<Channel, R> write) {
+    ReplyQueue(EventLoop loop, Function<? super R, Channel> channelOf, Consumer<? super R> write) {
         this.loop = loop;
+        this.channelOf = channelOf;
         this.write = write;
     }
 
@@ -43,15 +46,15 @@ final class ReplyQueue<R> {
         return loop;
     }
 
-    /** Writes {@code response} to {@code channel}: at once on the I/O thread, else with the next batch. */
-    void offer(Channel channel, R response) {
+    /** Writes {@code reply} to its channel: at once on the I/O thread, else with the next batch. */
+    void offer(R reply) {
         if (loop.inEventLoop()) {
             if (!queue.isEmpty()) drain();
-            write.accept(channel, response);
-            channel.flush();
+            write.accept(reply);
+            channelOf.apply(reply).flush();
             return;
         }
-        queue.offer(new Reply<>(channel, response));
+        queue.offer(reply);
         // Only the first reply after a drain started queues a task: the rest ride along with it.
         if (!scheduled.get() && scheduled.compareAndSet(false, true)) loop.execute(drainTask);
     }
@@ -62,9 +65,9 @@ final class ReplyQueue<R> {
         // and its task finds nothing), so no reply is left behind.
         scheduled.set(false);
         int n = 0;
-        for (Reply<R> r; (r = queue.poll()) != null; n++) {
-            write.accept(r.channel(), r.response());
-            touched.add(r.channel());
+        for (R r; (r = queue.poll()) != null; n++) {
+            write.accept(r);
+            touched.add(channelOf.apply(r));
         }
         for (Channel ch : touched) ch.flush();
         touched.clear();

@@ -254,4 +254,28 @@ class ClientWireTest {
         return out;
     }
 
+
+    @Test
+    void aResultWrittenStraightIntoTheFrameHasTheBytesOfTheEncodedResponse() {
+        // What the leader writes for its client's put (issue 25) against what it wrote before: the encoded result.
+        io.tandem.kv.KvCodec codec = new io.tandem.kv.KvCodec(io.tandem.kv.KvLimits.DEFAULTS);
+        Random random = new Random(25);
+        List<io.tandem.kv.KvResult> results = new java.util.ArrayList<>(List.of(new io.tandem.kv.KvResult.NotFound(),
+                new io.tandem.kv.KvResult.CasSucceeded(), new io.tandem.kv.KvResult.CasFailed(null), new io.tandem.kv.KvResult.CasFailed(new byte[] {1}),
+                new io.tandem.kv.KvResult.Failed(io.tandem.kv.KvException.Reason.MALFORMED, "too large: é"),
+                new io.tandem.kv.KvResult.Page(List.of(new io.tandem.kv.btree.Entry(new byte[] {1}, new byte[] {2})), null)));
+        // Values around each varint length boundary and random ones.
+        for (int size : new int[] {0, 1, 63, 64, 127, 128, 129, 16_383, 16_384, 70_000}) results.add(new io.tandem.kv.KvResult.Found(new byte[size]));
+        for (int i = 0; i < 200; i++) {
+            byte[] v = new byte[random.nextInt(300)];
+            random.nextBytes(v);
+            results.add(new io.tandem.kv.KvResult.Found(v));
+        }
+        for (io.tandem.kv.KvResult r : results) {
+            long id = random.nextLong();
+            ByteBuf b = Unpooled.buffer(ClientWire.resultSizeHint(r));
+            ClientWire.writeResult(id, r, b);
+            assertThat(bytes(b)).as("%s", r).isEqualTo(encode(new Response.Result(id, codec.encode(r))));
+        }
+    }
 }

@@ -21,12 +21,14 @@ class ReplyQueueTest {
     /** (channel, reply) in the order the I/O thread wrote them, and whether each was written on it. */
     private final List<String> writes = new CopyOnWriteArrayList<>();
     private final List<Boolean> onLoop = new CopyOnWriteArrayList<>();
-    private final ReplyQueue<Integer> queue = new ReplyQueue<>(loop, this::write);
+    private record Out(Channel channel, int reply) {}
+
+    private final ReplyQueue<Out> queue = new ReplyQueue<>(loop, Out::channel, this::write);
     private final EmbeddedChannel a = new EmbeddedChannel();
     private final EmbeddedChannel b = new EmbeddedChannel();
 
-    private void write(Channel ch, Integer reply) {
-        writes.add((ch == a ? "a" : "b") + reply);
+    private void write(Out out) {
+        writes.add((out.channel() == a ? "a" : "b") + out.reply());
         onLoop.add(loop.inEventLoop());
     }
 
@@ -38,7 +40,7 @@ class ReplyQueueTest {
     @Test
     void repliesFromAnotherThreadAreAllWrittenOnTheLoopInOfferOrder() throws Exception {
         Thread producer = Thread.ofPlatform().start(() -> {
-            for (int i = 0; i < 10_000; i++) queue.offer(i % 2 == 0 ? a : b, i);
+            for (int i = 0; i < 10_000; i++) queue.offer(new Out(i % 2 == 0 ? a : b, i));
         });
         producer.join();
         Await.until(WAIT, () -> writes.size() == 10_000, () -> writes.size() + " of 10000 written");
@@ -53,9 +55,9 @@ class ReplyQueueTest {
         // Block the loop so that replies queue up behind it, then offer one on the loop itself.
         CompletableFuture<Void> release = new CompletableFuture<>();
         loop.execute(release::join);
-        queue.offer(a, 1);
-        queue.offer(a, 2);
-        loop.execute(() -> queue.offer(a, 3));
+        queue.offer(new Out(a, 1));
+        queue.offer(new Out(a, 2));
+        loop.execute(() -> queue.offer(new Out(a, 3)));
         release.complete(null);
         Await.until(WAIT, () -> writes.size() == 3, () -> "written " + writes);
         assertThat(writes).containsExactly("a1", "a2", "a3");
@@ -70,7 +72,7 @@ class ReplyQueueTest {
             release.join();
         });
         started.get(10, TimeUnit.SECONDS);
-        for (int i = 0; i < 100; i++) queue.offer(b, i);
+        for (int i = 0; i < 100; i++) queue.offer(new Out(b, i));
         // The first reply queued the drain task; the other 99 ride along with it.
         assertThat(loop.pendingTasks()).isEqualTo(1);
         release.complete(null);
