@@ -60,14 +60,14 @@ public final class ClosedLoopDriver implements AutoCloseable {
             if (value.length > 0) value[random.nextInt(value.length)] ^= 1; // a different value each time, same size
             long start = System.nanoTime();
             outstanding.incrementAndGet();
-            java.util.concurrent.CompletableFuture<Void> put;
+            java.util.concurrent.CompletableFuture<?> put;
             try {
                 put = client.put(key, value);
             } catch (RuntimeException e) {
                 put = java.util.concurrent.CompletableFuture.failedFuture(e);
             }
             // A put that completed inside put() (a fast failure) must not issue the next one on this stack.
-            java.util.function.BiConsumer<Void, Throwable> done = (ignored, failure) -> {
+            java.util.function.BiConsumer<Object, Throwable> done = (ignored, failure) -> {
                 outstanding.decrementAndGet();
                 if (failure == null) {
                     latencies.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));

@@ -101,9 +101,9 @@ public final class PeerTestClusters {
             if (System.nanoTime() > deadline) throw new AssertionError(pending.size() + " puts still not acknowledged after " + timeout);
             List<Integer> failed = new ArrayList<>();
             for (int from = 0; from < pending.size(); from += window) {
-                Map<Integer, CompletableFuture<Void>> inFlight = new LinkedHashMap<>();
+                Map<Integer, CompletableFuture<?>> inFlight = new LinkedHashMap<>();
                 for (int i : pending.subList(from, Math.min(pending.size(), from + window))) inFlight.put(i, client.put(key.apply(i), value.apply(i)));
-                for (Map.Entry<Integer, CompletableFuture<Void>> e : inFlight.entrySet()) {
+                for (Map.Entry<Integer, CompletableFuture<?>> e : inFlight.entrySet()) {
                     long left = Math.max(1, deadline - System.nanoTime());
                     try {
                         e.getValue().get(left, TimeUnit.NANOSECONDS);
