@@ -56,6 +56,34 @@ class ClosedLoopDriverTest {
     }
 
     @Test
+    void aClientWhoseFuturesCarryAValueStillDrivesTheLoop() throws Exception {
+        // The Tandem adapter hands out its KV client's future (the previous value): the driver must not care what
+        // the value is (a cast of that future to CompletableFuture<Void> made every completion throw, and no put
+        // after the first of each client was ever issued).
+        AtomicInteger puts = new AtomicInteger();
+        PeerClient valued = new PeerClient() {
+            @Override
+            public CompletableFuture<?> put(byte[] key, byte[] value) {
+                puts.incrementAndGet();
+                CompletableFuture<java.util.Optional<byte[]>> f = new CompletableFuture<>();
+                Thread.ofVirtual().start(() -> f.complete(java.util.Optional.of(value.clone())));
+                return f;
+            }
+
+            @Override
+            public void close() {}
+        };
+        try (ClosedLoopDriver driver = new ClosedLoopDriver(valued, 2, 50, 8, 3)) {
+            driver.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (puts.get() < 1000 && System.nanoTime() < deadline) Thread.onSpinWait();
+            assertThat(puts.get()).isGreaterThanOrEqualTo(1000);
+            assertThat(driver.errors()).isZero();
+            assertThat(driver.intervalHistogram().getTotalCount()).isPositive();
+        }
+    }
+
+    @Test
     void histogramsSurviveTheTimelineEncoding() {
         Histogram h = new Histogram(3);
         for (int i = 1; i <= 1000; i++) h.recordValue(i * 7L);
