@@ -297,6 +297,14 @@ public final class MulticastBenchmark {
 
     private static JGroupsStack jgroupsStack = JGroupsStack.LEGACY;
 
+    static JGroupsStack currentJGroupsStack() {
+        return jgroupsStack;
+    }
+
+    static void useJGroupsStack(JGroupsStack stack) {
+        jgroupsStack = stack;
+    }
+
     /** {@code --jgroups-xml FILE}: a stack of one's own, with %1$d for the bind port, %2$s the initial hosts, %3$s SEQUENCER or nothing. */
     private static String jgroupsXml;
 
