@@ -40,8 +40,11 @@ import org.jgroups.JChannel;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.MulticastBenchmark \
  *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
- *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--idle 200,20] [--thread-cpu true] [--jfr /tmp/prefix]
+ *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--idle 200,20] [--thread-cpu true] [--jfr /tmp/prefix] \
+ *     [--jgroups-stack legacy|documented] [--jgroups-xml FILE]
  * </pre>
+ * {@code --jgroups-stack}/{@code --jgroups-xml} choose JGroups' protocol stack ({@link JGroupsStack}); before a
+ * SEQUENCER group's load starts, every member sends a few messages one at a time ({@link #settleSequencer});
  * {@code --window} is Tandem's send window and ring length W in slots (derecho.md §3.6); without it W is sized by
  * the slot ({@link #windowFor});
  * {@code --idle spins,yields} sets the engine loops' idle strategy (spin and yield turns before the library's
@@ -73,6 +76,8 @@ public final class MulticastBenchmark {
                 case "--thread-cpu" -> threadCpu = Boolean.parseBoolean(v);
                 case "--jfr" -> jfrPrefix = v;
                 case "--idle" -> idle = idleStrategy(v);
+                case "--jgroups-stack" -> jgroupsStack = JGroupsStack.parse(v);
+                case "--jgroups-xml" -> jgroupsXml = Files.readString(Path.of(v));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -270,38 +275,128 @@ public final class MulticastBenchmark {
         }
     }
 
+    /**
+     * The JGroups protocol stack the benchmark runs ({@code --jgroups-stack}). {@code legacy} (the default: the stack
+     * sessions vsync7 to vsync13 measured, and JGroups' fastest of the two at 1 KiB in vsync14's check): an 8-thread
+     * pool, SEQUENCER right above GMS, MFC with its defaults above it, FRAG2. {@code documented}: the settings of
+     * JGroups' own {@code tcp.xml} (a pool of up to 200 threads, UFC and MFC with 10 MB of credits) with SEQUENCER
+     * above the flow control, where JGroups' {@code sequencer.xml} puts it. {@code --jgroups-xml FILE} runs any other
+     * stack. See docs/vsync-benchmark.md, session vsync14, for what each does at 64 B.
+     */
+    enum JGroupsStack {
+        DOCUMENTED, LEGACY;
+
+        static JGroupsStack parse(String v) {
+            return switch (v) {
+                case "documented" -> DOCUMENTED;
+                case "legacy" -> LEGACY;
+                default -> throw new IllegalArgumentException("--jgroups-stack wants documented or legacy, got '" + v + "'");
+            };
+        }
+    }
+
+    private static JGroupsStack jgroupsStack = JGroupsStack.LEGACY;
+
+    static JGroupsStack currentJGroupsStack() {
+        return jgroupsStack;
+    }
+
+    static void useJGroupsStack(JGroupsStack stack) {
+        jgroupsStack = stack;
+    }
+
+    /** {@code --jgroups-xml FILE}: a stack of one's own, with %1$d for the bind port, %2$s the initial hosts, %3$s SEQUENCER or nothing. */
+    private static String jgroupsXml;
+
+    static String jgroupsStack(int port, String hosts, boolean sequencer) {
+        String seq = sequencer ? "<SEQUENCER/>" : "";
+        if (jgroupsXml != null) return jgroupsXml.formatted(port, hosts, seq);
+        return switch (jgroupsStack) {
+            case LEGACY -> """
+                    <config xmlns="urn:org:jgroups">
+                      <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0" thread_pool.max_threads="8"/>
+                      <TCPPING initial_hosts="%s" port_range="0"/>
+                      <MERGE3/>
+                      <FD_ALL3/>
+                      <VERIFY_SUSPECT2/>
+                      <pbcast.NAKACK2 use_mcast_xmit="false"/>
+                      <UNICAST3/>
+                      <pbcast.STABLE/>
+                      <pbcast.GMS join_timeout="3000"/>
+                      %s
+                      <MFC/>
+                      <FRAG2 frag_size="60000"/>
+                    </config>
+                    """.formatted(port, hosts, seq);
+            case DOCUMENTED -> """
+                    <config xmlns="urn:org:jgroups">
+                      <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0"
+                           thread_pool.min_threads="0" thread_pool.max_threads="200" thread_pool.keep_alive_time="30000"/>
+                      <TCPPING initial_hosts="%s" port_range="0"/>
+                      <MERGE3 min_interval="10s" max_interval="30s"/>
+                      <FD_ALL3 timeout="40s" interval="5s"/>
+                      <VERIFY_SUSPECT2 timeout="1.5s"/>
+                      <pbcast.NAKACK2 use_mcast_xmit="false"/>
+                      <UNICAST3/>
+                      <pbcast.STABLE desired_avg_gossip="50s" max_bytes="4M"/>
+                      <pbcast.GMS join_timeout="3000"/>
+                      <UFC max_credits="10M" min_threshold="0.4"/>
+                      <MFC max_credits="10M" min_threshold="0.4"/>
+                      %s
+                      <FRAG2 frag_size="60K"/>
+                    </config>
+                    """.formatted(port, hosts, seq);
+        };
+    }
+
+    /**
+     * SEQUENCER starts every member that is not the coordinator in "ack mode" (and returns to it after every change
+     * of coordinator): such a member forwards one message at a time and waits for the coordinator's broadcast of it
+     * (up to 500 ms, then resends) until {@code threshold} (10) of its messages came back. Under full load from the
+     * first millisecond, those acks queue behind the coordinator's own broadcasts, so members stayed in ack mode for
+     * seconds and the measured window caught the join transient, not the steady state (vsync7-vsync13's 0-35k msg/s
+     * at 64 B). So each member in turn first sends {@link #SEQUENCER_SETTLE} messages one at a time, each awaited at
+     * every member, before the load starts: a join transient the protocol documents, kept out of the measurement.
+     */
+    static final int SEQUENCER_SETTLE = 20;
+
+    private static void settleSequencer(List<JChannel> channels, java.util.concurrent.atomic.AtomicLongArray delivered, int payload) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long expected = 0;
+        for (JChannel ch : channels) {
+            for (int k = 0; k < SEQUENCER_SETTLE; k++) {
+                ch.send(new BytesMessage(null, new byte[payload]));
+                expected++;
+                for (int m = 0; m < delivered.length(); m++) {
+                    while (delivered.get(m) < expected) {
+                        if (System.nanoTime() > deadline) throw new IllegalStateException("JGroups' SEQUENCER did not settle: member " + m + " delivered " + delivered.get(m) + " of " + expected);
+                        LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+                    }
+                }
+            }
+        }
+    }
+
     private static Point jgroups(int n, int payload, boolean sequencer, int basePort, double warmup, double measure, int run) throws Exception {
         StringBuilder hosts = new StringBuilder();
         for (int i = 0; i < n; i++) hosts.append(i == 0 ? "" : ",").append("127.0.0.1[").append(basePort + i).append("]");
         List<JChannel> channels = new ArrayList<>();
         AtomicLong deliveredAt0 = new AtomicLong();
+        java.util.concurrent.atomic.AtomicLongArray delivered = new java.util.concurrent.atomic.AtomicLongArray(n);
         try {
             for (int i = 0; i < n; i++) {
                 Path xml = Files.createTempFile("jgroups-bench", ".xml");
-                Files.writeString(xml, """
-                        <config xmlns="urn:org:jgroups">
-                          <TCP bind_addr="127.0.0.1" bind_port="%d" port_range="0" thread_pool.max_threads="8"/>
-                          <TCPPING initial_hosts="%s" port_range="0"/>
-                          <MERGE3/>
-                          <FD_ALL3/>
-                          <VERIFY_SUSPECT2/>
-                          <pbcast.NAKACK2 use_mcast_xmit="false"/>
-                          <UNICAST3/>
-                          <pbcast.STABLE/>
-                          <pbcast.GMS join_timeout="3000"/>
-                          %s
-                          <MFC/>
-                          <FRAG2 frag_size="60000"/>
-                        </config>
-                        """.formatted(basePort + i, hosts, sequencer ? "<SEQUENCER/>" : ""));
+                Files.writeString(xml, jgroupsStack(basePort + i, hosts.toString(), sequencer));
                 JChannel ch = new JChannel(xml.toString());
                 Files.delete(xml);
                 ch.setName("n" + (i + 1));
                 boolean first = i == 0;
+                int member = i;
                 ch.setReceiver(new org.jgroups.Receiver() {
                     @Override
                     public void receive(org.jgroups.Message msg) {
                         if (first) deliveredAt0.incrementAndGet();
+                        delivered.incrementAndGet(member);
                     }
                 });
                 ch.connect("vsync-bench-" + run);
@@ -312,6 +407,7 @@ public final class MulticastBenchmark {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("the JGroups group of " + n + " did not form");
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             }
+            if (sequencer) settleSequencer(channels, delivered, payload);
             AtomicBoolean stop = new AtomicBoolean();
             byte[] data = new byte[payload];
             List<Runnable> senders = new ArrayList<>();

@@ -45,4 +45,42 @@ class MulticastWindowTest {
                     .hasMessageContaining("--idle wants spins,yields");
         }
     }
+
+    @Test
+    void theDefaultJGroupsStackIsTheLegacyOneWithSequencerBetweenGmsAndMfc() {
+        String xml = MulticastBenchmark.jgroupsStack(24900, "127.0.0.1[24900]", true);
+        assertThat(xml).contains("bind_port=\"24900\"").contains("initial_hosts=\"127.0.0.1[24900]\"").contains("thread_pool.max_threads=\"8\"");
+        assertThat(xml.indexOf("<pbcast.GMS")).isLessThan(xml.indexOf("<SEQUENCER/>"));
+        assertThat(xml.indexOf("<SEQUENCER/>")).isLessThan(xml.indexOf("<MFC/>"));
+        assertThat(MulticastBenchmark.jgroupsStack(24900, "127.0.0.1[24900]", false)).doesNotContain("SEQUENCER");
+    }
+
+    @Test
+    void theDocumentedStackPutsSequencerAboveTheFlowControlAsSequencerXmlDoes() throws Exception {
+        MulticastBenchmark.JGroupsStack before = MulticastBenchmark.currentJGroupsStack();
+        try {
+            MulticastBenchmark.useJGroupsStack(MulticastBenchmark.JGroupsStack.parse("documented"));
+            String xml = MulticastBenchmark.jgroupsStack(24901, "127.0.0.1[24901]", true);
+            assertThat(xml.indexOf("<UFC")).isLessThan(xml.indexOf("<MFC"));
+            assertThat(xml.indexOf("<MFC")).isLessThan(xml.indexOf("<SEQUENCER/>"));
+            assertThat(xml).contains("thread_pool.max_threads=\"200\"");
+            // JGroups accepts every attribute of it (a misspelt one is an error when the stack is built; nothing is bound before connect).
+            java.nio.file.Path f = java.nio.file.Files.createTempFile("jgroups-stack-test", ".xml");
+            try {
+                java.nio.file.Files.writeString(f, xml);
+                new org.jgroups.JChannel(f.toString()).close();
+            } finally {
+                java.nio.file.Files.delete(f);
+            }
+        } finally {
+            MulticastBenchmark.useJGroupsStack(before);
+        }
+    }
+
+    @Test
+    void anUnknownJGroupsStackIsAClearError() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MulticastBenchmark.JGroupsStack.parse("fast"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--jgroups-stack wants documented or legacy");
+    }
 }
