@@ -58,7 +58,8 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
      * (17-31 % of the execution thread's CPU in the window profile of {@code jmh/results/mp17-2026-11-28/}), stalling
      * each put behind it for a few milliseconds: the cause of most of its p99 gap to Raft, which ran at the
      * threshold above. MultiPaxos keeps more per slot between snapshots than Raft's log does (the acceptor's journal
-     * and its in-memory votes, the replica's executed values kept for lagging peers: about 0.5 KB per 64 B put, against
+     * and its in-memory votes, the replica's executed values kept for lagging peers: about 0.5 KB per 64 B put by a count of
+     * the objects, not measured, against
      * Raft's ~0.2 KB per entry), so it gets the threshold that keeps about the same memory (~125 MB) rather than the
      * same count: one snapshot every ~2.5 s at 100,000 puts/s.
      */
