@@ -265,10 +265,27 @@ class Acceptor {
         long covered = points.get(copies - 1);
         if (covered <= gcSlot) return;
         gcSlot = covered;
-        votes.headMap(covered, true).clear();
+        dropVotesThrough(covered);
         maxVotedSlot = Math.max(maxVotedSlot, covered);
         gcToken = rc.nextToken();
         rc.engine.meta().put(GC_KEY, ByteBuffer.allocate(8).putLong(covered).array(), gcToken);
+    }
+
+    /**
+     * Forgets the votes up to {@code slot}. A snapshot period's worth of votes goes at once (250,000 slots in
+     * the peer benchmark), and removing them from the tree one by one held the loop for tens of milliseconds
+     * (session 17); when fewer votes stay than go, the tree is rebuilt from those that stay instead (linear
+     * in them). The same votes remain either way.
+     */
+    private void dropVotesThrough(long slot) {
+        if (votes.isEmpty() || votes.firstKey() > slot) return;
+        if (votes.lastKey() - slot < slot - votes.firstKey()) {
+            TreeMap<Long, StoredVote> keep = new TreeMap<>(votes.tailMap(slot, false));
+            votes.clear();
+            votes.putAll(keep);
+        } else {
+            votes.headMap(slot, true).clear();
+        }
     }
 
     /** The new garbage-collection point is durable: the journal prefix no remaining vote needs can go. */

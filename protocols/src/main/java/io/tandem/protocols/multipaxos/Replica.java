@@ -96,7 +96,7 @@ class Replica {
     private boolean snapshotInProgress;
     private long snapshotToken;
     private final TreeMap<Long, Value> chosen = new TreeMap<>();
-    private final TreeMap<Long, Value> retained = new TreeMap<>();
+    private final ExecutedValues retained = new ExecutedValues();
     private long knownChosenThrough;
     private long neededThrough;
     private NodeId leaderHint;
@@ -206,26 +206,38 @@ class Replica {
         leaderHint = from;
     }
 
+    /**
+     * Takes chosen values in. The usual case, values that continue the executed prefix while nothing else
+     * waits, is executed at once without passing through {@code chosen} (session 17: a tree insertion and
+     * removal per slot on every replica); the order and the values executed are the same as through the
+     * map, since a slot is executed only when it is {@code executed + 1} either way and {@code chosen}
+     * holds nothing that could come first.
+     */
     private void learn(long firstSlot, List<Value> values) {
+        boolean progressed = false;
         for (int k = 0; k < values.size(); k++) {
             long slot = firstSlot + k;
-            if (slot > executed) chosen.putIfAbsent(slot, values.get(k));
+            if (slot <= executed) continue;
+            if (slot == executed + 1 && receiving == null && chosen.isEmpty()) {
+                execute(values.get(k));
+                progressed = true;
+            } else {
+                chosen.putIfAbsent(slot, values.get(k));
+            }
         }
-        executeReady();
+        executeReady(progressed);
+    }
+
+    private void executeReady() {
+        executeReady(false);
     }
 
     /** Executes the chosen prefix; paused while a snapshot is being received (it will replace the state). */
-    private void executeReady() {
+    private void executeReady(boolean progressed) {
         if (receiving != null) return;
-        boolean progressed = false;
         Value v;
         while ((v = chosen.remove(executed + 1)) != null) {
-            long slot = ++executed;
-            if (reportsResult(v, slot)) rc.engine.deliverReportingResult(committed(v, slot));
-            else rc.engine.deliver(committed(v, slot));
-            if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());
-            retained.put(slot, v);
-            if (v instanceof Value.LogRead r && r.origin().equals(rc.self)) rc.engine.serveRead(r.requestId(), slot);
+            execute(v);
             progressed = true;
         }
         if (progressed) {
@@ -233,6 +245,16 @@ class Replica {
             executedGauge.set(executed);
             serveParkedReads();
         }
+    }
+
+    /** Executes slot {@code executed + 1}, which holds {@code v}. */
+    private void execute(Value v) {
+        long slot = ++executed;
+        if (reportsResult(v, slot)) rc.engine.deliverReportingResult(committed(v, slot));
+        else rc.engine.deliver(committed(v, slot));
+        if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());
+        retained.append(slot, v);
+        if (v instanceof Value.LogRead r && r.origin().equals(rc.self)) rc.engine.serveRead(r.requestId(), slot);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -376,7 +398,7 @@ class Replica {
 
     /** A peer asks for chosen values: from our retained log, or our snapshot if we compacted them. */
     private void onCatchUpRequest(NodeId from, CatchUpRequest r) {
-        long retainedFirst = retained.isEmpty() ? executed + 1 : retained.firstKey();
+        long retainedFirst = retained.isEmpty() ? executed + 1 : retained.firstSlot();
         if (r.fromSlot() > executed || r.fromSlot() >= retainedFirst) {
             List<Value> values = new ArrayList<>();
             int bytes = 0;
@@ -440,7 +462,7 @@ class Replica {
     private void onSnapshotTaken(StorageEvent.SnapshotTaken s) {
         if (s.token() == snapshotToken) snapshotInProgress = false;
         lastSnapshotSlot = Math.max(lastSnapshotSlot, s.snapshot().lastIncludedIndex());
-        retained.headMap(lastSnapshotSlot - config.logRetentionSlots(), true).clear();
+        retained.dropThrough(lastSnapshotSlot - config.logRetentionSlots());
         reportProgress();
     }
 

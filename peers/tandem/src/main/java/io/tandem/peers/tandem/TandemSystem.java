@@ -30,7 +30,8 @@ import java.util.Set;
  *
  * <p>Options: every {@code --opt key=value} of a replica is a KV server setting ({@link ServerConfig.Key}, e.g.
  * {@code election-timeout-min=300ms}), except the ones the layout decides; Raft replicas default to
- * {@code snapshot-threshold=1000000} (see {@link #BENCHMARK_SNAPSHOT_THRESHOLD}); a client takes {@code request-timeout}
+ * {@code snapshot-threshold=1000000} (see {@link #BENCHMARK_SNAPSHOT_THRESHOLD}), MultiPaxos replicas to 250000
+ * (see {@link #BENCHMARK_SNAPSHOT_THRESHOLD_MULTIPAXOS}); a client takes {@code request-timeout}
  * (default 10 s: a put not acknowledged by then fails).
  */
 public abstract sealed class TandemSystem implements PeerSystem permits TandemRaft, TandemRaftTls, TandemMultiPaxos, TandemUnreplicated {
@@ -50,6 +51,19 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
      * this keeps the comparison about replication. The in-memory log stays below about 200 MB of the 1 GiB heap.
      */
     static final long BENCHMARK_SNAPSHOT_THRESHOLD = 1_000_000;
+
+    /**
+     * MultiPaxos's {@code snapshot-threshold} unless an option sets it (session 17). With the server's default of
+     * 10,000 slots every replica wrote a snapshot of the whole tree on its execution thread several times a second
+     * (17-31 % of the execution thread's CPU in the window profile of {@code jmh/results/mp17-2026-11-28/}), stalling
+     * each put behind it for a few milliseconds: the cause of most of its p99 gap to Raft, which ran at the
+     * threshold above. MultiPaxos keeps more per slot between snapshots than Raft's log does (the acceptor's journal
+     * and its in-memory votes, the replica's executed values kept for lagging peers: about 0.5 KB per 64 B put by a count of
+     * the objects, not measured, against
+     * Raft's ~0.2 KB per entry), so it gets the threshold that keeps about the same memory (~125 MB) rather than the
+     * same count: one snapshot every ~2.5 s at 100,000 puts/s.
+     */
+    static final long BENCHMARK_SNAPSHOT_THRESHOLD_MULTIPAXOS = 250_000;
 
     private final String name;
     private final String protocol;
@@ -130,6 +144,7 @@ public abstract sealed class TandemSystem implements PeerSystem permits TandemRa
         flags.put(ServerConfig.Key.PROTOCOL.configName(), protocol);
         flags.putIfAbsent(ServerConfig.Key.CLUSTER.configName(), CLUSTER);
         if (protocol.startsWith("raft")) flags.putIfAbsent(ServerConfig.Key.SNAPSHOT_THRESHOLD.configName(), Long.toString(BENCHMARK_SNAPSHOT_THRESHOLD));
+        if (protocol.equals("multipaxos")) flags.putIfAbsent(ServerConfig.Key.SNAPSHOT_THRESHOLD.configName(), Long.toString(BENCHMARK_SNAPSHOT_THRESHOLD_MULTIPAXOS));
         java.nio.file.Path tls = tlsDir(layout);
         if (tls != null) flags.put(ServerConfig.Key.TLS_DIR.configName(), tls.toString());
         return ServerConfig.load(null, flags);

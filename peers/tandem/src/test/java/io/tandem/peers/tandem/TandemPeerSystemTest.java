@@ -88,6 +88,10 @@ class TandemPeerSystemTest {
         assertThat(config.protocolSettings().snapshotThreshold()).isEqualTo(TandemSystem.BENCHMARK_SNAPSHOT_THRESHOLD);
         var own = new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("snapshot-threshold", "5000")));
         assertThat(own.protocolSettings().snapshotThreshold()).isEqualTo(5000);
+        var paxos = new TandemMultiPaxos().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of()));
+        assertThat(paxos.protocolSettings().snapshotThreshold()).isEqualTo(TandemSystem.BENCHMARK_SNAPSHOT_THRESHOLD_MULTIPAXOS);
+        var paxosOwn = new TandemMultiPaxos().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("snapshot-threshold", "5000")));
+        assertThat(paxosOwn.protocolSettings().snapshotThreshold()).isEqualTo(5000);
     }
 
     private void runCluster(TandemSystem system, int replicas, Map<String, String> options) throws Exception {
