@@ -214,8 +214,20 @@ public final class KvStateMachine implements ParallelStateMachine {
      * next {@link #endBatch} publishes (ask again after it to see that batch).
      */
     public TreeSnapshot state() {
-        if (tree.batchOpen()) tree.publish();
-        else publishWanted = true;
+        if (!publishOwnBatch()) publishWanted = true;
+        return tree.snapshot();
+    }
+
+    /** On the thread of the open batch (execution), publishes it and returns true; elsewhere does nothing. */
+    private boolean publishOwnBatch() {
+        if (!tree.batchOpen()) return false;
+        tree.publish();
+        unpublishedBatches = 0; // only the batch's thread counts
+        return true;
+    }
+
+    /** The version other threads see now, without asking for a newer one (tests). */
+    TreeSnapshot published() {
         return tree.snapshot();
     }
 
@@ -255,7 +267,7 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     @Override
     public byte[] query(byte[] query) {
-        tree.publish(); // on the execution thread: every command applied so far (a no-op elsewhere)
+        publishOwnBatch(); // on the execution thread: every command applied so far (a no-op elsewhere)
         KvResult result;
         try {
             result = read(codec.decodeQuery(query));
@@ -294,7 +306,7 @@ public final class KvStateMachine implements ParallelStateMachine {
      */
     public KvResult read(KvQuery query) {
         Objects.requireNonNull(query, "query");
-        tree.publish();
+        publishOwnBatch();
         try {
             codec.validate(query);
         } catch (KvException e) {
@@ -331,7 +343,7 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     @Override
     public void snapshot(OutputStream out) throws IOException {
-        tree.publish();
+        publishOwnBatch();
         if (shapedSnapshots) tree.writeShapedSnapshot(out);
         else tree.writeSnapshot(out);
     }

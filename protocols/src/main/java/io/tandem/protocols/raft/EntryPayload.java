@@ -156,6 +156,12 @@ sealed interface EntryPayload {
         return new Committed(index, origin, requestId, session, data, at, data.length - at);
     }
 
+    /** The committed entry of the log's {@code data} at {@code index}: a command as a range of it, anything else decoded. */
+    static Committed committed(long index, byte[] data) {
+        Committed c = committedCommand(index, data);
+        return c != null ? c : toCommitted(index, decode(data));
+    }
+
     private static int putLong(byte[] out, int at, long v) {
         for (int i = 7; i >= 0; i--) out[at++] = (byte) (v >>> (8 * i));
         return at;

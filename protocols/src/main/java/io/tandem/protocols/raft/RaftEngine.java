@@ -1060,7 +1060,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
             }
             // A follower's command (or one of an earlier term) is handed over as a range of the log's entry.
             Committed committed = entry == null ? EntryPayload.committedCommand(index, payload) : null;
-            if (committed == null) {
+            if (committed == null) { // the leader's own entry, or not a command: decoded
                 if (entry == null) entry = EntryPayload.decode(payload);
                 committed = EntryPayload.toCommitted(index, entry);
             }
