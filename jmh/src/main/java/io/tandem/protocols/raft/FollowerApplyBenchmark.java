@@ -69,10 +69,13 @@ public class FollowerApplyBenchmark {
     private long index;
     private long requestId;
     private final long[] sequences = new long[SESSIONS];
+    /** Random like real clients' ids (small ones would hit the JDK's cache of boxed longs). */
+    private final long[] clientIds = new long[SESSIONS];
 
     @Setup(Level.Trial)
     public void setUp() {
         random = new SplittableRandom(42);
+        for (int s = 0; s < SESSIONS; s++) clientIds[s] = random.nextLong() | (1L << 40);
         KvCodec codec = new KvStateMachine().codec();
         commands = new byte[keys][];
         for (int k = 0; k < keys; k++) {
@@ -100,7 +103,7 @@ public class FollowerApplyBenchmark {
             int s = random.nextInt(SESSIONS);
             long seq = ++sequences[s];
             byte[] entry = EntryPayload.encode(new EntryPayload.Command(LEADER, ++requestId,
-                    new ClientRequest.Session(s + 1, seq, seq), commands[random.nextInt(keys)]));
+                    new ClientRequest.Session(clientIds[s], seq, seq), commands[random.nextInt(keys)]));
             long at = ++index;
             executor.apply(slice ? EntryPayload.committed(at, entry) : EntryPayload.toCommitted(at, EntryPayload.decode(entry)));
         }
