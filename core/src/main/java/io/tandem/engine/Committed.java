@@ -1,5 +1,6 @@
 package io.tandem.engine;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -7,16 +8,35 @@ import java.util.Objects;
  * {@link EngineContext#deliver}. Execution applies entries strictly in {@code index} order; an
  * index may carry no command ({@link #noop}) when a protocol fills a hole.
  *
- * @param index     position in the total order, starting at 1, without gaps
- * @param origin    the node whose client submitted it (that node completes the client's future)
- * @param requestId the request id on {@code origin}
- * @param session   the client session, for exactly-once execution
- * @param command   the state machine command, or null for a no-op
+ * <p>The command is the range {@code [commandOffset, commandOffset + commandLength)} of
+ * {@code commandBuffer}: an engine may hand over its log entry's own bytes with the command inside
+ * them instead of copying the command out (issue 25: that copy was one of three copies of every value
+ * on every replica before it reached the state machine). Nobody writes into the buffer: the engine
+ * gives up writing into it, and execution only reads it. {@link #command()} gives the command alone.
+ *
+ * @param index         position in the total order, starting at 1, without gaps
+ * @param origin        the node whose client submitted it (that node completes the client's future)
+ * @param requestId     the request id on {@code origin}
+ * @param session       the client session, for exactly-once execution
+ * @param commandBuffer the array holding the state machine command, or null for a no-op
+ * @param commandOffset where the command starts in {@code commandBuffer}
+ * @param commandLength the command's length in bytes
  */
-public record Committed(long index, NodeId origin, long requestId, ClientRequest.Session session, byte[] command) {
+public record Committed(long index, NodeId origin, long requestId, ClientRequest.Session session,
+                        byte[] commandBuffer, int commandOffset, int commandLength) {
     public Committed {
         if (index < 1) throw new IllegalArgumentException("index starts at 1, was " + index);
         Objects.requireNonNull(session, "session");
+        if (commandBuffer == null) {
+            if (commandOffset != 0 || commandLength != 0) throw new IllegalArgumentException("a no-op has no command range");
+        } else {
+            Objects.checkFromIndexSize(commandOffset, commandLength, commandBuffer.length);
+        }
+    }
+
+    /** A command that is a whole array ({@code command} null: a no-op). */
+    public Committed(long index, NodeId origin, long requestId, ClientRequest.Session session, byte[] command) {
+        this(index, origin, requestId, session, command, 0, command == null ? 0 : command.length);
     }
 
     public static Committed noop(long index) {
@@ -24,6 +44,16 @@ public record Committed(long index, NodeId origin, long requestId, ClientRequest
     }
 
     public boolean isNoop() {
-        return command == null;
+        return commandBuffer == null;
+    }
+
+    /**
+     * The command alone, or null for a no-op: the buffer itself when the command fills it, else a copy
+     * of its range (made at each call; execution's hot path reads the range instead).
+     */
+    public byte[] command() {
+        if (commandBuffer == null) return null;
+        if (commandOffset == 0 && commandLength == commandBuffer.length) return commandBuffer;
+        return Arrays.copyOfRange(commandBuffer, commandOffset, commandOffset + commandLength);
     }
 }

@@ -55,7 +55,8 @@ public final class SequentialExecutor implements Executor {
         ExecutionListener.Outcome outcome = switch (session.isNone() ? SessionTable.APPLY : sessions.decide(session)) {
             case SessionTable.Decision.Apply ignored -> {
                 // Unencoded (issue 25): only a waiting client, a retry or a snapshot asks for the bytes.
-                CommandResult result = stateMachine.applyForResult(index, entry.command());
+                // The command as a range of the entry the engine delivered (issue 25: no copy of it per entry).
+                CommandResult result = stateMachine.applyForResult(index, entry.commandBuffer(), entry.commandOffset(), entry.commandLength());
                 if (result == null) result = CommandResult.EMPTY;
                 if (!session.isNone()) sessions.record(session, result);
                 yield new ExecutionListener.Outcome.Applied(result);

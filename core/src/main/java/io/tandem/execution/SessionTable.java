@@ -5,7 +5,6 @@ import io.tandem.statemachine.CommandResult;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -127,7 +126,7 @@ public final class SessionTable {
      * session. The list is threaded through the sessions themselves (issue 25): a LinkedHashMap moved
      * a session to the end by a remove and a put, a new map entry for every command on every replica.
      */
-    private final HashMap<Long, ClientSession> sessions = new HashMap<>();
+    private final LongKeyMap<ClientSession> sessions = new LongKeyMap<>(); // issue 25: no boxed client id per lookup
     private ClientSession eldest;
     private ClientSession youngest;
     private final int maxSessions;

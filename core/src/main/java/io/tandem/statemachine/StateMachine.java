@@ -30,6 +30,18 @@ public interface StateMachine {
         return CommandResult.of(apply(index, command));
     }
 
+    /**
+     * {@link #applyForResult(long, byte[])} of the command in {@code buffer[offset, offset + length)}: the
+     * executor hands over the log entry's own bytes with the command inside them (issue 25: no copy of the
+     * command per entry on every replica). The machine must not write into {@code buffer}, nor keep it or a
+     * part of it in its state or result: it is the log's entry (copy what it keeps, as a decoder does). The
+     * default copies the range out and calls {@link #applyForResult(long, byte[])}.
+     */
+    default CommandResult applyForResult(long index, byte[] buffer, int offset, int length) {
+        byte[] command = offset == 0 && length == buffer.length ? buffer : java.util.Arrays.copyOfRange(buffer, offset, offset + length);
+        return applyForResult(index, command);
+    }
+
     /** Answers a read without changing state. */
     byte[] query(byte[] query);
 
@@ -45,6 +57,15 @@ public interface StateMachine {
      * after every later batch. A machine that has seen this call may hold back making its changes
      * visible to other threads until the next one (it still answers {@link #query} and writes
      * {@link #snapshot} with every command applied so far). The default does nothing.
+     *
+     * <p>A machine may also hold its changes back from other threads for longer, across several
+     * batches, and make them visible only when asked (issue 25: the KV store's B+-tree copies every leaf
+     * a published version can see before it changes it, so publishing at every batch cost a leaf copy per
+     * put). What stays guaranteed: {@link #query} and {@link #snapshot} on the execution thread see every
+     * command applied before them, so every read and snapshot the executor serves after a command was
+     * applied sees it; other threads see some earlier whole state (never a part of a command or of a
+     * batch), and how stale it may get is the machine's to document ({@code KvStateMachine}: a bounded
+     * number of batches, or the next batch once such a reader has asked).
      */
     default void endBatch() {}
 }

@@ -76,6 +76,21 @@ public final class HashKvStateMachine implements StateMachine {
         }
     }
 
+    /**
+     * {@link #applyForResult(long, byte[])} of a command inside a log entry (issue 25): decoded straight from
+     * the range, so the command is not copied out of the entry first; the key and value the tree keeps are
+     * the decoder's own copies, so nothing here refers to the entry. Bad bytes give {@link KvResult.Failed}
+     * as before.
+     */
+    @Override
+    public KvResult applyForResult(long index, byte[] buffer, int offset, int length) {
+        try {
+            return execute(codec.decodeCommand(buffer, offset, length));
+        } catch (KvException e) {
+            return new KvResult.Failed(e.reason(), e.getMessage());
+        }
+    }
+
     @Override
     public byte[] query(byte[] query) {
         KvResult result;

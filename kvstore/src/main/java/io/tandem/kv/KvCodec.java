@@ -121,6 +121,16 @@ public final class KvCodec {
     }
 
     /**
+     * {@link #decodeCommand(byte[])} of the command in {@code bytes[offset, offset + length)} (a range of a log
+     * entry: issue 25). The same checks and exceptions; the command's key and value are copies, never views
+     * of {@code bytes}.
+     */
+    public KvCommand decodeCommand(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        return readCommand(open(bytes, offset, length, "command"), true);
+    }
+
+    /**
      * Validates a command exactly as {@link #decodeCommand} does (same checks, same exceptions) without building it:
      * the server checks every command before it takes a log slot, and building the key and value there copied
      * them once more per put, only to be dropped (issue 25).
@@ -131,7 +141,10 @@ public final class KvCodec {
 
     /** The command in {@code bytes}, or null (after the same checks) if not {@code build}. */
     private KvCommand readCommand(byte[] bytes, boolean build) {
-        Wire.Reader in = open(bytes, "command");
+        return readCommand(open(bytes, "command"), build);
+    }
+
+    private KvCommand readCommand(Wire.Reader in, boolean build) {
         int op = in.readByte("operation");
         KvCommand command = switch (op) {
             case PUT -> {
@@ -305,8 +318,12 @@ public final class KvCodec {
     // ---- helpers ----
 
     private static Wire.Reader open(byte[] bytes, String what) {
-        if (bytes == null || bytes.length == 0) throw Wire.Reader.malformed("empty " + what);
-        Wire.Reader in = new Wire.Reader(bytes);
+        return open(bytes, 0, bytes == null ? 0 : bytes.length, what);
+    }
+
+    private static Wire.Reader open(byte[] bytes, int offset, int length, String what) {
+        if (bytes == null || length == 0) throw Wire.Reader.malformed("empty " + what);
+        Wire.Reader in = new Wire.Reader(bytes, offset, length);
         int version = in.readByte("version");
         if (version != VERSION) {
             throw new KvException(Reason.UNSUPPORTED_VERSION,

@@ -46,11 +46,13 @@ import java.util.Objects;
  * parallel segment, which refuses any structural change.
  *
  * <p><b>Batches.</b> Once the executor has ended a batch ({@link #endBatch}, the sequential executor's
- * flush), commands write into one open tree batch that is published at the next {@link #endBatch}
- * (issue 25: a batch copies each B+-tree node on its paths once instead of once per put). Queries,
- * snapshots and {@link #state()} on the execution thread publish first, so they see every command
- * applied; on other threads they see the state after the last ended batch (or an earlier one),
- * still whole. Reads of a server reach the tree only through its executor, on the execution thread.
+ * flush), commands write into one open tree batch that stays open across batches and is published
+ * only on demand (issue 25: an open batch copies each B+-tree node on its paths once, not once per
+ * put, and a published node must be copied before it changes): by a query, a snapshot or
+ * {@link #state()} on the execution thread, which publish first and so see every command applied; at
+ * the {@link #endBatch} after a reader on another thread asked ({@link #state()}); and at least every
+ * {@value #MAX_UNPUBLISHED_BATCHES} batches. Other threads see a whole published version, at most that
+ * many batches old. Reads of a server reach the tree only through its executor, on the execution thread.
  */
 public final class KvStateMachine implements ParallelStateMachine {
     private final BPlusTree tree;
@@ -165,20 +167,67 @@ public final class KvStateMachine implements ParallelStateMachine {
     /** Set once the executor ends batches ({@link #endBatch}); execution thread only. */
     private boolean batched;
 
+    /**
+     * At most this many ended batches go unpublished ({@link #endBatch}): what a reader on another thread
+     * may be behind by when it has not asked. At ~40 puts per batch over a tree of ~200 leaves (10,000 keys,
+     * order 64), 64 batches touch each leaf ~13 times: the tree copies a leaf for about one put in 13
+     * instead of nearly every put.
+     */
+    static final int MAX_UNPUBLISHED_BATCHES = 64;
+    /** Batches ended since the tree was last published; execution thread only. */
+    private int unpublishedBatches;
+    /** Set by a reader on another thread ({@link #state()}): the next {@link #endBatch} publishes. */
+    private volatile boolean publishWanted;
+
+    /**
+     * Ends a batch. Publishes the tree to other threads only every {@value #MAX_UNPUBLISHED_BATCHES} batches,
+     * or at once if a reader on another thread asked since ({@link #state()}): the {@link StateMachine#endBatch}
+     * contract lets a machine hold its changes back from other threads (issue 25). Publishing at every batch
+     * made the next batch copy every leaf it wrote (a published version may be read, so copy on write), about
+     * one leaf copy per put (210-233 B/put on every replica); an open batch changes the leaves it already
+     * copied in place. Reads and snapshots on the execution thread (the only ones a server serves) publish
+     * first ({@link #query}, {@link #snapshot}), so they see every command applied; a reader on another
+     * thread sees a whole published version, never a torn one (publication is one volatile write of a
+     * version nobody changes afterwards).
+     */
     @Override
     public void endBatch() {
-        // A parallel executor writes from its workers: no batch may stay open across their writes.
-        if (!shapedSnapshots) batched = true;
-        tree.publish();
+        if (shapedSnapshots) { // a parallel executor writes from its workers: no batch may stay open across their writes
+            tree.publish();
+            return;
+        }
+        batched = true;
+        if (++unpublishedBatches >= MAX_UNPUBLISHED_BATCHES || publishWanted) {
+            publishWanted = false;
+            unpublishedBatches = 0;
+            tree.publish();
+        }
     }
 
     public KvCodec codec() {
         return codec;
     }
 
-    /** The latest state, read-only and immutable; for inspection, digests and tests (see "Batches" above). */
+    /**
+     * The latest state, read-only and immutable; for inspection, digests and tests (see "Batches" above). On
+     * the execution thread, every command applied; on another thread, the last published version, and the
+     * next {@link #endBatch} publishes (ask again after it to see that batch).
+     */
     public TreeSnapshot state() {
+        if (!publishOwnBatch()) publishWanted = true;
+        return tree.snapshot();
+    }
+
+    /** On the thread of the open batch (execution), publishes it and returns true; elsewhere does nothing. */
+    private boolean publishOwnBatch() {
+        if (!tree.batchOpen()) return false;
         tree.publish();
+        unpublishedBatches = 0; // only the batch's thread counts
+        return true;
+    }
+
+    /** The version other threads see now, without asking for a newer one (tests). */
+    TreeSnapshot published() {
         return tree.snapshot();
     }
 
@@ -201,9 +250,24 @@ public final class KvStateMachine implements ParallelStateMachine {
         }
     }
 
+    /**
+     * {@link #applyForResult(long, byte[])} of a command inside a log entry (issue 25): decoded straight from
+     * the range, so the command is not copied out of the entry first; the key and value the tree keeps are
+     * the decoder's own copies, so nothing here refers to the entry. Bad bytes give {@link KvResult.Failed}
+     * as before.
+     */
+    @Override
+    public KvResult applyForResult(long index, byte[] buffer, int offset, int length) {
+        try {
+            return execute(codec.decodeCommand(buffer, offset, length));
+        } catch (KvException e) {
+            return new KvResult.Failed(e.reason(), e.getMessage());
+        }
+    }
+
     @Override
     public byte[] query(byte[] query) {
-        tree.publish(); // on the execution thread: every command applied so far (a no-op elsewhere)
+        publishOwnBatch(); // on the execution thread: every command applied so far (a no-op elsewhere)
         KvResult result;
         try {
             result = read(codec.decodeQuery(query));
@@ -242,7 +306,7 @@ public final class KvStateMachine implements ParallelStateMachine {
      */
     public KvResult read(KvQuery query) {
         Objects.requireNonNull(query, "query");
-        tree.publish();
+        publishOwnBatch();
         try {
             codec.validate(query);
         } catch (KvException e) {
@@ -279,7 +343,7 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     @Override
     public void snapshot(OutputStream out) throws IOException {
-        tree.publish();
+        publishOwnBatch();
         if (shapedSnapshots) tree.writeShapedSnapshot(out);
         else tree.writeSnapshot(out);
     }

@@ -62,17 +62,26 @@ final class Wire {
     static final class Reader {
         private final byte[] buffer;
         private int position;
+        /** Where the encoding ends in {@code buffer} (exclusive): it may be a range of a larger array. */
+        private final int end;
 
         Reader(byte[] buffer) {
+            this(buffer, 0, buffer.length);
+        }
+
+        /** Reads the encoding in {@code buffer[offset, offset + length)}; the caller checked the range. */
+        Reader(byte[] buffer, int offset, int length) {
             this.buffer = buffer;
+            this.position = offset;
+            this.end = offset + length;
         }
 
         int remaining() {
-            return buffer.length - position;
+            return end - position;
         }
 
         int readByte(String field) {
-            if (position >= buffer.length) throw malformed("truncated before " + field);
+            if (position >= end) throw malformed("truncated before " + field);
             return buffer[position++] & 0xFF;
         }
 

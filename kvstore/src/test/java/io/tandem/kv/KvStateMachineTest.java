@@ -218,7 +218,7 @@ class KvStateMachineTest {
     }
 
     @Test
-    void batchedMachinesAgreeWithUnbatchedOnesAndPublishAtEachBatchEnd() throws Exception {
+    void batchedMachinesAgreeWithUnbatchedOnesAndPublishOnDemand() throws Exception {
         KvStateMachine batched = new KvStateMachine(KvLimits.DEFAULTS, 5);
         KvStateMachine plain = new KvStateMachine(KvLimits.DEFAULTS, 5);
         KvCodec codec = batched.codec();
@@ -240,15 +240,156 @@ class KvStateMachineTest {
             if (random.nextInt(10) == 0) batched.endBatch();
         }
         batched.endBatch();
-        byte[] last = codec.encode(new Put(bytes("last"), bytes("x")));
-        batched.apply(3_001, last);
-        plain.apply(3_001, last);
-        // Another thread sees the state after the last ended batch, not the command since.
-        int sizeElsewhere = java.util.concurrent.CompletableFuture.supplyAsync(() -> batched.state().size()).join();
-        assertThat(sizeElsewhere).isEqualTo(plain.state().size() - 1);
+        assertThat(snapshotOf(batched)).isEqualTo(snapshotOf(plain)); // a snapshot on the execution thread: everything
+        // From here on, new keys only: the size another thread sees tells which commands it sees.
+        int before = plain.state().size();
+        byte[] first = codec.encode(new Put(bytes("new-0"), bytes("x")));
+        batched.apply(3_001, first);
+        plain.apply(3_001, first);
         batched.endBatch();
-        assertThat(java.util.concurrent.CompletableFuture.supplyAsync(() -> batched.state().size()).join()).isEqualTo(plain.state().size());
+        // An ended batch is not published to other threads by itself any more (issue 25)...
+        assertThat(sizeElsewhere(batched)).isEqualTo(before);
+        // ...but such a reader's question makes the next end of a batch publish (it asked above).
+        byte[] second = codec.encode(new Put(bytes("new-1"), bytes("x")));
+        batched.apply(3_002, second);
+        plain.apply(3_002, second);
+        assertThat(sizeElsewhere(batched)).isEqualTo(before); // not before the batch ends
+        batched.endBatch();
+        assertThat(sizeElsewhere(batched)).isEqualTo(before + 2);
+        // Nobody asking: published at least every MAX_UNPUBLISHED_BATCHES batches.
+        int published = before + 2;
+        for (int b = 0; b < 3 * KvStateMachine.MAX_UNPUBLISHED_BATCHES; b++) {
+            byte[] put = codec.encode(new Put(bytes("more-" + b), bytes("y")));
+            batched.apply(3_003 + b, put);
+            plain.apply(3_003 + b, put);
+            batched.endBatch();
+            int seen = batched.published().size();
+            assertThat(seen).isBetween(published, before + 3 + b);
+            assertThat(before + 3 + b - seen).isLessThan(KvStateMachine.MAX_UNPUBLISHED_BATCHES);
+            published = seen;
+        }
+        // On the execution thread every read sees every command, published or not.
+        assertThat(batched.query(codec.encode(new Get(bytes("more-" + (3 * KvStateMachine.MAX_UNPUBLISHED_BATCHES - 1))))))
+                .isEqualTo(plain.query(codec.encode(new Get(bytes("more-" + (3 * KvStateMachine.MAX_UNPUBLISHED_BATCHES - 1))))));
+        assertThat(sizeElsewhere(batched)).isEqualTo(plain.state().size()); // the query published
         assertThat(snapshotOf(batched)).isEqualTo(snapshotOf(plain));
+    }
+
+    /**
+     * Issue 25, the contract of publishing on demand, through the executor as a server runs it: every read it
+     * answers after a command applied sees that command (linearizable reads stay so), whether or not the tree
+     * was published since; a reader on another thread meanwhile sees only whole versions (the keys are written
+     * in order, one per command: a version holding key i without every key below it would be torn), never
+     * going back, and it catches up once it asks.
+     */
+    @Test
+    void readsThroughTheExecutorSeeEveryAppliedCommandAndOtherThreadsNeverSeeATornTree() throws Exception {
+        KvStateMachine machine = new KvStateMachine(KvLimits.DEFAULTS, 8);
+        KvCodec codec = machine.codec();
+        List<byte[]> answers = new ArrayList<>();
+        var executor = new io.tandem.execution.SequentialExecutor(machine, new io.tandem.execution.ExecutionListener() {
+            @Override
+            public void executed(io.tandem.engine.Committed entry, Outcome outcome) {}
+
+            @Override
+            public void readAnswered(long requestId, byte[] result, RuntimeException error) {
+                answers.add(result);
+            }
+        }, io.tandem.execution.ExecutorFactory.Limits.DEFAULTS);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<String> torn = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger versionsSeen = new java.util.concurrent.atomic.AtomicInteger();
+        Thread reader = new Thread(() -> {
+            int last = 0;
+            while (!done.get() && torn.get() == null) {
+                var version = machine.state();
+                int n = version.size();
+                if (n < last) torn.set("went back from " + last + " to " + n + " keys");
+                for (int i = 0; i < n; i++) {
+                    if (version.get(key(i)) == null) torn.set(n + " keys but key " + i + " missing");
+                }
+                if (n != last) versionsSeen.incrementAndGet();
+                last = n;
+                Thread.onSpinWait();
+            }
+        });
+        reader.start();
+        Random random = new Random(3);
+        int keys = 0;
+        long index = 0;
+        for (int batch = 0; batch < 2_000; batch++) {
+            int size = 1 + random.nextInt(8);
+            for (int j = 0; j < size; j++) {
+                executor.apply(new io.tandem.engine.Committed(++index, null, 0, new io.tandem.engine.ClientRequest.Session(1 + j, batch + 1),
+                        codec.encode(new Put(key(keys++), bytes("v")))));
+            }
+            executor.flush(); // endBatch: not published unless asked or due
+            if (random.nextInt(4) == 0) { // a read ordered after the last command: answered at once, and sees it
+                answers.clear();
+                executor.read(batch, index, codec.encode(new Get(key(keys - 1))));
+                assertThat(answers).hasSize(1);
+                assertThat(codec.decodeResult(answers.get(0))).isEqualTo(new Found(bytes("v")));
+            }
+        }
+        executor.flush();
+        done.set(true);
+        reader.join();
+        assertThat(torn.get()).isNull();
+        assertThat(versionsSeen.get()).isPositive();
+        assertThat(sizeElsewhere(machine)).isLessThanOrEqualTo(keys);
+        executor.flush(); // the reader above asked: this end of a batch publishes
+        assertThat(sizeElsewhere(machine)).isEqualTo(keys);
+    }
+
+    private static byte[] key(int i) {
+        return bytes(String.format("k%06d", i));
+    }
+
+    private static int sizeElsewhere(KvStateMachine machine) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> machine.state().size()).join();
+    }
+
+    /**
+     * Issue 25: the executor hands a command over as a range of the log entry; the result (and what the
+     * tree keeps) equals that of the command alone, the bytes around the range are never read, and bad
+     * bytes in the range are refused with a result, as ever.
+     */
+    @Test
+    void aCommandInsideALargerArrayAppliesLikeTheCommandAlone() {
+        KvStateMachine ranged = new KvStateMachine(KvLimits.DEFAULTS, 5);
+        KvStateMachine plain = new KvStateMachine(KvLimits.DEFAULTS, 5);
+        KvCodec codec = plain.codec();
+        Random random = new Random(11);
+        for (long i = 1; i <= 2_000; i++) {
+            byte[] key = new byte[] {(byte) random.nextInt(60)};
+            KvCommand command = switch (random.nextInt(3)) {
+                case 0 -> new Put(key, bytes("v" + i));
+                case 1 -> new Delete(key);
+                default -> new CompareAndSet(key, random.nextBoolean() ? null : bytes("v" + (i - random.nextInt(30))), bytes("c" + i));
+            };
+            byte[] encoded = codec.encode(command);
+            int before = random.nextInt(40);
+            byte[] entry = new byte[before + encoded.length + random.nextInt(5)];
+            random.nextBytes(entry); // garbage around the command
+            System.arraycopy(encoded, 0, entry, before, encoded.length);
+            byte[] copy = entry.clone();
+            assertThat(ranged.applyForResult(i, entry, before, encoded.length).encode()).isEqualTo(plain.apply(i, encoded));
+            assertThat(entry).isEqualTo(copy); // never written into
+            if (i % 50 == 0) java.util.Arrays.fill(entry, (byte) 0); // the tree kept copies, not views of the entry
+        }
+        assertThat(ranged.state().size()).isEqualTo(plain.state().size());
+        ranged.state().forEach(null, null, (k, v) -> {
+            assertThat(v).isEqualTo(plain.state().get(k));
+            return true;
+        });
+        // A range that cuts the command short, or holds nothing, is refused with a value.
+        byte[] put = codec.encode(new Put(bytes("k"), bytes("value")));
+        byte[] entry = new byte[put.length + 4];
+        System.arraycopy(put, 0, entry, 2, put.length);
+        assertThat(ranged.applyForResult(5_000, entry, 2, put.length - 1)).isInstanceOf(Failed.class);
+        assertThat(((Failed) ranged.applyForResult(5_001, entry, 2, 0)).reason()).isEqualTo(Reason.MALFORMED);
+        assertThat(((Failed) ranged.applyForResult(5_002, entry, 2, put.length + 1)).reason()).isEqualTo(Reason.MALFORMED); // a trailing byte
+        assertThat(ranged.query(codec.encode(new Get(bytes("k"))))).isEqualTo(codec.encode(new NotFound()));
     }
 
     private static byte[] snapshotOf(KvStateMachine machine) throws IOException {

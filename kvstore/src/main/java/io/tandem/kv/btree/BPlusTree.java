@@ -158,6 +158,7 @@ public final class BPlusTree {
      * changing anything) leaves the batch as it was before that write.
      */
     public TreeWriter batch() {
+        adoptOrphanedBatch();
         if (batchOwner == Thread.currentThread()) return batch;
         beginWrite();
         batch = new Transaction(mutator);
@@ -170,6 +171,7 @@ public final class BPlusTree {
      * On any other thread it does nothing (a reader cannot publish another thread's batch).
      */
     public void publish() {
+        adoptOrphanedBatch();
         if (batchOwner != Thread.currentThread()) return;
         Transaction open = batch;
         batch = null;
@@ -180,7 +182,20 @@ public final class BPlusTree {
 
     /** Whether this thread has a batch open that {@link #publish} would publish. */
     public boolean batchOpen() {
+        adoptOrphanedBatch();
         return batchOwner == Thread.currentThread();
+    }
+
+    /**
+     * A batch whose thread has ended becomes the calling thread's: a writer may keep a batch open across its
+     * calls for long (a state machine that publishes on demand, issue 25), and the thread that writes next (an
+     * execution thread started anew) must be able to publish and continue it rather than fail. Safe because a
+     * thread's last action happens-before another thread's seeing it terminated ({@link Thread#isAlive} false,
+     * JLS 17.4.4), so its writes to the batch are visible here.
+     */
+    private void adoptOrphanedBatch() {
+        Thread owner = batchOwner;
+        if (owner != null && owner != Thread.currentThread() && !owner.isAlive()) batchOwner = Thread.currentThread();
     }
 
     /** Streams the latest version; see {@link TreeSnapshot#writeTo}. Any thread. */
@@ -307,6 +322,7 @@ public final class BPlusTree {
     }
 
     private void beginWrite() {
+        adoptOrphanedBatch();
         if (batchOwner == Thread.currentThread()) publish(); // this thread's own batch goes first
         if (!writing.compareAndSet(false, true)) {
             throw new ConcurrentModificationException(

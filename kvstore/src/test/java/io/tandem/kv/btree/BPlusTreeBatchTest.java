@@ -125,4 +125,31 @@ class BPlusTreeBatchTest {
         tree.publish();
         assertThat(tree.size()).isEqualTo(1);
     }
+
+    /**
+     * A batch may now stay open between a state machine's batches (issue 25, publication on demand): when its
+     * thread ends (an execution thread replaced), the thread that writes next takes it over, with its writes,
+     * instead of failing; while the owner lives, nobody else can.
+     */
+    @Test
+    void aBatchWhoseThreadEndedIsTakenOverWithItsWrites() throws Exception {
+        BPlusTree tree = new BPlusTree(4);
+        Thread first = new Thread(() -> {
+            for (int i = 0; i < 50; i++) tree.batch().put(new byte[] {(byte) i}, value(i));
+        });
+        first.start();
+        first.join();
+        assertThat(tree.size()).isZero(); // never published
+        assertThat(tree.batchOpen()).isTrue(); // the ended thread's batch is this thread's now
+        tree.batch().put(new byte[] {(byte) 50}, value(50));
+        tree.publish();
+        assertThat(tree.size()).isEqualTo(51);
+        for (int i = 0; i <= 50; i++) assertThat(tree.get(new byte[] {(byte) i})).isEqualTo(value(i));
+        // An ended thread's open batch does not block an ordinary write either: it is published first.
+        Thread second = new Thread(() -> tree.batch().put(new byte[] {(byte) 60}, value(60)));
+        second.start();
+        second.join();
+        tree.put(new byte[] {(byte) 61}, value(61));
+        assertThat(tree.size()).isEqualTo(53);
+    }
 }

@@ -136,6 +136,32 @@ sealed interface EntryPayload {
         return new Command(origin, requestId, session, java.util.Arrays.copyOfRange(data, at, data.length));
     }
 
+    /**
+     * The committed entry of a command written by {@link #encodeCommand}, with the command left inside
+     * {@code data} as a range (issue 25: decoding it into a {@link Command} copied the command out of the
+     * entry on every replica, once more before the state machine's own decode copies what it keeps). The
+     * log never writes into an entry's bytes, and execution only reads them. Null if {@code data} is not a
+     * well-formed command of that format: the caller decodes it the general way, which names the problem.
+     */
+    static Committed committedCommand(long index, byte[] data) {
+        if (data.length < 3 || data[0] != COMMAND_WITH_WATERMARK) return null;
+        int n = ((data[1] & 0xff) << 8) | (data[2] & 0xff);
+        int at = 3 + n;
+        if (data.length < at + 32) return null;
+        NodeId origin = n == 0 ? null : Origins.of(data, 3, n);
+        if (origin == null && n != 0) return null;
+        long requestId = getLong(data, at);
+        var session = new ClientRequest.Session(getLong(data, at + 8), getLong(data, at + 16), getLong(data, at + 24));
+        at += 32;
+        return new Committed(index, origin, requestId, session, data, at, data.length - at);
+    }
+
+    /** The committed entry of the log's {@code data} at {@code index}: a command as a range of it, anything else decoded. */
+    static Committed committed(long index, byte[] data) {
+        Committed c = committedCommand(index, data);
+        return c != null ? c : toCommitted(index, decode(data));
+    }
+
     private static int putLong(byte[] out, int at, long v) {
         for (int i = 7; i >= 0; i--) out[at++] = (byte) (v >>> (8 * i));
         return at;

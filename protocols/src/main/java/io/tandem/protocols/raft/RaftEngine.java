@@ -2,6 +2,7 @@ package io.tandem.protocols.raft;
 
 import io.tandem.engine.AdminRequest;
 import io.tandem.engine.ClientRequest;
+import io.tandem.engine.Committed;
 import io.tandem.engine.Engine;
 import io.tandem.engine.EngineContext;
 import io.tandem.engine.EngineStatus;
@@ -1057,8 +1058,13 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
                 leader.uncommittedBytes -= payload.length;
                 entry = leader.takeOwnPayload(index); // what it appended there: no decode (issue 25)
             }
-            if (entry == null) entry = EntryPayload.decode(payload);
-            ctx.deliver(EntryPayload.toCommitted(index, entry));
+            // A follower's command (or one of an earlier term) is handed over as a range of the log's entry.
+            Committed committed = entry == null ? EntryPayload.committedCommand(index, payload) : null;
+            if (committed == null) { // the leader's own entry, or not a command: decoded
+                if (entry == null) entry = EntryPayload.decode(payload);
+                committed = EntryPayload.toCommitted(index, entry);
+            }
+            ctx.deliver(committed);
             if (entry instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
             lastDelivered = index;
         }

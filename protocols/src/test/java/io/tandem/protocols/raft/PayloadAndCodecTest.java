@@ -45,6 +45,44 @@ class PayloadAndCodecTest {
         assertThat(config.voters()).containsExactly(N1, N2);
     }
 
+    /**
+     * Issue 25: a committed command is delivered as a range of the entry's own bytes, with what the full
+     * decode gives; anything else (no-ops, configuration changes, the old format, bytes that are no
+     * well-formed command) is decoded the general way, which names a bad entry.
+     */
+    @Test
+    void aCommittedCommandIsARangeOfTheEntryWithWhatTheFullDecodeGives() {
+        for (NodeId origin : new NodeId[] {N1, null}) {
+            byte[] command = {9, 8, 7};
+            var session = new ClientRequest.Session(7, 3, 2);
+            byte[] bytes = EntryPayload.encode(new EntryPayload.Command(origin, 42, session, command));
+            Committed c = EntryPayload.committed(5, bytes);
+            assertThat(c.commandBuffer()).isSameAs(bytes); // no copy of the command
+            assertThat(c.commandOffset() + c.commandLength()).isEqualTo(bytes.length);
+            assertThat(c.command()).containsExactly(9, 8, 7);
+            assertThat(c.origin()).isEqualTo(origin);
+            assertThat(c.requestId()).isEqualTo(42);
+            assertThat(c.session()).isEqualTo(session);
+            assertThat(c.index()).isEqualTo(5);
+            Committed decoded = EntryPayload.toCommitted(5, EntryPayload.decode(bytes));
+            assertThat(c.command()).isEqualTo(decoded.command());
+            assertThat(c.session()).isEqualTo(decoded.session());
+        }
+        assertThat(EntryPayload.committed(6, EntryPayload.encode(new EntryPayload.Noop(null, 0))).isNoop()).isTrue();
+        Committed transfer = EntryPayload.committed(7, EntryPayload.encode(new EntryPayload.Noop(N2, 11)));
+        assertThat(transfer.isNoop()).isTrue();
+        assertThat(transfer.origin()).isEqualTo(N2);
+        var config = new Configuration(List.of(N1, N2), List.of());
+        assertThat(EntryPayload.committed(8, EntryPayload.encode(new EntryPayload.ConfigChange(N1, 5, config))).isNoop()).isTrue();
+        byte[] empty = EntryPayload.encode(new EntryPayload.Command(N1, 1, new ClientRequest.Session(1, 1), new byte[0]));
+        assertThat(EntryPayload.committed(9, empty).command()).isEmpty();
+        // Truncated inside the session: not a range; the general decode refuses it by name.
+        byte[] truncated = java.util.Arrays.copyOf(empty, empty.length - 3);
+        assertThat(EntryPayload.committedCommand(10, truncated)).isNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EntryPayload.committed(10, truncated))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("corrupt Raft entry payload");
+    }
+
     @Test
     void adminCommandsRoundTripAndOrdinaryCommandsAreNotMistakenForThem() {
         for (AdminRequest cmd : List.<AdminRequest>of(new AdminRequest.AddLearner(N2), new AdminRequest.Promote(N2),
