@@ -15,6 +15,22 @@ stale() {
   [[ -n "$(find "$root" -path "$root/*/target" -prune -o \( -name '*.java' -o -name 'pom.xml' \) -newer "$jar" -print -quit)" ]]
 }
 
+# Bad arguments fail here, before any build (the options are read from the source); --help and --version print at
+# once, from the jar as it is.
+"$root/jmh/check-options.sh" run-failslow.sh "$root/jmh/src/main/java/io/tandem/bench/FailSlowBenchmark.java" "$@"
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help|-V|--version)
+      if [[ -f "$jar" ]]; then
+        stale && echo "run-failslow: (help of the jar as built; a source is newer, so a run rebuilds it first)" >&2
+        exec "$JAVA_HOME/bin/java" -Xmx64m -cp "$jar" io.tandem.bench.FailSlowBenchmark "$arg"
+      fi
+      sed -n '2,/^set -euo/{s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" | grep -v '^set -euo'
+      echo "Every option: build once (./mvnw -q -B -DskipTests -pl jmh -am package), then --help again."
+      exit 0 ;;
+  esac
+done
+
 if [[ "${TANDEM_SKIP_BUILD:-0}" != 1 ]] && stale; then
   echo "run-failslow: building jmh/target/benchmarks.jar..." >&2
   if ! (cd "$root" && ./mvnw -q -B -DskipTests -pl jmh -am package >"$root/jmh/target-build.log" 2>&1); then

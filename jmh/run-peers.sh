@@ -25,6 +25,22 @@ stale() { # $1: a jar; stale if missing or older than any source or pom of the r
   [[ -n "$(find "$root" -path "$root/*/target" -prune -o -path "$root/.git" -prune -o \( -name '*.java' -o -name 'pom.xml' \) -newer "$1" -print -quit)" ]]
 }
 
+# Bad arguments fail here, before any build (the options are read from the source); --help and --version print at
+# once, from the jar as it is.
+"$root/jmh/check-options.sh" run-peers.sh "$root/jmh/src/main/java/io/tandem/bench/peers/PeerBenchmark.java" "$@"
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help|-V|--version)
+      if [[ -f "$bench" ]]; then
+        stale "$bench" && echo "run-peers: (help of the jar as built; a source is newer, so a run rebuilds it first)" >&2
+        exec "$JAVA_HOME/bin/java" -Xmx64m -cp "$bench" io.tandem.bench.peers.PeerBenchmark "$arg"
+      fi
+      sed -n '2,/^set -euo/{s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" | grep -v '^set -euo'
+      echo "Every option: build once (./mvnw -q -B -DskipTests -pl jmh -am package), then --help again."
+      exit 0 ;;
+  esac
+done
+
 build() { # $1: comma-separated module list
   (cd "$root" && ./mvnw -q -B -DskipTests -pl "$1" -am package >"$root/jmh/target-build.log" 2>&1)
 }

@@ -12,13 +12,19 @@ JAVA_HOME="$("$root/bin/find-jdk.sh")"
 export JAVA_HOME
 modes="sequential psmr opt-psmr"; deps="0 10 100"; keys=20000; clients=4; window=50; warmup=10; measure=30; threads=2; runs=1
 base=27001; fsync=--no-fsync; out="$root/jmh/target/psmr-e2e/$(date +%Y%m%d-%H%M%S)"
+usage() { sed -n '2,/^set -euo/{s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" | grep -v '^set -euo'; }
+# Every option but the flags takes a value: one missing fails here, with its name, before any build.
 while (($#)); do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+  esac
+  if [[ "$1" == --* ]] && ! [[ "$1" =~ ^--(fsync|no-fsync)$ ]] && (($# < 2)); then echo "run-psmr-e2e: $1 needs a value (see --help)" >&2; exit 2; fi
   case "$1" in
     --modes) modes="$2"; shift ;; --deps) deps="$2"; shift ;; --keys) keys="$2"; shift ;; --clients) clients="$2"; shift ;;
     --window) window="$2"; shift ;; --warmup) warmup="$2"; shift ;; --measure) measure="$2"; shift ;; --threads) threads="$2"; shift ;;
     --runs) runs="$2"; shift ;; --base-port) base="$2"; shift ;; --fsync) fsync=--fsync ;; --no-fsync) fsync=--no-fsync ;;
     --out) out="$2"; shift ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
+    *) echo "run-psmr-e2e: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done

@@ -22,12 +22,29 @@ install=0
 kvpath=0
 out="$root/jmh/results/sim-costs-$(date -u +%Y-%m-%d).properties"
 args=()
+src="$root/jmh/src/main/java/io/tandem/bench/sim/CostCalibration.java"
 while (($#)); do
   case "$1" in
+    -h|--help)
+      # At once, without a build: this header, then CostCalibration's own usage line read from its source.
+      sed -n '2,/^set -euo/{s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" | grep -v '^set -euo'
+      [[ -f "$src" ]] && sed -n '/case "--help"/,/return;/{s/.*"\(usage: [^"]*\)".*/\1/p;s/^ *+ "\([^"]*\)".*/\1/p}' "$src" | tr -d '\n' && echo
+      exit 0 ;;
     --install) install=1 ;;
     --kvpath) kvpath=1 ;;
-    --out) out="$2"; shift ;;
-    *) args+=("$1") ;;
+    --out) (($# >= 2)) || { echo "run-simcalibrate: --out needs a value (see --help)" >&2; exit 2; }; out="$2"; shift ;;
+    *)
+      # CostCalibration's options, read from its source before any build: an unknown one, or one without its value, fails here.
+      if [[ -f "$src" ]]; then
+        if ! grep -q -E "case (\"[^\"]*\", )*\"$1\"" "$src"; then
+          echo "run-simcalibrate: unknown option $1 (see --help)" >&2; exit 2
+        fi
+        if grep -E "case (\"[^\"]*\", )*\"$1\"" "$src" | grep -q 'args\[++i\]' && (($# < 2)); then
+          echo "run-simcalibrate: $1 needs a value (see --help)" >&2; exit 2
+        fi
+      fi
+      args+=("$1")
+      if [[ -f "$src" ]] && grep -E "case (\"[^\"]*\", )*\"$1\"" "$src" | grep -q 'args\[++i\]'; then args+=("$2"); shift; fi ;;
   esac
   shift
 done

@@ -29,7 +29,13 @@ fsync=on
 realonly=0
 profile=0
 systems_opt="tandem-raft tandem-multipaxos tandem-unreplicated"
+usage() { sed -n '2,/^set -euo/{s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" | grep -v '^set -euo'; }
+# Every option but the flags takes a value: one missing fails here, with its name, before any build.
 while (($#)); do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+  esac
+  if [[ "$1" == --* ]] && ! [[ "$1" =~ ^--(real-only|profile-window)$ ]] && (($# < 2)); then echo "run-simvalidate: $1 needs a value (see --help)" >&2; exit 2; fi
   case "$1" in
     --clients) clients="$2"; shift ;;
     --warmup) warmup="$2"; shift ;;
@@ -41,7 +47,7 @@ while (($#)); do
     --real-only) realonly=1 ;;
     --profile-window) profile=1 ;;
     --systems) systems_opt="$2"; shift ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
+    *) echo "run-simvalidate: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done

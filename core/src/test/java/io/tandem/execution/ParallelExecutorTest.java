@@ -22,6 +22,18 @@ import org.junit.jupiter.api.Test;
  * machine with static and dynamic dependencies; the B+-tree's own tests are in the kvstore module.
  */
 class ParallelExecutorTest {
+    /**
+     * {@code -Dpsmr.soak=true}: the runs on real threads at their full size and four times the stepped seeds. The default
+     * build keeps the real-thread runs small: every lock-step command and every fuzzed park or yield waits for the OS to
+     * run a thread again, which takes milliseconds on a loaded machine (the full-size runs took minutes at load 30-50).
+     * The interleavings are covered by the stepped sweeps, deterministic and replayable by seed; the threads check the
+     * threaded machinery (publishing, the idle and work conditions, blocking channels, concurrent applies).
+     */
+    static final boolean SOAK = Boolean.getBoolean("psmr.soak");
+    /** Commands of a run on real, fuzzed threads. */
+    static final int THREADED_COMMANDS = SOAK ? 6_000 : 500;
+    /** Stepped schedules per thread count in the sweeps (each a pair of replicas in the optimistic one). */
+    static final int STEPPED_SEEDS = SOAK ? 40 : 10;
 
     /** A mix of single-worker and overlapping multi-worker appends and growing commands that sometimes "split". */
     static List<Command> workload(long seed, int n, double growShare, boolean sessions) {
@@ -100,51 +112,94 @@ class ParallelExecutorTest {
 
     @Test
     void psmrOnFuzzedThreadsReachesTheSequentialStateForEveryThreadCount() {
-        List<Committed> log = ParallelHarness.initialLog(workload(1, 6_000, 0.3, true));
+        List<Committed> log = ParallelHarness.initialLog(workload(1, THREADED_COMMANDS, 0.3, true));
         Replica reference = sequential(5);
         ParallelHarness.run(log, List.of(reference));
         for (int k = 1; k <= 4; k++) {
             List<Replica> replicas = List.of(parallel(ExecutionMode.PSMR, k, 11 + k, 3), parallel(ExecutionMode.PSMR, k, 97 + k, 4));
             try {
                 ParallelHarness.run(log, replicas);
-                for (Replica r : replicas) {
-                    assertThat(digest(r)).as("P-SMR with %d workers", k).isEqualTo(digest(reference));
-                    assertThat(r.outcomes).as("P-SMR replies with %d workers", k).isEqualTo(reference.outcomes);
-                    assertThat(((CellMachine) r.machine).raceDetected).isNull();
-                }
+                for (Replica r : replicas) assertSameAsSequential(r, reference, "P-SMR on threads with " + k + " workers");
             } finally {
                 close(replicas);
             }
         }
     }
 
+    /** C2 on deterministic schedules: every thread count, {@link #STEPPED_SEEDS} interleavings each, the full workload. */
+    @Test
+    void psmrOnSteppedSchedulesReachesTheSequentialStateForEveryThreadCountAndSeed() {
+        List<Committed> log = ParallelHarness.initialLog(workload(1, 6_000, 0.3, true));
+        Replica reference = sequential(5);
+        ParallelHarness.run(log, List.of(reference));
+        for (int k = 1; k <= 4; k++) {
+            for (long seed = 1; seed <= STEPPED_SEEDS; seed++) {
+                Replica r = stepped(ExecutionMode.PSMR, k, 100 * k + seed, CellMachine.Check.CORRECT, WorkerChannels::pairwise);
+                ParallelHarness.run(log, List.of(r));
+                assertSameAsSequential(r, reference, "P-SMR with " + k + " workers, stepped seed " + (100 * k + seed));
+            }
+        }
+    }
+
+    static void assertSameAsSequential(Replica r, Replica reference, String what) {
+        assertThat(digest(r)).as(what).isEqualTo(digest(reference));
+        assertThat(r.outcomes).as("replies of %s", what).isEqualTo(reference.outcomes);
+        assertThat(((CellMachine) r.machine).raceDetected).as(what).isNull();
+    }
+
     @Test
     void optimisticReplicasOnFuzzedThreadsConvergeAndNeverRunAFailedCommand() {
         for (int k = 2; k <= 4; k++) {
-            List<Committed> log = ParallelHarness.initialLog(workload(2 + k, 6_000, 0.5, true));
+            List<Committed> log = ParallelHarness.initialLog(workload(2 + k, THREADED_COMMANDS, 0.5, true));
             List<Replica> replicas = List.of(parallel(ExecutionMode.OPT_PSMR, k, 5 + k, 6), parallel(ExecutionMode.OPT_PSMR, k, 50 + k, 7));
             try {
                 List<Committed> finalLog = ParallelHarness.run(log, replicas);
-                assertThat(finalLog.size()).as("failed commands came back as copies").isGreaterThan(log.size());
-                Replica a = replicas.get(0);
-                Replica b = replicas.get(1);
-                assertThat(digest(a)).isEqualTo(digest(b));
-                assertThat(a.outcomes).isEqualTo(b.outcomes);
-                for (Replica r : replicas) {
-                    ParallelExecutor x = (ParallelExecutor) r.executor;
-                    assertThat(x.stats().failed()).as("fails with %d workers", k).isPositive();
-                    assertThat(x.pendingRetries()).isZero();
-                    assertThat(((CellMachine) r.machine).raceDetected).isNull();
-                    assertOracle(r);
-                }
-                assertThat(((ParallelExecutor) a.executor).stats().failed()).isEqualTo(((ParallelExecutor) b.executor).stats().failed());
-                // every command of the log answered exactly once (copies answer their original)
-                long originals = log.stream().filter(c -> true).count();
-                assertThat(a.outcomes).hasSize((int) originals);
+                assertOptimisticReplicasAgree(log, finalLog, replicas, k);
             } finally {
                 close(replicas);
             }
         }
+    }
+
+    /**
+     * C2 on deterministic schedules: pairs of replicas with different interleavings and flush boundaries, every pair
+     * equal to the others too (every replica fails the same commands, so every pair ends with the same log).
+     */
+    @Test
+    void optimisticReplicasOnSteppedSchedulesConvergeAndNeverRunAFailedCommand() {
+        for (int k = 2; k <= 4; k++) {
+            List<Committed> log = ParallelHarness.initialLog(workload(2 + k, 6_000, 0.5, true));
+            Replica first = null;
+            for (long seed = 1; seed <= STEPPED_SEEDS; seed++) {
+                List<Replica> replicas = List.of(
+                        stepped(ExecutionMode.OPT_PSMR, k, 100 * k + seed, CellMachine.Check.CORRECT, WorkerChannels::pairwise),
+                        stepped(ExecutionMode.OPT_PSMR, k, 1_000 + 100 * k + seed, CellMachine.Check.CORRECT, WorkerChannels::pairwise));
+                List<Committed> finalLog = ParallelHarness.run(log, replicas);
+                assertOptimisticReplicasAgree(log, finalLog, replicas, k);
+                if (first == null) first = replicas.get(0);
+                assertThat(digest(replicas.get(0))).as("%d workers, stepped seed %d", k, 100 * k + seed).isEqualTo(digest(first));
+                assertThat(replicas.get(0).outcomes).as("%d workers, stepped seed %d", k, 100 * k + seed).isEqualTo(first.outcomes);
+            }
+        }
+    }
+
+    /** The optimistic run's claims: replicas converge, some checks fail and come back as copies, no failed command ran (C12 oracle). */
+    static void assertOptimisticReplicasAgree(List<Committed> log, List<Committed> finalLog, List<Replica> replicas, int k) {
+        assertThat(finalLog.size()).as("failed commands came back as copies").isGreaterThan(log.size());
+        Replica a = replicas.get(0);
+        Replica b = replicas.get(1);
+        assertThat(digest(a)).isEqualTo(digest(b));
+        assertThat(a.outcomes).isEqualTo(b.outcomes);
+        for (Replica r : replicas) {
+            ParallelExecutor x = (ParallelExecutor) r.executor;
+            assertThat(x.stats().failed()).as("fails with %d workers", k).isPositive();
+            assertThat(x.pendingRetries()).isZero();
+            assertThat(((CellMachine) r.machine).raceDetected).isNull();
+            assertOracle(r);
+        }
+        assertThat(((ParallelExecutor) a.executor).stats().failed()).isEqualTo(((ParallelExecutor) b.executor).stats().failed());
+        // every command of the log answered exactly once (copies answer their original)
+        assertThat(a.outcomes).hasSize(log.size());
     }
 
     @Test

@@ -32,6 +32,20 @@ class ParallelKvExecutionTest {
     static final int ORDER = 5; // at most 4 entries per leaf: constant splits and merges (C3)
     static final long KEY_MAX = 2_000;
     static final KvCodec CODEC = new KvCodec(KvLimits.DEFAULTS);
+    /**
+     * {@code -Dpsmr.soak=true}: the runs on real threads at their full size (8,000 commands) and four times the stepped
+     * seeds. The default build keeps the real-thread runs small: every lock-step command (under P-SMR half the commands
+     * go to every worker) and every fuzzed park or yield waits for the OS to run a thread again, milliseconds on a
+     * loaded machine (this class took 1,308 s at load 33-40 with full-size runs). The interleavings are covered by the
+     * stepped sweeps, deterministic and replayable by seed; the threads check the threaded machinery and the tree's
+     * really concurrent applies (copy-on-write segments installed by CAS).
+     */
+    static final boolean SOAK = Boolean.getBoolean("psmr.soak");
+    /** Prefill puts and then commands of a run on real, fuzzed threads (a full-size run: 600 and 8,000). */
+    static final int THREADED_PREFILL = SOAK ? 600 : 150;
+    static final int THREADED_COMMANDS = SOAK ? 8_000 : 250;
+    /** Stepped schedules per configuration in the sweeps (each a pair of replicas in the optimistic one). */
+    static final int STEPPED_SEEDS = SOAK ? 16 : 3;
 
     static byte[] key(long k) {
         return ByteBuffer.allocate(8).putLong(k).array();
@@ -39,9 +53,13 @@ class ParallelKvExecutionTest {
 
     /** Prefill by random insertion, then reads (a CAS that changes nothing) and 50/50 puts/deletes. */
     static List<Command> workload(long seed, int n, double dependent, boolean sessions) {
+        return workload(seed, 600, n, dependent, sessions);
+    }
+
+    static List<Command> workload(long seed, int prefill, int n, double dependent, boolean sessions) {
         SplittableRandom r = new SplittableRandom(seed);
         List<Command> out = new ArrayList<>();
-        for (int i = 0; i < 600; i++) out.add(new Command(CODEC.encode(new KvCommand.Put(key(r.nextLong(KEY_MAX)), new byte[] {1})), Session.NONE));
+        for (int i = 0; i < prefill; i++) out.add(new Command(CODEC.encode(new KvCommand.Put(key(r.nextLong(KEY_MAX)), new byte[] {1})), Session.NONE));
         long sequence = 0;
         for (int i = 0; i < n; i++) {
             byte[] k = key(r.nextLong(KEY_MAX));
@@ -103,60 +121,123 @@ class ParallelKvExecutionTest {
 
     @Test
     void psmrReachesTheSequentialTreeOnFuzzedThreads() {
-        List<Committed> log = ParallelHarness.initialLog(workload(1, 8_000, 0.5, true));
+        // Under P-SMR every put and delete is a lock-step command of every worker: a third of the optimistic runs' size
+        // (a module run at load 12-31 took 42 s for this test with 150 + 250).
+        List<Committed> log = ParallelHarness.initialLog(SOAK ? workload(1, 8_000, 0.5, true) : workload(1, 50, 80, 0.5, true));
         Replica s = sequential();
         ParallelHarness.run(log, List.of(s));
         for (int k = 1; k <= 4; k++) {
             List<Replica> rs = List.of(threaded(ExecutionMode.PSMR, k, 3 + k, 2), threaded(ExecutionMode.PSMR, k, 30 + k, 3));
             try {
                 ParallelHarness.run(log, rs);
-                for (Replica r : rs) {
-                    assertTreeValid(r);
-                    assertThat(image(r)).as("P-SMR tree with %d workers", k).isEqualTo(image(s));
-                    assertThat(r.outcomes).isEqualTo(s.outcomes);
-                }
+                for (Replica r : rs) assertSameTree(r, s, "P-SMR tree on threads with " + k + " workers");
             } finally {
                 close(rs);
             }
         }
     }
 
+    /** C1-C3 on deterministic schedules: every thread count, {@link #STEPPED_SEEDS} interleavings each, the full workload. */
+    @Test
+    void psmrReachesTheSequentialTreeOnSteppedSchedules() {
+        List<Committed> log = ParallelHarness.initialLog(workload(1, 8_000, 0.5, true));
+        Replica s = sequential();
+        ParallelHarness.run(log, List.of(s));
+        for (int k = 1; k <= 4; k++) {
+            for (long seed = 1; seed <= STEPPED_SEEDS; seed++) {
+                long schedule = 100 * k + seed;
+                Replica r = stepped(ExecutionMode.PSMR, k, schedule);
+                ParallelHarness.run(log, List.of(r));
+                assertSameTree(r, s, "P-SMR tree with " + k + " workers, stepped seed " + schedule);
+            }
+        }
+    }
+
+    static void assertSameTree(Replica r, Replica sequential, String what) {
+        assertTreeValid(r);
+        assertThat(image(r)).as(what).isEqualTo(image(sequential));
+        assertThat(r.outcomes).as("replies of %s", what).isEqualTo(sequential.outcomes);
+    }
+
+    /** Optimistic P-SMR on the real tree, its workers' steps interleaved from {@code seed}, flush boundaries from it too. */
+    static Replica stepped(ExecutionMode mode, int threads, long seed) {
+        return parallel(mode, threads, KeyPartitioning.longKeys(KEY_MAX), new ParallelOptions.Schedule.Stepped(seed), 0, seed * 7 + 1);
+    }
+
+    /** On threads: every thread count, one dependent share each (all three with {@code -Dpsmr.soak=true}); the stepped sweep below runs all. */
     @Test
     void optimisticReplicasConvergeOnFuzzedThreadsAndMatchTheReplayOfTheirOrder() {
+        double[] shares = {0.1, 0.5, 1.0, 0.5};
         for (int k = 1; k <= 4; k++) {
-            for (double dependent : new double[] {0.1, 0.5, 1.0}) {
-                List<Committed> log = ParallelHarness.initialLog(workload(10 + k, 8_000, dependent, true));
+            for (double dependent : SOAK ? new double[] {0.1, 0.5, 1.0} : new double[] {shares[k - 1]}) {
+                List<Committed> log = ParallelHarness.initialLog(workload(10 + k, THREADED_PREFILL, THREADED_COMMANDS, dependent, true));
                 List<Replica> rs = List.of(threaded(ExecutionMode.OPT_PSMR, k, 7 + k, 4), threaded(ExecutionMode.OPT_PSMR, k, 70 + k, 5));
                 try {
                     ParallelHarness.run(log, rs);
-                    Replica a = rs.get(0);
-                    Replica b = rs.get(1);
-                    assertThat(image(a)).as("%d workers, %.0f%% dependent", k, 100 * dependent).isEqualTo(image(b));
-                    assertThat(a.outcomes).isEqualTo(b.outcomes);
-                    for (Replica r : rs) {
-                        assertTreeValid(r);
-                        ParallelExecutor x = (ParallelExecutor) r.executor;
-                        if (k > 1) {
-                            assertThat(x.stats().failed()).isPositive(); // capacity 4: constant splits (C3)
-                            assertThat(x.stats().checked()).isGreaterThan(x.stats().failed());
-                        }
-                        assertThat(x.pendingRetries()).isZero();
-                        // C12: the commands replayed sequentially in the order they took effect
-                        KvStateMachine oracle = machine(KeyPartitioning.longKeys(KEY_MAX));
-                        long i = 1;
-                        for (byte[] c : r.effective) oracle.apply(i++, c);
-                        ByteArrayOutputStream o = new ByteArrayOutputStream();
-                        oracle.snapshot(o);
-                        assertThat(image(r)).isEqualTo(o.toByteArray());
-                    }
-                    assertThat(((ParallelExecutor) a.executor).stats().failed()).isEqualTo(((ParallelExecutor) b.executor).stats().failed());
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
+                    assertOptimisticReplicasAgree(rs, k, String.format("%d workers on threads, %.0f%% dependent", k, 100 * dependent));
                 } finally {
                     close(rs);
                 }
             }
         }
+    }
+
+    /**
+     * C2/C3/C12 on deterministic schedules: for every thread count and dependent share, pairs of replicas with different
+     * interleavings and flush boundaries; every pair equal to the others too (all fail the same commands, so every
+     * pair ends with the same log).
+     */
+    @Test
+    void optimisticReplicasConvergeOnSteppedSchedulesAndMatchTheReplayOfTheirOrder() {
+        for (int k = 1; k <= 4; k++) {
+            for (double dependent : new double[] {0.1, 0.5, 1.0}) {
+                List<Committed> log = ParallelHarness.initialLog(workload(10 + k, 8_000, dependent, true));
+                byte[] firstImage = null;
+                List<String> firstOutcomes = null;
+                for (long seed = 1; seed <= STEPPED_SEEDS; seed++) {
+                    long schedule = 100 * k + (long) (10 * dependent) * 1_000 + seed;
+                    List<Replica> rs = List.of(stepped(ExecutionMode.OPT_PSMR, k, schedule), stepped(ExecutionMode.OPT_PSMR, k, schedule + 50));
+                    ParallelHarness.run(log, rs);
+                    String what = String.format("%d workers, %.0f%% dependent, stepped seeds %d and %d", k, 100 * dependent, schedule, schedule + 50);
+                    assertOptimisticReplicasAgree(rs, k, what);
+                    if (firstImage == null) {
+                        firstImage = image(rs.get(0));
+                        firstOutcomes = rs.get(0).outcomes;
+                    }
+                    assertThat(image(rs.get(0))).as(what).isEqualTo(firstImage);
+                    assertThat(rs.get(0).outcomes).as(what).isEqualTo(firstOutcomes);
+                }
+            }
+        }
+    }
+
+    /** Two replicas of one run: equal trees node for node, equal replies and fail counts, valid trees, each equal to the replay of its effective order (C12). */
+    static void assertOptimisticReplicasAgree(List<Replica> rs, int k, String what) {
+        Replica a = rs.get(0);
+        Replica b = rs.get(1);
+        assertThat(image(a)).as(what).isEqualTo(image(b));
+        assertThat(a.outcomes).as(what).isEqualTo(b.outcomes);
+        for (Replica r : rs) {
+            assertTreeValid(r);
+            ParallelExecutor x = (ParallelExecutor) r.executor;
+            if (k > 1) {
+                assertThat(x.stats().failed()).as(what).isPositive(); // capacity 4: constant splits (C3)
+                assertThat(x.stats().checked()).isGreaterThan(x.stats().failed());
+            }
+            assertThat(x.pendingRetries()).isZero();
+            // C12: the commands replayed sequentially in the order they took effect
+            KvStateMachine oracle = machine(KeyPartitioning.longKeys(KEY_MAX));
+            long i = 1;
+            for (byte[] c : r.effective) oracle.apply(i++, c);
+            ByteArrayOutputStream o = new ByteArrayOutputStream();
+            try {
+                oracle.snapshot(o);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            assertThat(image(r)).as("replay of the effective order, %s", what).isEqualTo(o.toByteArray());
+        }
+        assertThat(((ParallelExecutor) a.executor).stats().failed()).as(what).isEqualTo(((ParallelExecutor) b.executor).stats().failed());
     }
 
     @Test
@@ -203,33 +284,45 @@ class ParallelKvExecutionTest {
         };
     }
 
+    /**
+     * Two replicas on different stepped schedules (deterministic: a seed that catches a variant always does). A
+     * variant's check passes commands whose leaf another worker changes in parallel mode, so verdicts depend on the
+     * interleaving: replicas diverge, or a segment refuses a structural change.
+     */
     private static boolean diverges(KeyPartitioning p, long seed) {
         List<Committed> log = ParallelHarness.initialLog(workload(seed, 6_000, 1.0, false));
         List<Replica> rs = List.of(
-                parallel(ExecutionMode.OPT_PSMR, 2, p, new ParallelOptions.Schedule.Threads(), seed, 1),
-                parallel(ExecutionMode.OPT_PSMR, 2, p, new ParallelOptions.Schedule.Threads(), seed + 99, 2));
+                parallel(ExecutionMode.OPT_PSMR, 2, p, new ParallelOptions.Schedule.Stepped(seed), 0, 1),
+                parallel(ExecutionMode.OPT_PSMR, 2, p, new ParallelOptions.Schedule.Stepped(seed + 99), 0, 2));
         try {
             ParallelHarness.run(log, rs);
             return !Arrays.equals(image(rs.get(0)), image(rs.get(1))) || !rs.get(0).outcomes.equals(rs.get(1).outcomes);
         } catch (IllegalStateException | AssertionError e) {
             return true; // a worker refused a structural change in parallel mode, or the tree broke
-        } finally {
-            close(rs);
         }
     }
 
     @Test
     void hashPartitioningIsCaught() {
-        int caught = 0;
-        for (long seed = 1; seed <= 3 && caught == 0; seed++) if (diverges(hashed(true), seed)) caught++;
-        assertThat(caught).isPositive();
+        assertThat(diverges(hashed(true), 1)).as("hash partitioning caught on stepped seeds 1 and 100").isTrue();
     }
 
     @Test
     void aCheckWithoutTheRangeConditionsIsCaught() {
-        int caught = 0;
-        for (long seed = 1; seed <= 3 && caught == 0; seed++) if (diverges(rangesWithoutBounds(), seed)) caught++;
-        assertThat(caught).isPositive();
+        assertThat(diverges(rangesWithoutBounds(), 1)).as("a check without conditions (b)/(c) caught on stepped seeds 1 and 100").isTrue();
+    }
+
+    /** How often the variants are caught, over many stepped seeds (a check of the test's teeth, not part of the build). */
+    static void main(String[] args) {
+        int n = Integer.parseInt(args[0]);
+        int hash = 0, ranges = 0, real = 0;
+        for (long seed = 1; seed <= n; seed++) {
+            if (diverges(hashed(true), seed)) hash++;
+            if (diverges(rangesWithoutBounds(), seed)) ranges++;
+            if (diverges(KeyPartitioning.longKeys(KEY_MAX), seed)) real++;
+        }
+        System.out.println("of " + n + " seeds: hash partitioning caught on " + hash + ", a check without the range conditions on " + ranges
+                + ", the real partitioning (must be 0) on " + real);
     }
 
     @Test
