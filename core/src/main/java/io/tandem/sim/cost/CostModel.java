@@ -89,6 +89,7 @@ public final class CostModel {
             cpus.put(n, new NodeCpu(n, h, resources.ioThreads(), 1, 1));
             for (Stage s : Stage.values()) cpus.get(n).setWakeupCost(s, table.wakeupCost(s));
             disks.put(n, new DiskModel(table.deviceSync(), table.diskBytesPerSecond(), random.split()));
+            disks.get(n).setRecordNanos(table.diskRecordNanos());
         }
         CpuHost clientHost = resources.clientShares() ? shared : host(CLIENT, resources.clientCores());
         // The load generator: its I/O threads send requests and read replies (one per core it may use).

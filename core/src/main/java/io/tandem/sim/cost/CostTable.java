@@ -270,6 +270,19 @@ public final class CostTable {
         return nanos("disk.entry.cpu.ns", 0);
     }
 
+    /**
+     * {@code disk.record.ns}: the wall time a log sync takes for each record of its batch beyond the first, on top of the
+     * bandwidth term (0 in tables calibrated before it was measured). {@code disk.fsync} is a lone sync of one record; a
+     * round of N records takes the real storage thread longer than that by more than the bytes explain (it encodes,
+     * checksums and writes each record, and completes each append after the sync). Measured by
+     * {@code CostCalibration --sync-cpu}: the least-squares slope of the sync's wall time (p50) over batches of 1, 8 and 40
+     * records of the workload's size, less what {@code disk.bytesPerSecond} already charges for a record's bytes. It is the
+     * node's own storage thread's time (its writes, before it asks the device to sync), not the shared device's.
+     */
+    public long diskRecordNanos() {
+        return nanos("disk.record.ns", 0);
+    }
+
     public Distribution disk() {
         return Distribution.parse(values.getOrDefault("disk.fsync", "0"));
     }

@@ -14,6 +14,7 @@ public final class DiskModel {
     private final double baseBytesPerSecond;
     private final RandomGenerator random;
     private double bytesPerSecond;
+    private long recordNanos;
     private long extraNanos;
     private long flushes;
     private long bytesWritten;
@@ -74,6 +75,36 @@ public final class DiskModel {
         };
         if (throttle == 0) device.sync(bytes, durable);
         else scheduler.at(start + throttle, () -> device.sync(bytes, durable));
+    }
+
+    /**
+     * The storage thread's time for each record of a batch beyond the first ({@code disk.record.ns}, {@link
+     * CostTable#diskRecordNanos()}): a lone sync of one record is the measured {@code disk.fsync}; a batch of N takes the
+     * node's storage thread (N - 1) x this longer, before it asks the device to sync (its own writes: the device is not
+     * held meanwhile). 0: not modelled (tables before session 17).
+     */
+    public void setRecordNanos(long nanos) {
+        if (nanos < 0) throw new IllegalArgumentException("negative time per record");
+        this.recordNanos = nanos;
+    }
+
+    /** The storage thread's time for the records of a batch of {@code entries} beyond the first. */
+    public long recordsTime(int entries) {
+        return Math.max(0, entries - 1) * recordNanos;
+    }
+
+    /** A flush of a batch of {@code entries} records: {@link #recordsTime} on the node, then {@link #flush(long, Runnable)}. */
+    public void flush(int entries, long bytes, Runnable done) {
+        long records = recordsTime(entries);
+        if (records == 0) flush(bytes, done);
+        else scheduler.at(scheduler.now() + records, () -> flush(bytes, done));
+    }
+
+    /** The service time of one flush of a batch of {@code entries} records on a disk of its own: {@link #recordsTime} + {@link #flush(long)}. */
+    public long flush(int entries, long bytes) {
+        long records = recordsTime(entries);
+        busyNanos += records;
+        return records + flush(bytes);
     }
 
     /** The service time of one flush (write and fsync) of {@code bytes}. */

@@ -1043,11 +1043,13 @@ public final class CostCalibration {
             new SplittableRandom(1).nextBytes(payload);
             long last = storage.log().lastIndex();
             List<double[]> regimes = new ArrayList<>(); // {parked 1/0, records per sync, CPU ns per sync}
+            List<double[]> walls50 = new ArrayList<>(); // {records per sync, wall p50 ns}
             for (int round = 0; round < 2; round++) {
                 for (int batch : new int[] {1, 8, 40}) {
                     long seconds = round == 0 ? 1 : (quick ? 2 : 4);
                     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
                     long cpu0 = diskThreadCpu(threads);
+                    long sw0 = diskThreadVoluntarySwitches();
                     long w0 = System.nanoTime();
                     List<Long> walls = new ArrayList<>();
                     while (System.nanoTime() < end) {
@@ -1057,13 +1059,17 @@ public final class CostCalibration {
                         walls.add(System.nanoTime() - t0);
                     }
                     long cpu = diskThreadCpu(threads) - cpu0;
+                    long switches = diskThreadVoluntarySwitches() - sw0;
                     long wall = System.nanoTime() - w0;
                     if (round == 0) continue;
                     long[] w = walls.stream().mapToLong(Long::longValue).sorted().toArray();
                     System.out.printf(Locale.ROOT, "sync-cpu: batch %d x 128 B: %d syncs, wall per sync p50 %.1f us, mean %.1f us; storage thread CPU per sync %.1f us "
                             + "(%.0f %% of the mean wall), CPU per record %.2f us; load %s%n", batch, w.length, w[w.length / 2] / 1e3, wall / 1e3 / w.length,
                             cpu / 1e3 / w.length, 100.0 * cpu / wall, cpu / 1e3 / w.length / batch, loadavg());
+                    System.out.printf(Locale.ROOT, "sync-cpu: batch %d x 128 B: storage thread voluntary context switches per sync %.2f%n", batch,
+                            switches / (double) w.length);
                     regimes.add(new double[] {1, batch, cpu / (double) w.length});
+                    walls50.add(new double[] {batch, w[w.length / 2]});
                     storage.log().compactPrefix(last);
                 }
             }
@@ -1073,6 +1079,7 @@ public final class CostCalibration {
             long seconds = quick ? 2 : 4;
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             long cpu0 = diskThreadCpu(threads);
+            long sw0 = diskThreadVoluntarySwitches();
             long w0 = System.nanoTime();
             long first = last;
             while (System.nanoTime() < end) {
@@ -1081,16 +1088,23 @@ public final class CostCalibration {
             }
             while (durable.get() < last) LockSupport.parkNanos(1_000_000);
             long cpu = diskThreadCpu(threads) - cpu0;
+            long switches = diskThreadVoluntarySwitches() - sw0;
             long wall = System.nanoTime() - w0;
             long n = syncs.get();
             long records = last - first;
             System.out.printf(Locale.ROOT, "sync-cpu: streaming 128 B records: %d records, %d syncs (%.1f records per sync), %.1f us per sync; storage thread CPU per sync %.1f us, "
                     + "per record %.2f us (%.0f %% of the wall); load %s%n", records, n, records / (double) Math.max(1, n), wall / 1e3 / Math.max(1, n),
                     cpu / 1e3 / Math.max(1, n), cpu / 1e3 / records, 100.0 * cpu / wall, loadavg());
+            System.out.printf(Locale.ROOT, "sync-cpu: streaming: storage thread voluntary context switches per sync %.2f (a real run's per 1,000 puts, "
+                    + "divided by this, gives its syncs per 1,000 puts)%n", switches / (double) Math.max(1, n));
             regimes.add(new double[] {0, records / (double) Math.max(1, n), cpu / (double) Math.max(1, n)});
             long[] wfe = syncCpuFit(regimes);
             System.out.printf(Locale.ROOT, "sync-cpu: table keys (least squares of CPU per sync = W x parked + F + E x records over the %d regimes, W, F, E >= 0): "
                     + "wakeup.DISK.ns=%d disk.flush.cpu.ns=%d disk.entry.cpu.ns=%d%n", regimes.size(), wfe[0], wfe[1], wfe[2]);
+            double bandwidth = io.tandem.sim.cost.CostTable.calibrated().diskBytesPerSecond();
+            System.out.printf(Locale.ROOT, "sync-cpu: table key (least-squares slope of the sync's wall p50 over the batches' records, %.0f ns per record, "
+                    + "less %d B per record at the default table's %.0f B/s): disk.record.ns=%d%n", wallSlope(walls50), 128 + RECORD_HEADER_BYTES, bandwidth,
+                    recordNanos(walls50, 128 + RECORD_HEADER_BYTES, bandwidth));
         } finally {
             try (var files = Files.walk(data)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
@@ -1104,6 +1118,35 @@ public final class CostCalibration {
      * would come out negative is held at 0: of the fits with every term >= 0 (each subset of terms held at 0), the one with
      * the least squared error. Returns {W, F, E} in ns.
      */
+    /** A log record's header in the real storage (the same as the simulator's {@code SimDisk.RECORD_HEADER_BYTES}). */
+    static final int RECORD_HEADER_BYTES = 24;
+
+    /** The least-squares slope of {records, wall ns} points: wall ns per record. */
+    static double wallSlope(List<double[]> points) {
+        double mx = 0, my = 0;
+        for (double[] p : points) {
+            mx += p[0];
+            my += p[1];
+        }
+        mx /= points.size();
+        my /= points.size();
+        double sxx = 0, sxy = 0;
+        for (double[] p : points) {
+            sxx += (p[0] - mx) * (p[0] - mx);
+            sxy += (p[0] - mx) * (p[1] - my);
+        }
+        return sxx == 0 ? 0 : sxy / sxx;
+    }
+
+    /**
+     * {@code disk.record.ns}: the wall time per record of a sync beyond a lone one's, less what the bandwidth term already
+     * charges for a record of {@code recordBytes}; never below 0.
+     */
+    static long recordNanos(List<double[]> points, int recordBytes, double bytesPerSecond) {
+        double transfer = bytesPerSecond > 0 ? recordBytes * 1e9 / bytesPerSecond : 0;
+        return Math.max(0, Math.round(wallSlope(points) - transfer));
+    }
+
     static long[] syncCpuFit(List<double[]> regimes) {
         double[] best = new double[3];
         double bestError = Double.POSITIVE_INFINITY;
@@ -1143,6 +1186,30 @@ public final class CostCalibration {
         double[] x = new double[3];
         for (int i = 0; i < n; i++) x[free[i]] = m[i][n] / m[i][i];
         return x;
+    }
+
+    /**
+     * The storage threads' voluntary context switches so far ({@code /proc/self/task/TID/status}, threads whose name starts
+     * with {@code tandem-disk-}; 0 where /proc is not there): a blocking fsync and a park each count one, so with the CPU per
+     * sync it lets a real run's per-thread profile (voluntary switches per 1,000 puts) be read as syncs per 1,000 puts.
+     */
+    static long diskThreadVoluntarySwitches() {
+        long total = 0;
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    if (!Files.readString(task.resolve("comm")).startsWith("tandem-disk-")) continue;
+                    for (String line : Files.readAllLines(task.resolve("status"))) {
+                        if (line.startsWith("voluntary_ctxt_switches:")) total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                    }
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // the thread ended while we read it
+                }
+            }
+        } catch (java.io.IOException noProc) {
+            return 0;
+        }
+        return total;
     }
 
     private static long diskThreadCpu(ThreadMXBean threads) {

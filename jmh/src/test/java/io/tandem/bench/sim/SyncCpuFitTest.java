@@ -26,4 +26,17 @@ class SyncCpuFitTest {
         assertThat(wfe[0]).isBetween(80_300L, 80_500L);
         assertThat(wfe[2]).isBetween(830L, 840L);
     }
+
+    @Test
+    void theRecordKeyIsTheWallSlopeLessTheBandwidthTerm() {
+        // An exact line: 200 us + 4 us per record; 152 B at 152 MB/s is 1 us, so 3 us per record remain.
+        List<double[]> walls = List.of(new double[] {1, 204_000}, new double[] {8, 232_000}, new double[] {40, 360_000});
+        assertThat(CostCalibration.wallSlope(walls)).isCloseTo(4_000.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(CostCalibration.recordNanos(walls, 152, 152e6)).isEqualTo(3_000L);
+        // Session 17's 02:42 UTC measurement (p50 256.8 / 308.1 / 432.2 us), default table's 403.5 MB/s: 4.31 us - 0.38 us.
+        List<double[]> measured = List.of(new double[] {1, 256_800}, new double[] {8, 308_100}, new double[] {40, 432_200});
+        assertThat(CostCalibration.recordNanos(measured, 152, 403_515_408)).isBetween(3_920L, 3_940L);
+        // A wall time that does not grow with the records gives 0, never a negative key.
+        assertThat(CostCalibration.recordNanos(List.of(new double[] {1, 300_000}, new double[] {40, 290_000}), 152, 403_515_408)).isZero();
+    }
 }
