@@ -298,7 +298,7 @@ public final class TcpTransport implements Transport {
                     .channel(io.serverSocketChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
+                    .childOption(ChannelOption.RECV_BYTE_BUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
                     .childHandler(connectionInitializer(null))
                     .bind(endpoint.host(), endpoint.port())
                     .syncUninterruptibly()
@@ -318,7 +318,7 @@ public final class TcpTransport implements Transport {
                 .group(g)
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
+                .option(ChannelOption.RECV_BYTE_BUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
         this.dialing = dialing;
         for (PeerLink link : links.values()) {
