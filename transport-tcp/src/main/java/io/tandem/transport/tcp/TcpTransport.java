@@ -1,7 +1,6 @@
 package io.tandem.transport.tcp;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.bootstrap.ServerBootstrap;
@@ -92,14 +91,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TcpTransport implements Transport {
     private static final Logger log = LoggerFactory.getLogger(TcpTransport.class);
-    /**
-     * The most one receive on a connection asks for. Netty's adaptive allocator grows a connection's read
-     * buffer only while reads fill it, from 2 KiB, up to this (Netty's default 64 KiB): a connection that
-     * carries small frames keeps small reads, one that streams large-message blocks of 64 KiB-1 MiB reads
-     * a block frame (64 KiB + its header) in one receive instead of two, and a 1 MiB block in 2 instead of
-     * 16 or more (session 17, issue 23).
-     */
-    static final int MAX_READ_BYTES = 1 << 20;
 
     private final TcpTransportConfig config;
     private final String clusterName;
@@ -298,7 +289,6 @@ public final class TcpTransport implements Transport {
                     .channel(io.serverSocketChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.RECV_BYTE_BUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
                     .childHandler(connectionInitializer(null))
                     .bind(endpoint.host(), endpoint.port())
                     .syncUninterruptibly()
@@ -318,7 +308,6 @@ public final class TcpTransport implements Transport {
                 .group(g)
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.RECV_BYTE_BUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ_BYTES))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
         this.dialing = dialing;
         for (PeerLink link : links.values()) {
