@@ -40,6 +40,10 @@ import java.util.concurrent.locks.LockSupport;
  * Beside it, for each group size n above 2, n − 1 such streams at once ("raw-streams", n), each a
  * transport pair of its own: the bytes the machine's two cores move through loopback in all, which
  * bounds a group whose n − 1 receivers each take every byte (mean and slowest are per stream).
+ * And for each n above 2 the group's own topology with no protocol ("raw-fanout", n): n transports, one
+ * sender streaming every message's bytes (in messages of the block size) to the n − 1 others at once,
+ * each receiver with 16 MiB in flight: the machine's own fan-out of one stream to n − 1 receivers, a
+ * diagnostic beside the target (which is against one stream), not a replacement for it.
  *
  * <pre>
  * java -Xmx6g -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.LargeMessageBenchmark \
@@ -71,10 +75,12 @@ public final class LargeMessageBenchmark {
         boolean rawPoints = true;
         io.tandem.runtime.IdleStrategy idle = io.tandem.runtime.IdleStrategy.BACKOFF;
         boolean tandemPoints = true;
+        boolean streamsPoints = true;
+        boolean fanoutPoints = true;
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
-                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--tandem true|false] [--idle backoff|park]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park]"
                         + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
                 return;
             }
@@ -92,6 +98,8 @@ public final class LargeMessageBenchmark {
                 case "--heartbeat-ms" -> heartbeatMs = Integer.parseInt(v);
                 case "--raw" -> rawPoints = Boolean.parseBoolean(v);
                 case "--tandem" -> tandemPoints = Boolean.parseBoolean(v);
+                case "--streams" -> streamsPoints = Boolean.parseBoolean(v);
+                case "--fanout" -> fanoutPoints = Boolean.parseBoolean(v);
                 case "--idle" -> idle = switch (v) {
                     case "backoff" -> io.tandem.runtime.IdleStrategy.BACKOFF;
                     case "park" -> io.tandem.runtime.IdleStrategy.PARK;
@@ -103,14 +111,16 @@ public final class LargeMessageBenchmark {
         System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, max heap "
                 + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight; idle " + idle);
         System.out.println("run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds");
-        // A point is {kind, n, payload}: kind 0 raw streams (n - 1 of them at once), 1 Tandem with n members.
+        // A point is {kind, n, payload}: kind 0 raw streams (n - 1 of them at once), 1 Tandem with n members, 2 raw fan-out to n - 1.
         List<int[]> points = new ArrayList<>();
         for (int payload : payloads) {
             if (rawPoints) {
                 points.add(new int[] {0, 2, payload}); // the transport's own number: one stream
                 // n - 1 streams at once: what the machine's cores move through loopback in all, the bound for a
                 // group of n whose n - 1 receivers each take every byte (derecho.md §9.5: two cores for everyone).
-                for (int n : sizes) if (n > 2) points.add(new int[] {0, n, payload});
+                if (streamsPoints) for (int n : sizes) if (n > 2) points.add(new int[] {0, n, payload});
+                // The group's topology without the protocol: one sender's transport to n - 1 receivers at once.
+                if (fanoutPoints) for (int n : sizes) if (n > 2) points.add(new int[] {2, n, payload});
             }
             if (tandemPoints) for (int n : sizes) points.add(new int[] {1, n, payload});
         }
@@ -120,8 +130,12 @@ public final class LargeMessageBenchmark {
             if (run % 2 == 0) java.util.Collections.reverse(order);
             for (int[] p : order) {
                 int base = basePort + (port++ % 95) * 10;
-                Point r = p[0] == 0 ? raw(p[2], block, p[1] - 1, base, warmup, measure) : tandem(p[1], p[2], block, inflight, heartbeatMs, idle, base, warmup, measure);
-                String system = p[0] == 1 ? "tandem" : p[1] == 2 ? "raw" : "raw-streams";
+                Point r = switch (p[0]) {
+                    case 0 -> raw(p[2], block, p[1] - 1, base, warmup, measure);
+                    case 2 -> fanout(p[2], block, p[1] - 1, base, warmup, measure);
+                    default -> tandem(p[1], p[2], block, inflight, heartbeatMs, idle, base, warmup, measure);
+                };
+                String system = p[0] == 1 ? "tandem" : p[0] == 2 ? "raw-fanout" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
                 String counts = COUNTS.getAndSet(null);
                 if (counts != null) System.out.println("# " + system + " n=" + p[1] + " payload=" + p[2] + ": " + counts);
@@ -314,6 +328,88 @@ public final class LargeMessageBenchmark {
             t.setDaemon(true);
             t.start();
             // Messages here are chunks; the payload count is chunks * chunk / payload.
+            Point p = measure(received, chunks, warmup, measure);
+            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
+        } finally {
+            stop.set(true);
+            if (t != null) t.join(5000);
+            for (TcpTransport x : transports) x.close();
+        }
+    }
+
+    /**
+     * The group's topology with no protocol: one sender transport and {@code receivers} receiver transports
+     * (n transports for a group of n, each with one I/O thread, as each member has), the sender streaming
+     * every message's bytes, in messages of the block size (of the payload if smaller), to every receiver
+     * at once, with up to 16 MiB in flight per receiver; the figure is per receiver (mean and slowest).
+     */
+    private static Point fanout(int payload, int block, int receivers, int basePort, double warmup, double measure) throws Exception {
+        KryoCodec.Builder cb = KryoCodec.builder();
+        cb.register(Chunk.class, CodecIds.TEST_FIRST);
+        KryoCodec codec = cb.build();
+        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+        List<TcpTransport> transports = new ArrayList<>();
+        AtomicLong[] received = new AtomicLong[receivers];
+        AtomicLong chunks = new AtomicLong();
+        int chunk = Math.min(payload, block);
+        long window = Math.max(16L << 20, 2L * chunk);
+        NodeId a = NodeId.of("s");
+        Map<NodeId, Endpoint> members = new LinkedHashMap<>();
+        members.put(a, new Endpoint("127.0.0.1", basePort));
+        NodeId[] to = new NodeId[receivers];
+        for (int i = 0; i < receivers; i++) {
+            to[i] = NodeId.of("r" + i);
+            members.put(to[i], new Endpoint("127.0.0.1", basePort + 1 + i));
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread t = null;
+        try {
+            TcpTransport sender = new TcpTransport(new TransportSetup("fanout", a, members, codec, new SimpleMeterRegistry()), config);
+            transports.add(sender);
+            sender.start((from, message) -> {});
+            for (int i = 0; i < receivers; i++) {
+                TcpTransport receiver = new TcpTransport(new TransportSetup("fanout", to[i], members, codec, new SimpleMeterRegistry()), config);
+                transports.add(receiver);
+                AtomicLong got = received[i] = new AtomicLong();
+                boolean first = i == 0;
+                receiver.start(new TransportListener() {
+                    @Override
+                    public void onMessage(NodeId from, ProtocolMessage message) {
+                        got.addAndGet(((Chunk) message).bytes().length);
+                        if (first) chunks.incrementAndGet();
+                    }
+                });
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            for (NodeId b : to) {
+                while (!sender.isConnected(b)) {
+                    if (System.nanoTime() > deadline) throw new IllegalStateException("the fan-out transports did not connect");
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                }
+            }
+            byte[] data = new byte[chunk];
+            new java.util.Random(payload).nextBytes(data);
+            t = new Thread(() -> {
+                long sent = 0;
+                while (!stop.get()) {
+                    boolean room = true;
+                    for (int i = 0; i < receivers; i++) room &= sent - received[i].get() < window;
+                    if (!room) {
+                        Thread.yield();
+                        continue;
+                    }
+                    for (int i = 0; i < receivers; i++) {
+                        if (!sender.send(to[i], new Chunk(sent, data))) {
+                            FIRST_ERROR.compareAndSet(null, new IllegalStateException("fan-out send dropped"));
+                            return;
+                        }
+                    }
+                    sent += chunk;
+                }
+            }, "fanout-sender");
+            t.setDaemon(true);
+            t.start();
+            // Messages here are chunks at the first receiver; the payload count is chunks * chunk / payload.
             Point p = measure(received, chunks, warmup, measure);
             return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
         } finally {

@@ -27,6 +27,13 @@ import java.util.List;
  * membership word is now the next whole-range push (the heartbeat's, at the latest) instead of the
  * next data-path push. The dropped words are stale, never wrong, and stale counters only hold
  * stability and the window back.
+ *
+ * <p><b>Deferred data-only pushes</b> (session 17): {@link #push(Sst, List, boolean)} with {@code mayDefer}
+ * leaves a change that touches only data counters unpushed, and returns false; the next push through
+ * here compares against the words last pushed, so it carries every change deferred since, with the
+ * newest values. The engine defers only on a busy pass of its data path (another pass follows at once)
+ * and at most {@link VsyncEngine#MAX_DEFERRED_PUSHES} passes in a row; see {@code VsyncEngine#flush}
+ * for why that is safe.
  */
 final class ControlPush {
     private final VsyncRow row;
@@ -38,6 +45,7 @@ final class ControlPush {
     private boolean known;
     private long partialPushes;
     private long fullPushes;
+    private long deferredPushes;
 
     ControlPush(VsyncRow row) {
         this.row = row;
@@ -60,6 +68,14 @@ final class ControlPush {
 
     /** Pushes the control range to {@code targets}, or only its changed data-path words (see the class comment). */
     void push(Sst sst, List<NodeId> targets) {
+        push(sst, targets, false);
+    }
+
+    /**
+     * As {@link #push(Sst, List)}; with {@code mayDefer}, a change of data counters only is not pushed
+     * (false is returned) and is carried by the next push through here.
+     */
+    boolean push(Sst sst, List<NodeId> targets, boolean mayDefer) {
         int words = sst.readOwnWords(row.vid, row.lastCounter, now);
         int first = -1;
         int last = -1;
@@ -70,17 +86,22 @@ final class ControlPush {
             if (first < 0) first = i;
             last = i;
         }
+        if (dataOnly && first >= 0 && mayDefer) {
+            deferredPushes++;
+            return false;
+        }
         if (dataOnly && first >= 0) {
             sst.pushWords(row.vid, first, last + 1, targets);
             System.arraycopy(now, first, pushed, first, last + 1 - first);
             partialPushes++;
-            return;
+            return true;
         }
         // A membership word changed, nothing is known yet, or nothing changed at all: the whole range, as always.
         sst.pushRange(row.vid, row.lastCounter, targets);
         System.arraycopy(now, 0, pushed, 0, words);
         known = true;
         fullPushes++;
+        return true;
     }
 
     long partialPushes() {
@@ -89,5 +110,9 @@ final class ControlPush {
 
     long fullPushes() {
         return fullPushes;
+    }
+
+    long deferredPushes() {
+        return deferredPushes;
     }
 }

@@ -148,6 +148,11 @@ final class ShardState {
             work++;
         }
         batch.publish(sst, sent, others); // the pass's slots, then the guard once (R5); only to the shard (§2.4)
+        // My own messages are held at once, so they may complete a prefix of the order now: counted in this pass,
+        // the new seq goes out with this pass's push instead of a push of its own from the next pass's receive.
+        // The same value receive() would compute (the prefix of what I hold), only one pass sooner; it is pushed
+        // after this pass's slots and guard, as it would have been.
+        if (work > 0) advanceSeq();
         return work;
     }
 
@@ -253,12 +258,17 @@ final class ShardState {
                 if (raw && !wedged) deliverRaw(s);
             }
         }
+        advanceSeq();
+        return work;
+    }
+
+    /** My seq: how many positions of the shard's order I hold without a gap. */
+    private void advanceSeq() {
         long prefix = RoundRobin.prefix(received, members.size());
         if (prefix > sst.get(block.seq)) {
             sst.advance(block.seq, prefix);
             rowChanged = true;
         }
-        return work;
     }
 
     /**

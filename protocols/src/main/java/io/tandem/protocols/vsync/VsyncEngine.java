@@ -114,6 +114,10 @@ public class VsyncEngine implements Engine, Inspectable {
     private long[] silentBeats = new long[0];
     private long[] nonces = new long[0];
     private boolean dirty;
+    /** Busy passes in a row whose data-counter change was left for a later push (see {@link #flush(boolean)}). */
+    private int deferredInARow;
+    /** At most this many busy passes in a row leave a data-counter change unpushed. */
+    static final int MAX_DEFERRED_PUSHES = 4;
     private boolean everActive;
     private long lastInactivePush;
     private String leaderStep;
@@ -377,7 +381,7 @@ public class VsyncEngine implements Engine, Inspectable {
         inputsChanged = false;
         activeThisPass = 0;
         work += sst.predicates().evaluate();
-        flush();
+        flush(work > 0);
         if (work > 0 || phase != Phase.MEMBER) {
             inputsChanged = true; // what this pass did is input of the next
         } else {
@@ -473,6 +477,7 @@ public class VsyncEngine implements Engine, Inspectable {
         viewRows = sst.members(members);
         others = members.stream().filter(m -> !m.equals(self)).toList();
         controlPush.reset(); // new targets, a cleared row: the next push sends the whole range
+        deferredInARow = 0;
         int n = members.size();
         suspectedMask = 0;
         for (int r = 0; r < n; r++) if ((suspectedBefore & bitOfNode(members.get(r))) != 0) suspectedMask |= 1L << r;
@@ -1335,6 +1340,33 @@ public class VsyncEngine implements Engine, Inspectable {
     }
 
     private void flush() {
+        flush(false);
+    }
+
+    /**
+     * Pushes what the pass changed in my row. With {@code busyPass} (the pass did work, so another pass
+     * follows at once: {@link #doWork} returns its work, on which the runtime and the simulator poll again),
+     * a change of data counters only ({@code received}, {@code seq}, {@code delivered}, {@code persisted})
+     * is left for a later push, at most {@link #MAX_DEFERRED_PUSHES} busy passes in a row: the next push
+     * carries every word that differs from the last one pushed (ControlPush), so a burst of passes that
+     * each moved a counter costs one write per peer instead of one per pass. At n members every pass that
+     * moved a counter cost n − 1 frames, and the large-message benchmark's 64 KiB messages moved counters
+     * in several passes per message at every member (session 16: frames per message growing as n(n − 1)).
+     *
+     * <p>Why it is safe: deferring changes when a counter reaches the peers, never its value nor the order
+     * of writes on a link (each push still goes after the pass's slots and guard, R5). Every reader takes
+     * these counters as lower bounds and minimums over members: stability (every member's {@code seq}),
+     * the window (every member's {@code delivered}), a large sender's next transfer (every member's
+     * {@code received}), the durable frontier ({@code persisted}); a stale counter only holds them back,
+     * as a slow link does, so nothing is delivered, reused or reported persisted earlier than before. The
+     * ragged trim (derecho.md §5.6) reads the {@code received} counts of wedged rows: a wedged member, or
+     * one with its trim flag up, never defers, so the pass that wedges pushes the whole range (the wedged
+     * word changed) with every deferred counter, before the flag (R4), and a wedged member's counters do
+     * not move again; the trim is what it was. Liveness: a deferred change is pushed by the next pass
+     * that does no work, by the fifth busy pass in a row, or by the heartbeat's whole-range push, and the
+     * membership words (heartbeat, suspicions, the change protocol, the trim) are never deferred.
+     */
+    private void flush(boolean busyPass) {
         if (!dirty || phase != Phase.MEMBER) return;
         dirty = false;
         String step = leaderStep;
@@ -1350,7 +1382,13 @@ public class VsyncEngine implements Engine, Inspectable {
             ctx.requestPolling(false);
             return;
         }
-        controlPush.push(sst, others());
+        boolean mayDefer = busyPass && !wedged && deferredInARow < MAX_DEFERRED_PUSHES && sst.get(row.wedged) == 0 && sst.get(row.trimReady) == 0;
+        if (!controlPush.push(sst, others(), mayDefer)) {
+            dirty = true; // the next pass's flush pushes it
+            deferredInARow++;
+            return;
+        }
+        deferredInARow = 0;
         pushFlags();
     }
 

@@ -76,6 +76,37 @@ class ControlPushTest {
         }
     }
 
+    /** A deferred data-only change is not pushed, and the next push carries it with the newest values; a membership change is never deferred. */
+    @Test
+    void aDeferredDataChangeGoesWithTheNextPush() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
+        VsyncRow.Block block = row.blocks.get(0);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst a = RecordingRows.group(row, arena, pushes)[0];
+            ControlPush push = new ControlPush(row);
+            a.set(row.vid, 1);
+            assertThat(push.push(a, List.of(B), true)).isTrue(); // nothing known yet: whole, never deferred
+            pushes.clear();
+
+            a.advance(block.received, 1, 5);
+            assertThat(push.push(a, List.of(B), true)).isFalse();
+            a.advance(block.seq, 4);
+            assertThat(push.push(a, List.of(B), true)).isFalse();
+            assertThat(pushes).isEmpty();
+            assertThat(push.deferredPushes()).isEqualTo(2);
+
+            a.advance(block.delivered, 2);
+            assertThat(push.push(a, List.of(B), false)).isTrue();
+            int from = block.received.offsetOf(1);
+            assertThat(pushes).containsExactly(new Push(from, block.delivered.offset() + 8 - from));
+
+            pushes.clear();
+            a.set(row.heartbeat, 9); // a membership word: pushed even when deferring is allowed
+            assertThat(push.push(a, List.of(B), true)).isTrue();
+            assertThat(pushes).containsExactly(new Push(row.vid.offset(), wholeLength(row)));
+        }
+    }
+
     /**
      * Random changes of the range's words, pushed through it after each round: the peer's copy of the
      * range always equals the writer's, as with whole-range pushes.
