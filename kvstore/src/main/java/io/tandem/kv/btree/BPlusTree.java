@@ -262,7 +262,7 @@ public final class BPlusTree {
             root = false;
         }
         Node.Leaf leaf = (Node.Leaf) n;
-        return new LeafView(leaf.keys.length, low, high, root, Node.search(leaf.keys, key) >= 0);
+        return new LeafView(leaf.keys.length, low, high, root, Node.search(leaf, key) >= 0);
     }
 
     /** Most entries a leaf holds; an insert into a full leaf splits it. */

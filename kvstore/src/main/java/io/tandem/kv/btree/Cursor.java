@@ -32,7 +32,7 @@ final class Cursor {
         if (from == null) {
             position = 0;
         } else {
-            int i = Node.search(leaf.keys, from);
+            int i = Node.search(leaf, from);
             position = i >= 0 ? i : -i - 1;
         }
         if (position == leaf.keys.length) nextLeaf();

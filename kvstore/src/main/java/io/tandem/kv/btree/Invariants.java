@@ -37,6 +37,7 @@ final class Invariants {
     /** Returns the number of entries below {@code node}; keys must lie in {@code [lower, upper)}. */
     private long walk(Node node, int depth, byte[] lower, byte[] upper, boolean isRoot) {
         checkKeys(node.keys, lower, upper, depth);
+        checkHeads(node, depth);
         return switch (node) {
             case Leaf leaf -> {
                 if (depth != tree.height() - 1) fail("leaf at depth " + depth + " in a tree of height " + tree.height());
@@ -80,6 +81,22 @@ final class Invariants {
             if (upper != null && Node.compare(key, upper) >= 0) {
                 fail("key " + preview(key) + " at depth " + depth + " not below its separator " + preview(upper));
             }
+        }
+    }
+
+    /** The node's prefix is one its keys share, and each head is its key's (the search relies on both). */
+    private void checkHeads(Node node, int depth) {
+        byte[][] keys = node.keys;
+        if (node.heads == null || node.heads.length != keys.length) {
+            fail("node at depth " + depth + " with " + keys.length + " keys and " + (node.heads == null ? "no" : node.heads.length) + " heads");
+        }
+        if (node.prefix < 0) fail("negative prefix " + node.prefix + " at depth " + depth);
+        for (int i = 0; i < keys.length; i++) {
+            byte[] key = keys[i];
+            if (key.length < node.prefix || java.util.Arrays.mismatch(key, 0, node.prefix, keys[0], 0, node.prefix) >= 0) {
+                fail("key " + preview(key) + " at depth " + depth + " does not start with the node's " + node.prefix + "-byte prefix");
+            }
+            if (node.heads[i] != Node.head(key, node.prefix)) fail("stale head of key " + preview(key) + " at depth " + depth);
         }
     }
 

@@ -83,7 +83,7 @@ final class Mutator implements TreeWriter {
         checkOpen();
         Objects.requireNonNull(key, "key");
         Leaf leaf = descend(key);
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         return i >= 0 ? leaf.values[i] : null;
     }
 
@@ -94,7 +94,7 @@ final class Mutator implements TreeWriter {
         Objects.requireNonNull(value, "value");
         Leaf leaf = descend(key);
         int leafDepth = height - 1;
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         changed = true;
         if (i >= 0) {
             byte[] previous = leaf.values[i];
@@ -104,7 +104,7 @@ final class Mutator implements TreeWriter {
             }
             byte[][] values = leaf.values.clone();
             values[i] = value;
-            replacePath(leafDepth, leaf(leaf.keys, values)); // the key array is shared
+            replacePath(leafDepth, leaf.withValues(values, epoch)); // the key array and its heads are shared
             return previous;
         }
         int at = -i - 1;
@@ -112,7 +112,9 @@ final class Mutator implements TreeWriter {
         byte[][] keys = inserted(leaf.keys, at, key);
         byte[][] values = inserted(leaf.values, at, value);
         if (keys.length <= maxLeafEntries) {
-            replacePath(leafDepth, leaf(keys, values));
+            replacePath(leafDepth, Node.sharesPrefix(leaf, at, key)
+                    ? new Leaf(keys, leaf.prefix, Node.insertedHead(leaf.heads, at, Node.head(key, leaf.prefix)), values, epoch)
+                    : leaf(keys, values));
             return null;
         }
         int leftCount = keys.length / 2;
@@ -129,12 +131,13 @@ final class Mutator implements TreeWriter {
         checkOpen();
         Objects.requireNonNull(key, "key");
         Leaf leaf = descend(key);
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         if (i < 0) return null;
         changed = true;
         size--;
         byte[] previous = leaf.values[i];
-        Node node = leaf(removed(leaf.keys, i), removed(leaf.values, i));
+        // The remaining keys still start with the leaf's prefix: its heads stay valid.
+        Node node = new Leaf(removed(leaf.keys, i), leaf.prefix, Node.removedHead(leaf.heads, i), removed(leaf.values, i), epoch);
         int depth = height - 1;
         while (depth > 0 && underflows(node)) {
             node = rebalance(depth - 1, node);
@@ -190,7 +193,7 @@ final class Mutator implements TreeWriter {
             }
             Node[] children = parent.children.clone();
             children[pathIndex[level]] = node;
-            node = internal(parent.keys, children);
+            node = parent.withChildren(children, epoch); // the separators and their heads are shared
         }
         root = node;
     }
@@ -211,7 +214,9 @@ final class Mutator implements TreeWriter {
             children[at + 1] = right;
             System.arraycopy(parent.children, at + 1, children, at + 2, parent.children.length - at - 1);
             if (children.length <= order) {
-                replacePath(level, internal(keys, children));
+                replacePath(level, Node.sharesPrefix(parent, at, separator)
+                        ? new Internal(keys, parent.prefix, Node.insertedHead(parent.heads, at, Node.head(separator, parent.prefix)), children, epoch)
+                        : internal(keys, children));
                 return;
             }
             // children.length == order + 1; the left half gets ceil(order / 2) children.
@@ -232,10 +237,12 @@ final class Mutator implements TreeWriter {
         return node.epoch == epoch;
     }
 
+    /** A leaf of this write with the prefix and heads worked out anew from {@code keys}. */
     private Leaf leaf(byte[][] keys, byte[][] values) {
         return new Leaf(keys, values, epoch);
     }
 
+    /** An internal node of this write with the prefix and heads worked out anew from {@code keys}. */
     private Internal internal(byte[][] keys, Node[] children) {
         return new Internal(keys, children, epoch);
     }
@@ -346,7 +353,7 @@ final class Mutator implements TreeWriter {
         }
         Node[] children = removed(parent.children, at + 1);
         children[at] = merged;
-        return internal(removed(parent.keys, at), children);
+        return new Internal(removed(parent.keys, at), parent.prefix, Node.removedHead(parent.heads, at), children, epoch);
     }
 
     static <T> T[] inserted(T[] array, int at, T element) {

@@ -57,8 +57,8 @@ final class Segment {
 
     private Node copy(Node n) {
         return switch (n) {
-            case Leaf l -> new Leaf(l.keys, l.values.clone(), epoch);
-            case Internal in -> new Internal(in.keys, in.children.clone(), epoch);
+            case Leaf l -> l.withValues(l.values.clone(), epoch);
+            case Internal in -> in.withChildren(in.children.clone(), epoch);
         };
     }
 
@@ -87,7 +87,7 @@ final class Segment {
         Node n = root();
         while (n instanceof Internal in) n = child(in, Node.childIndex(in, key));
         Leaf leaf = (Leaf) n;
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         return i >= 0 ? leaf.values[i] : null;
     }
 
@@ -102,7 +102,7 @@ final class Segment {
             n = writableChild(in, slot);
         }
         Leaf leaf = (Leaf) n;
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         if (i >= 0) {
             byte[] previous = leaf.values[i];
             leaf.values[i] = value; // this worker's key: nobody else reads or writes this slot now
@@ -112,7 +112,11 @@ final class Segment {
             throw new IllegalStateException("a parallel insert would split a leaf: the safety check and the execution disagree");
         }
         int at = -i - 1;
-        replace(parent, slot, new Leaf(Mutator.inserted(leaf.keys, at, key), Mutator.inserted(leaf.values, at, value), epoch));
+        byte[][] keys = Mutator.inserted(leaf.keys, at, key);
+        byte[][] values = Mutator.inserted(leaf.values, at, value);
+        replace(parent, slot, Node.sharesPrefix(leaf, at, key)
+                ? new Leaf(keys, leaf.prefix, Node.insertedHead(leaf.heads, at, Node.head(key, leaf.prefix)), values, epoch)
+                : new Leaf(keys, values, epoch));
         sizeDelta[worker * 8]++;
         return null;
     }
@@ -128,13 +132,14 @@ final class Segment {
             n = writableChild(in, slot);
         }
         Leaf leaf = (Leaf) n;
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         if (i < 0) return null;
         if (parent != null && leaf.keys.length - 1 < limits.minLeafEntries) {
             throw new IllegalStateException("a parallel delete would underflow a leaf: the safety check and the execution disagree");
         }
         byte[] previous = leaf.values[i];
-        replace(parent, slot, new Leaf(Mutator.removed(leaf.keys, i), Mutator.removed(leaf.values, i), epoch));
+        replace(parent, slot, new Leaf(Mutator.removed(leaf.keys, i), leaf.prefix, Node.removedHead(leaf.heads, i),
+                Mutator.removed(leaf.values, i), epoch));
         sizeDelta[worker * 8]--;
         return previous;
     }

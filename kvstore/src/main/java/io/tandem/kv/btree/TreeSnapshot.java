@@ -60,7 +60,7 @@ public final class TreeSnapshot {
         Node node = root;
         while (node instanceof Internal internal) node = internal.children[Node.childIndex(internal, key)];
         Leaf leaf = (Leaf) node;
-        int i = Node.search(leaf.keys, key);
+        int i = Node.search(leaf, key);
         return i >= 0 ? leaf.values[i] : null;
     }
 
