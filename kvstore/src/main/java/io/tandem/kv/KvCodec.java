@@ -130,6 +130,33 @@ public final class KvCodec {
         return readCommand(open(bytes, offset, length, "command"), true);
     }
 
+    /** Where a put's key lies in the bytes it was decoded from, and its value (a copy): {@link #decodePut}. */
+    static final class PutInRange {
+        int keyFrom;
+        int keyTo;
+        byte[] value;
+    }
+
+    /**
+     * If the command in {@code bytes[offset, offset + length)} is a put: checks it exactly as {@link #decodeCommand}
+     * does (same exceptions), copies its value, records its key's range in {@code out} and returns true; returns false
+     * for any other operation, which the caller decodes with {@link #decodeCommand} (issue 25, part 15: the key is not
+     * copied, so a put that overwrites makes no key array; the tree copies the range when it inserts).
+     */
+    boolean decodePut(byte[] bytes, int offset, int length, PutInRange out) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        Wire.Reader in = open(bytes, offset, length, "command");
+        if (in.readByte("operation") != PUT) return false;
+        int keyLength = in.skipBytes("key", limits.maxKeyBytes(), Reason.KEY_TOO_LARGE);
+        int keyTo = in.position();
+        byte[] value = readValue(in, "value");
+        in.expectEnd();
+        out.keyFrom = keyTo - keyLength;
+        out.keyTo = keyTo;
+        out.value = value;
+        return true;
+    }
+
     /**
      * Validates a command exactly as {@link #decodeCommand} does (same checks, same exceptions) without building it:
      * the server checks every command before it takes a log slot, and building the key and value there copied

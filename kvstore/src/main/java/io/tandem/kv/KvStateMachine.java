@@ -166,6 +166,8 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     /** Set once the executor ends batches ({@link #endBatch}); execution thread only. */
     private boolean batched;
+    /** {@link KvCodec#decodePut}'s answer, reused: only the execution thread applies commands. */
+    private final KvCodec.PutInRange putInRange = new KvCodec.PutInRange();
 
     /**
      * At most this many ended batches go unpublished ({@link #endBatch}): what a reader on another thread
@@ -259,6 +261,12 @@ public final class KvStateMachine implements ParallelStateMachine {
     @Override
     public KvResult applyForResult(long index, byte[] buffer, int offset, int length) {
         try {
+            // A put into the open batch looks its key up as a range of the entry (part 15): no key array, no command.
+            if (batched && codec.decodePut(buffer, offset, length, putInRange)) {
+                byte[] value = putInRange.value;
+                putInRange.value = null;
+                return previous(tree.batch().put(buffer, putInRange.keyFrom, putInRange.keyTo, value));
+            }
             return execute(codec.decodeCommand(buffer, offset, length));
         } catch (KvException e) {
             return new KvResult.Failed(e.reason(), e.getMessage());

@@ -76,6 +76,10 @@ final class Wire {
             this.end = offset + length;
         }
 
+        int position() {
+            return position;
+        }
+
         int remaining() {
             return end - position;
         }
@@ -111,12 +115,13 @@ final class Wire {
             return bytes;
         }
 
-        /** {@link #readBytes} without the copy: checks the string and steps over it. */
-        void skipBytes(String field, int max, Reason tooLarge) {
+        /** {@link #readBytes} without the copy: checks the string and steps over it; returns its length. */
+        int skipBytes(String field, int max, Reason tooLarge) {
             int length = readVarint(field + " length");
             if (length > max) throw new KvException(tooLarge, field + " is " + length + " bytes; the limit is " + max);
             if (length > remaining()) throw malformed(field + " declares " + length + " bytes but only " + remaining() + " remain");
             position += length;
+            return length;
         }
 
         String readString(String field) {

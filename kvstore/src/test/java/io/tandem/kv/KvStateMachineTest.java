@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Random;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The state machine driven through its byte interface, as the replication runtime drives it. */
 class KvStateMachineTest {
@@ -352,11 +354,14 @@ class KvStateMachineTest {
     /**
      * Issue 25: the executor hands a command over as a range of the log entry; the result (and what the
      * tree keeps) equals that of the command alone, the bytes around the range are never read, and bad
-     * bytes in the range are refused with a result, as ever.
+     * bytes in the range are refused with a result, as ever. {@code batched}: the machine ends batches, so a put
+     * looks its key up as a range of the entry and the tree copies the key only when it inserts (part 15).
      */
-    @Test
-    void aCommandInsideALargerArrayAppliesLikeTheCommandAlone() {
+    @ParameterizedTest(name = "batched {0}")
+    @ValueSource(booleans = {false, true})
+    void aCommandInsideALargerArrayAppliesLikeTheCommandAlone(boolean batched) {
         KvStateMachine ranged = new KvStateMachine(KvLimits.DEFAULTS, 5);
+        if (batched) ranged.endBatch();
         KvStateMachine plain = new KvStateMachine(KvLimits.DEFAULTS, 5);
         KvCodec codec = plain.codec();
         Random random = new Random(11);
@@ -376,6 +381,7 @@ class KvStateMachineTest {
             assertThat(ranged.applyForResult(i, entry, before, encoded.length).encode()).isEqualTo(plain.apply(i, encoded));
             assertThat(entry).isEqualTo(copy); // never written into
             if (i % 50 == 0) java.util.Arrays.fill(entry, (byte) 0); // the tree kept copies, not views of the entry
+            if (batched && i % 7 == 0) ranged.endBatch();
         }
         assertThat(ranged.state().size()).isEqualTo(plain.state().size());
         ranged.state().forEach(null, null, (k, v) -> {
@@ -389,6 +395,22 @@ class KvStateMachineTest {
         assertThat(ranged.applyForResult(5_000, entry, 2, put.length - 1)).isInstanceOf(Failed.class);
         assertThat(((Failed) ranged.applyForResult(5_001, entry, 2, 0)).reason()).isEqualTo(Reason.MALFORMED);
         assertThat(((Failed) ranged.applyForResult(5_002, entry, 2, put.length + 1)).reason()).isEqualTo(Reason.MALFORMED); // a trailing byte
+        // Every cut of a put gives the very result (reason and message) of the cut command alone.
+        for (int cut = 0; cut < put.length; cut++) {
+            byte[] alone = Arrays.copyOf(put, cut);
+            assertThat(ranged.applyForResult(5_100 + cut, entry, 2, cut).encode()).as("cut %d", cut).isEqualTo(plain.apply(5_100 + cut, alone));
+        }
+        // A key or value over the limits, refused alike.
+        KvStateMachine small = new KvStateMachine(new KvLimits(4, 8, 10, 100), 5);
+        KvStateMachine smallRanged = new KvStateMachine(new KvLimits(4, 8, 10, 100), 5);
+        if (batched) smallRanged.endBatch();
+        for (byte[] big : List.of(codec.encode(new Put(bytes("toolong"), bytes("v"))), codec.encode(new Put(bytes("k"), bytes("far too long a value"))))) {
+            byte[] inside = new byte[big.length + 3];
+            System.arraycopy(big, 0, inside, 1, big.length);
+            KvResult result = smallRanged.applyForResult(1, inside, 1, big.length);
+            assertThat(result).isInstanceOf(Failed.class);
+            assertThat(result.encode()).isEqualTo(small.apply(1, big));
+        }
         assertThat(ranged.query(codec.encode(new Get(bytes("k"))))).isEqualTo(codec.encode(new NotFound()));
     }
 

@@ -364,6 +364,11 @@ public final class BPlusTree {
         }
 
         @Override
+        public byte[] put(byte[] buffer, int from, int to, byte[] value) {
+            return mutator().put(buffer, from, to, value);
+        }
+
+        @Override
         public byte[] remove(byte[] key) {
             return mutator().remove(key);
         }

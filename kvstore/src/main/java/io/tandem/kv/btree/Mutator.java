@@ -92,9 +92,22 @@ final class Mutator implements TreeWriter {
         checkOpen();
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        Leaf leaf = descend(key);
+        return put(key, 0, key.length, key, value);
+    }
+
+    @Override
+    public byte[] put(byte[] buffer, int from, int to, byte[] value) {
+        checkOpen();
+        Objects.checkFromToIndex(from, to, buffer.length);
+        Objects.requireNonNull(value, "value");
+        return put(buffer, from, to, null, value);
+    }
+
+    /** Puts the key in {@code buffer[from, to)}; an insert stores {@code keyArray}, or a copy of the range if null. */
+    private byte[] put(byte[] buffer, int from, int to, byte[] keyArray, byte[] value) {
+        Leaf leaf = descend(buffer, from, to);
         int leafDepth = height - 1;
-        int i = Node.search(leaf, key);
+        int i = Node.search(leaf, buffer, from, to);
         changed = true;
         if (i >= 0) {
             byte[] previous = leaf.values[i];
@@ -109,6 +122,7 @@ final class Mutator implements TreeWriter {
         }
         int at = -i - 1;
         size++;
+        byte[] key = keyArray != null ? keyArray : Arrays.copyOfRange(buffer, from, to);
         byte[][] keys = inserted(leaf.keys, at, key);
         byte[][] values = inserted(leaf.values, at, value);
         if (keys.length <= maxLeafEntries) {
@@ -166,6 +180,11 @@ final class Mutator implements TreeWriter {
 
     /** Walks from the root to the leaf that holds or would hold {@code key}, recording the path. */
     private Leaf descend(byte[] key) {
+        return descend(key, 0, key.length);
+    }
+
+    /** {@link #descend(byte[])} for the key in {@code buffer[from, to)}. */
+    private Leaf descend(byte[] buffer, int from, int to) {
         int depth = height - 1;
         if (path.length < depth) {
             path = Arrays.copyOf(path, depth * 2);
@@ -174,7 +193,7 @@ final class Mutator implements TreeWriter {
         Node node = root;
         for (int level = 0; level < depth; level++) {
             Internal internal = (Internal) node;
-            int child = Node.childIndex(internal, key);
+            int child = Node.childIndex(internal, buffer, from, to);
             path[level] = internal;
             pathIndex[level] = child;
             node = internal.children[child];

@@ -117,19 +117,25 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
      * most the first key's prefix bytes, the heads, and the keys whose head equals the key's.
      */
     static int search(Node node, byte[] key) {
+        return search(node, key, 0, key.length);
+    }
+
+    /** {@link #search(Node, byte[])} of the key in {@code buffer[from, to)}. */
+    static int search(Node node, byte[] buffer, int from, int to) {
         byte[][] keys = node.keys;
         int n = keys.length;
         if (n == 0) return -1;
         int p = node.prefix;
+        int length = to - from;
         if (p > 0) {
             byte[] first = keys[0];
-            int m = Arrays.mismatch(key, 0, Math.min(key.length, p), first, 0, p);
+            int m = Arrays.mismatch(buffer, from, from + Math.min(length, p), first, 0, p);
             if (m >= 0) {
                 // The key leaves the node's prefix at byte m (or ends there): before or after every key here.
-                return m == key.length || (key[m] & 0xFF) < (first[m] & 0xFF) ? -1 : -(n + 1);
+                return m == length || (buffer[from + m] & 0xFF) < (first[m] & 0xFF) ? -1 : -(n + 1);
             }
         }
-        int h = head(key, p);
+        int h = head(buffer, from + p, to);
         int[] heads = node.heads;
         int low = 0;
         int high = n - 1;
@@ -143,7 +149,7 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
                 c = 1;
             } else {
                 byte[] k = keys[mid];
-                c = Arrays.compareUnsigned(k, p, k.length, key, p, key.length); // both start with the prefix
+                c = Arrays.compareUnsigned(k, p, k.length, buffer, from + p, to); // both start with the prefix
             }
             if (c < 0) low = mid + 1;
             else if (c > 0) high = mid - 1;
@@ -154,7 +160,11 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
 
     /** The child of an internal node whose subtree may hold {@code key}. */
     static int childIndex(Internal node, byte[] key) {
-        int i = search(node, key);
+        return childIndex(node, key, 0, key.length);
+    }
+
+    static int childIndex(Internal node, byte[] buffer, int from, int to) {
+        int i = search(node, buffer, from, to);
         return i >= 0 ? i + 1 : -i - 1;
     }
 
@@ -165,12 +175,17 @@ abstract sealed class Node permits Node.Leaf, Node.Internal {
      * with the sign bit flipped so that signed {@code int} comparison gives the bytes' unsigned order.
      */
     static int head(byte[] key, int from) {
+        return head(key, from, key.length);
+    }
+
+    /** {@link #head(byte[], int)} of a key that ends at {@code to} in {@code buffer}. */
+    static int head(byte[] buffer, int from, int to) {
         int h;
-        if (key.length - from >= HEAD_BYTES) {
-            h = (int) INT_BIG_ENDIAN.get(key, from);
+        if (to - from >= HEAD_BYTES) {
+            h = (int) INT_BIG_ENDIAN.get(buffer, from);
         } else {
             h = 0;
-            for (int i = from; i < from + HEAD_BYTES; i++) h = (h << 8) | (i < key.length ? key[i] & 0xFF : 0);
+            for (int i = from; i < from + HEAD_BYTES; i++) h = (h << 8) | (i < to ? buffer[i] & 0xFF : 0);
         }
         return h ^ Integer.MIN_VALUE;
     }

@@ -14,6 +14,15 @@ public interface TreeWriter {
     /** Sets {@code key} to {@code value}; returns the previous value or {@code null}. */
     byte[] put(byte[] key, byte[] value);
 
+    /**
+     * {@link #put(byte[], byte[])} of the key in {@code buffer[from, to)} (a range of a log entry: issue 25, part 15).
+     * The tree never keeps or writes {@code buffer}: an overwrite keeps the tree's own key array, an insert stores a
+     * copy of the range, so no key array is made for a put that overwrites. The value is kept as given.
+     */
+    default byte[] put(byte[] buffer, int from, int to, byte[] value) {
+        return put(java.util.Arrays.copyOfRange(buffer, from, to), value);
+    }
+
     /** Deletes {@code key}; returns the previous value or {@code null} if it was absent. */
     byte[] remove(byte[] key);
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * heads against its keys.
  */
 class KeyHeadsTest {
+    // Also: puts of a key given as a range of a larger buffer (TreeWriter.put(buffer, from, to, value)).
     private static final byte[] ALPHABET = {0x00, 0x01, 0x2F, 0x41, 0x7F, (byte) 0x80, (byte) 0xFE, (byte) 0xFF};
 
     /** Keys from a few shared stems (nested, so some stems are prefixes of others) and short random tails. */
@@ -144,11 +145,25 @@ class KeyHeadsTest {
             byte[] key = keys.get(random.nextInt(keys.size()));
             int dice = random.nextInt(100);
             boolean batched = (op / 500) % 3 == 1; // runs of batch writes (nodes changed in place) between plain ones
+            if (!batched) tree.publish(); // a plain read sees the published version: end the batch run first
             TreeWriter w = batched ? tree.batch() : null;
             String step = "op " + op + " (order " + order + ", seed " + seed + ")";
             if (dice < (growing ? 65 : 15)) {
                 byte[] v = value(op);
-                assertThat(w != null ? w.put(key, v) : tree.put(key, v)).as(step + " put").isEqualTo(model.put(key, v));
+                byte[] previous;
+                if (w != null && random.nextBoolean()) {
+                    // The key as a range of a larger buffer (part 15), which is scribbled over afterwards: the tree
+                    // must have kept its own key array or a copy, never the buffer.
+                    int before = random.nextInt(5);
+                    byte[] buffer = new byte[before + key.length + random.nextInt(5)];
+                    random.nextBytes(buffer);
+                    System.arraycopy(key, 0, buffer, before, key.length);
+                    previous = w.put(buffer, before, before + key.length, v);
+                    Arrays.fill(buffer, (byte) 0x7F);
+                } else {
+                    previous = w != null ? w.put(key, v) : tree.put(key, v);
+                }
+                assertThat(previous).as(step + " put").isEqualTo(model.put(key, v));
             } else if (dice < 85) {
                 assertThat(w != null ? w.remove(key) : tree.remove(key)).as(step + " remove").isEqualTo(model.remove(key));
             } else {
