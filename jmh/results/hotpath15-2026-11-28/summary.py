@@ -4,7 +4,7 @@ import csv, glob, os, re, sys
 d = sys.argv[1]
 rows = {}
 for f in sorted(glob.glob(os.path.join(d, '*.csv'))):
-    tree = 'new' if '-new' in f else 'base'
+    b = os.path.basename(f); tree = 'new2' if '-new2' in b else 'heads' if '-heads' in b else 'new' if '-new' in b else 'base'
     m = re.search(r'-(r\d+)-', os.path.basename(f))
     rnd = m.group(1) if m else ''
     for r in csv.DictReader(open(f)):
