@@ -166,7 +166,7 @@ public final class KvStateMachine implements ParallelStateMachine {
 
     /** Set once the executor ends batches ({@link #endBatch}); execution thread only. */
     private boolean batched;
-    /** {@link KvCodec#decodePut}'s answer, reused: only the execution thread applies commands. */
+    /** {@link KvCodec#decodePut}'s answer, reused: commands reach applyForResult one at a time, and each call reads it at once. */
     private final KvCodec.PutInRange putInRange = new KvCodec.PutInRange();
 
     /**
