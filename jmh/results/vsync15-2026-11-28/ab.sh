@@ -30,6 +30,7 @@ for s in $order; do
   case $s in
     A) run A $A tandem-ordered ;;
     B) run B $B tandem-ordered ;;
+    C) run C $B tandem-ordered --window 128 ;;   # B with a ring of 128 slots (the default sizes it 256 at 1 KiB, 64 at 8 KiB)
     J) run J $A jgroups-sequencer --jgroups-stack legacy ;;
     JT) run JT $A jgroups-sequencer --jgroups-xml $out/jgroups-tcpxml-top.xml ;;
     JG) run JG $A jgroups-sequencer --jgroups-xml $out/jgroups-tcpxml-gms.xml ;;
