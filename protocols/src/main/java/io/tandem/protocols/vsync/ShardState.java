@@ -446,18 +446,20 @@ final class ShardState {
 
     /**
      * A message's identity for the prefix hashes the invariants compare. Within a view, (sender, index)
-     * names one ring slot, written once, so sender, index, kind, request and the payload's length and
-     * edges tell messages apart; hashing every payload byte at every member was a per-byte cost of the
-     * data path (11 % of a 1 KiB benchmark's samples, a scalar loop).
+     * names one ring slot, written once, so sender, index, kind, request and the payload's length tell
+     * messages apart. No payload byte is read here: hashing every byte at every member was a per-byte
+     * cost of the data path (11 % of a 1 KiB benchmark's samples, a scalar loop), and even three sampled
+     * bytes (first, middle, last) were 13 % of all samples (17 % of the loop threads') at 1 KiB with 3 members (vsync15's
+     * profile with {@code -XX:+DebugNonSafepoints}): a delivered payload was copied out of the ring many
+     * messages earlier, or is the sender's own array, so each sampled byte in another cache line was a
+     * miss. Only the simulator's invariants read these hashes, and its engines hash every byte
+     * ({@link #wholeMessageId}); a production engine's hashes only have to be computed.
      */
     static long messageId(long senderHash, Held h) {
         long x = senderHash * 31L + h.index();
         x = x * 31 + h.kind();
         x = x * 31 + h.requestId();
-        byte[] p = h.payload();
-        x = x * 31 + p.length;
-        if (p.length > 0) x = (x * 31 + p[0]) * 31 + p[p.length - 1];
-        if (p.length > 2) x = x * 31 + p[p.length / 2];
+        x = x * 31 + h.payload().length;
         return x * 0x9E3779B97F4A7C15L;
     }
 
