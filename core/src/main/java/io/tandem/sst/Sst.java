@@ -132,6 +132,20 @@ public final class Sst {
             return (long) WORD.getAcquire(row(i), (long) field.offset() + offset);
         }
 
+        /**
+         * Words {@code [offset, offset + 8·count)} of a byte field of member {@code i}'s row into {@code dst[0, count)},
+         * each with acquire semantics like {@link #readWord}, with one row lookup for all of them (an SMC slot's header
+         * is read once per message on the receive path).
+         */
+        public void readWords(int i, SstLayout.Bytes field, int offset, long[] dst, int count) {
+            checkInside(field, offset, 8 * count);
+            if (offset % 8 != 0) throw new IllegalArgumentException("word offset " + offset + " is not a multiple of 8");
+            if (dst.length < count) throw new IllegalArgumentException("room for " + dst.length + " words, asked for " + count);
+            MemorySegment r = row(i);
+            long base = (long) field.offset() + offset;
+            for (int w = 0; w < count; w++) dst[w] = (long) WORD.getAcquire(r, base + 8L * w);
+        }
+
         /** Copies bytes of a byte field of member {@code i}'s row (read them after acquiring their guard). */
         public byte[] read(int i, SstLayout.Bytes field, int offset, int length) {
             checkInside(field, offset, length);
@@ -199,6 +213,15 @@ public final class Sst {
         checkInside(field, offset, 8);
         if (offset % 8 != 0) throw new IllegalArgumentException("word offset " + offset + " is not a multiple of 8");
         WORD.setRelease(rows.own(), (long) field.offset() + offset, value);
+    }
+
+    /** Writes {@code words[0, count)} as consecutive words from {@code offset} of a byte field of the own row (release each). */
+    public void writeWords(SstLayout.Bytes field, int offset, long[] words, int count) {
+        checkInside(field, offset, 8 * count);
+        if (offset % 8 != 0) throw new IllegalArgumentException("word offset " + offset + " is not a multiple of 8");
+        MemorySegment own = rows.own();
+        long base = (long) field.offset() + offset;
+        for (int w = 0; w < count; w++) WORD.setRelease(own, base + 8L * w, words[w]);
     }
 
     /** Zero-fills the own row (a new view's row starts from zero). */

@@ -67,12 +67,16 @@ final class ShardState {
     private final List<NodeId> others;
     /** The slots of the current send pass, published together at its end (derecho.md §3.2). */
     private final RingBatch batch;
+    /** Scratch for a slot's header words as {@link #putInSlot} writes and {@link #receive} reads them (one engine thread). */
+    private final long[] slotHeader = new long[6];
 
     final long[] received;
     private final ArrayDeque<Held>[] held;
     private final long[] heldBase;
     long sent;
     long delivered;
+    /** A lower bound of the least, over the shard's members, of the counter the window reads (see {@link #windowOpen}). */
+    private long windowFloor = Long.MIN_VALUE;
     /**
      * The hashes of the last {@code prefixHashes.length} delivered prefixes of this view, by count (a
      * ring: a view may last for billions of messages). The invariants compare two members' prefixes
@@ -147,6 +151,10 @@ final class ShardState {
             putInSlot(o);
             work++;
         }
+        // My received count of my own messages, stored once per pass instead of once per message. Safe: within the pass
+        // only windowOpen() reads my column of it, and it takes my own count from sent (the same number); the row is
+        // pushed after the pass, and the trim reads it only after wedging, when no send pass runs.
+        if (work > 0) sst.set(block.received, rank, sent);
         batch.publish(sst, sent, others); // the pass's slots, then the guard once (R5); only to the shard (§2.4)
         // My own messages are held at once, so they may complete a prefix of the order now: counted in this pass,
         // the new seq goes out with this pass's push instead of a push of its own from the next pass's receive.
@@ -156,18 +164,29 @@ final class ShardState {
         return work;
     }
 
-    /** My message number {@code sent} may go once every shard member delivered my message W places earlier (derecho.md §3.6). */
+    /**
+     * My message number {@code sent} may go once every shard member delivered my message W places earlier (derecho.md §3.6).
+     *
+     * <p>The minimum over the members is kept ({@link #windowFloor}) and the rows are read again only when the kept
+     * value no longer lets the next message go: a send pass of b messages read n rows per message (b·n acquiring reads
+     * of the same few words), now n per pass plus n whenever the window closes. Safe: the counters read
+     * ({@code delivered}, or {@code received} of my column in raw mode) are monotonic (§2.2) and written only by
+     * their owners, so a minimum read earlier is a lower bound of the minimum now (R6: skipped values only make it
+     * staler). A stale floor can only close the window early, never open it for a slot some member still needs; it is
+     * then read again before the pass gives up.
+     */
     private boolean windowOpen() {
         long k = sent - window;
         if (k < 0) return true;
-        if (raw) {
-            // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
-            for (int m = 0; m < rows.size(); m++) if (rows.get(m, block.received, rank) < k + 1) return false;
-            return true;
+        // Raw mode: every member received my message W places earlier, so its slot may be reused (derecho.md §3.6).
+        long needed = raw ? k + 1 : RoundRobin.position(members.size(), rank, k) + 1;
+        if (windowFloor >= needed) return true;
+        long min = Long.MAX_VALUE;
+        for (int m = 0; m < rows.size(); m++) {
+            min = Math.min(min, !raw ? rows.get(m, block.delivered) : m == rank ? sent : rows.get(m, block.received, rank));
         }
-        long needed = RoundRobin.position(members.size(), rank, k) + 1;
-        for (int m = 0; m < rows.size(); m++) if (rows.get(m, block.delivered) < needed) return false;
-        return true;
+        windowFloor = min;
+        return min >= needed;
     }
 
     private boolean isLarge(Outgoing o) {
@@ -186,20 +205,21 @@ final class ShardState {
         boolean isLarge = isLarge(o);
         // Straight into my row: the header's six words, then the payload (one copy of the bytes, no slot array).
         // A large message's slot holds the header only; its payload goes by RDMC (derecho.md §3.4).
-        sst.writeWord(block.slots, off, (o.kind() | (isLarge ? LARGE : 0)) << 56 | o.payload().length);
-        sst.writeWord(block.slots, off + 8, vid << 32 | sent);
-        sst.writeWord(block.slots, off + 16, o.requestId());
-        sst.writeWord(block.slots, off + 24, o.session().clientId());
-        sst.writeWord(block.slots, off + 32, o.session().sequence());
-        sst.writeWord(block.slots, off + 40, o.session().lowWatermark());
+        long[] h = slotHeader;
+        h[0] = (o.kind() | (isLarge ? LARGE : 0)) << 56 | o.payload().length;
+        h[1] = vid << 32 | sent;
+        h[2] = o.requestId();
+        h[3] = o.session().clientId();
+        h[4] = o.session().sequence();
+        h[5] = o.session().lowWatermark();
+        sst.writeWords(block.slots, off, h, 6);
         if (!isLarge) sst.write(block.slots, off + VsyncConfig.SLOT_HEADER, o.payload());
         int length = (VsyncConfig.SLOT_HEADER + (isLarge ? 0 : o.payload().length) + 7) / 8 * 8;
         if (isLarge) large.send(sent, o.payload());
         // My own message is held at once (a sender receives its own sends).
         held[rank].add(new Held(o.kind(), sent, o.requestId(), o.session(), o.payload()));
         sent++;
-        received[rank] = sent;
-        sst.set(block.received, rank, sent);
+        received[rank] = sent; // my row's word follows once per pass, in send()
         // Published with the rest of this pass's slots, then the guard in a separate write (derecho.md §2.5 R5).
         batch.add(sent - 1, length);
         rowChanged = true;
@@ -211,51 +231,62 @@ final class ShardState {
     /** Copies new slots out of the shard members' rings; false if a member's ring showed a failure (it is suspected). */
     int receive(boolean wedged) {
         int work = 0;
+        long[] header = slotHeader;
         for (int s = 0; s < members.size(); s++) {
             if (s == rank) continue;
-            NodeId sender = members.get(s);
             long available = rows.get(s, block.index);
-            while (received[s] < available) {
-                long k = received[s];
-                int off = row.slotOffset(k);
-                // Read after acquiring the guard (index): the slot's bytes are complete (R5).
-                long header = rows.readWord(s, block.slots, off);
-                long stamp = rows.readWord(s, block.slots, off + 8);
-                boolean isLarge = ((header >>> 56) & LARGE) != 0;
-                long size = header & LENGTH_MASK;
-                int length = isLarge ? 0 : (int) (header & 0xffffffL);
-                if (stamp != (vid << 32 | k) || length > maxPayload || isLarge && (large == null || size <= smcPayload || size > maxLarge)) {
-                    // The guard moved past a slot whose data never arrived (a write the transport lost), or the
-                    // slot is malformed: a failure of the link (derecho.md §1.1). Never deliver from it.
-                    host.suspect(sender);
-                    return work + 1;
-                }
-                long kind = (header >>> 56) & ~LARGE;
-                byte[] payload;
-                if (isLarge) {
-                    // Counted as received only once the whole payload is here (derecho.md §3.4): then stability (every
-                    // member's seq) and the ragged trim (a minimum of received counts) cover only messages whose payload
-                    // every member holds. Until then nothing of this sender after it counts either (per-sender FIFO).
-                    payload = host.largePayload(this, s, k, (int) size);
-                    if (payload == null) {
-                        startAhead(s, k + 1, available);
-                        break;
+            long before = received[s];
+            try {
+                while (received[s] < available) {
+                    long k = received[s];
+                    int off = row.slotOffset(k);
+                    // Read after acquiring the guard (index): the slot's bytes are complete (R5). The header's first four
+                    // words in one read of the row (one row lookup, not four).
+                    rows.readWords(s, block.slots, off, header, 4);
+                    boolean isLarge = ((header[0] >>> 56) & LARGE) != 0;
+                    long size = header[0] & LENGTH_MASK;
+                    int length = isLarge ? 0 : (int) (header[0] & 0xffffffL);
+                    if (header[1] != (vid << 32 | k) || length > maxPayload || isLarge && (large == null || size <= smcPayload || size > maxLarge)) {
+                        // The guard moved past a slot whose data never arrived (a write the transport lost), or the
+                        // slot is malformed: a failure of the link (derecho.md §1.1). Never deliver from it.
+                        host.suspect(members.get(s));
+                        return work + 1;
                     }
-                } else {
-                    payload = rows.read(s, block.slots, off + VsyncConfig.SLOT_HEADER, length);
+                    long kind = (header[0] >>> 56) & ~LARGE;
+                    byte[] payload;
+                    if (isLarge) {
+                        // Counted as received only once the whole payload is here (derecho.md §3.4): then stability (every
+                        // member's seq) and the ragged trim (a minimum of received counts) cover only messages whose payload
+                        // every member holds. Until then nothing of this sender after it counts either (per-sender FIFO).
+                        payload = host.largePayload(this, s, k, (int) size);
+                        if (payload == null) {
+                            startAhead(s, k + 1, available);
+                            break;
+                        }
+                    } else {
+                        payload = rows.read(s, block.slots, off + VsyncConfig.SLOT_HEADER, length);
+                    }
+                    long requestId = header[2];
+                    long clientId = header[3];
+                    // A send without a session (every channel send) writes clientId 0 and the session's NONE words; only a
+                    // session's sequence and watermark need reading (two fewer checked off-heap reads per message).
+                    ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE
+                            : new ClientRequest.Session(clientId, rows.readWord(s, block.slots, off + 32), rows.readWord(s, block.slots, off + 40));
+                    held[s].add(new Held(kind, k, requestId, session, payload));
+                    received[s] = k + 1;
+                    work++;
+                    if (raw && !wedged) deliverRaw(s);
                 }
-                long requestId = rows.readWord(s, block.slots, off + 16);
-                long clientId = rows.readWord(s, block.slots, off + 24);
-                // A send without a session (every channel send) writes clientId 0 and the session's NONE words; only a
-                // session's sequence and watermark need reading (two fewer checked off-heap reads per message).
-                ClientRequest.Session session = clientId == 0 ? ClientRequest.Session.NONE
-                        : new ClientRequest.Session(clientId, rows.readWord(s, block.slots, off + 32), rows.readWord(s, block.slots, off + 40));
-                held[s].add(new Held(kind, k, requestId, session, payload));
-                received[s] = k + 1;
-                sst.set(block.received, s, k + 1);
-                rowChanged = true;
-                work++;
-                if (raw && !wedged) deliverRaw(s);
+            } finally {
+                // My received counter of this sender, stored once per sender and pass instead of once per message, on
+                // every way out of the loop (a suspicion returns early). Safe: nothing reads this word between the
+                // messages of one sender's loop (the row is pushed by the engine after the pass, and the trim, the
+                // window and a large sender's next transfer read it only outside receive()), so every reader sees the
+                // value it saw before: the count of the messages held, which only grows (§2.2).
+                if (received[s] != before) {
+                    sst.set(block.received, s, received[s]);
+                    rowChanged = true;
+                }
             }
         }
         advanceSeq();
@@ -322,9 +353,12 @@ final class ShardState {
         if (raw) return 0;
         int n = members.size();
         int work = 0;
+        // The whole stable range in one walk (derecho.md §4.3's loop): position g = k·n + s is followed by sender s + 1,
+        // or by sender 0's next index after the last sender, so sender and index are computed once per call, not with a
+        // division and a remainder per message. The same positions in the same order as senderOf/indexOf would give.
+        int s = RoundRobin.senderOf(n, delivered);
+        long k = RoundRobin.indexOf(n, delivered);
         while (delivered < stable) {
-            int s = RoundRobin.senderOf(n, delivered);
-            long k = RoundRobin.indexOf(n, delivered);
             Held h = take(s, k);
             if (h == null) {
                 violation = "position " + delivered + " of shard " + name() + " (sender " + members.get(s) + " #" + k + ") is stable but not held";
@@ -333,6 +367,10 @@ final class ShardState {
             deliver(s, h);
             delivered++;
             work++;
+            if (++s == n) {
+                s = 0;
+                k++;
+            }
         }
         if (work > 0) {
             sst.advance(block.delivered, delivered);
@@ -408,18 +446,20 @@ final class ShardState {
 
     /**
      * A message's identity for the prefix hashes the invariants compare. Within a view, (sender, index)
-     * names one ring slot, written once, so sender, index, kind, request and the payload's length and
-     * edges tell messages apart; hashing every payload byte at every member was a per-byte cost of the
-     * data path (11 % of a 1 KiB benchmark's samples, a scalar loop).
+     * names one ring slot, written once, so sender, index, kind, request and the payload's length tell
+     * messages apart. No payload byte is read here: hashing every byte at every member was a per-byte
+     * cost of the data path (11 % of a 1 KiB benchmark's samples, a scalar loop), and even three sampled
+     * bytes (first, middle, last) were 13 % of all samples (17 % of the loop threads') at 1 KiB with 3 members (vsync15's
+     * profile with {@code -XX:+DebugNonSafepoints}): a delivered payload was copied out of the ring many
+     * messages earlier, or is the sender's own array, so each sampled byte in another cache line was a
+     * miss. Only the simulator's invariants read these hashes, and its engines hash every byte
+     * ({@link #wholeMessageId}); a production engine's hashes only have to be computed.
      */
     static long messageId(long senderHash, Held h) {
         long x = senderHash * 31L + h.index();
         x = x * 31 + h.kind();
         x = x * 31 + h.requestId();
-        byte[] p = h.payload();
-        x = x * 31 + p.length;
-        if (p.length > 0) x = (x * 31 + p[0]) * 31 + p[p.length - 1];
-        if (p.length > 2) x = x * 31 + p[p.length / 2];
+        x = x * 31 + h.payload().length;
         return x * 0x9E3779B97F4A7C15L;
     }
 
