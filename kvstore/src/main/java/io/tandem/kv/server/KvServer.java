@@ -118,8 +118,15 @@ public final class KvServer implements AutoCloseable {
     /** How long a server whose member shut itself down (virtual synchrony) waits before it asks to join again. */
     static final java.time.Duration SERVER_REJOIN = java.time.Duration.ofSeconds(1);
 
-    private KvServer(ServerConfig config) {
+    /** How often the watchdog looks for changed TLS and token files, unless {@link #start(ServerConfig, java.time.Duration)} says otherwise. */
+    public static final java.time.Duration DEFAULT_SECURITY_FILE_CHECK = java.time.Duration.ofSeconds(10);
+    /** The period of the security file check; the watchdog's poll (100 ms) is its granularity. */
+    private final long securityFileCheckNanos;
+
+    private KvServer(ServerConfig config, java.time.Duration securityFileCheck) {
+        if (securityFileCheck.isNegative() || securityFileCheck.isZero()) throw new IllegalArgumentException("the security file check period must be positive");
         this.config = config;
+        this.securityFileCheckNanos = securityFileCheck.toNanos();
         // The server states its settings in the words every protocol takes (HostSettings); each protocol
         // applies what means something to it. A server is its own supervisor: a member that shut itself
         // down (virtual synchrony on the minority side of a partition, or excluded while paused) asks to
@@ -147,7 +154,16 @@ public final class KvServer implements AutoCloseable {
      * @throws ServerStartException with a message naming the port or directory at fault
      */
     public static KvServer start(ServerConfig config) {
-        KvServer server = new KvServer(config);
+        return start(config, DEFAULT_SECURITY_FILE_CHECK);
+    }
+
+    /**
+     * {@link #start(ServerConfig)} with the period at which the server looks for changed TLS and token files
+     * (default {@link #DEFAULT_SECURITY_FILE_CHECK}; {@link #reloadSecurity()} reloads at once). Checked on the
+     * watchdog's polls, so a period under 100 ms means every poll.
+     */
+    public static KvServer start(ServerConfig config, java.time.Duration securityFileCheck) {
+        KvServer server = new KvServer(config, securityFileCheck);
         try {
             server.startParts();
         } catch (RuntimeException e) {
@@ -318,7 +334,7 @@ public final class KvServer implements AutoCloseable {
         try {
             reloadSecurity();
         } catch (RuntimeException e) {
-            securityFilesSeen = securityFileTimes(); // do not retry the same broken files every 10 s
+            securityFilesSeen = securityFileTimes(); // do not retry the same broken files every check
             log.error("{}: the TLS or token files changed but cannot be used; keeping the previous ones: {}", config.id(), e.getMessage());
         }
     }
@@ -582,9 +598,12 @@ public final class KvServer implements AutoCloseable {
     private void watch() {
         EngineStatus.Role role = null;
         NodeId leader = null;
-        long polls = 0;
+        long lastSecurityCheck = System.nanoTime();
         while (!closed.get()) {
-            if (++polls % 100 == 0) reloadIfSecurityFilesChanged(); // every 10 s
+            if (System.nanoTime() - lastSecurityCheck >= securityFileCheckNanos) {
+                lastSecurityCheck = System.nanoTime();
+                reloadIfSecurityFilesChanged();
+            }
             Throwable failure = runtime.failure();
             if (failure != null) {
                 log.error("{} stops serving after a failure: {}", config.id(), failure.toString());

@@ -154,7 +154,7 @@ class SecuritySettingsTest {
     void newTokensAreTakenWithoutARestart() throws Exception {
         SecureSetup setup = new SecureSetup(Files.createDirectories(tmp.resolve("certs")), 1);
         Path tokens = setup.dir.resolve("tokens");
-        try (InJvmCluster cluster = InJvmCluster.start(tmp.resolve("reload"), 1, setup.serverSettings())) {
+        try (InJvmCluster cluster = InJvmCluster.start(tmp.resolve("reload"), 1, setup.serverSettings(), Duration.ofMillis(100))) {
             cluster.awaitLeader(Duration.ofSeconds(30));
             KvClientSecurity ca = KvClientSecurity.tls(setup.dir.resolve("ca.pem"));
             String fresh = TokenStore.newToken();
@@ -167,7 +167,8 @@ class SecuritySettingsTest {
             try (TandemKvClient c = TandemKvClient.connect(cluster.clientConfig().withSecurity(ca.withToken(fresh)))) {
                 c.put("k".getBytes(StandardCharsets.UTF_8), new byte[] {1});
             }
-            // The server also notices a changed file by itself (it looks every 10 s).
+            // The server also notices a changed file by itself (every 10 s by default; this cluster looks every 100 ms,
+            // so the await below ends on the first check after the change instead of sleeping out a 10 s period).
             String later = TokenStore.newToken();
             Files.writeString(tokens, TokenStore.line("later", EnumSet.of(Role.READ), later) + "\n", java.nio.file.StandardOpenOption.APPEND);
             Files.setLastModifiedTime(tokens, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 2_000));

@@ -41,7 +41,13 @@ public final class InJvmCluster implements AutoCloseable {
     }
 
     public static InJvmCluster start(Path dir, int size, Map<String, String> extraSettings) {
+        return start(dir, size, extraSettings, KvServer.DEFAULT_SECURITY_FILE_CHECK);
+    }
+
+    /** As {@link #start(Path, int, Map)}, with every server looking for changed TLS and token files at {@code securityFileCheck}. */
+    public static InJvmCluster start(Path dir, int size, Map<String, String> extraSettings, java.time.Duration securityFileCheck) {
         InJvmCluster c = new InJvmCluster(dir, size, extraSettings);
+        c.securityFileCheck = securityFileCheck;
         try {
             for (int i = 0; i < size; i++) c.start(i);
         } catch (RuntimeException e) {
@@ -50,6 +56,8 @@ public final class InJvmCluster implements AutoCloseable {
         }
         return c;
     }
+
+    private java.time.Duration securityFileCheck = KvServer.DEFAULT_SECURITY_FILE_CHECK;
 
     public ServerConfig config(int i) {
         List<String> members = new ArrayList<>(), clients = new ArrayList<>();
@@ -77,7 +85,7 @@ public final class InJvmCluster implements AutoCloseable {
 
     public KvServer start(int i) {
         if (servers[i] != null) throw new IllegalStateException(id(i) + " runs already");
-        servers[i] = KvServer.start(config(i));
+        servers[i] = KvServer.start(config(i), securityFileCheck);
         return servers[i];
     }
 
