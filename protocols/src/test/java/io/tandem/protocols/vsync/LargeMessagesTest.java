@@ -370,7 +370,7 @@ class LargeMessagesTest {
         io.tandem.codec.KryoCodec codec = builder.maxEncodedBytes(4 << 20).build();
         int blockBytes = 100_000; // above the codec's threshold for an exact-size array
         Shard shard = new Shard(3, blockBytes);
-        byte[] message = bytes(3 * blockBytes + 17, 5);
+        byte[] message = bytes(3 * blockBytes + 17_000, 5); // a last block of its own: longer than blockBytes / Session.TAIL_FRACTION
         shard.parts.get(0).send(0, message);
         for (int m = 1; m < 3; m++) shard.parts.get(m).payload(0, 0, message.length);
         int slices = 0;
@@ -422,7 +422,7 @@ class LargeMessagesTest {
         io.tandem.codec.KryoCodec codec = builder.maxEncodedBytes(4 << 20).build();
         int blockBytes = 100_000;
         Shard shard = new Shard(4, blockBytes);
-        byte[] message = bytes(5 * blockBytes + 33, 6);
+        byte[] message = bytes(5 * blockBytes + 33_000, 6); // a last block of its own (longer than blockBytes / Session.TAIL_FRACTION)
         shard.parts.get(0).send(0, message);
         for (int m = 1; m < 4; m++) shard.parts.get(m).payload(0, 0, message.length);
         int kept = 0;
