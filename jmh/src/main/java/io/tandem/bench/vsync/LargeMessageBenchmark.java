@@ -77,10 +77,12 @@ public final class LargeMessageBenchmark {
         boolean tandemPoints = true;
         boolean streamsPoints = true;
         boolean fanoutPoints = true;
+        boolean kinds = false;
+        int window = 16;
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
-                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W]"
                         + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
                 return;
             }
@@ -100,6 +102,8 @@ public final class LargeMessageBenchmark {
                 case "--tandem" -> tandemPoints = Boolean.parseBoolean(v);
                 case "--streams" -> streamsPoints = Boolean.parseBoolean(v);
                 case "--fanout" -> fanoutPoints = Boolean.parseBoolean(v);
+                case "--kinds" -> kinds = Boolean.parseBoolean(v);
+                case "--window" -> window = Integer.parseInt(v);
                 case "--idle" -> idle = switch (v) {
                     case "backoff" -> io.tandem.runtime.IdleStrategy.BACKOFF;
                     case "park" -> io.tandem.runtime.IdleStrategy.PARK;
@@ -109,7 +113,7 @@ public final class LargeMessageBenchmark {
             }
         }
         System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, max heap "
-                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight; idle " + idle);
+                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB; block " + block + " bytes, " + inflight + " messages in flight, window " + window + "; idle " + idle);
         System.out.println("run,system,n,payload,mb_per_s_mean,mb_per_s_min,messages,seconds");
         // A point is {kind, n, payload}: kind 0 raw streams (n - 1 of them at once), 1 Tandem with n members, 2 raw fan-out to n - 1.
         List<int[]> points = new ArrayList<>();
@@ -133,7 +137,7 @@ public final class LargeMessageBenchmark {
                 Point r = switch (p[0]) {
                     case 0 -> raw(p[2], block, p[1] - 1, base, warmup, measure);
                     case 2 -> fanout(p[2], block, p[1] - 1, base, warmup, measure);
-                    default -> tandem(p[1], p[2], block, inflight, heartbeatMs, idle, base, warmup, measure);
+                    default -> tandem(p[1], p[2], block, inflight, window, heartbeatMs, idle, kinds, base, warmup, measure);
                 };
                 String system = p[0] == 1 ? "tandem" : p[0] == 2 ? "raw-fanout" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
@@ -155,7 +159,13 @@ public final class LargeMessageBenchmark {
 
     /** ... and counts the frames and flushes of {@code transports} over the same window. */
     private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure, List<TcpTransport> transports) throws InterruptedException {
+        return measure(counters, messages, warmup, measure, transports, null);
+    }
+
+    /** ... and, with {@code kinds}, the frames by kind over the same window. */
+    private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure, List<TcpTransport> transports, FrameKinds kinds) throws InterruptedException {
         Thread.sleep((long) (warmup * 1000));
+        Map<String, Long> kinds0 = kinds == null ? null : kinds.snapshot();
         long frames0 = 0, flushes0 = 0;
         for (TcpTransport t : transports) {
             frames0 += t.stats().framesSent();
@@ -174,7 +184,9 @@ public final class LargeMessageBenchmark {
                 flushes += t.stats().flushes();
             }
             double m = Math.max(1, messages.get() - m0);
-            COUNTS.set(String.format(Locale.ROOT, "frames sent %.2f, flushes %.2f per message (all members), %.2f frames per flush", frames / m, flushes / m, frames / (double) Math.max(1, flushes)));
+            String line = String.format(Locale.ROOT, "frames sent %.2f, flushes %.2f per message (all members), %.2f frames per flush", frames / m, flushes / m, frames / (double) Math.max(1, flushes));
+            if (kinds != null) line += "\n# " + FrameKinds.perMessage(kinds0, kinds.snapshot(), m);
+            COUNTS.set(line);
         }
         double seconds = (t1 - t0) / 1e9;
         double sum = 0;
@@ -188,11 +200,11 @@ public final class LargeMessageBenchmark {
     }
 
     /** {@code idle}: how each member's loop waits when its engine finds no work (the runtime's default is BACKOFF: spin, yield, then park). */
-    private static Point tandem(int n, int payload, int block, int inflight, int heartbeatMs, io.tandem.runtime.IdleStrategy idle, int basePort, double warmup, double measure) throws Exception {
+    private static Point tandem(int n, int payload, int block, int inflight, int window, int heartbeatMs, io.tandem.runtime.IdleStrategy idle, boolean countKinds, int basePort, double warmup, double measure) throws Exception {
         Map<NodeId, Endpoint> members = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
         // A 5 s suspicion timeout, as in MulticastBenchmark: every member saturates the two shared cores.
-        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(16, 512).withMaxQueuedSends(4096)
+        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, 512).withMaxQueuedSends(4096)
                 .withTimers(java.time.Duration.ofMillis(heartbeatMs), java.time.Duration.ofSeconds(5), java.time.Duration.ofMillis(200), java.time.Duration.ZERO)
                 .withLargeMessages(0, Math.max(payload + 64, 1 << 20), block);
         AtomicLong[] bytes = new AtomicLong[n - 1];
@@ -201,9 +213,11 @@ public final class LargeMessageBenchmark {
         List<Channel> channels = new ArrayList<>();
         List<TcpTransport> transports = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicBoolean stop = new AtomicBoolean();
+        FrameKinds kinds = countKinds ? new FrameKinds(config.maxMembers()) : null;
         Thread sender = null;
         try {
             for (int i = 0; i < n; i++) {
+                boolean first = i == 0;
                 AtomicLong counter = i == 0 ? null : bytes[i - 1];
                 boolean second = i == 1;
                 channels.add(Tandem.channel().id("n" + (i + 1)).members(members).cluster("vsync-large-" + basePort)
@@ -211,7 +225,7 @@ public final class LargeMessageBenchmark {
                         .transport(setup -> {
                             TcpTransport t = (TcpTransport) TcpTransport.factory(TcpTransportConfig.defaults().withIoThreads(1)).create(setup);
                             transports.add(t);
-                            return t;
+                            return kinds == null ? t : kinds.wrap(t, first);
                         })
                         .inMemoryStorage()
                         .runtimeConfig(io.tandem.runtime.RuntimeConfig.DEFAULTS.withIdleStrategy(idle))
@@ -234,23 +248,23 @@ public final class LargeMessageBenchmark {
             byte[] data = new byte[payload];
             new java.util.Random(payload).nextBytes(data);
             Channel ch = channels.getFirst();
-            Semaphore window = new Semaphore(inflight);
+            Semaphore credits = new Semaphore(inflight);
             sender = new Thread(() -> {
                 while (!stop.get()) {
                     try {
-                        if (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
+                        if (!credits.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
                     } catch (InterruptedException e) {
                         return;
                     }
                     ch.send(data).whenComplete((pos, err) -> {
-                        window.release();
+                        credits.release();
                         if (err != null && !stop.get() && FIRST_ERROR.compareAndSet(null, err)) System.err.println("# first send error: " + err); // sends cut by the close at the end are no error
                     });
                 }
             }, "sender");
             sender.setDaemon(true);
             sender.start();
-            return measure(bytes, messages, warmup, measure, transports);
+            return measure(bytes, messages, warmup, measure, transports, kinds);
         } finally {
             stop.set(true);
             if (sender != null) sender.join(5000);

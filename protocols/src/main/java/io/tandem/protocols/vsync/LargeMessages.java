@@ -66,7 +66,8 @@ import java.util.List;
  * such a transfer is one this member has not counted, so it is among its origin's unheld large messages, of which
  * the origin starts a new one only while fewer than {@code MAX_PIPELINE} are unheld and, beyond {@code PIPELINE}, they
  * hold at most {@code PIPELINE_BYTES} with the new one ({@link #senderFree}). So at most {@code MAX_PIPELINE} blocks
- * per origin, and at most max({@code PIPELINE_BYTES}, {@code PIPELINE} blocks) of bytes; beyond that (a stale or
+ * per origin, and at most max({@code PIPELINE_BYTES}, {@code PIPELINE} blocks) of bytes (a block being at most
+ * {@code blockBytes + blockBytes / Session.TAIL_FRACTION}); beyond that (a stale or
  * forged block) it is dropped and counted, which is no worse than a lost block: the receiver's repeated ask brings it
  * again. Flow control is otherwise unchanged (every later block is asked for: one block in flight per receiver and
  * transfer), and so is safety: only when bytes move changed, not when a message counts.
@@ -174,7 +175,10 @@ final class LargeMessages {
         this.early = new List[members.size()];
         this.earlyBlocks = new List[members.size()];
         this.earlyBlockBytes = new long[members.size()];
-        this.maxEarlyBlockBytes = Math.max(PIPELINE_BYTES, (long) PIPELINE * blockBytes);
+        // A block may be up to blockBytes / TAIL_FRACTION longer than blockBytes (a short tail rides with the last one,
+        // Session.blocksFor): PIPELINE first blocks of 1 MiB messages with the channel's prefix must fit, or the last one
+        // is refused and waits for the repeated ask (3 heartbeats; rdmc15 measured 88 MB/s at 1 MiB with blockBytes here).
+        this.maxEarlyBlockBytes = Math.max(PIPELINE_BYTES, (long) PIPELINE * (blockBytes + blockBytes / Session.TAIL_FRACTION));
         for (int i = 0; i < early.length; i++) {
             early[i] = new ArrayList<>();
             earlyBlocks[i] = new ArrayList<>();

@@ -319,6 +319,15 @@ class LargeMessagesTest {
         for (int j = 0; j < 6; j++) r.onBlock(large.members.getFirst(), new VsyncMessage.RdmcBlock(7, "kv", 0, 0, j, 0, 0, new byte[1 << 20], RequestIds.BACKGROUND));
         assertThat(r.earlyBlocksKept).as("4 blocks of 1 MiB: PIPELINE_BYTES").isEqualTo(4);
         assertThat(r.refused).isEqualTo(2);
+        // Blocks up to blockBytes / TAIL_FRACTION longer (1 MiB payloads with the channel's prefix are one such block
+        // each, Session.blocksFor): PIPELINE of them are kept too, not PIPELINE - 1 (rdmc15).
+        Shard prefixed = new Shard(2, 1 << 20, 16 << 20);
+        LargeMessages p = prefixed.parts.get(1);
+        int size = (1 << 20) + 40;
+        for (int j = 0; j < 6; j++) p.onBlock(prefixed.members.getFirst(), new VsyncMessage.RdmcBlock(7, "kv", 0, 0, j, 0, 0, bytes(size, j), RequestIds.BACKGROUND));
+        assertThat(p.earlyBlocksKept).as("PIPELINE blocks of 1 MiB + 40 bytes").isEqualTo(LargeMessages.PIPELINE);
+        assertThat(p.refused).isEqualTo(2);
+        for (int j = 0; j < LargeMessages.PIPELINE; j++) assertThat(p.payload(0, j, size)).as("message %d complete with its header", j).isEqualTo(bytes(size, j));
     }
 
     @Test
@@ -370,7 +379,7 @@ class LargeMessagesTest {
         io.tandem.codec.KryoCodec codec = builder.maxEncodedBytes(4 << 20).build();
         int blockBytes = 100_000; // above the codec's threshold for an exact-size array
         Shard shard = new Shard(3, blockBytes);
-        byte[] message = bytes(3 * blockBytes + 17, 5);
+        byte[] message = bytes(3 * blockBytes + 17_000, 5); // a last block of its own: longer than blockBytes / Session.TAIL_FRACTION
         shard.parts.get(0).send(0, message);
         for (int m = 1; m < 3; m++) shard.parts.get(m).payload(0, 0, message.length);
         int slices = 0;
@@ -422,7 +431,7 @@ class LargeMessagesTest {
         io.tandem.codec.KryoCodec codec = builder.maxEncodedBytes(4 << 20).build();
         int blockBytes = 100_000;
         Shard shard = new Shard(4, blockBytes);
-        byte[] message = bytes(5 * blockBytes + 33, 6);
+        byte[] message = bytes(5 * blockBytes + 33_000, 6); // a last block of its own (longer than blockBytes / Session.TAIL_FRACTION)
         shard.parts.get(0).send(0, message);
         for (int m = 1; m < 4; m++) shard.parts.get(m).payload(0, 0, message.length);
         int kept = 0;

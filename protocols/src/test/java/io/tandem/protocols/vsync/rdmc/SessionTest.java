@@ -182,4 +182,27 @@ class SessionTest {
         assertThat(Session.blocksFor(0, 8)).isEqualTo(1);
         assertThat(Session.blocksFor(17, 8)).isEqualTo(3);
     }
+
+    /** A last block of at most blockSize / 16 bytes rides with the block before it (session 18): 1 MiB + a prefix is one block. */
+    @Test
+    void aShortTailRidesWithTheBlockBeforeIt() {
+        int mib = 1 << 20;
+        assertThat(Session.blocksFor(mib + 40, mib)).as("1 MiB and a channel prefix").isEqualTo(1);
+        assertThat(Session.blocksFor(mib + mib / Session.TAIL_FRACTION, mib)).isEqualTo(1);
+        assertThat(Session.blocksFor(mib + mib / Session.TAIL_FRACTION + 1, mib)).isEqualTo(2);
+        assertThat(Session.blocksFor(16 * mib + 40, mib)).isEqualTo(16);
+        assertThat(Session.blocksFor(mib - 1, mib)).isEqualTo(1);
+        assertThat(Session.blocksFor(33, 16)).as("a tail of one byte in blocks of 16").isEqualTo(2);
+        assertThat(Session.blocksFor(34, 16)).isEqualTo(3);
+        for (int size : new int[] {17, 33, 49, 16 * 7 + 1}) {
+            byte[] message = new byte[size];
+            new Random(size).nextBytes(message);
+            for (int n = 2; n <= 6; n++) {
+                for (boolean unasked : new boolean[] {false, true}) {
+                    byte[][] got = multicast(Algorithm.BINOMIAL_PIPELINE, n, 16, message, 31L * size + n, unasked, new int[1]);
+                    for (int r = 1; r < n; r++) assertThat(got[r]).as("size %d, n %d, rank %d", size, n, r).isEqualTo(message);
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,18 @@
+#!/bin/bash
+# rdmc15 matrix: this branch (/tmp/rdmc15/B.jar; protocol code = main 4c321679, the benchmark counts frames by kind),
+# one JVM per payload: raw one stream, raw fan-out to n - 1 (n = 3-5), the group n = 2-5; window 16, blocks of 1 MiB,
+# in flight 64 / 32 / 16 / 4 / 4; 2 s warm-up, 1.5 s measured, one sample per point. Ports 27000-28999. Through bench.
+export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+export PATH=$JAVA_HOME/bin:$PATH
+start=$(date +%s)
+echo "# load at start: $(uptime)"
+j=0
+for p in 65536:64 262144:32 1048576:16 4194304:4 16777216:4; do
+  if (( $(date +%s) - start > 270 )); then echo "# skipped $p (time)"; continue; fi
+  java -Xmx6g --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp /tmp/rdmc15/B.jar io.tandem.bench.vsync.LargeMessageBenchmark \
+      --block 1048576 --warmup 2 --measure 1.5 --runs 1 --sizes 2,3,4,5 --payloads ${p%%:*} --inflight ${p##*:} --streams false --kinds true \
+      --base-port $((27000 + 1000 * (j % 2))) 2>&1 | grep -v "INFO\|WARN\|^\s*at \|OpenJDK\|Java HotSpot"
+  j=$((j + 1))
+done
+echo "# elapsed $(( $(date +%s) - start )) s"
+echo "# load at end: $(uptime)"
