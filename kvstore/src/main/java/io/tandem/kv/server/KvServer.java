@@ -180,13 +180,14 @@ public final class KvServer implements AutoCloseable {
         gcMetrics.bindTo(registry);
         ClientSecurity security;
         TlsMaterial tls;
+        Map<Path, Long> timesBeforeLoad = securityFileTimes(); // before the files: see reloadSecurity(Map)
         try {
             tls = loadTls();
             security = clientSecurity(tls);
         } catch (TlsConfigException | ConfigException e) {
             throw new ServerStartException(config.id() + " could not start: " + e.getMessage(), e);
         }
-        securityFilesSeen = securityFileTimes();
+        securityFilesSeen = timesBeforeLoad;
         clients = new ClientEndpoint(config.id(), config.clientAddress(), new ClientEndpoint.Handler() {
             @Override
             public void handle(Request request, ClientEndpoint.Reply reply) {
@@ -296,6 +297,16 @@ public final class KvServer implements AutoCloseable {
      * @throws TlsConfigException or {@link ConfigException} naming the file at fault
      */
     public synchronized void reloadSecurity() {
+        reloadSecurity(securityFileTimes());
+    }
+
+    /**
+     * Loads the files and records {@code timesBeforeLoad} as seen. The times are read before the files, never
+     * after: a file replaced while it is being loaded then shows a newer time at the next check and is loaded
+     * again, where times read afterwards would mark the new file seen while the old contents are in use (a
+     * token added in that window was never picked up).
+     */
+    private synchronized void reloadSecurity(Map<Path, Long> timesBeforeLoad) {
         TlsMaterial tls = loadTls();
         ClientSecurity security = clientSecurity(tls);
         javax.net.ssl.SSLContext metricsTls = tls != null && metrics != null ? tls.jdkServerContext() : null;
@@ -303,7 +314,7 @@ public final class KvServer implements AutoCloseable {
         if (metricsTls != null) metrics.reloadTls(metricsTls);
         clients.reload(security);
         currentSecurity = security;
-        securityFilesSeen = securityFileTimes();
+        securityFilesSeen = timesBeforeLoad;
         log.info("{}: reloaded its TLS and token files", config.id());
     }
 
@@ -320,7 +331,7 @@ public final class KvServer implements AutoCloseable {
         if (s.clientTokens() != null) files.add(s.clientTokens());
         for (Path f : files) {
             try {
-                times.put(f, Files.getLastModifiedTime(f).toMillis());
+                times.put(f, Files.getLastModifiedTime(f).to(java.util.concurrent.TimeUnit.NANOSECONDS)); // as fine as the file system keeps it
             } catch (IOException e) {
                 times.put(f, -1L);
             }
@@ -330,11 +341,12 @@ public final class KvServer implements AutoCloseable {
 
     /** Called by the watchdog: reload when a security file changed; a bad new file is logged and the old material kept. */
     private void reloadIfSecurityFilesChanged() {
-        if (securityFilesSeen.isEmpty() || securityFileTimes().equals(securityFilesSeen)) return;
+        Map<Path, Long> now = securityFileTimes();
+        if (securityFilesSeen.isEmpty() || now.equals(securityFilesSeen)) return;
         try {
-            reloadSecurity();
+            reloadSecurity(now);
         } catch (RuntimeException e) {
-            securityFilesSeen = securityFileTimes(); // do not retry the same broken files every check
+            securityFilesSeen = now; // do not retry the same broken files every check (a later change is seen: newer time)
             log.error("{}: the TLS or token files changed but cannot be used; keeping the previous ones: {}", config.id(), e.getMessage());
         }
     }
