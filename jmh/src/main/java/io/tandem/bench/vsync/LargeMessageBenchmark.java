@@ -62,6 +62,10 @@ public final class LargeMessageBenchmark {
     private static final AtomicReference<Throwable> FIRST_ERROR = new AtomicReference<>();
     /** The transports' frame and flush counts over the last measured window, per message delivered at n2 (a comment line). */
     private static final AtomicReference<String> COUNTS = new AtomicReference<>();
+    /** The raw points' I/O mode ({@code --io}; the transport's default, AUTO, unless given). */
+    private static io.tandem.transport.tcp.IoMode ioMode = io.tandem.transport.tcp.IoMode.AUTO;
+    /** The process CPU over the last measured window, in cores and per MB received (a comment line). */
+    private static final AtomicReference<String> CPU = new AtomicReference<>();
 
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = List.of(2, 3, 4, 5);
@@ -82,7 +86,7 @@ public final class LargeMessageBenchmark {
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
-                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W] [--io auto|io_uring|epoll|nio]"
                         + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
                 return;
             }
@@ -104,6 +108,7 @@ public final class LargeMessageBenchmark {
                 case "--fanout" -> fanoutPoints = Boolean.parseBoolean(v);
                 case "--kinds" -> kinds = Boolean.parseBoolean(v);
                 case "--window" -> window = Integer.parseInt(v);
+                case "--io" -> ioMode = io.tandem.transport.tcp.IoMode.valueOf(v.toUpperCase(Locale.ROOT));
                 case "--idle" -> idle = switch (v) {
                     case "backoff" -> io.tandem.runtime.IdleStrategy.BACKOFF;
                     case "park" -> io.tandem.runtime.IdleStrategy.PARK;
@@ -143,6 +148,8 @@ public final class LargeMessageBenchmark {
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
                 String counts = COUNTS.getAndSet(null);
                 if (counts != null) System.out.println("# " + system + " n=" + p[1] + " payload=" + p[2] + ": " + counts);
+                String cpu = CPU.getAndSet(null);
+                if (cpu != null) System.out.println("# cpu " + system + " n=" + p[1] + " payload=" + p[2] + ": " + cpu);
                 System.out.flush();
                 if (FIRST_ERROR.get() != null) throw new IllegalStateException("a send failed", FIRST_ERROR.get());
             }
@@ -174,9 +181,12 @@ public final class LargeMessageBenchmark {
         long[] before = new long[counters.length];
         for (int i = 0; i < counters.length; i++) before[i] = counters[i].get();
         long m0 = messages.get();
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long t1 = System.nanoTime();
+        long cpu1 = os.getProcessCpuTime();
         if (!transports.isEmpty()) {
             long frames = -frames0, flushes = -flushes0;
             for (TcpTransport t : transports) {
@@ -196,6 +206,8 @@ public final class LargeMessageBenchmark {
             sum += mbps;
             min = Math.min(min, mbps);
         }
+        double cores = (cpu1 - cpu0) / 1e9 / seconds;
+        CPU.set(String.format(Locale.ROOT, "%.2f cores, %.0f MB received per CPU-second (all receivers)", cores, sum * seconds / Math.max(1e-9, (cpu1 - cpu0) / 1e9)));
         return new Point(sum / counters.length, min, messages.get() - m0, seconds);
     }
 
@@ -285,7 +297,7 @@ public final class LargeMessageBenchmark {
         KryoCodec.Builder cb = KryoCodec.builder();
         cb.register(Chunk.class, CodecIds.TEST_FIRST);
         KryoCodec codec = cb.build();
-        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1).withIoMode(ioMode);
         List<TcpTransport> transports = new ArrayList<>();
         AtomicLong[] received = new AtomicLong[streams];
         AtomicLong chunks = new AtomicLong();
@@ -361,7 +373,7 @@ public final class LargeMessageBenchmark {
         KryoCodec.Builder cb = KryoCodec.builder();
         cb.register(Chunk.class, CodecIds.TEST_FIRST);
         KryoCodec codec = cb.build();
-        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1).withIoMode(ioMode);
         List<TcpTransport> transports = new ArrayList<>();
         AtomicLong[] received = new AtomicLong[receivers];
         AtomicLong chunks = new AtomicLong();

@@ -7,7 +7,9 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.tandem.codec.FrameFormat;
@@ -289,6 +291,8 @@ public final class TcpTransport implements Transport {
                     .channel(io.serverSocketChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_WATER_MARK)
+                    .childOption(ChannelOption.RCVBUF_ALLOCATOR, readAllocator())
                     .childHandler(connectionInitializer(null))
                     .bind(endpoint.host(), endpoint.port())
                     .syncUninterruptibly()
@@ -308,11 +312,43 @@ public final class TcpTransport implements Transport {
                 .group(g)
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_WATER_MARK)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, readAllocator())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
         this.dialing = dialing;
         for (PeerLink link : links.values()) {
             if (link.dialer) link.startDialing(dialing.clone().handler(connectionInitializer(link)));
         }
+    }
+
+    /**
+     * Bytes a connection may have written but not yet handed to its socket before it reports itself
+     * unwritable (high) and writable again (low). A link's drain stops at unwritable and resumes at writable,
+     * so the high mark is how much one drain, and one flush, can put on the wire. Netty's default (64 KiB)
+     * made a stream of 8-256 KiB frames stop after every 64 KiB (a single 256 KiB frame after each frame):
+     * one completion, one writability event and one drain task per 64 KiB. At 1 MiB a drain writes up to
+     * 1 MiB with one flush. Safe: a lone small frame is written and flushed exactly as before (the mark is
+     * never reached); memory per peer stays bounded (the outbound queue's watermarks plus this mark);
+     * back-pressure is unchanged in kind (a peer that does not read makes the channel unwritable, the queue
+     * fills and sends are dropped), it only starts 1 MiB later. {@code -Dtandem.tcp.writeHighWaterBytes}
+     * changes the mark (the low mark is half of it), for measurements.
+     */
+    static final int WRITE_HIGH_WATER_BYTES = Integer.getInteger("tandem.tcp.writeHighWaterBytes", 1 << 20);
+    private static final WriteBufferWaterMark WRITE_WATER_MARK = new WriteBufferWaterMark(WRITE_HIGH_WATER_BYTES / 2, WRITE_HIGH_WATER_BYTES);
+
+    /**
+     * The largest receive buffer one socket read may use. Netty's adaptive guess starts at 2 KiB and grows
+     * while reads fill their buffer, up to 64 KiB by default; a streaming connection then reads in 64 KiB
+     * pieces (one completion, one pipeline pass and, with io_uring, one submission each). Up to 256 KiB
+     * it reads four times as much per pass; a connection of small frames never grows its guess, so it
+     * keeps its small buffers (and its latency: a read hands over whatever the socket has, it never
+     * waits to fill the buffer). 256 KiB stays below the pooled allocator's largest pooled buffer (1 MiB).
+     * {@code -Dtandem.tcp.readMaxBytes} changes it, for measurements.
+     */
+    static final int READ_MAX_BYTES = Integer.getInteger("tandem.tcp.readMaxBytes", 256 * 1024);
+
+    private static AdaptiveRecvByteBufAllocator readAllocator() {
+        return new AdaptiveRecvByteBufAllocator(64, 2048, Math.max(2048, READ_MAX_BYTES));
     }
 
     private static boolean isLoopback(String host) {
