@@ -64,6 +64,24 @@ public final class LargeMessageBenchmark {
     private static final AtomicReference<String> COUNTS = new AtomicReference<>();
     /** The raw points' I/O mode ({@code --io}; the transport's default, AUTO, unless given). */
     private static io.tandem.transport.tcp.IoMode ioMode = io.tandem.transport.tcp.IoMode.AUTO;
+    /** Thread ids of the sending transports' I/O threads (named tandem-tcp-a..., tandem-tcp-s...); every other tandem-tcp thread receives. */
+    private static final java.util.Set<Long> IO_SENDER = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** CPU nanoseconds of every live transport I/O thread, by thread id. */
+    private static Map<Long, Long> ioThreadCpu() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<Long, Long> out = new java.util.HashMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            String name = t.getName();
+            if (!name.startsWith("tandem-tcp-")) continue;
+            long ns = mx.getThreadCpuTime(t.threadId());
+            if (ns < 0) continue;
+            out.put(t.threadId(), ns);
+            if (name.startsWith("tandem-tcp-a") || name.startsWith("tandem-tcp-s-")) IO_SENDER.add(t.threadId());
+        }
+        return out;
+    }
+
     /** The process CPU over the last measured window, in cores and per MB received (a comment line). */
     private static final AtomicReference<String> CPU = new AtomicReference<>();
 
@@ -72,6 +90,7 @@ public final class LargeMessageBenchmark {
         List<Integer> payloads = List.of(64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20);
         int block = 256 << 10;
         double warmup = 1, measure = 2;
+        double firstWarmup = -1; // the first point's warm-up (the JIT compiles during it); -1: as the others
         int basePort = 20000;
         int inflight = 4;
         int runs = 1;
@@ -86,7 +105,7 @@ public final class LargeMessageBenchmark {
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
-                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W] [--io auto|io_uring|epoll|nio]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W] [--io auto|io_uring|epoll|nio] [--first-warmup S]"
                         + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
                 return;
             }
@@ -108,6 +127,7 @@ public final class LargeMessageBenchmark {
                 case "--fanout" -> fanoutPoints = Boolean.parseBoolean(v);
                 case "--kinds" -> kinds = Boolean.parseBoolean(v);
                 case "--window" -> window = Integer.parseInt(v);
+                case "--first-warmup" -> firstWarmup = Double.parseDouble(v);
                 case "--io" -> ioMode = io.tandem.transport.tcp.IoMode.valueOf(v.toUpperCase(Locale.ROOT));
                 case "--idle" -> idle = switch (v) {
                     case "backoff" -> io.tandem.runtime.IdleStrategy.BACKOFF;
@@ -134,15 +154,17 @@ public final class LargeMessageBenchmark {
             if (tandemPoints) for (int n : sizes) points.add(new int[] {1, n, payload});
         }
         int port = 0;
+        final double warmupEach = warmup;
         for (int run = 1; run <= runs; run++) {
             List<int[]> order = new ArrayList<>(points);
             if (run % 2 == 0) java.util.Collections.reverse(order);
             for (int[] p : order) {
+                double pointWarmup = port == 0 && firstWarmup >= 0 ? firstWarmup : warmupEach;
                 int base = basePort + (port++ % 95) * 10;
                 Point r = switch (p[0]) {
-                    case 0 -> raw(p[2], block, p[1] - 1, base, warmup, measure);
-                    case 2 -> fanout(p[2], block, p[1] - 1, base, warmup, measure);
-                    default -> tandem(p[1], p[2], block, inflight, window, heartbeatMs, idle, kinds, base, warmup, measure);
+                    case 0 -> raw(p[2], block, p[1] - 1, base, pointWarmup, measure);
+                    case 2 -> fanout(p[2], block, p[1] - 1, base, pointWarmup, measure);
+                    default -> tandem(p[1], p[2], block, inflight, window, heartbeatMs, idle, kinds, base, pointWarmup, measure);
                 };
                 String system = p[0] == 1 ? "tandem" : p[0] == 2 ? "raw-fanout" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
@@ -183,10 +205,18 @@ public final class LargeMessageBenchmark {
         long m0 = messages.get();
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
+        Map<Long, Long> io0 = ioThreadCpu();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long t1 = System.nanoTime();
         long cpu1 = os.getProcessCpuTime();
+        Map<Long, Long> io1 = ioThreadCpu();
+        long ioSend = 0, ioReceive = 0;
+        for (Map.Entry<Long, Long> e : io1.entrySet()) {
+            long d = e.getValue() - io0.getOrDefault(e.getKey(), 0L);
+            if (IO_SENDER.contains(e.getKey())) ioSend += d;
+            else ioReceive += d;
+        }
         if (!transports.isEmpty()) {
             long frames = -frames0, flushes = -flushes0;
             for (TcpTransport t : transports) {
@@ -207,7 +237,9 @@ public final class LargeMessageBenchmark {
             min = Math.min(min, mbps);
         }
         double cores = (cpu1 - cpu0) / 1e9 / seconds;
-        CPU.set(String.format(Locale.ROOT, "%.2f cores, %.0f MB received per CPU-second (all receivers)", cores, sum * seconds / Math.max(1e-9, (cpu1 - cpu0) / 1e9)));
+        double mb = Math.max(1e-9, sum * seconds);
+        CPU.set(String.format(Locale.ROOT, "%.2f cores, %.0f MB received per CPU-second (all receivers); I/O threads: sending %.2f cores %.0f us/MB, receiving %.2f cores %.0f us/MB",
+                cores, mb / Math.max(1e-9, (cpu1 - cpu0) / 1e9), ioSend / 1e9 / seconds, ioSend / 1e3 / mb, ioReceive / 1e9 / seconds, ioReceive / 1e3 / mb));
         return new Point(sum / counters.length, min, messages.get() - m0, seconds);
     }
 
