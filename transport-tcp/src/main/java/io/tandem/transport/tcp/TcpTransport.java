@@ -9,7 +9,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.tandem.codec.FrameFormat;
@@ -291,7 +290,6 @@ public final class TcpTransport implements Transport {
                     .channel(io.serverSocketChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_WATER_MARK)
                     .childOption(ChannelOption.RCVBUF_ALLOCATOR, readAllocator())
                     .childHandler(connectionInitializer(null))
                     .bind(endpoint.host(), endpoint.port())
@@ -312,7 +310,6 @@ public final class TcpTransport implements Transport {
                 .group(g)
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_WATER_MARK)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, readAllocator())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
         this.dialing = dialing;
@@ -320,21 +317,6 @@ public final class TcpTransport implements Transport {
             if (link.dialer) link.startDialing(dialing.clone().handler(connectionInitializer(link)));
         }
     }
-
-    /**
-     * Bytes a connection may have written but not yet handed to its socket before it reports itself
-     * unwritable (high) and writable again (low). A link's drain stops at unwritable and resumes at writable,
-     * so the high mark is how much one drain, and one flush, can put on the wire. Netty's default (64 KiB)
-     * made a stream of 8-256 KiB frames stop after every 64 KiB (a single 256 KiB frame after each frame):
-     * one completion, one writability event and one drain task per 64 KiB. At 1 MiB a drain writes up to
-     * 1 MiB with one flush. Safe: a lone small frame is written and flushed exactly as before (the mark is
-     * never reached); memory per peer stays bounded (the outbound queue's watermarks plus this mark);
-     * back-pressure is unchanged in kind (a peer that does not read makes the channel unwritable, the queue
-     * fills and sends are dropped), it only starts 1 MiB later. {@code -Dtandem.tcp.writeHighWaterBytes}
-     * changes the mark (the low mark is half of it), for measurements.
-     */
-    static final int WRITE_HIGH_WATER_BYTES = Integer.getInteger("tandem.tcp.writeHighWaterBytes", 1 << 20);
-    private static final WriteBufferWaterMark WRITE_WATER_MARK = new WriteBufferWaterMark(WRITE_HIGH_WATER_BYTES / 2, WRITE_HIGH_WATER_BYTES);
 
     /**
      * The largest receive buffer one socket read may use. Netty's adaptive guess starts at 2 KiB and grows
