@@ -1,9 +1,8 @@
 #!/bin/bash
-# tcp19 part 3: issue 22's 8 KiB points (2 and 3 members, ordered) for A (main 77c51415's benchmarks.jar) and B (this
+# tcp19 part 3: first the transport's no-protocol numbers, final code, A B B A (LargeMessageBenchmark as in run2b);
+# then issue 22's 8 KiB points (2 and 3 members, ordered) for A (main 77c51415's benchmarks.jar) and B (this
 # branch's transport-tcp classes ahead of it) next to JGroups SEQUENCER (legacy stack, vsync14/15's reference), J A B B A J;
-# then a small-message sanity check of Raft through the peer harness: tandem-raft, 16 clients, 64 B, fsync off,
-# main's servers (--repo /tmp/tcp19-base-src) against this branch's (--repo /work/wt-tcp19), A B B A.
-# Ports 13000-14799.
+# the Raft small-message check is run4.sh. Ports 12000-13999.
 set -u
 D=$(cd "$(dirname "$0")" && pwd)
 J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
@@ -17,23 +16,21 @@ mc() { # label classpath system extra...
   timeout 60 $J -cp $cp io.tandem.bench.vsync.MulticastBenchmark --sizes 2,3 --payloads 8192 --systems $system \
      --warmup 1.5 --measure 3 --base-port $port --thread-cpu true "$@" 2>>$D/run3.err | grep -E '^(tandem|jgroups)|^# [tj].*cores'
 }
-peer() { # label repo
+raw() { # label classpath
   echo "== $1 $(date +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
-  timeout 75 $J --enable-native-access=ALL-UNNAMED -Xmx512m -cp $A io.tandem.bench.peers.PeerBenchmark \
-    --repo "$2" --systems tandem-raft --runs 1 --configs 64B-nofsync --clients 16 --warmup 10 --max-warmup 20 \
-    --measure 8 --slowdown none --base-port 14000 --work-dir /var/tmp/tcp19-peerbench --out "$D/run3-peer/$1" > "$D/run3-peer/$1.log" 2>&1
-  echo "$(grep -m1 'puts/s' "$D/run3-peer/$1.log")"
+  timeout 60 $J -Xmx4g -cp /tmp/tcp19-bench:$2 io.tandem.bench.vsync.LargeMessageBenchmark --sizes 2,3 --payloads 8192,262144 --block 262144 \
+     --tandem false --first-warmup 3 --warmup 0.8 --measure 1.5 --base-port $((12000 + (i % 2) * 400)) 2>>$D/run3.err | grep -E "^1,|^# cpu"
+  i=$((i + 1))
 }
-mkdir -p $D/run3-peer
 echo "== start $(date +%T) load: $(uptime)"
+raw A $A
+raw B $B
+raw B $B
+raw A $A
 mc J $A jgroups-sequencer --jgroups-stack legacy
 mc A $A tandem-ordered
 mc B $B tandem-ordered
 mc B $B tandem-ordered
 mc A $A tandem-ordered
 mc J $A jgroups-sequencer --jgroups-stack legacy
-peer pa1 /tmp/tcp19-base-src
-peer pb1 /work/wt-tcp19
-peer pb2 /work/wt-tcp19
-peer pa2 /tmp/tcp19-base-src
 echo "== end $(date +%T) load: $(uptime)"
