@@ -62,12 +62,35 @@ public final class LargeMessageBenchmark {
     private static final AtomicReference<Throwable> FIRST_ERROR = new AtomicReference<>();
     /** The transports' frame and flush counts over the last measured window, per message delivered at n2 (a comment line). */
     private static final AtomicReference<String> COUNTS = new AtomicReference<>();
+    /** The raw points' I/O mode ({@code --io}; the transport's default, AUTO, unless given). */
+    private static io.tandem.transport.tcp.IoMode ioMode = io.tandem.transport.tcp.IoMode.AUTO;
+    /** Thread ids of the sending transports' I/O threads (named tandem-tcp-a..., tandem-tcp-s...); every other tandem-tcp thread receives. */
+    private static final java.util.Set<Long> IO_SENDER = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** CPU nanoseconds of every live transport I/O thread, by thread id. */
+    private static Map<Long, Long> ioThreadCpu() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<Long, Long> out = new java.util.HashMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            String name = t.getName();
+            if (!name.startsWith("tandem-tcp-")) continue;
+            long ns = mx.getThreadCpuTime(t.threadId());
+            if (ns < 0) continue;
+            out.put(t.threadId(), ns);
+            if (name.startsWith("tandem-tcp-a") || name.startsWith("tandem-tcp-s-")) IO_SENDER.add(t.threadId());
+        }
+        return out;
+    }
+
+    /** The process CPU over the last measured window, in cores and per MB received (a comment line). */
+    private static final AtomicReference<String> CPU = new AtomicReference<>();
 
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = List.of(2, 3, 4, 5);
         List<Integer> payloads = List.of(64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20);
         int block = 256 << 10;
         double warmup = 1, measure = 2;
+        double firstWarmup = -1; // the first point's warm-up (the JIT compiles during it); -1: as the others
         int basePort = 20000;
         int inflight = 4;
         int runs = 1;
@@ -82,7 +105,7 @@ public final class LargeMessageBenchmark {
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help") || args[i].equals("-h")) {
                 System.out.println("usage: LargeMessageBenchmark [--sizes 2,3,4,5] [--payloads BYTES,...] [--block BYTES] [--warmup S] [--measure S]"
-                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W]"
+                        + " [--runs R] [--inflight N] [--heartbeat-ms MS] [--base-port P] [--raw true|false] [--streams true|false] [--fanout true|false] [--tandem true|false] [--idle backoff|park] [--kinds true|false] [--window W] [--io auto|io_uring|epoll|nio] [--first-warmup S]"
                         + " (small payloads need --inflight 64 to measure bandwidth rather than the window)");
                 return;
             }
@@ -104,6 +127,8 @@ public final class LargeMessageBenchmark {
                 case "--fanout" -> fanoutPoints = Boolean.parseBoolean(v);
                 case "--kinds" -> kinds = Boolean.parseBoolean(v);
                 case "--window" -> window = Integer.parseInt(v);
+                case "--first-warmup" -> firstWarmup = Double.parseDouble(v);
+                case "--io" -> ioMode = io.tandem.transport.tcp.IoMode.valueOf(v.toUpperCase(Locale.ROOT));
                 case "--idle" -> idle = switch (v) {
                     case "backoff" -> io.tandem.runtime.IdleStrategy.BACKOFF;
                     case "park" -> io.tandem.runtime.IdleStrategy.PARK;
@@ -129,20 +154,24 @@ public final class LargeMessageBenchmark {
             if (tandemPoints) for (int n : sizes) points.add(new int[] {1, n, payload});
         }
         int port = 0;
+        final double warmupEach = warmup;
         for (int run = 1; run <= runs; run++) {
             List<int[]> order = new ArrayList<>(points);
             if (run % 2 == 0) java.util.Collections.reverse(order);
             for (int[] p : order) {
+                double pointWarmup = port == 0 && firstWarmup >= 0 ? firstWarmup : warmupEach;
                 int base = basePort + (port++ % 95) * 10;
                 Point r = switch (p[0]) {
-                    case 0 -> raw(p[2], block, p[1] - 1, base, warmup, measure);
-                    case 2 -> fanout(p[2], block, p[1] - 1, base, warmup, measure);
-                    default -> tandem(p[1], p[2], block, inflight, window, heartbeatMs, idle, kinds, base, warmup, measure);
+                    case 0 -> raw(p[2], block, p[1] - 1, base, pointWarmup, measure);
+                    case 2 -> fanout(p[2], block, p[1] - 1, base, pointWarmup, measure);
+                    default -> tandem(p[1], p[2], block, inflight, window, heartbeatMs, idle, kinds, base, pointWarmup, measure);
                 };
                 String system = p[0] == 1 ? "tandem" : p[0] == 2 ? "raw-fanout" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
                 String counts = COUNTS.getAndSet(null);
                 if (counts != null) System.out.println("# " + system + " n=" + p[1] + " payload=" + p[2] + ": " + counts);
+                String cpu = CPU.getAndSet(null);
+                if (cpu != null) System.out.println("# cpu " + system + " n=" + p[1] + " payload=" + p[2] + ": " + cpu);
                 System.out.flush();
                 if (FIRST_ERROR.get() != null) throw new IllegalStateException("a send failed", FIRST_ERROR.get());
             }
@@ -174,9 +203,20 @@ public final class LargeMessageBenchmark {
         long[] before = new long[counters.length];
         for (int i = 0; i < counters.length; i++) before[i] = counters[i].get();
         long m0 = messages.get();
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
+        Map<Long, Long> io0 = ioThreadCpu();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long t1 = System.nanoTime();
+        long cpu1 = os.getProcessCpuTime();
+        Map<Long, Long> io1 = ioThreadCpu();
+        long ioSend = 0, ioReceive = 0;
+        for (Map.Entry<Long, Long> e : io1.entrySet()) {
+            long d = e.getValue() - io0.getOrDefault(e.getKey(), 0L);
+            if (IO_SENDER.contains(e.getKey())) ioSend += d;
+            else ioReceive += d;
+        }
         if (!transports.isEmpty()) {
             long frames = -frames0, flushes = -flushes0;
             for (TcpTransport t : transports) {
@@ -196,6 +236,10 @@ public final class LargeMessageBenchmark {
             sum += mbps;
             min = Math.min(min, mbps);
         }
+        double cores = (cpu1 - cpu0) / 1e9 / seconds;
+        double mb = Math.max(1e-9, sum * seconds);
+        CPU.set(String.format(Locale.ROOT, "%.2f cores, %.0f MB received per CPU-second (all receivers); I/O threads: sending %.2f cores %.0f us/MB, receiving %.2f cores %.0f us/MB",
+                cores, mb / Math.max(1e-9, (cpu1 - cpu0) / 1e9), ioSend / 1e9 / seconds, ioSend / 1e3 / mb, ioReceive / 1e9 / seconds, ioReceive / 1e3 / mb));
         return new Point(sum / counters.length, min, messages.get() - m0, seconds);
     }
 
@@ -285,7 +329,7 @@ public final class LargeMessageBenchmark {
         KryoCodec.Builder cb = KryoCodec.builder();
         cb.register(Chunk.class, CodecIds.TEST_FIRST);
         KryoCodec codec = cb.build();
-        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1).withIoMode(ioMode);
         List<TcpTransport> transports = new ArrayList<>();
         AtomicLong[] received = new AtomicLong[streams];
         AtomicLong chunks = new AtomicLong();
@@ -361,7 +405,7 @@ public final class LargeMessageBenchmark {
         KryoCodec.Builder cb = KryoCodec.builder();
         cb.register(Chunk.class, CodecIds.TEST_FIRST);
         KryoCodec codec = cb.build();
-        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1);
+        TcpTransportConfig config = TcpTransportConfig.defaults().withIoThreads(1).withIoMode(ioMode);
         List<TcpTransport> transports = new ArrayList<>();
         AtomicLong[] received = new AtomicLong[receivers];
         AtomicLong chunks = new AtomicLong();

@@ -114,6 +114,7 @@ final class Connection extends ByteToMessageDecoder {
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (streamRegion != null && !continueStream(in)) return; // the read ended inside a streamed region write: all used
         if (bigBody != null && !continueBigMessage(ctx, in)) return; // the read ended inside a large message: all used
+        if (pendingType >= 0 && !continuePending(ctx, in)) return; // the read ended inside a carried frame: all used
         while (state != State.CLOSED && in.readableBytes() >= FrameFormat.HEADER_BYTES) {
             FrameFormat.Header h;
             header.clear();
@@ -152,28 +153,105 @@ final class Connection extends ByteToMessageDecoder {
                     if (!continueBigMessage(ctx, in)) return;
                     continue;
                 }
+                if (state == State.OPEN && h.length() <= SCRATCH_MAX_BYTES && CARRY_PARTIAL_FRAMES) {
+                    startPending(in, h);
+                    return; // all of this read is used: Netty keeps no cumulation (see startPending)
+                }
                 break;
             }
             in.skipBytes(FrameFormat.HEADER_BYTES);
             int end = in.readerIndex() + h.length();
             try {
-                if (state == State.CONTACT) {
-                    onContactFrame(ctx, in, h);
-                    continue;
-                }
-                switch (h.type()) {
-                    case FrameFormat.TYPE_HANDSHAKE -> onHandshake(ctx, in, h.length());
-                    case FrameFormat.TYPE_MESSAGE -> onMessage(ctx, in, h.length());
-                    case FrameFormat.TYPE_REGION_WRITE -> onRegionWrite(ctx, in, h.length());
-                    case FrameFormat.TYPE_REGION_FENCE -> onRegionFence(ctx, in, h.length());
-                    case FrameFormat.TYPE_REGION_ACK -> onRegionAck(ctx, in, h.length());
-                    default -> closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "unknown frame type " + h.type());
-                }
+                dispatch(ctx, in, h);
             } finally {
                 in.readerIndex(end);
             }
         }
         if (state == State.CLOSED) in.skipBytes(in.readableBytes());
+    }
+
+    /** Handles one whole, validated frame whose body starts at the reader index of {@code in}. */
+    private void dispatch(ChannelHandlerContext ctx, ByteBuf in, FrameFormat.Header h) {
+        if (state == State.CONTACT) {
+            onContactFrame(ctx, in, h);
+            return;
+        }
+        switch (h.type()) {
+            case FrameFormat.TYPE_HANDSHAKE -> onHandshake(ctx, in, h.length());
+            case FrameFormat.TYPE_MESSAGE -> onMessage(ctx, in, h.length());
+            case FrameFormat.TYPE_REGION_WRITE -> onRegionWrite(ctx, in, h.length());
+            case FrameFormat.TYPE_REGION_FENCE -> onRegionFence(ctx, in, h.length());
+            case FrameFormat.TYPE_REGION_ACK -> onRegionAck(ctx, in, h.length());
+            default -> closeOnBadFrame(ctx, TransportMetrics.FRAMES_MALFORMED, "unknown frame type " + h.type());
+        }
+    }
+
+    /**
+     * Whether a frame of at most {@link #SCRATCH_MAX_BYTES} that a read ends inside is carried over in
+     * {@link #pending} (true, the default) or left to Netty's cumulation buffer (the behaviour before
+     * session tcp19; {@code -Dtandem.tcp.carryPartialFrames=false}, for measuring the difference).
+     */
+    static final boolean CARRY_PARTIAL_FRAMES = Boolean.parseBoolean(System.getProperty("tandem.tcp.carryPartialFrames", "true"));
+
+    /** The body of the carried frame ({@link #startPending}); its type, or -1 when none is carried. */
+    private io.netty.buffer.ByteBuf pending;
+    private int pendingType = -1;
+    private int pendingLength;
+
+    /**
+     * Carries the frame at the reader index, whose header is validated and whose body is not all here,
+     * over to the next read: its body bytes so far go into {@link #pending} (a heap buffer of this
+     * connection, reused), and all of {@code in} is consumed.
+     *
+     * <p>Why: a stream of frames of a few KiB (8 KiB messages, pushes of a few ring slots) ends nearly
+     * every socket read inside a frame. Left in {@code in}, Netty's cumulator then copies the whole next
+     * read (up to the read size) behind the leftover before the frame can be decoded: a second copy of
+     * nearly every received byte. Carried, only the straddling frame's bytes are copied (at most its own
+     * length, and a message body read from a direct buffer is copied into the codec's array anyway; from
+     * {@link #pending} the codec reads the heap array directly), and Netty keeps no cumulation at all.
+     *
+     * <p>Why it is safe: the header was validated exactly as before ({@link FrameFormat#readHeader}, the
+     * handshake rules), the body is bounded by {@link #SCRATCH_MAX_BYTES} (the cumulation buffer held
+     * the same bytes before), and the completed frame goes through the same {@link #dispatch} as a frame
+     * read whole, on an open member connection only, in stream order: nothing later in the stream is
+     * looked at before it.
+     */
+    private void startPending(ByteBuf in, FrameFormat.Header h) {
+        in.skipBytes(FrameFormat.HEADER_BYTES);
+        int length = h.length();
+        if (pending == null || pending.capacity() < length) {
+            if (pending != null) pending.release();
+            pending = io.netty.buffer.Unpooled.buffer(Math.max(length, 1024));
+        }
+        pending.clear();
+        pendingType = h.type();
+        pendingLength = length;
+        pending.writeBytes(in, in.readableBytes());
+    }
+
+    /** Tops up the carried frame; true once it is complete and handled ({@code in} may hold more frames), false if {@code in} is used up. */
+    private boolean continuePending(ChannelHandlerContext ctx, ByteBuf in) {
+        int take = Math.min(in.readableBytes(), pendingLength - pending.writerIndex());
+        pending.writeBytes(in, take);
+        if (pending.writerIndex() < pendingLength) return false;
+        FrameFormat.Header h = new FrameFormat.Header((byte) pendingType, pendingLength);
+        pendingType = -1;
+        if (state == State.CLOSED) return true;
+        try {
+            dispatch(ctx, pending, h);
+        } finally {
+            pending.clear();
+        }
+        return true;
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+        pendingType = -1;
     }
 
     private void onHandshake(ChannelHandlerContext ctx, ByteBuf in, int length) {

@@ -237,8 +237,6 @@ final class PeerLink {
                         batch = null;
                     }
                     ch.write(f.encoded()); // the channel releases this reference, sent or not
-                    queuedMessages.decrementAndGet();
-                    queuedBytes.addAndGet(-size);
                     frames++;
                     bytes += size;
                     continue;
@@ -249,13 +247,11 @@ final class PeerLink {
                 }
                 if (batch == null) {
                     // Sized by what is queued (this frame included), so a lone small message takes a small buffer.
-                    long queued = queuedBytes.get();
+                    long queued = queuedBytes.get() - bytes; // the frames of this drain so far are subtracted once, below
                     batch = ch.alloc().directBuffer((int) Math.max(size, Math.min(BATCH_BYTES, queued)));
                 }
                 batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.bodyLength()).writeBytes(f.body());
                 if (f.tail() != null) batch.writeBytes(f.tail(), f.tailOffset(), f.tailLength()); // the one copy of a large block
-                queuedMessages.decrementAndGet();
-                queuedBytes.addAndGet(-size);
                 frames++;
                 bytes += size;
             }
@@ -265,6 +261,14 @@ final class PeerLink {
             }
         } finally {
             if (batch != null) batch.release();
+            // Once per drain, not per frame: the sending threads increment these per frame, so a decrement per
+            // frame bounced their cache line between the sender and the I/O thread for every frame. Until this
+            // point the counts are too high by this drain's frames, which can only make a sender see the queue
+            // fuller than it is (a drop at the bound a drain earlier), never let it past the bound.
+            if (frames > 0) {
+                queuedMessages.addAndGet(-frames);
+                queuedBytes.addAndGet(-bytes);
+            }
         }
         if (frames > 0) {
             framesSent.add(frames);

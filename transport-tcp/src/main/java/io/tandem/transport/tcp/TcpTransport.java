@@ -7,6 +7,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -289,6 +290,7 @@ public final class TcpTransport implements Transport {
                     .channel(io.serverSocketChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.RCVBUF_ALLOCATOR, readAllocator())
                     .childHandler(connectionInitializer(null))
                     .bind(endpoint.host(), endpoint.port())
                     .syncUninterruptibly()
@@ -308,11 +310,27 @@ public final class TcpTransport implements Transport {
                 .group(g)
                 .channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, readAllocator())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
         this.dialing = dialing;
         for (PeerLink link : links.values()) {
             if (link.dialer) link.startDialing(dialing.clone().handler(connectionInitializer(link)));
         }
+    }
+
+    /**
+     * The largest receive buffer one socket read may use. Netty's adaptive guess starts at 2 KiB and grows
+     * while reads fill their buffer, up to 64 KiB by default; a streaming connection then reads in 64 KiB
+     * pieces (one completion, one pipeline pass and, with io_uring, one submission each). Up to 256 KiB
+     * it reads four times as much per pass; a connection of small frames never grows its guess, so it
+     * keeps its small buffers (and its latency: a read hands over whatever the socket has, it never
+     * waits to fill the buffer). 256 KiB stays below the pooled allocator's largest pooled buffer (1 MiB).
+     * {@code -Dtandem.tcp.readMaxBytes} changes it, for measurements.
+     */
+    static final int READ_MAX_BYTES = Integer.getInteger("tandem.tcp.readMaxBytes", 256 * 1024);
+
+    private static AdaptiveRecvByteBufAllocator readAllocator() {
+        return new AdaptiveRecvByteBufAllocator(64, 2048, Math.max(2048, READ_MAX_BYTES));
     }
 
     private static boolean isLoopback(String host) {

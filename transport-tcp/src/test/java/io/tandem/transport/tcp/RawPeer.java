@@ -69,6 +69,18 @@ final class RawPeer implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Writes {@code bytes} in pieces of {@code piece} bytes, each its own segment (no Nagle, a flush per
+     * piece), so that the transport's reads end inside frames and inside headers.
+     */
+    void sendInPieces(byte[] bytes, int piece) throws IOException {
+        socket.setTcpNoDelay(true);
+        for (int at = 0; at < bytes.length; at += piece) {
+            out.write(bytes, at, Math.min(piece, bytes.length - at));
+            out.flush();
+        }
+    }
+
     /** Reads the transport's handshake reply. */
     Handshake readHandshake() throws Exception {
         byte[] headerBytes = readFully(FrameFormat.HEADER_BYTES);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tandem.codec.FrameFormat;
 import io.tandem.engine.NodeId;
+import io.tandem.engine.ProtocolMessage;
 import io.tandem.transport.tcp.TestSupport.Seq;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -170,6 +171,58 @@ class TcpBadInputTest {
         assertThat(meter("tandem.transport.frames.malformed", "peer", "n1")).isEqualTo(1);
         assertThat(cluster.recorder(N2).seqsFrom(N1)).containsExactly(1L);
         assertThat(cluster.recorder(N2).regionWrites()).isEmpty();
+    }
+
+    /**
+     * The same bad frames arriving a few bytes at a time: the transport's reads end inside them, so each is
+     * carried over from read to read (Connection#startPending) before it is looked at; each must still be
+     * rejected with its counter, and nothing of it may reach the listener.
+     */
+    @ParameterizedTest
+    @MethodSource("badFramesAfterTheHandshake")
+    void aMalformedFrameArrivingInPiecesIsRejectedAsWhole(AfterHandshake bad) throws Exception {
+        try (RawPeer raw = handshakenPeer()) {
+            raw.sendInPieces(frame(FrameFormat.TYPE_MESSAGE, cluster.codec.encode(new Seq(1))), 3);
+            await("the valid message is delivered", () -> cluster.recorder(N2).count(N1) == 1);
+            raw.sendInPieces(bad.bytes(), 3);
+            raw.awaitClosedByPeer();
+        }
+        assertOnlyCounted(1, 0, 0);
+        assertThat(meter("tandem.transport.frames.malformed", "peer", "n1")).isEqualTo(1);
+        assertThat(cluster.recorder(N2).seqsFrom(N1)).containsExactly(1L);
+        assertThat(cluster.recorder(N2).regionWrites()).isEmpty();
+    }
+
+    /**
+     * A stream of valid frames cut at arbitrary places (pieces of 1, 5 and 1,000 bytes, so cuts fall in
+     * headers and bodies of frames small and large): every message arrives whole, once, in order, and
+     * nothing is counted as bad.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 5, 1000})
+    void framesCutAnywhereByTheReadsAreDeliveredWholeAndInOrder(int piece) throws Exception {
+        java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+        java.util.List<Long> expected = new java.util.ArrayList<>();
+        for (int i = 1; i <= 40; i++) {
+            byte[] payload = new byte[i % 4 == 0 ? 9000 : i * 7]; // some over one read of a small receive buffer
+            Arrays.fill(payload, (byte) i);
+            stream.writeBytes(frame(FrameFormat.TYPE_MESSAGE, cluster.codec.encode(new Seq(i, i, payload))));
+            expected.add((long) i);
+        }
+        try (RawPeer raw = handshakenPeer()) {
+            raw.sendInPieces(stream.toByteArray(), piece);
+            await("all 40 messages are delivered", () -> cluster.recorder(N2).count(N1) == 40);
+            assertThat(cluster.recorder(N2).seqsFrom(N1)).containsExactlyElementsOf(expected);
+            for (ProtocolMessage m : cluster.recorder(N2).from(N1)) {
+                Seq s = (Seq) m;
+                byte[] want = new byte[s.seq() % 4 == 0 ? 9000 : (int) s.seq() * 7];
+                Arrays.fill(want, (byte) s.seq());
+                assertThat(s.payload()).as("payload of message %d", s.seq()).isEqualTo(want);
+            }
+            assertThat(n2.isConnected(N1)).isTrue();
+        }
+        assertThat(n2.stats().malformedFrames()).isZero();
+        assertThat(n2.stats().oversizedFrames()).isZero();
     }
 
     /** A first frame that must be refused at the handshake. */
