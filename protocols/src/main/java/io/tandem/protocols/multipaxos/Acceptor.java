@@ -43,6 +43,13 @@ import java.util.TreeMap;
  * survives any minority failure, so the acceptor forgets its votes there: it records {@code g} in the
  * meta store and, once that is durable, compacts the journal prefix no remaining vote needs. It
  * reports {@code g} in Phase 1b and Phase 2b so a leader skips those slots.
+ *
+ * <p>Memory (session 19): the votes of a snapshot period live in the journal only. The heap holds two longs per
+ * journal record ({@link JournalIndex}: which slots it holds) and the votes of the last few windows
+ * ({@link #recent}: to tell a resent Phase 2a from a new one). Phase 1b, which needs older votes, reads the records
+ * that hold them back from the journal; it is rare (a new leader), and the journal was the truth anyway. Holding a
+ * vote object per slot for 250,000 slots (the peer benchmark's snapshot period) made every young collection of the
+ * replica JVMs copy them: 50-216 ms pauses every 1-4 s (mp18's GC logs).
  */
 class Acceptor {
     /** The acceptor's meta namespace on the node; its keys below are stored under it (data directories of earlier builds stay readable). */
@@ -70,7 +77,11 @@ class Acceptor {
     private long gcSlot;
     private long gcToken;
     private long maxVotedSlot;
-    private final TreeMap<Long, StoredVote> votes = new TreeMap<>();
+    /** Slots of each journal record not yet compacted. */
+    private final JournalIndex journal = new JournalIndex();
+    /** The newest vote of recent slots, by slot modulo the length; an entry of another slot is a miss. */
+    private final long[] recentSlots;
+    private final StoredVote[] recent;
     private final ArrayDeque<JournalRun> undurable = new ArrayDeque<>();
     private final Map<NodeId, Long> replicaSnapshots = new TreeMap<>();
     private final ArrayDeque<PendingReply> replies = new ArrayDeque<>();
@@ -82,6 +93,9 @@ class Acceptor {
         this.history = recordHistory ? new VoteHistory() : null;
         this.maxPromiseVotes = 4 * rc.config.maxBatchSlots();
         this.maxPromiseBytes = 4 * rc.config.maxBatchBytes();
+        int capacity = Integer.highestOneBit(Math.max(1024, 4 * rc.config.windowSlots() - 1)) << 1;
+        this.recentSlots = new long[capacity];
+        this.recent = new StoredVote[capacity];
     }
 
     // ------------------------------------------------------------------------------------------
@@ -97,10 +111,7 @@ class Acceptor {
             LogEntry e = log.entry(i);
             JournalRun run = decodeRun(i, e.payload());
             promised = Ballot.max(promised, run.ballot());
-            for (int k = 0; k < run.values().size(); k++) {
-                long slot = run.firstSlot() + k;
-                if (slot > gcSlot) votes.put(slot, new StoredVote(run.ballot(), run.values().get(k), i));
-            }
+            journal.add(i, run.firstSlot(), run.firstSlot() + run.values().size() - 1);
             if (i > durable) undurable.addLast(run);
             else maxVotedSlot = Math.max(maxVotedSlot, run.firstSlot() + run.values().size() - 1);
         }
@@ -152,11 +163,12 @@ class Acceptor {
             persistPromise();
         }
         long fromSlot = Math.max(p.fromSlot(), gcSlot + 1);
+        long pageEnd = pageEnd(fromSlot);
         List<Vote> page = new ArrayList<>();
         int bytes = 0;
         long next = fromSlot;
         boolean complete = true;
-        for (Map.Entry<Long, StoredVote> e : votes.tailMap(fromSlot, true).entrySet()) {
+        for (Map.Entry<Long, StoredVote> e : votesBetween(fromSlot, pageEnd).entrySet()) {
             StoredVote v = e.getValue();
             if (!page.isEmpty() && (page.size() >= maxPromiseVotes || bytes + v.value().weight() > maxPromiseBytes)) {
                 complete = false;
@@ -166,7 +178,60 @@ class Acceptor {
             page.add(new Vote(e.getKey(), v.ballot(), v.value()));
             bytes += v.value().weight();
         }
+        if (complete && pageEnd != Long.MAX_VALUE) {
+            complete = false; // more voted slots follow the page's
+            next = pageEnd + 1;
+        }
         reply(from, new Promise(p.ballot(), gcSlot, page, next, complete), rc.engine.log().lastIndex(), promiseToken);
+    }
+
+    /**
+     * The last slot of a Phase 1b page from {@code fromSlot}: the page holds at most {@link #maxPromiseVotes} voted
+     * slots, and the voted slots are the union of the journal records' runs. {@link Long#MAX_VALUE} when fewer follow.
+     */
+    private long pageEnd(long fromSlot) {
+        List<long[]> runs = new ArrayList<>();
+        for (long i = journal.isEmpty() ? 1 : journal.firstIndex(); !journal.isEmpty() && i <= journal.lastIndex(); i++) {
+            if (journal.lastSlot(i) >= fromSlot) runs.add(new long[] {Math.max(fromSlot, journal.firstSlot(i)), journal.lastSlot(i)});
+        }
+        runs.sort((a, b) -> Long.compare(a[0], b[0]));
+        long count = 0;
+        long covered = fromSlot - 1;
+        for (long[] r : runs) {
+            long start = Math.max(r[0], covered + 1);
+            if (start > r[1]) continue;
+            long n = r[1] - start + 1;
+            if (count + n > maxPromiseVotes) return start + (maxPromiseVotes - count) - 1;
+            count += n;
+            covered = r[1];
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * The votes held for slots {@code from..to} (above the garbage-collection point), read back from the journal: for
+     * each slot the vote of the latest record holding it, as a restart's replay would find (an acceptor only votes at
+     * ballots at least as high as before).
+     */
+    private NavigableMap<Long, StoredVote> votesBetween(long from, long to) {
+        TreeMap<Long, StoredVote> out = new TreeMap<>();
+        long low = Math.max(from, gcSlot + 1);
+        if (journal.isEmpty() || low > to) return out;
+        DurableLog log = rc.engine.log();
+        for (long i = journal.firstIndex(); i <= journal.lastIndex(); i++) {
+            if (journal.lastSlot(i) < low || journal.firstSlot(i) > to) continue;
+            JournalRun run = decodeRun(i, log.entry(i).payload());
+            for (int k = 0; k < run.values().size(); k++) {
+                long slot = run.firstSlot() + k;
+                if (slot >= low && slot <= to) out.put(slot, new StoredVote(run.ballot(), run.values().get(k), i));
+            }
+        }
+        return out;
+    }
+
+    private StoredVote recentVote(long slot) {
+        int at = (int) (slot & (recent.length - 1));
+        return recentSlots[at] == slot ? recent[at] : null;
     }
 
     private void persistPromise() {
@@ -204,7 +269,7 @@ class Acceptor {
         boolean changed = false;
         long needed = 0;
         for (int k = 0; k < values.size() && !changed; k++) {
-            StoredVote known = votes.get(first + k);
+            StoredVote known = recentVote(first + k); // a miss only costs a journal record that repeats a vote
             if (known == null || !known.ballot().equals(a.ballot()) || !known.value().equals(values.get(k))) changed = true;
             else needed = Math.max(needed, known.journalIndex());
         }
@@ -213,7 +278,12 @@ class Acceptor {
             long index = log.lastIndex() + 1;
             List<Value> copy = List.copyOf(values);
             log.append(new LogEntry(index, a.ballot().round(), encodeRun(a.ballot(), first, copy)));
-            for (int k = 0; k < copy.size(); k++) votes.put(first + k, new StoredVote(a.ballot(), copy.get(k), index));
+            journal.add(index, first, first + copy.size() - 1);
+            for (int k = 0; k < copy.size(); k++) {
+                int at = (int) ((first + k) & (recent.length - 1));
+                recentSlots[at] = first + k;
+                recent[at] = new StoredVote(a.ballot(), copy.get(k), index);
+            }
             JournalRun run = new JournalRun(index, a.ballot(), first, copy);
             needed = journaled(run);
         }
@@ -244,9 +314,9 @@ class Acceptor {
         return maxVotedSlot;
     }
 
-    /** The votes held now, by slot (read-only; tests). */
+    /** The votes held now, by slot, read back from the journal (tests). */
     java.util.SortedMap<Long, StoredVote> votesView() {
-        return Collections.unmodifiableSortedMap(votes);
+        return Collections.unmodifiableSortedMap(votesBetween(gcSlot + 1, Long.MAX_VALUE));
     }
 
     /** A replica's progress: its snapshot point may let us forget votes (see the class comment). */
@@ -265,36 +335,22 @@ class Acceptor {
         long covered = points.get(copies - 1);
         if (covered <= gcSlot) return;
         gcSlot = covered;
-        dropVotesThrough(covered);
         maxVotedSlot = Math.max(maxVotedSlot, covered);
         gcToken = rc.nextToken();
         rc.engine.meta().put(GC_KEY, ByteBuffer.allocate(8).putLong(covered).array(), gcToken);
     }
 
-    /**
-     * Forgets the votes up to {@code slot}. A snapshot period's worth of votes goes at once (250,000 slots in
-     * the peer benchmark), and removing them from the tree one by one held the loop for tens of milliseconds
-     * (session 17); when fewer votes stay than go, the tree is rebuilt from those that stay instead (linear
-     * in them). The same votes remain either way.
-     */
-    private void dropVotesThrough(long slot) {
-        if (votes.isEmpty() || votes.firstKey() > slot) return;
-        if (votes.lastKey() - slot < slot - votes.firstKey()) {
-            TreeMap<Long, StoredVote> keep = new TreeMap<>(votes.tailMap(slot, false));
-            votes.clear();
-            votes.putAll(keep);
-        } else {
-            votes.headMap(slot, true).clear();
-        }
-    }
-
     /** The new garbage-collection point is durable: the journal prefix no remaining vote needs can go. */
     private void compactJournal() {
         DurableLog log = rc.engine.log();
-        long keepFrom = log.lastIndex() + 1;
-        for (StoredVote v : votes.values()) keepFrom = Math.min(keepFrom, v.journalIndex());
-        long upTo = Math.min(keepFrom - 1, log.durableIndex());
+        // The prefix of records whose every slot is garbage-collected: nothing in it is needed again. (A record
+        // whose votes were all superseded by later ones waits until the collection passes its slots, as the
+        // collection always does; keeping a record longer is always safe.)
+        long upTo = journal.isEmpty() ? 0 : journal.firstIndex() - 1;
+        while (!journal.isEmpty() && upTo < journal.lastIndex() && journal.lastSlot(upTo + 1) <= gcSlot) upTo++;
+        upTo = Math.min(upTo, log.durableIndex());
         if (upTo >= log.firstIndex()) log.compactPrefix(upTo);
+        journal.dropThrough(upTo);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -429,9 +485,9 @@ class Acceptor {
         return maxVotedSlot;
     }
 
-    /** The votes held, by slot (durable or not: see {@link #isDurable}). */
+    /** The votes held, by slot (durable or not: see {@link #isDurable}), read back from the journal (tests, invariants). */
     NavigableMap<Long, StoredVote> votes() {
-        return Collections.unmodifiableNavigableMap(votes);
+        return Collections.unmodifiableNavigableMap(votesBetween(gcSlot + 1, Long.MAX_VALUE));
     }
 
     boolean isDurable(StoredVote v) {
@@ -444,7 +500,7 @@ class Acceptor {
     }
 
     String describe() {
-        return "acceptor promised=" + promised + " gc=" + gcSlot + " maxVoted=" + maxVotedSlot + " votes=" + votes.size()
+        return "acceptor promised=" + promised + " gc=" + gcSlot + " maxVoted=" + maxVotedSlot + " journalRecords=" + journal.size()
                 + " journal=[" + rc.engine.log().firstIndex() + ".." + rc.engine.log().lastIndex() + "] replies=" + replies.size();
     }
 }

@@ -180,12 +180,22 @@ class Leader {
     /** Per replica, its last report as seen here: how far behind our chosen prefix it was then, and when it came. */
     private final Map<NodeId, ReplicaReport> replicaReports = new TreeMap<>();
     private long chosenWatermark;
-    private final TreeMap<Long, Value> retained = new TreeMap<>();
+    /**
+     * Chosen values kept to answer a replica's {@link Recover}: by slot modulo the length (at least
+     * {@code retainedChosenSlots}), an entry of another slot being a miss. Chosen slots arrive in any order; a
+     * ring keeps about the newest ones as the tree map this was did, without a tree entry and a boxed key per
+     * slot (session 19). Only chosen values are kept, each under its own slot, so a hit is that slot's value.
+     */
+    private final long[] retainedSlots;
+    private final Value[] retained;
     private final TreeMap<Long, Long> recoverAskedAt = new TreeMap<>();
 
     Leader(RoleContext rc) {
         this.rc = rc;
         this.config = rc.config;
+        int retainedLength = Integer.highestOneBit(Math.max(1, config.retainedChosenSlots() - 1)) << 1;
+        this.retainedSlots = new long[retainedLength];
+        this.retained = new Value[retainedLength];
         this.topology = rc.topology;
         this.quorums = topology.quorums();
         this.selfIndex = topology.leaderIndex(rc.self);
@@ -762,8 +772,14 @@ class Leader {
     }
 
     private void retain(long slot, Value value) {
-        retained.put(slot, value);
-        while (retained.size() > config.retainedChosenSlots()) retained.pollFirstEntry();
+        int at = (int) (slot & (retained.length - 1));
+        retainedSlots[at] = slot;
+        retained[at] = value;
+    }
+
+    private Value retained(long slot) {
+        int at = (int) (slot & (retained.length - 1));
+        return retainedSlots[at] == slot ? retained[at] : null;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -844,11 +860,8 @@ class Leader {
         chosenWatermark = Math.max(chosenWatermark, p.executedSlot());
         replicaReports.put(from, new ReplicaReport(p.executedSlot(), chosenWatermark, rc.now()));
         settleExecutedSlots(p.executedSlot());
-        // Every replica has what we retain up to the slowest one's executed slot.
-        if (replicaExecuted.size() == topology.replicas().size()) {
-            long slowest = Collections.min(replicaExecuted.values());
-            retained.headMap(slowest, true).clear();
-        }
+        // What every replica executed stays retained until newer slots take its place in the ring: a bounded
+        // amount, and a replica that restarts behind may still get it by Recover.
     }
 
     /**
@@ -882,7 +895,7 @@ class Leader {
         List<Value> values = new ArrayList<>();
         int bytes = 0;
         for (long s = r.fromSlot(); s <= r.toSlot() && values.size() < config.maxBatchSlots(); s++) {
-            Value v = retained.get(s);
+            Value v = retained(s);
             if (v == null || (!values.isEmpty() && bytes + v.weight() > config.maxBatchBytes())) break;
             values.add(v);
             bytes += v.weight();

@@ -73,4 +73,24 @@ class ExecutedValuesTest {
             assertThat(kept.get(probe)).isEqualTo(model.get(probe));
         }
     }
+
+    @Test
+    void keepsValuesAsBytesAndFreesTheChunksOfADroppedPrefix() {
+        ExecutedValues kept = new ExecutedValues();
+        byte[] payload = new byte[1000];
+        Value big = new Value.Command(NodeId.of("n2"), 7, new ClientRequest.Session(3, 4, 2), new byte[ExecutedValues.CHUNK_BYTES + 10]);
+        for (long s = 1; s <= 1000; s++) kept.append(s, s == 500 ? big : s % 3 == 0 ? Value.NOOP : s % 3 == 1
+                ? new Value.Command(NodeId.of("n1"), s, new ClientRequest.Session(1, s, 0), payload)
+                : new Value.LogRead(NodeId.of("n3"), s));
+        assertThat(kept.get(500)).isEqualTo(big); // a value larger than a chunk gets its own
+        assertThat(kept.get(3)).isEqualTo(Value.NOOP);
+        assertThat(kept.get(2)).isEqualTo(new Value.LogRead(NodeId.of("n3"), 2));
+        assertThat(kept.get(1000)).isEqualTo(new Value.Command(NodeId.of("n1"), 1000, new ClientRequest.Session(1, 1000, 0), payload));
+        long before = kept.chunkBytes();
+        kept.dropThrough(900);
+        assertThat(kept.chunkBytes()).isLessThan(before / 5); // 100 slots of ~1 KB stay, in at most three chunks
+        assertThat(kept.get(902)).isEqualTo(new Value.LogRead(NodeId.of("n3"), 902));
+        kept.dropThrough(1000);
+        assertThat(kept.chunkBytes()).isZero();
+    }
 }
