@@ -53,11 +53,14 @@ final class LoadRun {
      * (then it is stopped, with exit status 0), at the latest after the connection timeout plus {@code seconds} plus a minute.
      */
     static Outcome run(JvmProcess.Launcher launcher, String system, Path jar, int replicas, int basePort, int clients, int keys, int valueSize,
-                       int seconds, int connectTimeout, Path timeline, Path log, Cleanup cleanup, Listener listener) throws InterruptedException, IOException {
+                       int seconds, int connectTimeout, List<String> options, Path timeline, Path log, Cleanup cleanup, Listener listener)
+            throws InterruptedException, IOException {
         Files.deleteIfExists(timeline);
-        List<String> args = List.of("load", "--system", system, "--replicas", Integer.toString(replicas), "--base-port", Integer.toString(basePort),
+        List<String> args = new ArrayList<>(List.of("load", "--system", system, "--replicas", Integer.toString(replicas), "--base-port", Integer.toString(basePort),
                 "--clients", Integer.toString(clients), "--keys", Integer.toString(keys), "--value-size", Integer.toString(valueSize),
-                "--seconds", Integer.toString(seconds), "--connect-timeout", Integer.toString(connectTimeout), "--timeline", timeline.toString());
+                "--seconds", Integer.toString(seconds), "--connect-timeout", Integer.toString(connectTimeout), "--timeline", timeline.toString()));
+        // The system's settings reach its load client too (e.g. a client timeout): the driver's load takes the same --opt.
+        for (String o : options) args.addAll(List.of("--opt", o));
         JvmProcess load = JvmProcess.start(system + " load", launcher.command(jar, args), log, cleanup);
         listener.started(load.pid());
         long deadline = System.nanoTime() + Duration.ofSeconds(connectTimeout + seconds + 60L).toNanos();

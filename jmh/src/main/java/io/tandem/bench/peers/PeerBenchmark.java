@@ -66,7 +66,18 @@ public final class PeerBenchmark implements Callable<Integer> {
     record Settings(String mode, List<String> systems, boolean systemsExplicit, int runs, List<Config> configs, int warmup, int measure,
                     List<Slowdown.Kind> kinds, Set<Slowdown.Target> slowTargets, Config slowConfig, int slowWarmup, int slowHealthy, int slowWindow, Slowness.CpuQuota cpu,
                     Slowness.Pauses pause, Slowness.NetworkDelay net, int clients, int keys, int basePort, int startTimeout, String heap,
-                    int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot, SteadyState warmupRule, Path profileWindow) {
+                    int tandemAdminPortOffset, Path repoRoot, Path workDir, Path out, Path cgroupRoot, SteadyState warmupRule, Path profileWindow,
+                    List<SystemOption> systemOptions, List<SystemOption> loadOptions) {
+        /** The {@code --opt} settings for {@code system}'s replicas, in the order given. */
+        List<String> optionsFor(String system) {
+            return SystemOption.of(systemOptions, system);
+        }
+
+        /** The {@code --load-opt} settings for {@code system}'s load client, in the order given. */
+        List<String> loadOptionsFor(String system) {
+            return SystemOption.of(loadOptions, system);
+        }
+
         Slowness slowness(Slowdown.Kind kind) {
             return switch (kind) {
                 case cpu -> cpu;
@@ -157,6 +168,34 @@ public final class PeerBenchmark implements Callable<Integer> {
             + "e.g. --jvm-opt=-XX:StartFlightRecording=delay=20s,duration=10s,settings=profile,filename=/tmp/jfr/rec-%%p.jfr (profiling).")
     List<String> jvmOpts = new ArrayList<>();
 
+    @Option(names = "--opt", paramLabel = "[SYSTEM:]KEY=VALUE", description = "A replica setting, passed as --opt KEY=VALUE to the replicas "
+            + "of SYSTEM (one of --systems), or of every system without the prefix; repeat for several, e.g. --opt ratis:log-metadata=false "
+            + "(each adapter's settings: peers/README.md).")
+    List<String> opts = new ArrayList<>();
+
+    @Option(names = "--load-opt", paramLabel = "[SYSTEM:]KEY=VALUE", description = "A load-client setting of SYSTEM (or of every system), passed as "
+            + "--opt KEY=VALUE to the load JVM, e.g. --load-opt tandem-raft:request-timeout=20s.")
+    List<String> loadOpts = new ArrayList<>();
+
+    /** One {@code --opt}: a setting for one system, or for all ({@code system} null). */
+    record SystemOption(String system, String setting) {
+        static SystemOption parse(String text) {
+            int eq = text.indexOf('=');
+            if (eq <= 0) throw new IllegalArgumentException("--opt takes [SYSTEM:]KEY=VALUE, got '" + text + "'");
+            int colon = text.substring(0, eq).indexOf(':'); // keys have no ':'; values may (addresses)
+            if (colon < 0) return new SystemOption(null, text);
+            String system = text.substring(0, colon).strip();
+            String setting = text.substring(colon + 1);
+            if (setting.indexOf('=') <= 0) throw new IllegalArgumentException("--opt " + text + ": no KEY before '='");
+            SystemCatalog.spec(system); // an unknown system fails here, with the known names
+            return new SystemOption(system, setting);
+        }
+
+        static List<String> of(List<SystemOption> options, String system) {
+            return options.stream().filter(o -> o.system() == null || o.system().equals(system)).map(SystemOption::setting).toList();
+        }
+    }
+
     @Option(names = "--profile-window", paramLabel = "DIR", description = "Profiles exactly the measured window of every trial: each replica's CPU by thread "
             + "(/proc, at the window's start and end) in DIR/<trial>-threads.csv and, for JVMs started with a continuous JFR recording "
             + "(--jvm-opt=-XX:StartFlightRecording=...), that recording's window cut out with jcmd JFR.dump into DIR/<trial>-r<replica>-<pid>.jfr.")
@@ -189,6 +228,23 @@ public final class PeerBenchmark implements Callable<Integer> {
 
     static CommandLine commandLine(String[] args) {
         return new CommandLine(new PeerBenchmark(args)).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    private static List<SystemOption> systemOptions(String flag, List<String> given, List<String> systemNames) {
+        List<SystemOption> out = new ArrayList<>();
+        for (String o : given) {
+            SystemOption so;
+            try {
+                so = SystemOption.parse(o);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(flag + ": " + e.getMessage());
+            }
+            if (so.system() != null && !systemNames.contains(so.system())) {
+                throw new IllegalArgumentException(flag + " " + o + ": " + so.system() + " is not among the systems run (" + String.join(", ", systemNames) + ")");
+            }
+            out.add(so);
+        }
+        return List.copyOf(out);
     }
 
     /** Checks the options and fills in the mode's presets; a problem is an {@link IllegalArgumentException} with a message for the user. */
@@ -248,7 +304,7 @@ public final class PeerBenchmark implements Callable<Integer> {
         return new Settings(mode.name(), names, systems != null, r, List.copyOf(cs), w, m, List.copyOf(kinds), Collections.unmodifiableSet(targets), Config.parse(slowdownConfig), sw, sh, sl,
                 cpu, pause, net, clients, keys, basePort, startTimeout, heap, tandemAdminPortOffset, repoRoot.toAbsolutePath().normalize(),
                 workDir.toAbsolutePath().normalize(), outDir.toAbsolutePath().normalize(), cgroupRoot, rule,
-                profileWindow == null ? null : profileWindow.toAbsolutePath().normalize());
+                profileWindow == null ? null : profileWindow.toAbsolutePath().normalize(), systemOptions("--opt", opts, names), systemOptions("--load-opt", loadOpts, names));
     }
 
     @Override

@@ -159,7 +159,7 @@ final class PeerRunner {
         Path logs = s.out().resolve("logs");
         PeerCluster cluster;
         try {
-            cluster = startReady(spec, jar, t.config().fsync(), List.of(), t.tag());
+            cluster = startReady(spec, jar, t.config().fsync(), s.optionsFor(t.system()), t.tag());
         } catch (PeerCluster.StartFailure e) {
             return Results.Trial.failure(t, e.getMessage(), ProcStat.loadAverage1m());
         }
@@ -177,7 +177,7 @@ final class PeerRunner {
             // The driver runs for the longest warm-up plus the measured window; the harness stops it once it has the
             // window (an adaptive warm-up usually ends sooner).
             LoadRun.Outcome outcome = LoadRun.run(launcher, t.system(), jar, spec.replicas(), basePort, s.clients(), s.keys(), t.config().valueSize(),
-                    rule.maxSeconds() + s.measure() + 1, CONNECT_TIMEOUT, timeline, logs.resolve(t.tag() + "-load.log"), cleanup, new LoadRun.Listener() {
+                    rule.maxSeconds() + s.measure() + 1, CONNECT_TIMEOUT, s.loadOptionsFor(t.system()), timeline, logs.resolve(t.tag() + "-load.log"), cleanup, new LoadRun.Listener() {
                         @Override
                         public void started(long pid) {
                             warm.loadPid = pid;
@@ -329,7 +329,9 @@ final class PeerRunner {
         try {
             // Only the transport-delay scenario turns on the Tandem servers' fault injection (its admin requests and the
             // fault-injecting transport); every other cluster runs exactly as in the throughput matrix.
-            cluster = startReady(spec, jar, config.fsync(), kind == Slowdown.Kind.net ? List.of(TANDEM_FAULT_OPTION) : List.of(), tag);
+            List<String> options = new ArrayList<>(s.optionsFor(spec.name()));
+            if (kind == Slowdown.Kind.net) options.add(TANDEM_FAULT_OPTION);
+            cluster = startReady(spec, jar, config.fsync(), options, tag);
         } catch (PeerCluster.StartFailure e) {
             return Results.Scenario.failure(spec.name(), kind, fault, config, e.getMessage(), ProcStat.loadAverage1m());
         }
@@ -355,7 +357,7 @@ final class PeerRunner {
             LoadRun.Outcome outcome;
             try {
                 outcome = LoadRun.run(launcher, spec.name(), jar, spec.replicas(), basePort, s.clients(), s.keys(), config.valueSize(), total + 1,
-                        CONNECT_TIMEOUT, timeline, logs.resolve(tag + "-load.log"), cleanup, new LoadRun.Listener() {
+                        CONNECT_TIMEOUT, s.loadOptionsFor(spec.name()), timeline, logs.resolve(tag + "-load.log"), cleanup, new LoadRun.Listener() {
                             @Override
                             public void second(int second) {
                                 for (int i = 0; i < phases.size(); i++) {

@@ -114,4 +114,20 @@ class PlanAndOptionsTest {
         assertThat(PeerRunner.isLeftover("java " + marker + "2 -jar x.jar", marker)).isFalse();
         assertThat(PeerRunner.isLeftover("java -jar x.jar", marker)).isFalse();
     }
+
+    @Test
+    void optionsGoToTheirSystemOrToEverySystem() {
+        PeerBenchmark.Settings s = settings("--systems", "tandem-raft,ratis", "--opt", "ratis:log-metadata=false", "--opt", "snapshot-threshold=9",
+                "--opt", "tandem-raft:peer=127.0.0.1:9", "--load-opt", "tandem-raft:request-timeout=20s");
+        assertThat(s.optionsFor("ratis")).containsExactly("log-metadata=false", "snapshot-threshold=9");
+        assertThat(s.optionsFor("tandem-raft")).containsExactly("snapshot-threshold=9", "peer=127.0.0.1:9");
+        assertThat(s.loadOptionsFor("tandem-raft")).containsExactly("request-timeout=20s");
+        assertThat(s.loadOptionsFor("ratis")).isEmpty();
+        assertThat(settings().optionsFor("tandem-raft")).isEmpty();
+        assertThatThrownBy(() -> settings("--systems", "tandem-raft", "--opt", "ratis:log-metadata=false"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ratis is not among the systems run");
+        assertThatThrownBy(() -> settings("--opt", "nosuch:x=1")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown system 'nosuch'");
+        assertThatThrownBy(() -> settings("--load-opt", "novalue")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--load-opt");
+        assertThatThrownBy(() -> settings("--opt", "ratis:=1")).isInstanceOf(IllegalArgumentException.class);
+    }
 }

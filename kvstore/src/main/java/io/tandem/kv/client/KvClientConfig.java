@@ -17,6 +17,8 @@ import io.tandem.routing.RoutingPolicy;
  * @param requestTimeout how long one operation may take, retries included; then {@link KvTimeoutException}
  * @param attemptTimeout how long one try at one member may take before the client tries again (the
  *                       same write is retried under the same session, so it still applies once)
+ *                       (both timeouts are checked by one sweep every tenth of the shorter one,
+ *                       1-50 ms: they fire up to that much late, never early)
  * @param connectTimeout one TCP connection attempt
  * @param maxInFlight    operations outstanding at once; callers wait for a free slot (back-pressure)
  * @param readPolicy     the read policy of gets and scans unless one is given per call

@@ -19,7 +19,6 @@ import io.tandem.transport.tcp.tls.CertificateIdentity;
 import io.tandem.transport.tcp.tls.TlsConfig;
 import io.tandem.transport.tcp.tls.TlsMaterial;
 import java.security.cert.X509Certificate;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.kv.DurationText;
 import io.tandem.kv.KvCodec;
@@ -43,12 +42,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -125,12 +122,21 @@ public final class TandemKvClient implements AutoCloseable {
     private volatile boolean closed;
     /** The request id of the token request that opens each connection when a token is configured. */
     private static final long AUTHENTICATE_ID = -1;
+
     /** TLS client context, or null for plaintext. */
     private final SslContext tls;
 
     // Event-loop state.
     private final Map<Endpoint, Node> nodes = new HashMap<>();
-    private final Set<Operation> active = new HashSet<>();
+    /**
+     * The outstanding operations in the order they began, linked through their own fields (no
+     * allocation per operation). The timeout sweep walks this list; see {@link #sweep()}.
+     */
+    private Operation oldest, newest;
+    /** How often the sweep runs while operations are outstanding, and whether it is scheduled (event-loop state). */
+    private final long sweepNanos;
+    private boolean sweepScheduled;
+    private final List<Operation> expired = new ArrayList<>();
     /** Where attempts go: core's routing policy, the same the simulator's clients follow (event-loop state). */
     private final Router<Endpoint> router;
     /**
@@ -150,12 +156,23 @@ public final class TandemKvClient implements AutoCloseable {
         // Spread clients over the members for their first attempts.
         this.router = config.routing().newRouter(members, members.get(ThreadLocalRandom.current().nextInt(members.size())));
         this.permits = new Semaphore(config.maxInFlight());
+        this.sweepNanos = sweepInterval(config);
         NettyIo io = NettyIo.resolve(IoMode.AUTO);
         this.group = io.newEventLoopGroup(1, "tandem-kv-client");
         this.loop = group.next();
         this.bootstrap = new Bootstrap().group(loop).channel(io.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+    }
+
+    /**
+     * A tenth of the shortest timeout, between 1 and 50 ms: a timeout fires at most that much late
+     * (50 ms on the default 3 s attempt timeout), and an idle or busy client wakes at most 20-1000
+     * times a second for it, whatever its rate of operations.
+     */
+    static long sweepInterval(KvClientConfig config) {
+        long shortest = Math.min(config.requestTimeout().toNanos(), config.attemptTimeout().toNanos());
+        return Math.clamp(shortest / 10, TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(50));
     }
 
     private static SslContext tlsContext(KvClientSecurity s) {
@@ -424,9 +441,13 @@ public final class TandemKvClient implements AutoCloseable {
             finish(op, null, new KvConnectionException("the client is closed"));
             return;
         }
-        active.add(op);
+        link(op);
         long timeout = op.fixedTarget != null ? Math.min(config.requestTimeout().toNanos(), config.attemptTimeout().toNanos()) : config.requestTimeout().toNanos();
-        op.deadlineTimer = loop.schedule(() -> deadlinePassed(op), timeout, TimeUnit.NANOSECONDS);
+        op.deadline = System.nanoTime() + timeout;
+        if (!sweepScheduled) {
+            sweepScheduled = true;
+            loop.schedule(this::sweep, sweepNanos, TimeUnit.NANOSECONDS);
+        }
         attempt(op);
     }
 
@@ -439,15 +460,15 @@ public final class TandemKvClient implements AutoCloseable {
         op.targets = targets;
         op.awaiting = targets.size();
         op.attempts++;
-        op.cancelAttemptTimer();
-        op.attemptTimer = loop.schedule(() -> attemptTimedOut(op, id), config.attemptTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        op.attemptDue = System.nanoTime() + config.attemptTimeout().toNanos();
+        op.attemptArmed = true;
         // Under a first-reply policy the attempt goes to several members; the first answer wins.
         for (Endpoint target : targets) node(target).send(op);
     }
 
     /** The other members of the attempt will not be heard: their late answers are ignored. */
     private void abandonAttempt(Operation op) {
-        op.cancelAttemptTimer();
+        op.attemptArmed = false;
         for (Endpoint t : op.targets) {
             Node n = nodes.get(t);
             if (n != null) n.pending.remove(op.requestId);
@@ -526,9 +547,32 @@ public final class TandemKvClient implements AutoCloseable {
         else loop.schedule(() -> attempt(op), delay, TimeUnit.NANOSECONDS);
     }
 
-    private void attemptTimedOut(Operation op, long requestId) {
-        if (op.finished || op.requestId != requestId) return;
-        op.attemptTimer = null;
+    /**
+     * The timeouts of every outstanding operation, checked in one pass instead of two timers armed
+     * and cancelled per operation (issue 25: the timers' scheduling and cancelling was a per-put
+     * cost of every client). Runs every {@link #sweepInterval} while operations are outstanding, so
+     * a timeout fires up to one interval late, never early. The expired ones are collected first:
+     * handling one (a retry, a finish) changes the list being walked.
+     */
+    private void sweep() {
+        sweepScheduled = false;
+        long now = System.nanoTime();
+        for (Operation op = oldest; op != null; op = op.newer) {
+            if (now - op.deadline >= 0 || (op.attemptArmed && now - op.attemptDue >= 0)) expired.add(op);
+        }
+        for (Operation op : expired) {
+            if (op.finished) continue;
+            if (now - op.deadline >= 0) deadlinePassed(op);
+            else if (op.attemptArmed && now - op.attemptDue >= 0) attemptTimedOut(op);
+        }
+        expired.clear();
+        if (oldest != null && !closed) {
+            sweepScheduled = true;
+            loop.schedule(this::sweep, sweepNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void attemptTimedOut(Operation op) {
         abandonAttempt(op);
         op.lastError = op.targets + " did not answer within " + DurationText.format(config.attemptTimeout());
         if (op.fixedTarget != null) {
@@ -554,12 +598,35 @@ public final class TandemKvClient implements AutoCloseable {
     private void finish(Operation op, Response response, Throwable error) {
         if (op.finished) return;
         op.finished = true;
-        op.cancelAttemptTimer();
-        if (op.deadlineTimer != null) op.deadlineTimer.cancel(false);
-        active.remove(op);
+        op.attemptArmed = false;
+        unlink(op);
         op.releaseSlot();
         if (error != null) op.future.completeExceptionally(error);
         else op.future.complete(response);
+    }
+
+    private void link(Operation op) {
+        op.older = newest;
+        if (newest != null) newest.newer = op;
+        else oldest = op;
+        newest = op;
+        op.linked = true;
+    }
+
+    private void unlink(Operation op) {
+        if (!op.linked) return; // finished before it began (the client was closed)
+        op.linked = false;
+        if (op.older != null) op.older.newer = op.newer;
+        else oldest = op.newer;
+        if (op.newer != null) op.newer.older = op.older;
+        else newest = op.older;
+        op.older = op.newer = null;
+    }
+
+    private List<Operation> outstanding() {
+        List<Operation> out = new ArrayList<>();
+        for (Operation op = oldest; op != null; op = op.newer) out.add(op);
+        return out;
     }
 
     /** The router of {@code op}'s key's shard once the shard map is known, else the whole group's. */
@@ -635,7 +702,7 @@ public final class TandemKvClient implements AutoCloseable {
         List<ChannelFuture> closing = new ArrayList<>();
         try {
             loop.submit(() -> {
-                for (Operation op : List.copyOf(active)) finish(op, null, new KvConnectionException("the client was closed"));
+                for (Operation op : outstanding()) finish(op, null, new KvConnectionException("the client was closed"));
                 for (Node n : nodes.values()) {
                     ChannelFuture f = n.close();
                     if (f != null) closing.add(f);
@@ -692,8 +759,13 @@ public final class TandemKvClient implements AutoCloseable {
         List<Endpoint> targets = List.of();
         int awaiting;
         String lastError = "no member answered yet";
-        ScheduledFuture<?> attemptTimer;
-        ScheduledFuture<?> deadlineTimer;
+        /** System.nanoTime() when the current attempt times out (if one is armed: not between attempts), and when the operation does. */
+        long attemptDue;
+        boolean attemptArmed;
+        long deadline;
+        /** Neighbours in the list of outstanding operations. */
+        Operation older, newer;
+        boolean linked;
         private boolean released;
 
         Operation(Kind kind, LongFunction<Request> request, Endpoint fixedTarget, String what, byte[] whatKey, byte[] command) {
@@ -725,13 +797,6 @@ public final class TandemKvClient implements AutoCloseable {
 
         Request requestFor(long id) {
             return kind == Kind.WRITE ? new Request.Command(id, session.clientId, sequence, command) : request.apply(id);
-        }
-
-        void cancelAttemptTimer() {
-            if (attemptTimer != null) {
-                attemptTimer.cancel(false);
-                attemptTimer = null;
-            }
         }
 
         void releaseSlot() {

@@ -122,6 +122,67 @@ class TandemKvClientTest {
         }
     }
 
+    @Test
+    void theDeadlineEndsRetriesThatKeepTimingOutAndIsNeverEarly() throws Exception {
+        try (SilentServer silent = new SilentServer();
+             TandemKvClient kv = TandemKvClient.connect(fast(silent.endpoint()).withRequestTimeout(Duration.ofMillis(450)).withAttemptTimeout(Duration.ofMillis(100)))) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> kv.put(b("k"), b("v"))).isInstanceOfSatisfying(KvTimeoutException.class, e -> {
+                assertThat(e.inDoubt()).isTrue();
+                assertThat(e.getMessage()).contains("got no answer within 450ms").contains("did not answer within 100ms");
+            });
+            // The sweep may fire a timeout late by one interval, never before it is due.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(450));
+            // Every retry of the write carried its one session: the same client id and sequence each time.
+            List<long[]> sent = silent.sessionsSeen();
+            assertThat(sent.size()).isGreaterThanOrEqualTo(2);
+            assertThat(sent.stream().map(sq -> sq[0] + "/" + sq[1]).distinct()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aServerThatDiesWithWritesOutstandingFailsEachOfThemInDoubt() throws Exception {
+        SilentServer silent = new SilentServer();
+        // Timeouts long enough that every write is still in its first attempt when the server dies, even on a loaded machine.
+        try (TandemKvClient kv = TandemKvClient.connect(fast(silent.endpoint()).withRequestTimeout(Duration.ofSeconds(8)).withAttemptTimeout(Duration.ofSeconds(8)))) {
+            List<CompletableFuture<?>> writes = new ArrayList<>();
+            for (int i = 0; i < 20; i++) writes.add(kv.putAsync(b("k" + i), b("v")));
+            io.tandem.testing.Await.until(Duration.ofSeconds(10), () -> silent.requestsSeen() >= 20, () -> "requests seen: " + silent.requestsSeen());
+            silent.close(); // the connection drops and reconnecting is refused: every write is retried until its deadline
+            for (CompletableFuture<?> w : writes) {
+                assertThatThrownBy(w::join).cause().isInstanceOfSatisfying(KvTimeoutException.class, e -> {
+                    assertThat(e.inDoubt()).isTrue();
+                    assertThat(e.getMessage()).contains("it may have been applied").containsAnyOf("cannot connect to", "closed");
+                });
+            }
+            assertThat(kv.retries()).isGreaterThanOrEqualTo(20); // each was retried after the connection was lost, not after an attempt timeout
+        }
+    }
+
+    @Test
+    void anAttemptThatGetsNoAnswerMovesOnToAMemberThatAnswers(@TempDir Path dir) throws Exception {
+        try (InJvmCluster cluster = InJvmCluster.start(dir, 3, Map.of()); SilentServer silent = new SilentServer()) {
+            int leader = cluster.awaitLeader(Duration.ofSeconds(20));
+            try (TandemKvClient kv = TandemKvClient.connect(KvClientConfig.of(List.of(silent.endpoint(), cluster.clientAddress(leader)))
+                    .withAttemptTimeout(Duration.ofMillis(200)))) {
+                List<CompletableFuture<CasResult>> writes = new ArrayList<>();
+                for (int i = 0; i < 10; i++) writes.add(kv.compareAndSetAsync(b("once" + i), null, b("x")));
+                // A write that went to the silent member first is retried at the leader, in its session: applied once.
+                for (CompletableFuture<CasResult> w : writes) assertThat(w.join().succeeded()).isTrue();
+                if (silent.requestsSeen() > 0) assertThat(kv.retries()).isPositive();
+                for (int i = 0; i < 10; i++) assertThat(kv.get(b("once" + i))).hasValueSatisfying(v -> assertThat(v).isEqualTo(b("x")));
+            }
+        }
+    }
+
+    @Test
+    void theSweepRunsAtATenthOfTheShortestTimeoutWithinBounds() {
+        Endpoint e = new Endpoint("127.0.0.1", 1);
+        assertThat(TandemKvClient.sweepInterval(KvClientConfig.of(List.of(e)))).isEqualTo(Duration.ofMillis(50).toNanos());
+        assertThat(TandemKvClient.sweepInterval(fast(e))).isEqualTo(Duration.ofMillis(20).toNanos());
+        assertThat(TandemKvClient.sweepInterval(fast(e).withAttemptTimeout(Duration.ofMillis(3)))).isEqualTo(Duration.ofMillis(1).toNanos());
+    }
+
     /** Accepts connections and reads requests but never answers. */
     private static final class SilentServer implements AutoCloseable {
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
