@@ -141,6 +141,9 @@ public final class LargeMessageBenchmark {
                 };
                 String system = p[0] == 1 ? "tandem" : p[0] == 2 ? "raw-fanout" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
+                // The JVM's CPU over the measured window (every member, transport and I/O thread of the point, plus the
+                // JIT and GC): cores used, and CPU per MB that reached a receiver (summed over receivers, so per transfer).
+                System.out.printf(Locale.ROOT, "# cpu %s n=%d payload=%d: %.2f cores, %.0f CPU us per MB received (all receivers)%n", system, p[1], p[2], r.cores, r.cpuUsPerMb);
                 String counts = COUNTS.getAndSet(null);
                 if (counts != null) System.out.println("# " + system + " n=" + p[1] + " payload=" + p[2] + ": " + counts);
                 System.out.flush();
@@ -150,7 +153,12 @@ public final class LargeMessageBenchmark {
         System.exit(0);
     }
 
-    private record Point(double meanMbps, double minMbps, long messages, double seconds) {}
+    private record Point(double meanMbps, double minMbps, long messages, double seconds, double cores, double cpuUsPerMb) {}
+
+    /** The process's CPU time in nanoseconds (all threads), or -1 if the JVM does not tell. */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+    }
 
     /** Measures the bytes counted by {@code counters} (one per receiver) between warm-up end and measure end. */
     private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure) throws InterruptedException {
@@ -174,9 +182,11 @@ public final class LargeMessageBenchmark {
         long[] before = new long[counters.length];
         for (int i = 0; i < counters.length; i++) before[i] = counters[i].get();
         long m0 = messages.get();
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long t1 = System.nanoTime();
+        long cpu = processCpuNanos() - cpu0;
         if (!transports.isEmpty()) {
             long frames = -frames0, flushes = -flushes0;
             for (TcpTransport t : transports) {
@@ -196,7 +206,9 @@ public final class LargeMessageBenchmark {
             sum += mbps;
             min = Math.min(min, mbps);
         }
-        return new Point(sum / counters.length, min, messages.get() - m0, seconds);
+        double cores = cpu / (double) (t1 - t0);
+        double usPerMb = cpu / 1e3 / Math.max(1e-9, sum * seconds);
+        return new Point(sum / counters.length, min, messages.get() - m0, seconds, cores, usPerMb);
     }
 
     /** {@code idle}: how each member's loop waits when its engine finds no work (the runtime's default is BACKOFF: spin, yield, then park). */
@@ -343,7 +355,7 @@ public final class LargeMessageBenchmark {
             t.start();
             // Messages here are chunks; the payload count is chunks * chunk / payload.
             Point p = measure(received, chunks, warmup, measure);
-            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
+            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds(), p.cores(), p.cpuUsPerMb());
         } finally {
             stop.set(true);
             if (t != null) t.join(5000);
@@ -425,7 +437,7 @@ public final class LargeMessageBenchmark {
             t.start();
             // Messages here are chunks at the first receiver; the payload count is chunks * chunk / payload.
             Point p = measure(received, chunks, warmup, measure);
-            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
+            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds(), p.cores(), p.cpuUsPerMb());
         } finally {
             stop.set(true);
             if (t != null) t.join(5000);
