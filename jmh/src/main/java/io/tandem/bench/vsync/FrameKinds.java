@@ -62,9 +62,11 @@ final class FrameKinds {
         counts.computeIfAbsent(key, k -> new LongAdder()).add(targets);
     }
 
-    private String push(int offset) {
+    private String push(int offset, int length) {
         if (DEBUG_OFFSETS && offset < 1024) return "push@" + offset;
         if (offset == 0) return "control-full";
+        // A pass's changed counters with the SMC guard in one write (rdmc19: the view's one shard).
+        if (offset < controlEnd && offset + length == controlEnd + 16) return "control-part+guard";
         if (offset < controlEnd) return "control-part";
         if (offset == controlEnd) return "trim-flag";
         if (offset == controlEnd + 8) return "guard";
@@ -101,19 +103,19 @@ final class FrameKinds {
 
                 @Override
                 public void push(String name, int offset, int length) {
-                    count(who + ":" + FrameKinds.this.push(offset), t.peers().size());
+                    count(who + ":" + FrameKinds.this.push(offset, length), t.peers().size());
                     r.push(name, offset, length);
                 }
 
                 @Override
                 public void push(String name, int offset, int length, Collection<NodeId> targets) {
-                    count(who + ":" + FrameKinds.this.push(offset), targets.size());
+                    count(who + ":" + FrameKinds.this.push(offset, length), targets.size());
                     r.push(name, offset, length, targets);
                 }
 
                 @Override
                 public long pushWithCompletion(String name, int offset, int length, Collection<NodeId> targets) {
-                    count(who + ":" + FrameKinds.this.push(offset) + "(heartbeat)", targets.size());
+                    count(who + ":" + FrameKinds.this.push(offset, length) + "(heartbeat)", targets.size());
                     return r.pushWithCompletion(name, offset, length, targets);
                 }
 

@@ -168,6 +168,9 @@ public final class LargeMessageBenchmark {
                 };
                 String system = p[0] == 1 ? "tandem" : p[0] == 2 ? "raw-fanout" : p[1] == 2 ? "raw" : "raw-streams";
                 System.out.printf(Locale.ROOT, "%d,%s,%d,%d,%.1f,%.1f,%d,%.2f%n", run, system, p[1], p[2], r.meanMbps, r.minMbps, r.messages, r.seconds);
+                // The JVM's CPU over the measured window (every member, transport and I/O thread of the point, plus the
+                // JIT and GC): cores used, and CPU per MB that reached a receiver (summed over receivers, so per transfer).
+                System.out.printf(Locale.ROOT, "# cpu %s n=%d payload=%d: %.2f cores, %.0f CPU us per MB received (all receivers)%n", system, p[1], p[2], r.cores, r.cpuUsPerMb);
                 String counts = COUNTS.getAndSet(null);
                 if (counts != null) System.out.println("# " + system + " n=" + p[1] + " payload=" + p[2] + ": " + counts);
                 String cpu = CPU.getAndSet(null);
@@ -179,7 +182,7 @@ public final class LargeMessageBenchmark {
         System.exit(0);
     }
 
-    private record Point(double meanMbps, double minMbps, long messages, double seconds) {}
+    private record Point(double meanMbps, double minMbps, long messages, double seconds, double cores, double cpuUsPerMb) {}
 
     /** Measures the bytes counted by {@code counters} (one per receiver) between warm-up end and measure end. */
     private static Point measure(AtomicLong[] counters, AtomicLong messages, double warmup, double measure) throws InterruptedException {
@@ -240,7 +243,7 @@ public final class LargeMessageBenchmark {
         double mb = Math.max(1e-9, sum * seconds);
         CPU.set(String.format(Locale.ROOT, "%.2f cores, %.0f MB received per CPU-second (all receivers); I/O threads: sending %.2f cores %.0f us/MB, receiving %.2f cores %.0f us/MB",
                 cores, mb / Math.max(1e-9, (cpu1 - cpu0) / 1e9), ioSend / 1e9 / seconds, ioSend / 1e3 / mb, ioReceive / 1e9 / seconds, ioReceive / 1e3 / mb));
-        return new Point(sum / counters.length, min, messages.get() - m0, seconds);
+        return new Point(sum / counters.length, min, messages.get() - m0, seconds, cores, (cpu1 - cpu0) / 1e3 / mb);
     }
 
     /** {@code idle}: how each member's loop waits when its engine finds no work (the runtime's default is BACKOFF: spin, yield, then park). */
@@ -387,7 +390,7 @@ public final class LargeMessageBenchmark {
             t.start();
             // Messages here are chunks; the payload count is chunks * chunk / payload.
             Point p = measure(received, chunks, warmup, measure);
-            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
+            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds(), p.cores(), p.cpuUsPerMb());
         } finally {
             stop.set(true);
             if (t != null) t.join(5000);
@@ -469,7 +472,7 @@ public final class LargeMessageBenchmark {
             t.start();
             // Messages here are chunks at the first receiver; the payload count is chunks * chunk / payload.
             Point p = measure(received, chunks, warmup, measure);
-            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds());
+            return new Point(p.meanMbps(), p.minMbps(), p.messages() * chunk / payload, p.seconds(), p.cores(), p.cpuUsPerMb());
         } finally {
             stop.set(true);
             if (t != null) t.join(5000);

@@ -42,6 +42,15 @@ final class ControlPush {
     /** The words as the last push through here sent them (valid when {@link #known}). */
     private final long[] pushed;
     private final long[] now;
+    /** Words of the control range. */
+    private final int words;
+    /**
+     * Word (from {@link VsyncRow#vid}) of the one block's guard if it follows the control range with only
+     * {@link VsyncRow#trimReady} between (the layout of a row with one subgroup), else -1: then a pending guard
+     * is pushed on its own.
+     */
+    private final int guardWord;
+    private long guardMerges;
     private boolean known;
     private long partialPushes;
     private long fullPushes;
@@ -57,8 +66,12 @@ final class ControlPush {
             int last = (b.persisted.offset() + b.persisted.length() - from) / 8;
             for (int i = first; i < last; i++) dataWord[i] = true;
         }
+        this.words = words;
+        int end = row.lastCounter.offset() + row.lastCounter.length();
+        boolean adjacent = row.blocks.size() == 1 && row.trimReady.offset() == end && row.blocks.getFirst().index.offset() == end + 8;
+        guardWord = adjacent ? words + 1 : -1;
         pushed = new long[words];
-        now = new long[words];
+        now = new long[words + 2];
     }
 
     /** Forgets what was pushed: the next push sends the whole range (a new view, new targets). */
@@ -102,6 +115,62 @@ final class ControlPush {
         known = true;
         fullPushes++;
         return true;
+    }
+
+    /**
+     * The push of a pass whose send moved the one shard's guard without pushing it ({@link RingBatch#publish(Sst,
+     * long, java.util.Collection, boolean)}; the slots it covers are already pushed): the changed data counters
+     * and the guard in one write per peer, where the pass used to write the guard and then the counters.
+     *
+     * <p>Why safe: the guard still goes in a write of its own after every slot it covers, on the same per-peer
+     * FIFO (R1/R2), so a reader that acquires it reads complete slots (R5); the write carries no slot. Its other
+     * words are the data counters (monotonic, read as minimums, vouching for nothing in my row; nothing reads them
+     * in the order of a write's bytes) and {@link VsyncRow#trimReady} with its value 0, what every peer holds
+     * while the data path runs (the flag is set only after wedging, and a pass with it up never merges: R4 wants
+     * the flag alone after the trim). Never deferred: the guard goes out in the pass that moved it, as before, and
+     * the counters deferred by earlier busy passes go with it. Any other case (a membership word changed, nothing
+     * known yet, no word changed, the flag up, a layout where the guard is not next to the range) pushes the guard
+     * first, on its own as {@link RingBatch} did, then the control range as {@link #push(Sst, List)} would.
+     */
+    void pushWithGuard(Sst sst, List<NodeId> targets, VsyncRow.Block block) {
+        if (guardWord < 0) {
+            sst.push(block.index, targets);
+            push(sst, targets);
+            return;
+        }
+        sst.readOwnWords(row.vid, block.index, now);
+        int first = -1;
+        boolean dataOnly = known && now[words] == 0;
+        for (int i = 0; i < words && dataOnly; i++) {
+            if (now[i] == pushed[i]) continue;
+            if (!dataWord[i]) dataOnly = false;
+            if (first < 0) first = i;
+        }
+        if (!dataOnly || first < 0) {
+            sst.push(block.index, targets);
+            push(sst, targets);
+            return;
+        }
+        sst.pushWords(row.vid, first, guardWord + 1, targets);
+        System.arraycopy(now, first, pushed, first, words - first);
+        guardMerges++;
+        partialPushes++;
+    }
+
+    /**
+     * Records a whole-range push made elsewhere (the heartbeat's, with completion): the next push compares against
+     * it. Without this the pass after each heartbeat found the heartbeat word changed and pushed the whole range
+     * a second time. Safe: what it records is what that push sent (my row is written only by this engine's thread,
+     * between the push and this call nothing writes it).
+     */
+    void recordWholePush(Sst sst) {
+        int n = sst.readOwnWords(row.vid, row.lastCounter, now);
+        System.arraycopy(now, 0, pushed, 0, n);
+        known = true;
+    }
+
+    long guardMerges() {
+        return guardMerges;
     }
 
     long partialPushes() {

@@ -53,7 +53,16 @@ final class RingBatch {
 
     /** Pushes the batch's slots, then sets the guard to {@code guardValue} and pushes it; the batch is then empty. */
     void publish(Sst sst, long guardValue, Collection<NodeId> targets) {
-        if (isEmpty()) return;
+        publish(sst, guardValue, targets, true);
+    }
+
+    /**
+     * As {@link #publish(Sst, long, Collection)}; without {@code pushGuard} the guard is set but not pushed, and
+     * true is returned if it moved: the caller pushes it later in a write of its own after these slots (the
+     * engine's control push of the pass, {@link ControlPush#pushWithGuard}), to the same targets.
+     */
+    boolean publish(Sst sst, long guardValue, Collection<NodeId> targets, boolean pushGuard) {
+        if (isEmpty()) return false;
         int runStart = row.slotOffset(first);
         int runEnd = runStart + lengths[(int) (first % row.window)];
         for (long k = first + 1; k < end; k++) {
@@ -69,6 +78,12 @@ final class RingBatch {
         }
         first = end;
         // The last run, then the guard in its own write (R5).
-        sst.publish(block.slots, runStart, runEnd - runStart, block.index, guardValue, targets);
+        if (pushGuard) {
+            sst.publish(block.slots, runStart, runEnd - runStart, block.index, guardValue, targets);
+        } else {
+            sst.push(block.slots, runStart, runEnd - runStart, targets);
+            sst.advance(block.index, guardValue);
+        }
+        return true;
     }
 }

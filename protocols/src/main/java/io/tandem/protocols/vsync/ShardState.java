@@ -73,6 +73,8 @@ final class ShardState {
     final long[] received;
     /** Per sender (shard rank), the messages held and not yet delivered, from index {@link #heldBase} on (see {@link HeldRing}). */
     private final HeldRing[] held;
+    /** Per sender (shard rank): the headers below this number had their transfer started by {@link #startAhead}. */
+    private final long[] startedAhead;
     private final long[] heldBase;
     long sent;
     long delivered;
@@ -97,6 +99,13 @@ final class ShardState {
     private boolean wholePayloads;
     /** My row changed since the engine last pushed it (see {@link #takeRowChanged}). */
     private boolean rowChanged;
+    /**
+     * Whether a send pass leaves its guard to the engine's control push ({@link #guardWithCounters()}): only when
+     * this shard is the view's one shard, so the control push's targets are this shard's other members.
+     */
+    private boolean guardWithCounters;
+    /** A send pass moved the guard and did not push it: the engine's next flush must (see {@link #takeGuardPending}). */
+    private boolean guardPending;
 
     @SuppressWarnings("unchecked")
     ShardState(Sst sst, VsyncRow row, Host host, long vid, int subgroup, String subgroupName, int shardIndex, List<NodeId> members, NodeId self, boolean raw,
@@ -123,6 +132,7 @@ final class ShardState {
         received = new long[n];
         held = new HeldRing[n];
         for (int s = 0; s < n; s++) held[s] = new HeldRing();
+        startedAhead = new long[n];
         heldBase = new long[n];
         List<NodeId> o = new ArrayList<>(members);
         o.remove(self);
@@ -156,7 +166,9 @@ final class ShardState {
         // only windowOpen() reads my column of it, and it takes my own count from sent (the same number); the row is
         // pushed after the pass, and the trim reads it only after wedging, when no send pass runs.
         if (work > 0) sst.set(block.received, rank, sent);
-        batch.publish(sst, sent, others); // the pass's slots, then the guard once (R5); only to the shard (§2.4)
+        // The pass's slots, then the guard once (R5); only to the shard (§2.4). With guardWithCounters the guard is
+        // left for the engine's control push of this pass, one write per peer with my counters (ControlPush#pushWithGuard).
+        if (batch.publish(sst, sent, others, !guardWithCounters) && guardWithCounters) guardPending = true;
         // My own messages are held at once, so they may complete a prefix of the order now: counted in this pass,
         // the new seq goes out with this pass's push instead of a push of its own from the next pass's receive.
         // The same value receive() would compute (the prefix of what I hold), only one pass sooner; it is pushed
@@ -319,7 +331,15 @@ final class ShardState {
             if (((header >>> 56) & LARGE) == 0) continue;
             long size = header & LENGTH_MASK;
             if (size <= smcPayload || size > maxLarge) return;
-            host.largePayload(this, s, j, (int) size);
+            // Each header's transfer is started once (rdmc19): a later call for it only reports whether it completed,
+            // which nobody reads here, and looked it up among the sender's kept transfers, for each of up to W headers on
+            // every pass while the one in front is incomplete (10 % of the loops' samples at 64 KiB n = 3). A transfer
+            // forgotten since is not started again either way (LargeMessages.payload returns null for one older than the
+            // newest kept).
+            if (j >= startedAhead[s]) {
+                host.largePayload(this, s, j, (int) size);
+                startedAhead[s] = j + 1;
+            }
             found++;
         }
     }
@@ -433,6 +453,22 @@ final class ShardState {
         if (heldBase[s] != k || held[s].isEmpty()) return null;
         heldBase[s]++;
         return held[s].pollFirst();
+    }
+
+    /**
+     * From now on a send pass sets its guard without pushing it; the engine pushes it in the pass's flush, in
+     * one write with the pass's counters after the slots (derecho.md §2.5 R5 holds: the guard still goes in a
+     * write of its own after every slot it covers, on the same per-peer FIFO). Only for the view's one shard.
+     */
+    void guardWithCounters() {
+        guardWithCounters = true;
+    }
+
+    /** Whether a send pass left its guard unpushed since the last call, and forgets it. */
+    boolean takeGuardPending() {
+        boolean g = guardPending;
+        guardPending = false;
+        return g;
     }
 
     /** From now on, messages' identities cover their whole payloads (see {@link #wholePayloads}). */

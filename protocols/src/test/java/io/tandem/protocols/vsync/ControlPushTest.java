@@ -108,6 +108,86 @@ class ControlPushTest {
     }
 
     /**
+     * A send pass's guard, set by {@link RingBatch} without a push, goes with the pass's changed counters in one
+     * write after the slots; with a membership change (or a layout of two subgroups) the guard goes first on its
+     * own, then the range as before. Either way the peer ends with the guard and the range as the writer's.
+     */
+    @Test
+    void aPendingGuardRidesWithTheCountersAfterTheSlots() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
+        VsyncRow.Block block = row.blocks.get(0);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst[] g = RecordingRows.group(row, arena, pushes);
+            Sst a = g[0];
+            ControlPush push = new ControlPush(row);
+            RingBatch batch = new RingBatch(row, block);
+            a.set(row.vid, 1);
+            push.push(a, List.of(B));
+            pushes.clear();
+
+            // A pass: two slots (the second message a null), my received and seq move, the guard is left to the push.
+            a.writeWords(block.slots, row.slotOffset(0), new long[] {1, 2, 3, 4, 5, 6}, 6);
+            batch.add(0, 48);
+            a.writeWords(block.slots, row.slotOffset(1), new long[] {7, 8, 9, 10, 11, 12}, 6);
+            batch.add(1, 48);
+            a.set(block.received, 0, 2);
+            a.advance(block.seq, 2);
+            assertThat(batch.publish(a, 2, List.of(B), false)).isTrue();
+            assertThat(pushes).containsExactly(new Push(block.slots.offset(), row.slotBytes + 48)); // the slots, no guard yet
+            push.pushWithGuard(a, List.of(B), block);
+            int from = block.received.offset();
+            assertThat(pushes).containsExactly(new Push(block.slots.offset(), row.slotBytes + 48), new Push(from, block.index.offset() + 8 - from));
+            assertThat(g[1].get(A, block.index)).isEqualTo(2);
+            assertThat(g[1].get(A, block.seq)).isEqualTo(2);
+            assertThat(g[1].get(A, block.received, 0)).isEqualTo(2);
+            assertThat(g[1].get(A, row.trimReady)).isZero();
+            assertThat(push.guardMerges()).isEqualTo(1);
+
+            // A membership word changed in the same pass: the guard alone first, then the whole range.
+            pushes.clear();
+            a.set(row.heartbeat, 3);
+            a.advance(block.index, 3);
+            push.pushWithGuard(a, List.of(B), block);
+            assertThat(pushes).containsExactly(new Push(block.index.offset(), 8), new Push(row.vid.offset(), wholeLength(row)));
+            assertThat(push.guardMerges()).isEqualTo(1);
+        }
+        // Two subgroups: the first block's guard is not next to the range, so it always goes on its own.
+        pushes.clear();
+        VsyncRow two = new VsyncRow(VsyncConfig.DEFAULTS, 2);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst a = RecordingRows.group(two, arena, pushes)[0];
+            ControlPush push = new ControlPush(two);
+            a.set(two.vid, 1);
+            push.push(a, List.of(B));
+            pushes.clear();
+            a.advance(two.blocks.get(0).seq, 1);
+            a.advance(two.blocks.get(0).index, 1);
+            push.pushWithGuard(a, List.of(B), two.blocks.get(0));
+            assertThat(pushes).containsExactly(new Push(two.blocks.get(0).index.offset(), 8), new Push(two.blocks.get(0).seq.offset(), 8));
+        }
+    }
+
+    /** The heartbeat's whole-range push, recorded: the next pass pushes only the data counters it changed, not the whole range again. */
+    @Test
+    void aRecordedHeartbeatPushIsNotRepeated() {
+        VsyncRow row = new VsyncRow(VsyncConfig.DEFAULTS);
+        VsyncRow.Block block = row.blocks.get(0);
+        try (Arena arena = Arena.ofConfined()) {
+            Sst a = RecordingRows.group(row, arena, pushes)[0];
+            ControlPush push = new ControlPush(row);
+            a.set(row.vid, 1);
+            push.push(a, List.of(B));
+            a.set(row.heartbeat, 1);
+            a.pushRangeWithCompletion(row.vid, row.lastCounter, List.of(B));
+            push.recordWholePush(a);
+            pushes.clear();
+            a.advance(block.seq, 1);
+            push.push(a, List.of(B));
+            assertThat(pushes).containsExactly(new Push(block.seq.offset(), 8));
+        }
+    }
+
+    /**
      * Random changes of the range's words, pushed through it after each round: the peer's copy of the
      * range always equals the writer's, as with whole-range pushes.
      */
