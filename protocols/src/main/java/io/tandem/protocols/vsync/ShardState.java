@@ -487,30 +487,31 @@ final class ShardState {
 
     /**
      * A message's identity for the prefix hashes the invariants compare. Within a view, (sender, index)
-     * names one ring slot, written once, so sender, index, kind, request and the payload's length tell
-     * messages apart. No payload byte is read here: hashing every byte at every member was a per-byte
-     * cost of the data path (11 % of a 1 KiB benchmark's samples, a scalar loop), and even three sampled
-     * bytes (first, middle, last) were 13 % of all samples (17 % of the loop threads') at 1 KiB with 3 members (vsync15's
-     * profile with {@code -XX:+DebugNonSafepoints}): a delivered payload was copied out of the ring many
-     * messages earlier, or is the sender's own array, so each sampled byte in another cache line was a
-     * miss. Only the simulator's invariants read these hashes, and its engines hash every byte
-     * ({@link #wholeMessageId}); a production engine's hashes only have to be computed.
+     * names one ring slot, written once, so sender, index, kind and request tell messages apart. Nothing
+     * of the payload is read here, not even its length: the length sits in the array's header, in the
+     * same cache line as its first bytes, and a delivered payload was copied out of the ring a window
+     * earlier (or is the sender's own array from another thread), so reading it was a cache miss per
+     * delivered message on the loop thread (vsync19b's profile at 1 KiB with 3 members: messageId 5.5 %
+     * of all samples, self time). Hashing every byte at every member was 11 % (a scalar loop) and three
+     * sampled bytes 13 % before (vsync15). Only the simulator's invariants read these hashes, and its
+     * engines hash the length and every byte ({@link #wholeMessageId}); a production engine's hashes
+     * only have to be computed, so what this identity covers changes no check.
      */
     static long messageId(long senderHash, Held h) {
         long x = senderHash * 31L + h.index();
         x = x * 31 + h.kind();
         x = x * 31 + h.requestId();
-        x = x * 31 + h.payload().length;
         return x * 0x9E3779B97F4A7C15L;
     }
 
     /**
-     * {@link #messageId} with every payload byte in it: what the invariants of the simulator compare,
-     * so two members that delivered different bytes at one position (a torn or misplaced slot)
-     * disagree whatever bytes differ.
+     * {@link #messageId} with the payload's length and every byte in it: what the invariants of the
+     * simulator compare, so two members that delivered different bytes at one position (a torn or
+     * misplaced slot) disagree whatever bytes differ.
      */
     static long wholeMessageId(long senderHash, Held h) {
-        return (messageId(senderHash, h) * 31 + Arrays.hashCode(h.payload())) * 0x9E3779B97F4A7C15L;
+        long x = messageId(senderHash, h) * 31 + h.payload().length;
+        return (x * 31 + Arrays.hashCode(h.payload())) * 0x9E3779B97F4A7C15L;
     }
 
     /** Positions delivered in this view (nulls included). */
