@@ -590,6 +590,8 @@ public final class NodeRuntime implements AutoCloseable {
         }
     }
 
+    private static final boolean TURN_BATCH = Boolean.getBoolean("tandem.runtime.experimentTurnBatch");
+
     private void runLoop() {
         Context ctx = new Context();
         try {
@@ -603,7 +605,8 @@ public final class NodeRuntime implements AutoCloseable {
                 // timers and the pass one more, flushed before the loop can wait, so nothing queued waits on a park.
                 // (A local: the engine may stop polling mid-turn, and an open batch must still be flushed.)
                 boolean batching = polling;
-                if (batching) transport.startBatch();
+                boolean turnBatch = !polling && TURN_BATCH;
+                if (batching || turnBatch) transport.startBatch();
                 int handled = inbox.drain(batching ? this::dispatchInBatch : this::dispatch, config.loopBatch());
                 deliverApplied();
                 lookUpSessions();
@@ -621,6 +624,7 @@ public final class NodeRuntime implements AutoCloseable {
                 }
                 woken = false; // a wake from here on stops the next park
                 int work = polling ? engine.doWork() : 0;
+                if (turnBatch) transport.flushBatch();
                 // Completions it posts land in the inbox (no wake-up needed: this is the loop), so the turn
                 // after this one sees them rather than a park.
                 storage.endTurn();
