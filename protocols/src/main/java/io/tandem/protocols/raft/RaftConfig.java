@@ -73,7 +73,7 @@ public record RaftConfig(
     public static final RaftConfig DEFAULTS = new RaftConfig(
             Duration.ofMillis(1000), Duration.ofMillis(2000), Duration.ofMillis(100),
             true, true,
-            Integer.getInteger("tandem.raft.experimentInflight", 32), 4 << 20, 256 << 10, 1024,
+            32, 4 << 20, 256 << 10, 1024,
             Duration.ofMillis(100), Duration.ofMillis(1000),
             10_000, 256 << 10, 1_000,
             Duration.ofMillis(100),
