@@ -55,7 +55,10 @@ import org.slf4j.LoggerFactory;
  * the active segment's tail instead of a {@code pwrite} per sync (issue 25, raft19: the write was a fifth of every
  * replica's engine-loop CPU at 64 clients). A store into a {@code MAP_SHARED} page is in the page cache at once, where
  * a process crash (kill -9) keeps it exactly as it keeps a {@code pwrite}: all that policy promises. The mapping runs
- * up to {@link #MAP_WINDOW_BYTES} past the data, which extends the file with zeros; a clean close, a roll and a
+ * over the whole segment (at least {@link #MIN_MAP_WINDOW_BYTES}, at most {@link #MAX_MAP_WINDOW_BYTES}), which extends the
+ * file with zeros once per segment (growing the file is a journalled metadata change that can wait for the file system's
+ * journal, so it is not paid per batch: a 4 MiB window did it every ~45,000 entries and showed up as rounds the disk thread
+ * had to take over); a clean close, a roll and a
  * truncation cut the file back to its data, and after a crash recovery cuts the zero tail as the torn tail it is
  * (zeros never pass a record's checksum). With fsync the log writes with {@code pwrite} and forces, as before.
  */
@@ -68,8 +71,9 @@ public final class SegmentedLog implements StableLog {
     static final int RECORD_HEADER_BYTES = 24;
     static final int FLAG_RESET = 1;
     private static final int WRITE_BUFFER_BYTES = 1 << 20;
-    /** Without fsync: how far past its data the active segment is mapped at a time (a remap per this many bytes). */
-    static final long MAP_WINDOW_BYTES = 4L << 20;
+    /** Without fsync: the smallest and largest window of the active segment mapped at a time (normally the whole segment). */
+    static final long MIN_MAP_WINDOW_BYTES = 4L << 20;
+    static final long MAX_MAP_WINDOW_BYTES = 64L << 20;
     private static final long PAGE_BYTES = 4096;
     private static final Pattern SEGMENT_NAME = Pattern.compile("log-(\\d{20})\\.seg");
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -78,6 +82,8 @@ public final class SegmentedLog implements StableLog {
     private final Path directory;
     private final boolean fsync;
     private final long segmentBytes;
+    /** Without fsync: the length of a mapped window, the segment size within [MIN, MAX]_MAP_WINDOW_BYTES, whole pages. */
+    private final long mapWindowBytes;
     private final ArrayList<Segment> segments = new ArrayList<>();
     private final ByteBuffer writeBuffer = ByteBuffer.allocateDirect(WRITE_BUFFER_BYTES);
     private final CRC32C crc = new CRC32C();
@@ -92,6 +98,7 @@ public final class SegmentedLog implements StableLog {
         this.directory = directory;
         this.fsync = flushPolicy.fsync();
         this.segmentBytes = segmentBytes;
+        this.mapWindowBytes = Math.clamp((segmentBytes + PAGE_BYTES - 1) & -PAGE_BYTES, MIN_MAP_WINDOW_BYTES, MAX_MAP_WINDOW_BYTES);
     }
 
     /**
@@ -382,7 +389,7 @@ public final class SegmentedLog implements StableLog {
             if (fsync) {
                 FileIo.writeFully(active.channel, writeBuffer, active.writtenBytes);
             } else {
-                MemorySegment window = active.mappedFor(active.writtenBytes, bytes);
+                MemorySegment window = active.mappedFor(active.writtenBytes, bytes, mapWindowBytes);
                 MemorySegment.copy(MemorySegment.ofBuffer(writeBuffer), 0, window, active.writtenBytes - active.mapFrom, bytes);
             }
         } finally {
@@ -505,7 +512,7 @@ public final class SegmentedLog implements StableLog {
         lastIndex = segments.getLast().lastIndex();
         syncedIndex = lastIndex;
         // Map the tail now, so the first sync (on the engine's loop) does not pay for the first mapping's set-up.
-        if (!fsync) segments.getLast().mappedFor(segments.getLast().writtenBytes, 0);
+        if (!fsync) segments.getLast().mappedFor(segments.getLast().writtenBytes, 0, mapWindowBytes);
     }
 
     private List<Path> listSegmentFiles() throws IOException {
@@ -714,7 +721,7 @@ public final class SegmentedLog implements StableLog {
 
         /**
          * A writable mapping that covers {@code [position, position + bytes)} of the file: the current window if
-         * it does, else a new one from {@code position}'s page for at least {@link #MAP_WINDOW_BYTES} (mapping past
+         * it does, else a new one from {@code position}'s page for at least {@code window} bytes (mapping past
          * the end of the file extends it with zeros).
          *
          * <p>An automatic arena: a window is unmapped by the garbage collector once it is dropped. Closing a shared
@@ -723,11 +730,11 @@ public final class SegmentedLog implements StableLog {
          * touched again, so cutting or deleting its file before the collector unmaps it is safe (only an access past
          * the end of the file would fault).
          */
-        MemorySegment mappedFor(long position, int bytes) throws IOException {
+        MemorySegment mappedFor(long position, int bytes, long window) throws IOException {
             if (map != null && position >= mapFrom && position + bytes <= mapFrom + map.byteSize()) return map;
             map = null;
             long from = position & -PAGE_BYTES;
-            long length = Math.max(MAP_WINDOW_BYTES, (position + bytes - from + PAGE_BYTES - 1) & -PAGE_BYTES);
+            long length = Math.max(window, (position + bytes - from + PAGE_BYTES - 1) & -PAGE_BYTES);
             map = channel.map(FileChannel.MapMode.READ_WRITE, from, length, Arena.ofAuto());
             mapFrom = from;
             return map;

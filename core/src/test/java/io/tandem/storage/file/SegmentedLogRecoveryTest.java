@@ -329,7 +329,7 @@ class SegmentedLogRecoveryTest {
                     .getInt(recordOffsets(earlier).getLast().intValue());
             assertThat(Files.size(earlier)).as("a rolled segment ends at its data: %s", earlier).isEqualTo(data);
         }
-        assertThat(Files.size(files.getLast())).as("the active segment is mapped past its data").isGreaterThanOrEqualTo(SegmentedLog.MAP_WINDOW_BYTES);
+        assertThat(Files.size(files.getLast())).as("the active segment is mapped past its data").isGreaterThanOrEqualTo(SegmentedLog.MIN_MAP_WINDOW_BYTES);
         // No close: the process "died". A second instance recovers from what the page cache holds.
         try (SegmentedLog recovered = SegmentedLog.open(dir, FlushPolicy.NO_FSYNC, 4096)) {
             assertIntact(recovered, 1, 100, 1);
