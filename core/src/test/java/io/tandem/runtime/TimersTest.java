@@ -62,4 +62,34 @@ class TimersTest {
         assertThat(t.due(nearMax)).isEmpty();
         assertThat(t.due(nearMax + 10)).containsExactly(new Election());
     }
+
+    @Test
+    void aKeyArmedWithNoDelayFiresAtTheNextCheckAfterTheDueDeadlines() {
+        Timers t = new Timers();
+        t.schedule(new Heartbeat(), 10);
+        t.scheduleNow(new Retry(1));
+        assertThat(t.nanosUntilNext(0)).isZero(); // the loop must not park
+        assertThat(t.due(Long.MIN_VALUE / 4)).containsExactly(new Retry(1)); // whatever the clock says
+        t.scheduleNow(new Retry(2));
+        assertThat(t.due(20)).containsExactly(new Heartbeat(), new Retry(2));
+        assertThat(t.due(30)).isEmpty();
+        assertThat(t.nanosUntilNext(30)).isEqualTo(Long.MAX_VALUE);
+        assertThat(t.size()).isZero();
+    }
+
+    @Test
+    void reArmingOrCancellingANoDelayKeyWins() {
+        Timers t = new Timers();
+        t.scheduleNow(new Election());
+        t.schedule(new Election(), 100); // re-armed with a deadline: the no-delay arming is void
+        t.scheduleNow(new Heartbeat());
+        t.cancel(new Heartbeat());
+        assertThat(t.nanosUntilNext(0)).isEqualTo(100);
+        assertThat(t.due(50)).isEmpty();
+        t.schedule(new Retry(3), 100);
+        t.scheduleNow(new Retry(3)); // and the other way round
+        t.scheduleNow(new Retry(3)); // twice: fires once
+        assertThat(t.due(60)).containsExactly(new Retry(3));
+        assertThat(t.due(100)).containsExactly(new Election());
+    }
 }

@@ -3,6 +3,7 @@ package io.tandem.storage.file;
 import static io.tandem.storage.stable.StableStorageContract.entry;
 
 import io.tandem.engine.NodeId;
+import io.tandem.storage.FlushPolicy;
 import io.tandem.storage.NodeStorage;
 import io.tandem.storage.StorageEvent;
 import io.tandem.storage.StorageOptions;
@@ -28,8 +29,10 @@ public final class CrashChild {
 
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
+        // FSYNC unless named: NO_FSYNC writes through a mapping of the log's tail, which a kill -9 must keep too.
+        FlushPolicy policy = args.length > 1 ? FlushPolicy.valueOf(args[1]) : FlushPolicy.FSYNC;
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        NodeStorage storage = NodeStorage.open(dir, CLUSTER, NODE, StorageOptions.defaults().withSegmentBytes(SEGMENT_BYTES),
+        NodeStorage storage = NodeStorage.open(dir, CLUSTER, NODE, StorageOptions.of(policy).withSegmentBytes(SEGMENT_BYTES),
                 event -> onEvent(event, out), (snapshot, data) -> CompletableFuture.failedFuture(new IllegalStateException("no installs")));
         acknowledged = storage.log().durableIndex();
         out.println("RECOVERED " + storage.log().firstIndex() + " " + storage.log().lastIndex());

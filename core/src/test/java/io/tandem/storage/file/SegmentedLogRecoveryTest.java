@@ -311,4 +311,36 @@ class SegmentedLogRecoveryTest {
         header.putInt((int) crc.getValue());
         Files.write(path, header.array());
     }
+
+    /**
+     * Without fsync the log writes through a mapping that runs past its data (raft19). A process that dies without
+     * closing leaves the zero-filled rest of that window behind: recovery keeps every synced entry and cuts the zeros.
+     * Rolled and cleanly closed segments end exactly at their data, so only the last one ever has such a tail.
+     */
+    @Test
+    void withoutFsyncTheMappedTailIsCutAfterACrashAndTrimmedOnRollAndClose() throws IOException {
+        SegmentedLog crashed = SegmentedLog.open(dir, FlushPolicy.NO_FSYNC, 4096);
+        for (long i = 1; i <= 100; i++) crashed.append(entry(i, 1));
+        crashed.sync();
+        List<Path> files = segments();
+        assertThat(files).hasSizeGreaterThan(1);
+        for (Path earlier : files.subList(0, files.size() - 1)) {
+            long data = recordOffsets(earlier).getLast() + SegmentedLog.RECORD_HEADER_BYTES + ByteBuffer.wrap(Files.readAllBytes(earlier))
+                    .getInt(recordOffsets(earlier).getLast().intValue());
+            assertThat(Files.size(earlier)).as("a rolled segment ends at its data: %s", earlier).isEqualTo(data);
+        }
+        assertThat(Files.size(files.getLast())).as("the active segment is mapped past its data").isGreaterThanOrEqualTo(SegmentedLog.MIN_MAP_WINDOW_BYTES);
+        // No close: the process "died". A second instance recovers from what the page cache holds.
+        try (SegmentedLog recovered = SegmentedLog.open(dir, FlushPolicy.NO_FSYNC, 4096)) {
+            assertIntact(recovered, 1, 100, 1);
+            recovered.append(entry(101, 2));
+            recovered.sync();
+        }
+        Path last = segments().getLast();
+        assertThat(Files.size(last)).as("a clean close trims the window's zeros").isLessThan(4096L + 200);
+        try (SegmentedLog reopened = open()) {
+            assertIntact(reopened, 1, 100, 1);
+            assertThat(reopened.entry(101).term()).isEqualTo(2);
+        }
+    }
 }
