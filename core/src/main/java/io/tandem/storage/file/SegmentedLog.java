@@ -390,12 +390,35 @@ public final class SegmentedLog implements StableLog {
                 FileIo.writeFully(active.channel, writeBuffer, active.writtenBytes);
             } else {
                 MemorySegment window = active.mappedFor(active.writtenBytes, bytes, mapWindowBytes);
-                MemorySegment.copy(MemorySegment.ofBuffer(writeBuffer), 0, window, active.writtenBytes - active.mapFrom, bytes);
+                try {
+                    MemorySegment.copy(MemorySegment.ofBuffer(writeBuffer), 0, window, active.writtenBytes - active.mapFrom, bytes);
+                } catch (InternalError fault) {
+                    throw mappedWriteFault(active, bytes, fault);
+                }
             }
         } finally {
             writeBuffer.clear();
         }
         active.writtenBytes += bytes;
+    }
+
+    /**
+     * A store into a shared file mapping that the file system cannot back (a full disk, an I/O error) does
+     * not return an error as {@code pwrite} does: the page fault raises SIGBUS, which the JDK turns into an
+     * {@link InternalError} in the copying thread. Left alone it killed the disk thread and the node hung
+     * (FullDiskTest with fsync off). Turned into the {@link IOException} a write would have given, it fails the
+     * storage the same typed way: {@code writtenBytes} is not advanced, nothing of the batch is acknowledged,
+     * and whatever part of it reached the page cache is a torn tail that recovery cuts by its CRC.
+     */
+    private static IOException mappedWriteFault(Segment segment, int bytes, InternalError fault) {
+        long usable;
+        try {
+            usable = Files.getFileStore(segment.path).getUsableSpace();
+        } catch (IOException | RuntimeException e) {
+            usable = -1;
+        }
+        String cause = usable >= 0 && usable < bytes + PAGE_BYTES ? "No space left on device" : "I/O error";
+        return new IOException(cause + " (a fault writing " + bytes + " bytes through the mapping of " + segment.path + ")", fault);
     }
 
     /**
@@ -547,7 +570,7 @@ public final class SegmentedLog implements StableLog {
     private static boolean isTornCreation(FileChannel channel, long size) throws IOException {
         if (size <= SEGMENT_HEADER_BYTES) return true;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            MemorySegment mapped = readWhole(channel, size, arena);
             for (long i = 0; i < size; i++) if (mapped.get(ValueLayout.JAVA_BYTE, i) != 0) return false;
             return true;
         }
@@ -567,6 +590,25 @@ public final class SegmentedLog implements StableLog {
         if (fsync) FileIo.fsyncDirectory(directory);
     }
 
+    /**
+     * The first {@code size} bytes of a file, read into memory of {@code arena} for recovery's scan. Read, not
+     * mapped: without fsync the log maps a segment's tail ahead of its data, so the file of a process that
+     * crashed can end in holes, and on tmpfs touching a hole through a mapping allocates a page, which on a
+     * full file system raises SIGBUS and kills the JVM during recovery (FullDiskTest with fsync off). A
+     * {@code read} of a hole returns zeros without allocating; recovery then cuts them as a torn tail.
+     */
+    private static MemorySegment readWhole(FileChannel channel, long size, Arena arena) throws IOException {
+        MemorySegment memory = arena.allocate(size, 8);
+        ByteBuffer target = memory.asByteBuffer();
+        long position = 0;
+        while (target.hasRemaining()) {
+            int n = channel.read(target, position);
+            if (n < 0) throw new IOException("file ended at " + position + " of " + size + " bytes while reading it for recovery");
+            position += n;
+        }
+        return memory;
+    }
+
     private record Problem(String text, boolean couldBeTorn) {}
 
     private void scan(Segment segment, boolean last) throws IOException {
@@ -576,7 +618,7 @@ public final class SegmentedLog implements StableLog {
         long validAfter = -1;
         if (size > position) {
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment mapped = segment.channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+                MemorySegment mapped = readWhole(segment.channel, size, arena);
                 long expected = segment.baseIndex;
                 while (position < size) {
                     problem = checkRecord(mapped, position, size, expected);

@@ -67,14 +67,32 @@ class FullDiskTest {
     }
 
     private NodeStorage openNode(EventRecorder events) {
-        return NodeStorage.open(mount.resolve("n1"), "full", NODE, StorageOptions.of(FlushPolicy.FSYNC).withSegmentBytes(64 << 10),
+        return openNode(events, FlushPolicy.FSYNC);
+    }
+
+    private NodeStorage openNode(EventRecorder events, FlushPolicy policy) {
+        return NodeStorage.open(mount.resolve("n1"), "full", NODE, StorageOptions.of(policy).withSegmentBytes(64 << 10),
                 events, (s, d) -> CompletableFuture.failedFuture(new IllegalStateException("no installs")));
     }
 
     @Test
     void aFullDiskStopsAcknowledgementsAndTheNodeRecoversWhatWasAcknowledged() {
+        fillTheLogAndRecover(FlushPolicy.FSYNC);
+    }
+
+    /**
+     * Without fsync the log writes through a shared mapping of the segment's tail (session 19): a page of
+     * it that the file system cannot back faults instead of returning ENOSPC, and that fault must still
+     * become the typed disk-full failure, with nothing unwritten acknowledged.
+     */
+    @Test
+    void aFullDiskWithoutFsyncIsTheSameTypedFailure() {
+        fillTheLogAndRecover(FlushPolicy.NO_FSYNC);
+    }
+
+    private void fillTheLogAndRecover(FlushPolicy policy) {
         EventRecorder events = new EventRecorder();
-        NodeStorage storage = openNode(events);
+        NodeStorage storage = openNode(events, policy);
         long appended = 0;
         try {
             // 1 KiB entries into 512 KiB: the disk fills long before 2000. Stay a little ahead of the disk.
@@ -104,7 +122,7 @@ class FullDiskTest {
 
         // Restart on the still-full disk: recovery cuts whatever partial tail the failed write left.
         EventRecorder afterRestart = new EventRecorder();
-        NodeStorage restarted = openNode(afterRestart);
+        NodeStorage restarted = openNode(afterRestart, policy);
         assertThat(restarted.log().lastIndex()).isGreaterThanOrEqualTo(durable);
         for (long i = restarted.log().firstIndex(); i <= durable; i++) {
             assertThat(restarted.log().entry(i).payload()).as("entry %d", i).isEqualTo(kibEntry(i).payload());
