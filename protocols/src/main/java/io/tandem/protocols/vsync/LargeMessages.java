@@ -258,23 +258,6 @@ final class LargeMessages {
         return null;
     }
 
-    /**
-     * Whether this member has started its part in a transfer of another sender that is not complete here: a block of
-     * it is bound to come without anything this member writes to its row (session 20, rdmc20). Its first block goes
-     * unasked from the member before this one in the schedule, which holds it or gets it by the same rule (the origin
-     * sent its first blocks when it wrote the header this member read, {@link #send}); every later block comes on this
-     * member's own ask ({@link VsyncMessage.RdmcReady}), repeated after {@link #RETRY_TICKS} heartbeats if lost. None
-     * of that reads this member's SST counters, so the block's arrival, and the pass it wakes, do not wait for a push
-     * of them. The engine defers data-counter pushes on that ({@code VsyncEngine#flush}).
-     */
-    boolean incomingUnderWay() {
-        for (int origin = 0; origin < transfers.length; origin++) {
-            if (origin == self) continue;
-            for (Transfer t : transfers[origin]) if (!t.complete) return true;
-        }
-        return false;
-    }
-
     /** Whatever bytes of the payload have arrived, zeros elsewhere (only for the tests' broken twins). */
     byte[] partialPayload(int origin, long index) {
         Transfer t = find(origin, index);

@@ -1401,7 +1401,7 @@ public class VsyncEngine implements Engine, Inspectable {
             pushFlags();
             return;
         }
-        boolean mayDefer = (busyPass || incomingLargeUnderWay()) && !wedged && deferredInARow < MAX_DEFERRED_PUSHES && sst.get(row.wedged) == 0 && sst.get(row.trimReady) == 0;
+        boolean mayDefer = busyPass && !wedged && deferredInARow < MAX_DEFERRED_PUSHES && sst.get(row.wedged) == 0 && sst.get(row.trimReady) == 0;
         if (!controlPush.push(sst, others(), mayDefer)) {
             dirty = true; // the next pass's flush pushes it
             deferredInARow++;
@@ -1409,28 +1409,6 @@ public class VsyncEngine implements Engine, Inspectable {
         }
         deferredInARow = 0;
         pushFlags();
-    }
-
-    /**
-     * Whether a large message's transfer to me is under way in one of my shards (session 20, rdmc20): then a quiet
-     * pass, too, may leave a data-counter change for a later push ({@link #flush(boolean)}), as a busy pass does. A
-     * receiver of a stream of large messages pushed its counters after nearly every pass that delivered or counted
-     * something (the pass right after a busy one is quiet, so the busy pass's deferral ended there): at 64 KiB and
-     * n = 5, 5.3 of the 17.8 frames per message were receivers' counter-only pushes. Deferred this way, the change
-     * rides with the guard of the null I write when the block comes ({@code ControlPush#pushWithGuard}, never
-     * deferred) or with the next push at most {@link #MAX_DEFERRED_PUSHES} passes on.
-     *
-     * <p>Why safe: as for a busy pass, deferring changes only when counters reach the peers (the readers take them as
-     * lower bounds; the membership words, a wedged row and the trim flag are never deferred). Why live: the block of a
-     * transfer under way reaches me whatever my row says ({@link LargeMessages#incomingUnderWay}) and wakes a pass
-     * (every message does), which either defers again within the bound or pushes; once no transfer is under way a
-     * quiet pass pushes as before; the heartbeat's whole-range push carries whatever is deferred in any case. A window
-     * that waits on my counters therefore waits at most until my next block or my next few passes, not for the block
-     * that would need them.
-     */
-    private boolean incomingLargeUnderWay() {
-        for (ShardState st : shards) if (st.large != null && st.large.incomingUnderWay()) return true;
-        return false;
     }
 
     /** The flags go in their own writes after the data they vouch for (R4/R5). */

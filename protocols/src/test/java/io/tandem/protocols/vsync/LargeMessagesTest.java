@@ -298,49 +298,6 @@ class LargeMessagesTest {
     }
 
     /**
-     * What the engine's deferral of counter pushes leans on (rdmc20, {@code VsyncEngine#incomingLargeUnderWay}): a
-     * member is "under way" from the moment it starts its part in another sender's transfer (reads the header) until
-     * the payload is complete here, never for its own sends nor for a block kept before its header; and a transfer
-     * under way completes by message handling and heartbeats alone (no SST write, no further header read, no call by
-     * the ordering layer), over a link that loses, duplicates and reorders, for groups of 2..7 and 1..5 blocks.
-     */
-    @Test
-    void aTransferUnderWayCompletesWithoutAnythingTheMemberWritesAndThenIsNoLongerUnderWay() {
-        for (int n = 2; n <= 7; n++) {
-            for (int seed = 0; seed < 10; seed++) {
-                SplittableRandom random = new SplittableRandom(n * 7919L + seed);
-                Shard shard = new Shard(n, 64);
-                int origin = random.nextInt(n);
-                int size = 65 + random.nextInt(4 * 64 + 1); // 1..5 blocks of 64 (a tail of at most 4 bytes rides with the block before)
-                byte[] message = bytes(size, seed);
-                shard.parts.get(origin).send(0, message);
-                assertThat(shard.parts.get(origin).incomingUnderWay()).as("the origin's own send").isFalse();
-                // Before any header is read: blocks may arrive (the first goes unasked), kept early, yet nothing is under way.
-                for (int i = 0; i < 3 && !shard.inFlight.isEmpty(); i++) shard.deliver(shard.inFlight.remove(0));
-                for (int m = 0; m < n; m++) assertThat(shard.parts.get(m).incomingUnderWay()).as("n=%d member %d before its header", n, m).isFalse();
-                // Every receiver reads the header once; from then on only messages and heartbeats move anything.
-                for (int m = 0; m < n; m++) {
-                    if (m == origin) continue;
-                    if (shard.parts.get(m).payload(origin, 0, size) == null) {
-                        assertThat(shard.parts.get(m).incomingUnderWay()).as("n=%d member %d after its header", n, m).isTrue();
-                    }
-                }
-                int steps = 0;
-                while (anyUnderWay(shard) && steps++ < 200_000) lossyStep(shard, random);
-                for (int m = 0; m < n; m++) {
-                    assertThat(shard.parts.get(m).incomingUnderWay()).as("n=%d seed %d member %d at the end", n, seed, m).isFalse();
-                    if (m != origin) assertThat(shard.parts.get(m).partialPayload(origin, 0)).as("n=%d seed %d member %d", n, seed, m).isEqualTo(message);
-                }
-            }
-        }
-    }
-
-    private static boolean anyUnderWay(Shard shard) {
-        for (LargeMessages p : shard.parts) if (p.incomingUnderWay()) return true;
-        return false;
-    }
-
-    /**
      * Blocks that come before their header are kept within the bounds a sender keeping to {@link LargeMessages#senderFree}
      * stays in: at most MAX_PIPELINE per sender, at most max(PIPELINE_BYTES, PIPELINE blocks) of bytes; more is refused
      * (the receiver's repeated ask brings such a block again, as for a lost one).
