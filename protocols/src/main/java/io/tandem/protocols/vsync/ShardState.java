@@ -379,9 +379,7 @@ final class ShardState {
         // division and a remainder per message. The same positions in the same order as senderOf/indexOf would give.
         int s = RoundRobin.senderOf(n, delivered);
         long k = RoundRobin.indexOf(n, delivered);
-        long touched = delivered;
         while (delivered < stable) {
-            if (delivered == touched) touched = touchAhead(s, k, Math.min(stable, delivered + TOUCH_AHEAD));
             Held h = take(s, k);
             if (h == null) {
                 violation = "position " + delivered + " of shard " + name() + " (sender " + members.get(s) + " #" + k + ") is stable but not held";
@@ -400,38 +398,6 @@ final class ShardState {
             rowChanged = true;
         }
         return work;
-    }
-
-    /** Positions {@link #touchAhead} reads ahead of delivery: enough misses to overlap, few enough to stay in L1. */
-    private static final int TOUCH_AHEAD = 32;
-    /** Where {@link #touchAhead}'s reads go, so that the compiler keeps them; nothing reads it. */
-    private long touchSink;
-
-    /**
-     * Reads the length of each payload held for positions {@link #delivered} to {@code end} (sender {@code s}, index
-     * {@code k} first, in the delivery loop's order), and returns {@code end}. Delivery hands each payload on to
-     * {@link io.tandem.engine.Committed}, whose constructor reads the array's length, in the array's header: the
-     * payload was copied out of the ring (or, for my own messages, made by the sending thread) a window of messages
-     * earlier, so that read missed the cache once per delivered message, one miss after another with a delivery's work
-     * in between (vsync20's profile at 1 KiB with 3 members: {@code Committed.<init>} 10 % of the samples, self time,
-     * on the loop thread). Here the reads of a run of positions are independent loads in a short loop, so their misses
-     * overlap; delivery then finds the headers in cache. Safe: it only reads (no state changes, nothing is taken or
-     * dropped), touches only entries present in the rings (an absent one is skipped; {@link #take} still decides what
-     * is delivered and reports what is missing), and nothing depends on the sum.
-     */
-    private long touchAhead(int s, long k, long end) {
-        int n = members.size();
-        long sum = 0;
-        for (long g = delivered; g < end; g++) {
-            long off = k - heldBase[s];
-            if (off >= 0 && off < held[s].size()) sum += held[s].lengthAt((int) off);
-            if (++s == n) {
-                s = 0;
-                k++;
-            }
-        }
-        touchSink += sum;
-        return end;
     }
 
     private void deliverRaw(int s) {
@@ -620,12 +586,6 @@ final class ShardState {
         Held get(int n) {
             int i = (int) (head + n) & (kind.length - 1);
             return new Held(kind[i], index[i], requestId[i], session[i], payload[i]);
-        }
-
-        /** The length of the {@code n}-th held message's payload from the oldest (0 ≤ n < size); 0 if it has none. */
-        int lengthAt(int n) {
-            byte[] p = payload[(int) (head + n) & (kind.length - 1)];
-            return p == null ? 0 : p.length;
         }
 
         /** Removes and returns the oldest, or null if none is held. */
