@@ -55,9 +55,9 @@ final class ReplicatedChannel implements Channel {
     /** My name as every command of mine starts with it (encoded once, not per send). */
     private final byte[] prefix;
     /**
-     * One submit batch per sending thread (a batch is not thread-safe; see {@link #send}). A thread's entry is
-     * the batch's {@code ArrayList} and a reference to the runtime: it lives as long as this channel is reachable
-     * (the key is weak), which the runtime itself does anyway while the channel is open.
+     * One submit batch per sending thread (a batch is not thread-safe; see {@link #send}). A thread's batch is an
+     * empty {@code ArrayList} between sends and a reference to the runtime; once this channel is unreachable its
+     * entries go stale (a thread's map holds the key weakly) and are cleared lazily, as for any {@code ThreadLocal}.
      */
     private final ThreadLocal<NodeRuntime.SubmitBatch> batches;
 
