@@ -1,6 +1,7 @@
 package io.tandem.api;
 
 import io.tandem.engine.NodeId;
+import io.tandem.statemachine.CommandResult;
 import io.tandem.statemachine.StateMachine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,13 +57,39 @@ final class ReceiverStateMachine implements StateMachine {
 
     @Override
     public byte[] apply(long index, byte[] command) {
+        receive(index, command);
+        return position(index);
+    }
+
+    /**
+     * {@link #apply}, with the position as the result unencoded: every member applies every message, but only the
+     * sender's own message has a waiting send, and the channel's send reads the index from it directly
+     * ({@link ReplicatedChannel.Sent}); the 8 bytes are made only if someone asks ({@link Position#encode}). Saves the
+     * result's array and its wrapper per message on every member. Safe under {@link CommandResult}'s contract: the
+     * result is an immutable value, a function of the command's position only, and encodes to the bytes
+     * {@link #apply} returns.
+     */
+    @Override
+    public CommandResult applyForResult(long index, byte[] command) {
+        receive(index, command);
+        return new Position(index);
+    }
+
+    private void receive(long index, byte[] command) {
         int nameLength = command[0] & 0xFF;
         Address src = sender(command, nameLength);
         // The payload is handed over in place, after the sender's name: no copy per delivered message (at 8 KiB
         // this copy and its allocation were a fifth of the benchmark's samples). The array may be shared with the
         // engine's log (Raft keeps its entries), so Message documents it as read-only; payload() copies.
         receiver.receive(new Message(src, index, command, 1 + nameLength, command.length - 1 - nameLength));
-        return position(index);
+    }
+
+    /** A delivered message's position as its command's result: {@link #position} when encoded. */
+    record Position(long index) implements CommandResult {
+        @Override
+        public byte[] encode() {
+            return position(index);
+        }
     }
 
     /** A delivered command's result: its position, 8 bytes big-endian (no {@code ByteBuffer} per message). */

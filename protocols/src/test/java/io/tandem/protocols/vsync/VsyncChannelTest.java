@@ -35,9 +35,11 @@ class VsyncChannelTest {
         LocalNetwork network = LocalNetwork.of(Protocols.virtualSynchrony(config), ids);
         Map<String, List<String>> received = new TreeMap<>();
         Map<String, List<Long>> views = new TreeMap<>();
+        Map<Long, String> atPosition = new java.util.concurrent.ConcurrentHashMap<>(); // n1's deliveries by position
         List<Channel> channels = new ArrayList<>();
         try {
             for (String id : ids) {
+                boolean first = id.equals("n1");
                 List<String> log = Collections.synchronizedList(new ArrayList<>());
                 List<Long> seen = Collections.synchronizedList(new ArrayList<>());
                 received.put(id, log);
@@ -47,6 +49,7 @@ class VsyncChannelTest {
                             @Override
                             public void receive(Message msg) {
                                 log.add(msg.text());
+                                if (first) atPosition.put(msg.position(), msg.text());
                             }
 
                             @Override
@@ -59,9 +62,11 @@ class VsyncChannelTest {
             for (int i = 0; i < 200; i++) sends.add(channels.get(i % 3).send("m" + i));
             int accepted = 0;
             int refused = 0;
-            for (CompletableFuture<Long> f : sends) {
+            Map<Long, String> sentAt = new TreeMap<>();
+            for (int i = 0; i < sends.size(); i++) {
+                CompletableFuture<Long> f = sends.get(i);
                 try {
-                    f.join();
+                    sentAt.put(f.join(), "m" + i);
                     accepted++;
                 } catch (CompletionException e) {
                     assertThat(e.getCause()).isInstanceOf(OverloadedException.class);
@@ -74,6 +79,8 @@ class VsyncChannelTest {
             assertThat(received.get("n2")).isEqualTo(received.get("n1"));
             assertThat(received.get("n3")).isEqualTo(received.get("n1"));
             assertThat(views.get("n1")).containsExactly(1L);
+            // Each accepted send completed with the position its message was delivered at (the same on every member).
+            assertThat(sentAt).hasSize(accepted).isEqualTo(new TreeMap<>(atPosition));
         } finally {
             for (Channel ch : channels) ch.close();
         }
