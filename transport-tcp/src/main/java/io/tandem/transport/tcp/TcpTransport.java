@@ -408,6 +408,18 @@ public final class TcpTransport implements Transport {
         return metrics.total(TransportMetrics.CONNECTIONS_REFUSED);
     }
 
+    /** Flushes the sending thread wrote to the socket itself, without handing them to an I/O thread (tests). */
+    long directFlushes() {
+        return metrics.total(TransportMetrics.FLUSHES_DIRECT);
+    }
+
+    /** Direct sends the socket took only part of, the rest passed to the I/O thread (tests). */
+    long directShortSends() {
+        long n = 0;
+        for (PeerLink l : links.values()) n += l.directShortSends.sum();
+        return n;
+    }
+
     /** The log for bad input from the network: one line per kind per 10 s. */
     RateLimitedLog badInputLog() {
         return badInputLog;
