@@ -46,8 +46,16 @@ final class DirectSend {
     /** {@code -Dtandem.tcp.directWrites=false} keeps every write on the event loop (for measurements). */
     static final boolean ENABLED = Boolean.parseBoolean(System.getProperty("tandem.tcp.directWrites", "true"));
 
-    /** Frames are packed into a native buffer of this size per connection; larger frames take the event-loop path. */
+    /** Frames are packed into a native buffer of this size per connection. */
     static final int BUFFER_BYTES = 64 * 1024;
+    /**
+     * Frames (header included) larger than this take the event-loop path. A sender streaming large frames to several
+     * peers (8 KiB chunks, a fan-out) would otherwise do every peer's send syscalls in series on its own thread,
+     * where the I/O threads did them in parallel with its encoding: in tcp20's streaming run the direct path moved one
+     * 8 KiB stream 1.3x faster but two streams and a fan-out at 0.5-0.65x. Engine traffic (acks, votes, AppendEntries of
+     * small commands) is far below it. {@code -Dtandem.tcp.directMaxFrameBytes} changes it.
+     */
+    static final int MAX_FRAME_BYTES = Integer.getInteger("tandem.tcp.directMaxFrameBytes", 8 * 1024);
 
     /** The frame header's fields as {@link FrameFormat} lays them out (network order). */
     static final ValueLayout.OfShort SHORT_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);

@@ -261,7 +261,8 @@ final class PeerLink {
                 OutboundFrame f = outbox.peek();
                 if (f == null) break;
                 long pos = 0;
-                while (f != null && f.encoded() == null && f.tail() == null && pos + f.size() <= DirectSend.BUFFER_BYTES && frames < MAX_FRAMES_PER_DRAIN) {
+                while (f != null && f.encoded() == null && f.tail() == null && f.size() <= DirectSend.MAX_FRAME_BYTES && pos + f.size() <= DirectSend.BUFFER_BYTES
+                        && frames < MAX_FRAMES_PER_DRAIN) {
                     outbox.poll();
                     byte[] body = f.body();
                     buf.set(DirectSend.SHORT_BE, pos, FrameFormat.MAGIC);
@@ -273,7 +274,7 @@ final class PeerLink {
                     frames++;
                     f = outbox.peek();
                 }
-                if (pos == 0) { // a shared, large or oversized frame at the head: the event loop's drain writes it
+                if (pos == 0) { // a shared or large frame at the head: the event loop's drain writes it
                     done = false;
                     break;
                 }
