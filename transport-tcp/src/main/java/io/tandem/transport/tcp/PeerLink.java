@@ -85,8 +85,12 @@ final class PeerLink {
      * Bytes a direct send could not hand to the kernel (the socket's buffer was full): the flag's holder passes them
      * to the event loop, whose drain writes them through Netty before anything else. Touched only by the holder.
      */
-    private ByteBuf carried;
-    /** The connection {@link #carried} belongs to: the tail of a frame is never written onto another connection. */
+    private final AtomicReference<ByteBuf> carried = new AtomicReference<>();
+    /**
+     * The connection {@link #carried} belongs to: the tail of a frame is never written onto another connection. Set
+     * before {@code carried}, read after taking it. {@code carried} is atomic only because {@link #discardOutbox}
+     * (another thread, at close or removal) may take it too: exactly one of them writes or releases it.
+     */
     private Channel carriedFor;
     /** Turns of the direct drain in a row on one sender thread before the rest goes to the event loop. */
     private static final int MAX_DIRECT_ROUNDS = 4;
@@ -288,8 +292,8 @@ final class PeerLink {
                     d.ready = false;
                     ByteBuf rest = ch.alloc().directBuffer((int) (pos - sent));
                     rest.writeBytes(buf.asSlice(sent, pos - sent).asByteBuffer());
-                    carried = rest;
                     carriedFor = ch;
+                    carried.set(rest);
                     done = false;
                     break;
                 }
@@ -316,9 +320,9 @@ final class PeerLink {
 
     private void drain() {
         Channel ch = active.get();
-        if (carried != null && carriedFor != ch) { // its connection is gone: so is the frame it ends (as with Netty's buffer)
-            carried.release();
-            carried = null;
+        ByteBuf stale = carried.get();
+        if (stale != null && (carriedFor != ch || !ch.isActive()) && carried.compareAndSet(stale, null)) {
+            stale.release(); // its connection is gone: so is the frame it ends (as with Netty's buffer of a closed channel)
         }
         if (ch == null || !ch.isActive()) {
             finishDrain();
@@ -333,9 +337,8 @@ final class PeerLink {
         long bytes = 0;
         ByteBuf batch = null;
         boolean wrote = false;
-        ByteBuf rest = carried;
+        ByteBuf rest = carried.getAndSet(null);
         if (rest != null) { // bytes a direct send left on this connection: they precede everything still queued
-            carried = null;
             ch.write(rest);
             wrote = true;
         } else {
@@ -348,9 +351,8 @@ final class PeerLink {
                     finishDrain();
                     return;
                 }
-                rest = carried; // the socket took less than it was given, or a frame this path does not take is next
+                rest = carried.getAndSet(null); // the socket took less than it was given, or a frame this path does not take is next
                 if (rest != null) {
-                    carried = null;
                     ch.write(rest);
                     wrote = true;
                 }
@@ -428,11 +430,8 @@ final class PeerLink {
 
     /** Drops everything queued (the transport is closed). */
     void discardOutbox() {
-        ByteBuf rest = carried;
-        if (rest != null) {
-            carried = null;
-            rest.release();
-        }
+        ByteBuf rest = carried.getAndSet(null);
+        if (rest != null) rest.release();
         OutboundFrame f;
         while ((f = outbox.poll()) != null) {
             if (f.encoded() != null) f.encoded().release(); // the other frames hold only heap arrays

@@ -70,12 +70,13 @@ class TcpDirectSendTest {
             c.startAll();
             c.assertDelivers(N1, N2, -1);
             TcpTransport t = c.transport(N1);
-            // Small frames, frames around the buffer's size (a frame that just fits, one that just does not) and
-            // frames far larger, in one stream: the direct path stops at each one it cannot take and the event loop
-            // writes it through Netty before the direct path may continue.
+            // Small frames, frames around the direct path's frame limit and the buffer's size (one that just fits, one
+            // that just does not) and frames far larger, in one stream: the direct path stops at each one it cannot
+            // take and the event loop writes it through Netty before the direct path may continue.
             List<Integer> lengths = new java.util.ArrayList<>();
             for (int round = 0; round < 6; round++) {
                 for (int d = -40; d <= 40; d += 4) lengths.add(DirectSend.BUFFER_BYTES - 8 + d);
+                for (int d = -40; d <= 40; d += 4) lengths.add(DirectSend.MAX_FRAME_BYTES - 8 + d); // around the direct path's frame limit
                 lengths.add(10);
                 lengths.add(200_000);
                 lengths.add(3);
