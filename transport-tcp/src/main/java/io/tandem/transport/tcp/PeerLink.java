@@ -79,6 +79,21 @@ final class PeerLink {
     private final AtomicBoolean drainRequested = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     private final AtomicReference<Channel> active = new AtomicReference<>();
+    /** The direct-write path of the active connection ({@link DirectSend}), or null. */
+    private volatile DirectSend direct;
+    /**
+     * Bytes a direct send could not hand to the kernel (the socket's buffer was full): the flag's holder passes them
+     * to the event loop, whose drain writes them through Netty before anything else. Touched only by the holder.
+     */
+    private final AtomicReference<ByteBuf> carried = new AtomicReference<>();
+    /**
+     * The connection {@link #carried} belongs to: the tail of a frame is never written onto another connection. Set
+     * before {@code carried}, read after taking it. {@code carried} is atomic only because {@link #discardOutbox}
+     * (another thread, at close or removal) may take it too: exactly one of them writes or releases it.
+     */
+    private Channel carriedFor;
+    /** Turns of the direct drain in a row on one sender thread before the rest goes to the event loop. */
+    private static final int MAX_DIRECT_ROUNDS = 4;
 
     private volatile Bootstrap bootstrap;
     /** Set when the member is removed: no more dials, drains or connections. */
@@ -89,6 +104,9 @@ final class PeerLink {
     final LongAdder framesSent;
     final LongAdder bytesSent;
     final LongAdder flushes;
+    final LongAdder directFlushes;
+    /** Direct sends the socket took only part of (the rest went through Netty): tests. */
+    final LongAdder directShortSends = new LongAdder();
     final LongAdder framesReceived;
     final LongAdder bytesReceived;
     final LongAdder sendsDropped;
@@ -106,6 +124,7 @@ final class PeerLink {
         framesSent = metrics.counter(TransportMetrics.FRAMES_SENT, "peer", p);
         bytesSent = metrics.counter(TransportMetrics.BYTES_SENT, "peer", p);
         flushes = metrics.counter(TransportMetrics.FLUSHES, "peer", p);
+        directFlushes = metrics.counter(TransportMetrics.FLUSHES_DIRECT, "peer", p);
         framesReceived = metrics.counter(TransportMetrics.FRAMES_RECEIVED, "peer", p);
         bytesReceived = metrics.counter(TransportMetrics.BYTES_RECEIVED, "peer", p);
         sendsDropped = metrics.counter(TransportMetrics.SENDS_DROPPED, "peer", p);
@@ -201,7 +220,94 @@ final class PeerLink {
         Channel ch = active.get();
         if (ch == null || !ch.isWritable()) return;
         if (!drainRequested.compareAndSet(false, true)) return;
+        DirectSend d = direct;
+        if (d != null && d.ready && d.channel == ch && !ch.eventLoop().inEventLoop()) {
+            drainDirectly(d, ch);
+            return;
+        }
         runOn(ch.eventLoop());
+    }
+
+    /**
+     * The drain on the sending thread ({@link DirectSend}): holding the flag, writes what is queued straight to the
+     * socket, and hands the flag to the event loop only for what this path does not take (a shared or large frame,
+     * bytes the socket could not take now). Per-peer FIFO holds: one holder at a time takes frames from the queue's
+     * head, and bytes go to the kernel in the order they were taken.
+     */
+    private void drainDirectly(DirectSend d, Channel ch) {
+        for (int round = 0; ; round++) {
+            if (!sendDirect(d, ch) || round == MAX_DIRECT_ROUNDS) {
+                runOn(ch.eventLoop()); // still holding the flag: the event loop continues where this stopped
+                return;
+            }
+            drainRequested.set(false);
+            // The same re-check as finishDrain: a frame queued after our last poll whose sender lost the flag to us.
+            if (outbox.isEmpty() || retired || active.get() != ch || !d.ready) {
+                if (!outbox.isEmpty()) requestDrain();
+                return;
+            }
+            if (!drainRequested.compareAndSet(false, true)) return;
+        }
+    }
+
+    /**
+     * Packs queued frames into the connection's native buffer and sends them, until the queue is empty (true) or a
+     * frame this path does not take is at the head, or the socket took less than it was given (false: the caller
+     * hands the flag to the event loop, with the unsent bytes in {@link #carried}). Called holding the flag.
+     */
+    private boolean sendDirect(DirectSend d, Channel ch) {
+        java.lang.foreign.MemorySegment buf = d.buffer;
+        int frames = 0;
+        long bytes = 0;
+        boolean done = true;
+        try {
+            while (frames < MAX_FRAMES_PER_DRAIN) {
+                OutboundFrame f = outbox.peek();
+                if (f == null) break;
+                long pos = 0;
+                while (f != null && f.encoded() == null && f.tail() == null && f.size() <= DirectSend.MAX_FRAME_BYTES && pos + f.size() <= DirectSend.BUFFER_BYTES
+                        && frames < MAX_FRAMES_PER_DRAIN) {
+                    outbox.poll();
+                    byte[] body = f.body();
+                    buf.set(DirectSend.SHORT_BE, pos, FrameFormat.MAGIC);
+                    buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2, FrameFormat.VERSION);
+                    buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 3, f.type());
+                    buf.set(DirectSend.INT_BE, pos + 4, body.length);
+                    java.lang.foreign.MemorySegment.copy(body, 0, buf, java.lang.foreign.ValueLayout.JAVA_BYTE, pos + FrameFormat.HEADER_BYTES, body.length);
+                    pos += FrameFormat.HEADER_BYTES + body.length;
+                    frames++;
+                    f = outbox.peek();
+                }
+                if (pos == 0) { // a shared or large frame at the head: the event loop's drain writes it
+                    done = false;
+                    break;
+                }
+                bytes += pos;
+                long sent = Math.max(0, d.send(pos));
+                directFlushes.increment();
+                if (sent < pos) {
+                    directShortSends.increment();
+                    // The socket's buffer is full (or the connection failed): the rest goes through Netty, in order,
+                    // before anything else, and this path stays off until Netty's buffer is seen empty again.
+                    d.ready = false;
+                    ByteBuf rest = ch.alloc().directBuffer((int) (pos - sent));
+                    rest.writeBytes(buf.asSlice(sent, pos - sent).asByteBuffer());
+                    carriedFor = ch;
+                    carried.set(rest);
+                    done = false;
+                    break;
+                }
+            }
+        } finally {
+            if (frames > 0) {
+                queuedMessages.addAndGet(-frames);
+                queuedBytes.addAndGet(-bytes);
+                framesSent.add(frames);
+                bytesSent.add(bytes);
+                flushes.increment();
+            }
+        }
+        return done && (frames < MAX_FRAMES_PER_DRAIN || outbox.isEmpty());
     }
 
     private void runOn(EventLoop loop) {
@@ -214,6 +320,10 @@ final class PeerLink {
 
     private void drain() {
         Channel ch = active.get();
+        ByteBuf stale = carried.get();
+        if (stale != null && (carriedFor != ch || !ch.isActive()) && carried.compareAndSet(stale, null)) {
+            stale.release(); // its connection is gone: so is the frame it ends (as with Netty's buffer of a closed channel)
+        }
         if (ch == null || !ch.isActive()) {
             finishDrain();
             return;
@@ -226,9 +336,33 @@ final class PeerLink {
         int frames = 0;
         long bytes = 0;
         ByteBuf batch = null;
+        boolean wrote = false;
+        ByteBuf rest = carried.getAndSet(null);
+        if (rest != null) { // bytes a direct send left on this connection: they precede everything still queued
+            ch.write(rest);
+            wrote = true;
+        } else {
+            DirectSend d = direct;
+            if (d != null && d.channel == ch && !d.ready && d.channel.isActive() && outboundEmpty(ch)) {
+                d.ready = true; // Netty holds nothing unwritten of this channel: the flag's holder may write the socket
+            }
+            if (d != null && d.ready && d.channel == ch) {
+                if (sendDirect(d, ch)) {
+                    finishDrain();
+                    return;
+                }
+                rest = carried.getAndSet(null); // the socket took less than it was given, or a frame this path does not take is next
+                if (rest != null) {
+                    ch.write(rest);
+                    wrote = true;
+                }
+            }
+        }
+        DirectSend d = direct;
         try {
             OutboundFrame f;
             while (frames < MAX_FRAMES_PER_DRAIN && ch.isWritable() && (f = outbox.poll()) != null) {
+                if (d != null) d.ready = false; // through Netty from here: no direct write until its buffer is empty again
                 int size = f.size();
                 if (f.encoded() != null) {
                     // A shared, already encoded frame: the batch so far goes first (FIFO), then the frame as it is.
@@ -274,13 +408,19 @@ final class PeerLink {
             framesSent.add(frames);
             bytesSent.add(bytes);
             flushes.increment();
-            ch.flush();
         }
+        if (frames > 0 || wrote) ch.flush();
         if (frames == MAX_FRAMES_PER_DRAIN && ch.isWritable() && !outbox.isEmpty()) {
             runOn(loop); // still holding the flag: continue after the other work queued on this loop
             return;
         }
         finishDrain();
+    }
+
+    /** Whether Netty holds no bytes of {@code ch} that have not reached the kernel (on its event loop only). */
+    private static boolean outboundEmpty(Channel ch) {
+        io.netty.channel.ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+        return out != null && out.isEmpty();
     }
 
     private void finishDrain() {
@@ -290,6 +430,8 @@ final class PeerLink {
 
     /** Drops everything queued (the transport is closed). */
     void discardOutbox() {
+        ByteBuf rest = carried.getAndSet(null);
+        if (rest != null) rest.release();
         OutboundFrame f;
         while ((f = outbox.poll()) != null) {
             if (f.encoded() != null) f.encoded().release(); // the other frames hold only heap arrays
@@ -303,6 +445,7 @@ final class PeerLink {
     /** Makes {@code ch} (handshake complete, on its event loop) the connection to this peer. */
     void activate(Channel ch, boolean dialed) {
         ch.attr(ACTIVATED).set(Boolean.TRUE);
+        direct = DirectSend.ENABLED ? DirectSend.open(ch) : null; // not ready until a drain on this loop sees Netty's buffer empty
         Channel previous = active.getAndSet(ch);
         consecutiveFailures = 0;
         connectionsOpened.increment();

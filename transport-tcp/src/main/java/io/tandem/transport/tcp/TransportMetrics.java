@@ -26,6 +26,8 @@ final class TransportMetrics {
     static final String BYTES_SENT = "bytes.sent";
     /** Drains that handed frames to the socket, each ending in one flush: frames sent over flushes is the batching. */
     static final String FLUSHES = "flushes";
+    /** Of the flushes, those the sending thread wrote to the socket itself ({@link DirectSend}), without the I/O thread. */
+    static final String FLUSHES_DIRECT = "flushes.direct";
     static final String FRAMES_RECEIVED = "frames.received";
     static final String BYTES_RECEIVED = "bytes.received";
     static final String FRAMES_MALFORMED = "frames.malformed";
