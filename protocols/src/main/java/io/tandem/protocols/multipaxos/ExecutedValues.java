@@ -29,6 +29,8 @@ final class ExecutedValues {
     private final List<byte[]> chunks = new ArrayList<>();
     private long firstChunk;
     private int fill;
+    /** A buffer over the last chunk, reused by every append to it (was one {@code ByteBuffer.wrap} per value). */
+    private ByteBuffer last;
 
     /**
      * Keeps {@code value} as slot {@code slot}'s. A slot that does not follow the last one kept (execution
@@ -40,10 +42,13 @@ final class ExecutedValues {
         int bytes = ValueCodec.encodedSize(value);
         if (chunks.isEmpty() || fill + bytes > chunks.getLast().length) {
             chunks.add(new byte[Math.max(CHUNK_BYTES, bytes)]);
+            last = ByteBuffer.wrap(chunks.getLast());
             fill = 0;
         }
         long chunk = firstChunk + chunks.size() - 1;
-        ValueCodec.encode(value, ByteBuffer.wrap(chunks.getLast(), fill, bytes));
+        // The same bytes at the same offset as wrap(chunk, fill, bytes): the limit keeps a wrong size from spilling.
+        last.limit(fill + bytes).position(fill);
+        ValueCodec.encode(value, last);
         if (size == ring.length) grow();
         ring[(head + size) & (ring.length - 1)] = chunk << 32 | fill;
         fill += bytes;
@@ -92,6 +97,7 @@ final class ExecutedValues {
         size = 0;
         firstChunk += chunks.size();
         chunks.clear();
+        last = null;
         fill = 0;
     }
 

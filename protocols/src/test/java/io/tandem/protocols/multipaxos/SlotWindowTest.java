@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tandem.engine.ClientRequest;
 import io.tandem.engine.NodeId;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class SlotWindowTest {
@@ -95,5 +97,78 @@ class SlotWindowTest {
         assertThat(w.oldestUndecidedWithout(A2, 60).slot).isEqualTo(1);
         assertThat(w.oldestUndecidedWithout(A1, 10)).isNull(); // slot 2 is younger than that
         assertThatThrownBy(() -> new SlotWindow(MAJORITY, 8, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+    /**
+     * The ring (session 20) against main's tree-map window ({@link TreeSlotWindow}) over random proposals, recovered
+     * bursts past the capacity (the ring grows), votes, collected prefixes reported ahead of and beyond the proposals,
+     * and every query: the same answers throughout.
+     */
+    @Test
+    void theRingAnswersAsTheTreeMapWindowDid() {
+        for (long seed = 1; seed <= 20; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            long start = 1 + random.nextInt(100);
+            SlotWindow ring = new SlotWindow(MAJORITY, 8, start);
+            TreeSlotWindow tree = new TreeSlotWindow(MAJORITY, 8, start);
+            long now = 0;
+            for (int step = 0; step < 5_000; step++) {
+                now += random.nextInt(5);
+                int op = random.nextInt(100);
+                if (op < 30) {
+                    if (ring.hasRoom() != tree.hasRoom()) throw new AssertionError("hasRoom at step " + step);
+                    if (ring.hasRoom()) assertThat(ring.propose(command(step + 1), now)).isEqualTo(tree.propose(command(step + 1), now));
+                } else if (op < 33) {
+                    int n = 1 + random.nextInt(200); // a Phase 1 recovered many slots: past the capacity, the ring grows
+                    for (int i = 0; i < n; i++) assertThat(ring.proposeRecovered(Value.NOOP, now)).isEqualTo(tree.proposeRecovered(Value.NOOP, now));
+                } else if (op < 75) {
+                    long slot = ring.firstUnchosen() - 2 + random.nextInt(Math.toIntExact(ring.nextSlot() - ring.firstUnchosen() + 4));
+                    long bit = 1L << random.nextInt(3);
+                    SlotWindow.Proposal a = ring.vote(slot, bit, now);
+                    TreeSlotWindow.Proposal b = tree.vote(slot, bit, now);
+                    assertThat(a == null ? -1 : a.slot).isEqualTo(b == null ? -1 : b.slot);
+                } else if (op < 78) {
+                    long slot = ring.firstUnchosen() + random.nextInt(Math.toIntExact(ring.nextSlot() - ring.firstUnchosen() + (random.nextInt(4) == 0 ? 500 : 5)));
+                    assertThat(ring.markChosenThrough(slot, now)).isEqualTo(tree.markChosenThrough(slot, now));
+                    if (random.nextBoolean()) { // usually advanced at once (the leader always does); sometimes a proposal comes first
+                        assertThat(slotsOf(ring.advance())).isEqualTo(treeSlotsOf(tree.advance()));
+                    } else if (ring.hasRoom() && tree.hasRoom()) {
+                        assertThat(ring.propose(command(step + 1), now)).isEqualTo(tree.propose(command(step + 1), now));
+                    }
+                } else if (op < 90) {
+                    assertThat(slotsOf(ring.advance())).isEqualTo(treeSlotsOf(tree.advance()));
+                } else if (op < 96) {
+                    long after = ring.firstUnchosen() - 2 + random.nextInt(Math.toIntExact(ring.nextSlot() - ring.firstUnchosen() + 3));
+                    long bit = 1L << random.nextInt(3);
+                    int maxSlots = 1 + random.nextInt(6);
+                    SlotWindow.Run a = ring.nextRun(after, bit, maxSlots, 1 << 20);
+                    TreeSlotWindow.Run b = tree.nextRun(after, bit, maxSlots, 1 << 20);
+                    assertThat(a == null ? null : List.of(a.firstSlot(), (long) a.values().size(), a.requestId()))
+                            .isEqualTo(b == null ? null : List.of(b.firstSlot(), (long) b.values().size(), b.requestId()));
+                    if (a != null) assertThat(a.values()).isEqualTo(b.values());
+                } else if (op < 98) {
+                    assertThat(ring.newlyOverdue(now, 20)).isEqualTo(tree.newlyOverdue(now, 20));
+                } else {
+                    long bit = 1L << random.nextInt(3);
+                    SlotWindow.Proposal a = ring.oldestUndecidedWithout(bit, now - 10);
+                    TreeSlotWindow.Proposal b = tree.oldestUndecidedWithout(bit, now - 10);
+                    assertThat(a == null ? -1 : a.slot).isEqualTo(b == null ? -1 : b.slot);
+                }
+                assertThat(ring.firstUnchosen()).isEqualTo(tree.firstUnchosen());
+                assertThat(ring.nextSlot()).isEqualTo(tree.nextSlot());
+                assertThat(ring.outstanding()).isEqualTo(tree.outstanding());
+            }
+        }
+    }
+
+    private static List<String> slotsOf(List<SlotWindow.Proposal> ps) {
+        List<String> out = new ArrayList<>();
+        for (SlotWindow.Proposal p : ps) out.add(p.slot + ":" + p.chosenElsewhere + ":" + p.value);
+        return out;
+    }
+
+    private static List<String> treeSlotsOf(List<TreeSlotWindow.Proposal> ps) {
+        List<String> out = new ArrayList<>();
+        for (TreeSlotWindow.Proposal p : ps) out.add(p.slot + ":" + p.chosenElsewhere + ":" + p.value);
+        return out;
     }
 }
