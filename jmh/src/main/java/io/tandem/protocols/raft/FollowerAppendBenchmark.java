@@ -45,9 +45,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code entries} 64-byte commands from the leader, handled by the {@link RaftEngine} as the runtime's loop does it
  * (the message, then the turn's due timers through the runtime's own {@code Timers}, then the log's durability
  * report, which acknowledges). The log is in memory and durable at once (the disk's cost is not measured here);
- * delivered entries and sent messages are dropped. The election timeout is the default (1-2 s), so the timer heap
- * holds what a real follower's would for the message rate of this benchmark (far higher than a real one's:
- * an engine that re-arms its election timer per message keeps a dead heap entry per message for 1-2 s).
+ * delivered entries and sent messages are dropped. The engine's clock is virtual and advances
+ * {@code intervalNanos} per AppendEntries (30 µs: about the message rate a follower sees at 64 clients), so the
+ * timer heap holds what a real follower's would: with the default election timeout (1-2 s), an engine that re-arms
+ * its election timer per message keeps about 50,000 dead entries there. With {@code intervalNanos} 0 the clock stands
+ * still and no deadline ever passes.
  */
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
@@ -62,6 +64,9 @@ public class FollowerAppendBenchmark {
 
     @Param({"1", "8"})
     int entries;
+
+    @Param({"30000"})
+    long intervalNanos;
 
     private Context ctx;
     private RaftEngine engine;
@@ -91,7 +96,8 @@ public class FollowerAppendBenchmark {
         for (int i = 0; i < entries; i++) batch.add(new LogEntry(prev + 1 + i, 1, payloads[(int) ((prev + i) & 1023)]));
         last = prev + entries;
         engine.onMessage(LEADER, new RaftMessage.AppendEntries(1, prev, prev == 0 ? 0 : 1, batch, prev, ++requestId));
-        List<TimerKey> due = ctx.timers.due(System.nanoTime());
+        ctx.now += intervalNanos;
+        List<TimerKey> due = ctx.timers.due(ctx.now);
         for (int i = 0; i < due.size(); i++) engine.onTimer(due.get(i));
         ctx.log.synced = ctx.log.lastIndex();
         ctx.events.add(new StorageEvent.LogSynced(ctx.log.synced));
@@ -99,7 +105,7 @@ public class FollowerAppendBenchmark {
         return ctx.sent;
     }
 
-    /** The runtime's context, cut down: in-memory log and meta, durable at once, the runtime's timers and clock. */
+    /** The runtime's context, cut down: in-memory log and meta, durable at once, the runtime's timers, a virtual clock. */
     static final class Context implements EngineContext {
         final BenchmarkTimers timers = new BenchmarkTimers();
         final ArrayDeque<StorageEvent> events = new ArrayDeque<>();
@@ -107,6 +113,7 @@ public class FollowerAppendBenchmark {
         final RandomGenerator random = new SplittableRandom(11);
         final Map<String, byte[]> meta = new HashMap<>();
         long sent;
+        long now = 1_000_000_000L;
 
         void drainEvents(RaftEngine engine) {
             StorageEvent e;
@@ -119,14 +126,14 @@ public class FollowerAppendBenchmark {
         @Override public GroupView view() { return new GroupView(1, MEMBERS); }
         @Override public Regions regions() { throw new UnsupportedOperationException(); }
         @Override public void requestPolling(boolean poll) {}
-        @Override public long nowNanos() { return System.nanoTime(); }
+        @Override public long nowNanos() { return now; }
         @Override public RandomGenerator random() { return random; }
         @Override public void send(NodeId to, ProtocolMessage message) { sent++; }
 
         @Override
         public TimerKey schedule(long delayNanos, TimerKey key) {
             if (delayNanos <= 0) timers.scheduleNow(key);
-            else timers.schedule(key, System.nanoTime() + delayNanos);
+            else timers.schedule(key, now + delayNanos);
             return key;
         }
 
