@@ -193,7 +193,7 @@ public final class NodeStorage implements AutoCloseable {
         if (!options.flushPolicy().fsync()) {
             logger.warn("storage of {} runs with NO_FSYNC: acknowledged writes survive a process crash but not power loss", node);
         }
-        return start(node, FileStorage.open(dataDir, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer,
+        return start(node, FileStorage.open(dataDir, clusterId, node, options), StorageMetrics.of(options.metrics(), node, options.flushPolicy().fsync()), events, restorer,
                 !options.flushPolicy().fsync());
     }
 
@@ -210,7 +210,7 @@ public final class NodeStorage implements AutoCloseable {
     /** {@link #inMemory(MemoryDisk, String, NodeId, Consumer, SnapshotRestorer)} with options (only {@code snapshotsToKeep} applies). */
     public static NodeStorage inMemory(MemoryDisk disk, String clusterId, NodeId node, StorageOptions options,
                                        Consumer<StorageEvent> events, SnapshotRestorer restorer) {
-        return start(node, MemoryStorage.open(disk, clusterId, node, options), StorageMetrics.of(options.metrics(), node), events, restorer, false);
+        return start(node, MemoryStorage.open(disk, clusterId, node, options), StorageMetrics.of(options.metrics(), node, options.flushPolicy().fsync()), events, restorer, false);
     }
 
     private static NodeStorage start(NodeId node, StableStorage stable, StorageMetrics metrics, Consumer<StorageEvent> events, SnapshotRestorer restorer,

@@ -92,4 +92,47 @@ class TimersTest {
         assertThat(t.due(60)).containsExactly(new Retry(3));
         assertThat(t.due(100)).containsExactly(new Election());
     }
+
+    /**
+     * Many keys armed, re-armed, cancelled and fired in a random order (Copilot arms a key per slot): every check
+     * agrees with a plain model (key -> deadline), so the key table's probing and its removals keep every armed key
+     * findable, and it does not grow with keys that came and went.
+     */
+    @Test
+    void manyKeysComingAndGoingAgreeWithAModel() {
+        Timers t = new Timers();
+        java.util.Map<TimerKey, Long> model = new java.util.HashMap<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(25);
+        long now = 0;
+        for (int step = 0; step < 20_000; step++) {
+            TimerKey key = switch (random.nextInt(3)) {
+                case 0 -> new Retry(random.nextInt(200));
+                case 1 -> new Election();
+                default -> new Heartbeat();
+            };
+            switch (random.nextInt(4)) {
+                case 0, 1 -> {
+                    long deadline = now + 1 + random.nextInt(50);
+                    t.schedule(key, deadline);
+                    model.put(key, deadline);
+                }
+                case 2 -> {
+                    t.cancel(key);
+                    model.remove(key);
+                }
+                default -> {
+                    now += random.nextInt(10);
+                    long at = now;
+                    java.util.Set<TimerKey> expected = new java.util.HashSet<>();
+                    model.entrySet().removeIf(e -> {
+                        if (e.getValue() - at > 0) return false;
+                        expected.add(e.getKey());
+                        return true;
+                    });
+                    assertThat(new java.util.HashSet<>(t.due(now))).isEqualTo(expected);
+                }
+            }
+            assertThat(t.size()).isEqualTo(model.size());
+        }
+    }
 }

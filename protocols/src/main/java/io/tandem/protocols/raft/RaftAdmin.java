@@ -61,7 +61,9 @@ public final class RaftAdmin {
 
     /** The admin request in {@code payload}, or empty if it is an ordinary state machine command. */
     public static Optional<AdminRequest> decode(byte[] payload) {
-        if (payload.length < MAGIC.length + 2 || !Arrays.equals(payload, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) return Optional.empty();
+        // The first byte alone rejects nearly every command (the leader asks this of each one; the range compare was
+        // 3 % of its loop's samples at 16 clients, raft20); the full compare decides the rest.
+        if (payload.length < MAGIC.length + 2 || payload[0] != MAGIC[0] || !Arrays.equals(payload, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) return Optional.empty();
         byte kind = payload[MAGIC.length];
         NodeId node;
         try {

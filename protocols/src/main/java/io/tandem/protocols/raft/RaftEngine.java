@@ -144,6 +144,16 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
     private long appliedIndex;
     private long durableIndex;
     private long heardFromLeaderAt;
+    /**
+     * The election timer, kept lazily: {@link #electionDeadline} is when it is due, and the runtime's {@code ELECTION}
+     * timer is armed for that deadline or an earlier one ({@link #electionArmed}). A leader's message moves only the
+     * deadline ({@link #extendElectionTimer}); the armed timer that fires early re-arms for the rest
+     * ({@link #onElectionTimeout}). Re-arming the runtime timer per AppendEntries cost a clock read, a random draw, a map
+     * put and a heap entry per message that stayed in the timer heap, dead, for a whole timeout (raft20).
+     */
+    private long electionDeadline;
+    private long electionTimeoutNanos;
+    private boolean electionArmed;
     private long nextToken = 1;
     private boolean storageFailed;
     /** The configuration last applied to this engine's state ({@link #applyConfiguration}). */
@@ -366,7 +376,15 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
     // ------------------------------------------------------------------------------------------
 
     private void onElectionTimeout() {
+        electionArmed = false;
         if (state instanceof LeaderState) return;
+        long rest = electionDeadline - now();
+        if (rest > 0) {
+            // A leader was heard since the timer was armed (extendElectionTimer): not due yet, wait for the rest.
+            ctx.schedule(rest, ELECTION);
+            electionArmed = true;
+            return;
+        }
         if (!log.configuration().isVoter(self)) { // learners and removed nodes never campaign
             resetElectionTimer();
             return;
@@ -539,13 +557,36 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
         if (state instanceof LeaderState && term == currentTerm) return null; // two leaders in one term: refuse; the invariants report it
         if (term > currentTerm || !(state instanceof FollowerState) || !from.equals(leaderId)) becomeFollower(term, from);
         heardFromLeaderAt = now();
-        resetElectionTimer();
+        extendElectionTimer(heardFromLeaderAt);
         return (FollowerState) state; // becomeFollower made us a follower if we were not one
     }
 
+    /** Starts a new election timeout with a fresh random length (§5.2: randomised so that split votes are rare). */
     private void resetElectionTimer() {
         long spread = electionSpreadNanos > 0 ? ctx.random().nextLong(electionSpreadNanos) : 0;
-        ctx.schedule(electionMinNanos + spread, ELECTION);
+        electionTimeoutNanos = electionMinNanos + spread;
+        electionDeadline = now() + electionTimeoutNanos;
+        ctx.schedule(electionTimeoutNanos, ELECTION);
+        electionArmed = true;
+    }
+
+    /**
+     * Restarts the election timeout at {@code now} (a message from the leader, Figure 2) with the length drawn when
+     * the timer was last reset: only the deadline moves, later, and the armed timer re-arms for the rest when it fires.
+     * Safe: no safety property rests on timers; a follower still stands a full timeout after the leader's last
+     * message, and the length is still drawn at random per term, leader change and election (resetElectionTimer).
+     */
+    private void extendElectionTimer(long now) {
+        if (!electionArmed) {
+            resetElectionTimer();
+            return;
+        }
+        electionDeadline = Math.max(electionDeadline, now + electionTimeoutNanos);
+    }
+
+    private void cancelElectionTimer() {
+        ctx.cancel(ELECTION);
+        electionArmed = false;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -554,7 +595,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
 
     private void becomeLeader(CandidateState candidacy) {
         leaderId = self;
-        ctx.cancel(ELECTION);
+        cancelElectionTimer();
         long now = now();
         CommitTracker commits = new CommitTracker(log.configuration().voters(), config.commitDeadline().toNanos(), MAX_COMMIT_ROUNDS, this::commitQuorum);
         // §5.4.2 / §8: the leader commits a no-op of its term (appended below at termStart) so that earlier
@@ -1478,7 +1519,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
     private void onStorageFailed(StorageEvent.StorageFailed s) {
         storageFailed = true;
         if (state instanceof LeaderState) becomeFollower(currentTerm, null);
-        ctx.cancel(ELECTION);
+        cancelElectionTimer();
         held.clear();
     }
 
