@@ -79,7 +79,7 @@ class LocalClusterTest {
                 nodePids.addAll(pidsIn(dir)); // the restarted node
             } finally {
                 // SIGTERM, as Ctrl-C would: the cluster command stops every node, including the one the demo restarted.
-                assertThat(cluster.terminate(WAIT)).isEqualTo(143);
+                assertThat(cluster.terminate(WAIT)).as("exit status; the cluster printed:%n%s", cluster.output()).isEqualTo(143);
             }
             assertThat(cluster.output()).contains("Stopping the cluster...").contains("Stopped.");
         }
