@@ -230,7 +230,7 @@ final class PeerLink {
 
     /**
      * The drain on the sending thread ({@link DirectSend}): holding the flag, writes what is queued straight to the
-     * socket, and hands the flag to the event loop only for what this path does not take (a large frame,
+     * socket, and hands the flag to the event loop only for what this path does not take (a shared or large frame,
      * bytes the socket could not take now). Per-peer FIFO holds: one holder at a time takes frames from the queue's
      * head, and bytes go to the kernel in the order they were taken.
      */
@@ -251,10 +251,8 @@ final class PeerLink {
     }
 
     /**
-     * Packs queued frames into the connection's native buffer and sends them (a shared encoded region snapshot is
-     * copied in as it is and this link's reference released: the copy into the native buffer is the one the event
-     * loop's drain would have had the kernel make, and the I/O thread's wake-up and task per push are saved), until
-     * the queue is empty (true) or a frame this path does not take is at the head, or the socket took less than it was given (false: the caller
+     * Packs queued frames into the connection's native buffer and sends them, until the queue is empty (true) or a
+     * frame this path does not take is at the head, or the socket took less than it was given (false: the caller
      * hands the flag to the event loop, with the unsent bytes in {@link #carried}). Called holding the flag.
      */
     private boolean sendDirect(DirectSend d, Channel ch) {
@@ -267,22 +265,9 @@ final class PeerLink {
                 OutboundFrame f = outbox.peek();
                 if (f == null) break;
                 long pos = 0;
-                while (f != null && f.tail() == null && f.size() <= DirectSend.MAX_FRAME_BYTES && pos + f.size() <= DirectSend.BUFFER_BYTES
+                while (f != null && f.encoded() == null && f.tail() == null && f.size() <= DirectSend.MAX_FRAME_BYTES && pos + f.size() <= DirectSend.BUFFER_BYTES
                         && frames < MAX_FRAMES_PER_DRAIN) {
                     outbox.poll();
-                    ByteBuf encoded = f.encoded();
-                    if (encoded != null) { // a shared region snapshot: copied as it is, then our reference released
-                        int size = encoded.readableBytes();
-                        try {
-                            java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofBuffer(encoded.nioBuffer(encoded.readerIndex(), size)), 0, buf, pos, size);
-                        } finally {
-                            encoded.release();
-                        }
-                        pos += size;
-                        frames++;
-                        f = outbox.peek();
-                        continue;
-                    }
                     byte[] body = f.body();
                     buf.set(DirectSend.SHORT_BE, pos, FrameFormat.MAGIC);
                     buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2, FrameFormat.VERSION);
@@ -293,7 +278,7 @@ final class PeerLink {
                     frames++;
                     f = outbox.peek();
                 }
-                if (pos == 0) { // a large frame at the head: the event loop's drain writes it
+                if (pos == 0) { // a shared or large frame at the head: the event loop's drain writes it
                     done = false;
                     break;
                 }
@@ -323,12 +308,6 @@ final class PeerLink {
             }
         }
         return done && (frames < MAX_FRAMES_PER_DRAIN || outbox.isEmpty());
-    }
-
-    /** Whether the sending thread writes this link's socket itself now ({@link DirectSend} ready): a hint, racy on purpose. */
-    boolean writesDirectly() {
-        DirectSend d = direct;
-        return d != null && d.ready;
     }
 
     private void runOn(EventLoop loop) {

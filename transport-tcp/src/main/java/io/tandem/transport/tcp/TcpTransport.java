@@ -847,8 +847,6 @@ public final class TcpTransport implements Transport {
          * ... and goes to at least this many peers. With one target there is no per-peer copy to save,
          * and at 2 members the shared frames measured slower than packed ones (B/D check of session
          * vsync8: 56k/87k against 111k/98k msg/s at 1 KiB, 52k/51k against 87k/69k at 8 KiB).
-         * Exception: a lone target whose socket the pushing thread writes itself ({@link #writesDirectly}), where the
-         * shared frame is packed like any other.
          */
         static final int ENCODED_PUSH_TARGETS = 2;
 
@@ -881,19 +879,6 @@ public final class TcpTransport implements Transport {
             return true;
         }
 
-        /**
-         * Whether a frame of {@code chunk} bytes to the one target will be written by the pushing thread itself
-         * ({@link DirectSend} ready and the frame within its limit): then a shared encoded frame costs the snapshot into a
-         * pooled buffer and the copy into the native send buffer, where a heap body is allocated and zeroed first. Through
-         * Netty a lone encoded frame is a write of its own (vsync8's slower case at 2 members), so only then. A hint:
-         * either kind of frame is sent correctly by either path.
-         */
-        private boolean writesDirectly(java.util.List<NodeId> to, byte[] nameBytes, int chunk) {
-            if (to.size() != 1 || FrameFormat.HEADER_BYTES + RegionWriteBody.dataOffset(nameBytes) + chunk > DirectSend.MAX_FRAME_BYTES) return false;
-            PeerLink link = links.get(to.get(0));
-            return link != null && link.writesDirectly();
-        }
-
         private void send(String name, int offset, int length, java.util.Collection<NodeId> targets, long pushId) {
             if (closed.get()) return;
             java.util.List<NodeId> to = regionTable.targets(targets);
@@ -902,7 +887,7 @@ public final class TcpTransport implements Transport {
             int at = 0;
             while (at < length) {
                 int chunk = Math.min(maxChunk, length - at);
-                if (chunk >= ENCODED_PUSH_BYTES && (to.size() >= ENCODED_PUSH_TARGETS || writesDirectly(to, nameBytes, chunk))) {
+                if (chunk >= ENCODED_PUSH_BYTES && to.size() >= ENCODED_PUSH_TARGETS) {
                     if (!sendEncoded(name, nameBytes, offset + at, chunk, to)) return;
                     at += chunk;
                     continue;

@@ -153,49 +153,4 @@ class TcpDirectSendTest {
             assertThat(t.stats().droppedSends()).isZero();
         }
     }
-
-    /**
-     * Memory-region pushes of a few KiB from a non-I/O thread (an engine loop's): to two peers a push is one shared
-     * encoded frame, to one peer whose socket is written directly too; the direct path copies such a frame into its
-     * buffer instead of handing it to the I/O thread. Every push lands whole and in order at each peer it went to (each
-     * holds its last round, every push is reported), and the shared frames went out by the pushing thread.
-     */
-    @Test
-    void sharedRegionFramesGoStraightToTheSocketWhole() {
-        int bytes = 3 * 1024; // at or above TcpTransport's ENCODED_PUSH_BYTES, within DirectSend.MAX_FRAME_BYTES
-        int rounds = 300;
-        try (Cluster c = new Cluster(fast(), N1, N2, TestSupport.N3)) {
-            c.startAll();
-            for (var id : List.of(N1, N2, TestSupport.N3)) c.transport(id).regions().register("sst", bytes);
-            c.assertDelivers(N1, N2, -1);
-            c.assertDelivers(N1, TestSupport.N3, -1);
-            TcpTransport t = c.transport(N1);
-            java.lang.foreign.MemorySegment local = t.regions().local("sst");
-            java.lang.foreign.MemorySegment atN2 = c.transport(N2).regions().remote(N1, "sst");
-            java.lang.foreign.MemorySegment atN3 = c.transport(TestSupport.N3).regions().remote(N1, "sst");
-            // First every push to both peers (one shared frame each), then to n2 alone (shared while its socket is direct).
-            long directBefore = t.directFlushes();
-            for (long round = 1; round <= rounds; round++) {
-                for (int w = 0; w < bytes / 8; w++) local.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, w, round * 1_000_003 + w);
-                t.regions().push("sst", 0, bytes, round <= rounds / 2 ? List.of(N2, TestSupport.N3) : List.of(N2));
-                if (round == rounds / 2) {
-                    long half = round;
-                    await("both peers hold round " + half, () -> holds(atN2, half, bytes) && holds(atN3, half, bytes));
-                    assertThat(t.directFlushes() - directBefore).as("shared frames written by the pushing thread").isPositive();
-                }
-            }
-            await("n2 holds the last round", () -> holds(atN2, rounds, bytes));
-            assertThat(holds(atN3, rounds / 2, bytes)).as("n3 got no push of the second half").isTrue();
-            await("every push is reported", () -> c.recorder(N2).regionWrites().size() == rounds
-                    && c.recorder(TestSupport.N3).regionWrites().size() == rounds / 2);
-            assertThat(t.stats().droppedSends()).isZero();
-        }
-    }
-
-    private static boolean holds(java.lang.foreign.MemorySegment copy, long round, int bytes) {
-        for (int w = 0; w < bytes / 8; w++) {
-            if (copy.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, w) != round * 1_000_003 + w) return false;
-        }
-        return true;
-    }
 }
