@@ -22,6 +22,19 @@ final class RawPeer implements AutoCloseable {
     /** Over a socket already connected (a TLS socket, or one bound to a chosen source address). */
     RawPeer(Socket connected) throws IOException {
         socket = connected;
+        if (connected.isClosed()) {
+            // A TLS socket the target refused during the handshake: whether the refusal arrives while the
+            // handshake still reads (the socket closes itself) or on the next read depends on timing, so
+            // a closed socket behaves as one closed by the peer: writes fail, reads see the end of the stream.
+            out = new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    throw new SocketException("closed by the peer during the TLS handshake");
+                }
+            };
+            in = InputStream.nullInputStream();
+            return;
+        }
         socket.setSoTimeout(50);
         out = socket.getOutputStream();
         in = socket.getInputStream();
