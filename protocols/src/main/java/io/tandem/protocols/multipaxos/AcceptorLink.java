@@ -16,17 +16,32 @@ final class AcceptorLink {
     final PeerLink link;
     /** Proposals up to this slot were sent (or were decided without needing this acceptor). */
     long sentThrough;
+    /**
+     * Every slot of this ballot from its first up to here left for this node, in an Accept or in a Chosen with its
+     * value (session 21): a replica on the node holds those values, so a chosen claim is all it needs for them.
+     * Soft: a lost message only sends that replica to catch-up.
+     */
+    long heldThrough;
+    /** The highest chosen claim sent to this node (on an Accept or alone). */
+    long claimedThrough;
 
     AcceptorLink(NodeId id, long bit, long sentThrough, long now) {
         this.id = id;
         this.bit = bit;
         this.sentThrough = sentThrough;
+        this.heldThrough = sentThrough;
         this.link = new PeerLink(id, now);
     }
 
     void sent(long firstSlot, long lastSlot, int bytes, long now) {
         link.sent(firstSlot, lastSlot, bytes, now);
         sentThrough = Math.max(sentThrough, lastSlot);
+        reached(firstSlot, lastSlot);
+    }
+
+    /** The values of slots {@code firstSlot..lastSlot} left for this node; {@link #heldThrough} grows only without a gap. */
+    void reached(long firstSlot, long lastSlot) {
+        if (firstSlot <= heldThrough + 1) heldThrough = Math.max(heldThrough, lastSlot);
     }
 
     /** The acceptor answered the Phase 2a that started at {@code firstSlot}: free its window slot, sample the round trip. */

@@ -10,6 +10,7 @@ import io.tandem.protocols.failslow.SlownessDetector;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accepted;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ChosenThrough;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Decided;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.HeartbeatAck;
@@ -51,8 +52,11 @@ import java.util.TreeMap;
  *       (holes get no-ops), and the leader re-proposes them before anything new.</li>
  *   <li><b>Phase 2</b> runs per slot in a bounded {@link SlotWindow} (pipelining); consecutive slots
  *       travel in one Accept (batching), per acceptor within a bounded {@link AcceptorLink} window.
- *       A slot is chosen when a write quorum voted for it; the leader then sends {@link Chosen} to the
- *       replicas and keeps recent chosen values to answer {@link Recover}.</li>
+ *       A slot is chosen when a write quorum voted for it; the leader then tells the replicas and keeps
+ *       recent chosen values to answer {@link Recover}. A replica on an acceptor's node holds the values of
+ *       the Accepts its node received, so it gets only the chosen claim ({@link Accept#chosenThrough}), on
+ *       the leader's next Accept to that node or, if none leaves within the linger, alone
+ *       ({@link ChosenThrough}); other replicas (and values the node never got) get {@link Chosen}.</li>
  *   <li><b>Proxy leaders</b> (spec §2.1), when the deployment places them: the leader sends each
  *       run of new slots to one proxy, in stripes of consecutive slots per proxy, round-robin ({@link ProxyAccept}), and learns it chosen from
  *       the proxy's {@link Decided}, which reports several runs at once under load, so the leader
@@ -83,12 +87,16 @@ class Leader {
     /** Gives slots to the commands queued since the last pump and sends them; armed with no delay (see {@link #schedulePump}). */
     private record PumpTimer() implements Timer {}
 
+    /** Sends the chosen claim alone to the nodes no Accept carried it to within the linger (see {@link #offerClaim}). */
+    private record LingerTimer() implements Timer {}
+
     private static final Timer ELECTION = new ElectionTimer();
     private static final Timer HEARTBEAT = new HeartbeatTimer();
     private static final Timer CHECK_QUORUM = new CheckQuorumTimer();
     private static final Timer PHASE1 = new Phase1Timer();
     private static final Timer DETECTOR = new DetectorTimer();
     private static final Timer PUMP = new PumpTimer();
+    private static final Timer LINGER = new LingerTimer();
     /** A {@link #PUMP} timer is armed and has not fired yet. */
     private boolean pumpDue;
     static final SlownessDetector.Vocabulary DETECTOR_VOCABULARY = new SlownessDetector.Vocabulary(
@@ -180,6 +188,19 @@ class Leader {
     /** Per replica, its last report as seen here: how far behind our chosen prefix it was then, and when it came. */
     private final Map<NodeId, ReplicaReport> replicaReports = new TreeMap<>();
     private long chosenWatermark;
+
+    // The chosen claim of this ballot (session 21; see HeldProposals for why it is safe).
+    /** Every slot up to here that this leader proposed in this ballot was chosen by votes counted at this ballot. */
+    private long claimThrough;
+    /** The request id of the value in slot {@link #claimThrough} (DESIGN §3 rule 4: what the claim is for). */
+    private long claimRequestId;
+    /** False once a proposal of this ballot was settled without its votes (an acceptor's garbage-collection report): the claim then stops. */
+    private boolean claimsHold;
+    private boolean lingerDue;
+    private ChosenThrough lastClaim;
+    /** How long a claim may wait for an Accept to ride on before it leaves alone. */
+    private final long lingerNanos;
+    private final Meters.Counter standaloneClaims;
     /**
      * Chosen values kept to answer a replica's {@link Recover}: by slot modulo the length (at least
      * {@code retainedChosenSlots}), an entry of another slot being a miss. Chosen slots arrive in any order; a
@@ -203,6 +224,8 @@ class Leader {
         this.electionMinNanos = config.electionTimeoutMin().toNanos();
         this.electionMaxNanos = config.electionTimeoutMax().toNanos();
         this.resendNanos = config.resendInterval().toNanos();
+        // Under load an Accept leaves every drain, far more often than this; an idle leader's followers learn within it.
+        this.lingerNanos = Math.max(1, Math.min(1_000_000L, heartbeatNanos / 10));
         Meters meters = rc.meters();
         this.detector = new SlownessDetector(meters, DETECTOR_VOCABULARY, config.quorumHistoryWindow(), config.detectorInterval().toNanos());
         this.chosenSlots = meters.counter("tandem.multipaxos.slot.chosen");
@@ -211,6 +234,7 @@ class Leader {
         this.rejected = meters.counter("tandem.multipaxos.proposals.rejected");
         this.prepareResends = meters.counter("tandem.multipaxos.phase1.resends");
         this.recoverResends = meters.counter("tandem.multipaxos.chosen.resends");
+        this.standaloneClaims = meters.counter("tandem.multipaxos.chosen.standalone_claims");
         this.roundGauge = meters.gauge("tandem.multipaxos.ballot.round");
         this.viaProxies = topology.hasProxies();
         this.nextProxy = Math.max(0, selfIndex);
@@ -265,6 +289,7 @@ class Leader {
             case Phase1Timer p -> onPhase1Timer();
             case DetectorTimer d -> onDetectorTimer();
             case PumpTimer p -> onPumpTimer();
+            case LingerTimer l -> onLingerTimer();
         }
     }
 
@@ -392,6 +417,9 @@ class Leader {
             for (Value v : merge.safeValues()) window.proposeRecovered(v, now);
         }
         chosenWatermark = Math.max(chosenWatermark, start - 1);
+        claimThrough = 0;
+        claimRequestId = RequestIds.BACKGROUND;
+        claimsHold = !viaProxies; // with proxies the proxy that saw the votes tells the replicas
         merge = null;
         phase1Quorum = null;
         recoverAskedAt.clear();
@@ -677,8 +705,10 @@ class Leader {
         while (status == Status.LEADING && !link.link.windowFull(config.maxInflightMessages(), config.maxInflightBytes())) {
             SlotWindow.Run run = window.nextRun(link.sentThrough, link.bit, config.maxBatchSlots(), config.maxBatchBytes());
             if (run == null) return;
-            rc.send(link.id, acceptFor(run));
+            Accept accept = acceptFor(run);
+            rc.send(link.id, accept);
             link.sent(run.firstSlot(), run.lastSlot(), run.bytes(), rc.now());
+            link.claimedThrough = Math.max(link.claimedThrough, accept.chosenThrough());
         }
     }
 
@@ -696,10 +726,11 @@ class Leader {
         Accept last = lastAccept;
         List<Value> values = run.values();
         if (last != null && last.ballot().equals(ballot) && last.firstSlot() == run.firstSlot() && last.values().size() == values.size()
-                && last.requestId() == run.requestId() && last.values().getFirst() == values.getFirst() && last.values().getLast() == values.getLast()) {
+                && last.requestId() == run.requestId() && last.values().getFirst() == values.getFirst() && last.values().getLast() == values.getLast()
+                && last.chosenThrough() == claimThrough) {
             return last;
         }
-        lastAccept = new Accept(ballot, run.firstSlot(), values, run.requestId());
+        lastAccept = new Accept(ballot, run.firstSlot(), values, run.requestId(), claimThrough);
         return lastAccept;
     }
 
@@ -709,7 +740,7 @@ class Leader {
         if (viaProxies || link == null || status != Status.LEADING || !a.ballot().equals(ballot)) return;
         long now = rc.now();
         link.answered(a.firstSlot(), now);
-        if (a.gcSlot() >= window.firstUnchosen()) window.markChosenThrough(a.gcSlot(), now);
+        if (a.gcSlot() >= window.firstUnchosen() && window.markChosenThrough(a.gcSlot(), now) > 0) claimsHold = false;
         List<SlotWindow.Proposal> chosen = new ArrayList<>();
         for (long s = Math.max(a.firstSlot(), a.gcSlot() + 1); s <= a.lastSlot(); s++) {
             SlotWindow.Proposal p = window.vote(s, link.bit, now);
@@ -739,15 +770,63 @@ class Leader {
         return lastVoters;
     }
 
-    /** Tells the replicas, advances the window, and lets queued commands in. */
+    /**
+     * Tells the replicas, advances the window, and lets queued commands in. The chosen claim follows the window's
+     * prefix while every proposal in it was chosen by votes at this ballot; a proposal settled otherwise (its value
+     * unknown here: {@code chosenElsewhere}) ends it for the ballot, and from then every replica gets values.
+     */
     private void decided(List<SlotWindow.Proposal> chosen) {
         if (!viaProxies) announce(chosen); // else the proxy that saw the votes told the replicas
         long before = window.firstUnchosen();
+        long claimBefore = claimThrough;
         for (SlotWindow.Proposal p : window.advance()) {
-            if (!p.chosenElsewhere) retain(p.slot, p.value);
+            if (p.chosenElsewhere) {
+                claimsHold = false;
+                continue;
+            }
+            retain(p.slot, p.value);
+            if (claimsHold) {
+                claimThrough = p.slot;
+                claimRequestId = p.value.requestId();
+            }
         }
         chosenWatermark = Math.max(chosenWatermark, window.firstUnchosen() - 1);
+        if (claimThrough > claimBefore) offerClaim();
         if (window.firstUnchosen() > before && fillWindow()) pumpAll();
+    }
+
+    /**
+     * The claim grew. The leader's own replica gets it now (a local message: no encoding, and it answers the clients
+     * of this node); the others get it on the next Accept to their node, which under load leaves within the drain,
+     * or alone once the linger passed ({@link #onLingerTimer}), so a replica learns in bounded time when the leader
+     * goes idle. Waiting changes no safety argument: a claim is true whenever it arrives.
+     */
+    private void offerClaim() {
+        AcceptorLink own = links.get(rc.self);
+        if (own != null && topology.replicas().contains(rc.self)) sendClaim(own);
+        if (!lingerDue && links.size() > (own == null ? 0 : 1)) {
+            lingerDue = true;
+            rc.schedule(lingerNanos, LINGER);
+        }
+    }
+
+    private void onLingerTimer() {
+        lingerDue = false;
+        if (status != Status.LEADING) return;
+        for (AcceptorLink l : links.values()) {
+            if (l.claimedThrough < claimThrough && topology.replicas().contains(l.id)) {
+                standaloneClaims.increment();
+                sendClaim(l);
+            }
+        }
+    }
+
+    /** Sends the claim alone to a node: one instance while it is unchanged, so the transport encodes it once. */
+    private void sendClaim(AcceptorLink l) {
+        ChosenThrough m = lastClaim;
+        if (m == null || m.chosenThrough() != claimThrough || !m.ballot().equals(ballot)) lastClaim = m = new ChosenThrough(ballot, claimThrough, claimRequestId);
+        rc.send(l.id, m);
+        l.claimedThrough = claimThrough;
     }
 
     /**
@@ -780,11 +859,16 @@ class Leader {
                 if (requestId == RequestIds.BACKGROUND) requestId = v.requestId();
                 i++;
             }
-            Chosen message = new Chosen(first, values, requestId);
+            long last = first + values.size() - 1;
+            Chosen message = null;
             for (NodeId r : topology.replicas()) {
                 ReplicaReport report = replicaReports.get(r);
                 if (report != null && report.lag(chosenWatermark, now, electionMinNanos) - least > config.maxReplicaLagSlots()) continue;
+                AcceptorLink node = claimsHold ? links.get(r) : null;
+                if (node != null && last <= node.heldThrough) continue; // its node got these proposals: the claim will tell it
+                if (message == null) message = new Chosen(first, values, requestId);
                 rc.send(r, message);
+                if (node != null) node.reached(first, last);
             }
         }
     }

@@ -17,7 +17,9 @@ import java.util.List;
  *
  * <pre>
  * write:   client -> frontend --Propose--> leader --Accept (2a)--> acceptors --Accepted (2b)--> leader
- *          leader --Chosen--> replicas; the origin's replica executes and completes the client's future
+ *          leader --Chosen--> replicas apart from acceptors; the origin's replica executes and completes the client's future
+ *          a replica on an acceptor's node reads the Accept too, and learns it chosen from the chosenThrough of the
+ *          leader's next Accept to that node (or a ChosenThrough when none leaves within the linger)
  * batched: client -> batcher --ProposeBatch (size or timeout)--> leader: consecutive slots, one run
  * proxies: leader --ProxyAccept (one per run, round-robin)--> proxy leader --Accept--> a write quorum
  *          --Accepted--> proxy --Chosen--> replicas, --Decided (several runs)--> leader (frees its window)
@@ -80,12 +82,32 @@ public sealed interface MultiPaxosMessage extends ProtocolMessage {
 
     // ---- Phase 2 ----
 
-    /** Phase 2a for the consecutive slots {@code firstSlot ..}: one value each (batching). */
-    record Accept(Ballot ballot, long firstSlot, List<Value> values, long requestId) implements ToAcceptor, io.tandem.codec.SharedEncoding {
+    /**
+     * Phase 2a for the consecutive slots {@code firstSlot ..}: one value each (batching). It also carries the
+     * leader's chosen watermark for its ballot (session 21, the Raft shape: what is chosen rides on the next
+     * phase-2 message): every slot up to {@code chosenThrough} that this ballot's leader proposed is chosen with
+     * the value proposed in this ballot (0: no claim; proxies relay none). A replica on the acceptor's node reads
+     * the same message ({@link ToReplica}): it holds the values, and executes a held value once a claim of the
+     * same ballot covers its slot, so the values do not travel a second time in a {@link Chosen}.
+     */
+    record Accept(Ballot ballot, long firstSlot, List<Value> values, long requestId, long chosenThrough)
+            implements ToAcceptor, ToReplica, io.tandem.codec.SharedEncoding {
+        /** An Accept without a chosen claim (a proxy's relay). */
+        public Accept(Ballot ballot, long firstSlot, List<Value> values, long requestId) {
+            this(ballot, firstSlot, values, requestId, 0);
+        }
+
         public long lastSlot() {
             return firstSlot + values.size() - 1;
         }
     }
+
+    /**
+     * The leader's chosen watermark for {@code ballot} alone, as on {@link Accept}: sent to a replica on an
+     * acceptor's node only when no Accept carried it there within the leader's linger (an idle leader), so
+     * learners still learn in bounded time.
+     */
+    record ChosenThrough(Ballot ballot, long chosenThrough, long requestId) implements ToReplica, io.tandem.codec.SharedEncoding {}
 
     /**
      * Phase 2b: the acceptor durably voted in {@code [firstSlot, lastSlot]} at {@code ballot}. Slots up

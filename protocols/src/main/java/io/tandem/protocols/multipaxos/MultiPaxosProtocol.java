@@ -237,6 +237,7 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
         registry.register(MultiPaxosMessage.Reply.class, id++);
         registry.register(MultiPaxosMessage.ReplyBatch.class, id++);
         registry.register(MultiPaxosMessage.ClientReplies.class, id++);
+        registry.register(MultiPaxosMessage.ChosenThrough.class, new PaxosWire.ChosenThroughSerializer(), id++); // hand-written: an idle leader's chosen watermark
         if (id > CodecIds.COPILOT_FIRST) throw new IllegalStateException("MultiPaxos registrations overflow their id range");
     }
 

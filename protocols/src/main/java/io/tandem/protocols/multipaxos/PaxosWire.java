@@ -13,7 +13,8 @@ import java.util.List;
  *
  * <pre>
  * Propose   requestId:signed session payload:bytes
- * Accept    ballot firstSlot requestId:signed count value*
+ * Accept    ballot firstSlot requestId:signed chosenThrough count value*
+ * ChosenThrough  ballot chosenThrough requestId:signed
  * Accepted  ballot firstSlot lastSlot gcSlot requestId:signed
  * Chosen    firstSlot requestId:signed count value*
  * ProxyAccept  ballot firstSlot requestId:signed count value*   (as Accept: the leader's one send per command with proxies)
@@ -117,6 +118,7 @@ final class PaxosWire {
             writeBallot(out, m.ballot());
             writePositive(out, m.firstSlot());
             writeSigned(out, m.requestId());
+            writePositive(out, m.chosenThrough());
             writeValues(out, m.values());
         }
 
@@ -125,7 +127,27 @@ final class PaxosWire {
             Ballot ballot = readBallot(in);
             long firstSlot = readPositive(in, "firstSlot");
             long requestId = readSigned(in, "requestId");
-            return new MultiPaxosMessage.Accept(ballot, firstSlot, readValues(in), requestId);
+            long chosenThrough = readPositive(in, "chosenThrough");
+            return new MultiPaxosMessage.Accept(ballot, firstSlot, readValues(in), requestId, chosenThrough);
+        }
+    }
+
+    /** The leader's chosen watermark alone (an idle leader's; under load it rides on {@code Accept}). */
+    static final class ChosenThroughSerializer extends WithValues<MultiPaxosMessage.ChosenThrough> {
+        ChosenThroughSerializer() {
+            super("ChosenThrough");
+        }
+
+        @Override
+        protected void writeBody(Output out, MultiPaxosMessage.ChosenThrough m) {
+            writeBallot(out, m.ballot());
+            writePositive(out, m.chosenThrough());
+            writeSigned(out, m.requestId());
+        }
+
+        @Override
+        protected MultiPaxosMessage.ChosenThrough readBody(Input in) {
+            return new MultiPaxosMessage.ChosenThrough(readBallot(in), readPositive(in, "chosenThrough"), readSigned(in, "requestId"));
         }
     }
 

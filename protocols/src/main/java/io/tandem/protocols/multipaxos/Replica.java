@@ -4,9 +4,11 @@ import io.tandem.engine.Meters;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.Rejection;
 import io.tandem.engine.TimerKey;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.Accept;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.CatchUpEntries;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.CatchUpRequest;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Chosen;
+import io.tandem.protocols.multipaxos.MultiPaxosMessage.ChosenThrough;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Heartbeat;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.ReadAt;
 import io.tandem.protocols.multipaxos.MultiPaxosMessage.Recover;
@@ -41,6 +43,10 @@ import java.util.TreeMap;
  * {@link SnapshotOffer} if the peer compacted them) and the leader ({@link Recover}), at most once per
  * timeout; an answer that brings progress is followed up at once. A snapshot is pulled chunk by
  * chunk; execution pauses until it is installed, so it never goes backwards.
+ *
+ * <p>On an acceptor's node (session 21) the replica also reads every {@link Accept} the node receives and holds its
+ * proposals ({@link HeldProposals}); the leader's chosen claim, riding on its next Accept to the node or alone in a
+ * {@link ChosenThrough} when the leader is idle, makes them chosen, so the values are not sent twice.
  */
 class Replica {
     sealed interface Timer extends TimerKey {}
@@ -96,6 +102,8 @@ class Replica {
     private boolean snapshotInProgress;
     private long snapshotToken;
     private final TreeMap<Long, Value> chosen = new TreeMap<>();
+    /** Proposals seen in the node's Phase 2a messages and the leader's chosen claim (session 21). */
+    private final HeldProposals held;
     private final ExecutedValues retained = new ExecutedValues();
     private long knownChosenThrough;
     private long neededThrough;
@@ -126,6 +134,8 @@ class Replica {
         // per tick); twice that without a request means the transfer ended or was given up.
         this.transferIdleNanos = 2 * (catchUpNanos + config.heartbeatInterval().toNanos());
         this.history = recordHistory ? new ExecutionHistory() : null;
+        // Four windows: the slots a leader has outstanding, and room for a replica that runs a few windows behind.
+        this.held = new HeldProposals(Math.max(1024, 4 * config.windowSlots()));
         Meters meters = rc.meters();
         this.catchUpRequests = meters.counter("tandem.multipaxos.replica.catch_up_requests");
         this.snapshotsInstalled = meters.counter("tandem.multipaxos.replica.snapshots_installed");
@@ -156,6 +166,8 @@ class Replica {
         if (failed) return;
         switch (m) {
             case Chosen c -> onChosen(c);
+            case Accept a -> onAccept(a);
+            case ChosenThrough c -> onClaim(c.ballot(), c.chosenThrough());
             case Heartbeat h -> onHeartbeat(from, h);
             case ReadAt r -> onReadAt(r);
             case CatchUpRequest r -> onCatchUpRequest(from, r);
@@ -200,6 +212,29 @@ class Replica {
         learn(c.firstSlot(), c.values());
     }
 
+    /** A Phase 2a to this node's acceptor: hold its proposals, and take the chosen claim it carries. */
+    private void onAccept(Accept a) {
+        held.hold(a.ballot(), a.firstSlot(), a.values(), executed);
+        onClaim(a.ballot(), claimedThrough(a));
+    }
+
+    /**
+     * What an Accept claims chosen: its {@code chosenThrough}, the leader's in-ballot watermark. A seam so tests
+     * can plant a replica that takes more than the leader knows chosen.
+     */
+    long claimedThrough(Accept a) {
+        return a.chosenThrough();
+    }
+
+    /**
+     * A leader's claim that its proposals in {@code ballot} up to {@code through} are chosen: every slot up to there
+     * is chosen (those below the ballot's first were chosen before it), and held values of that ballot execute.
+     */
+    private void onClaim(Ballot ballot, long through) {
+        if (held.claim(ballot, through)) knownChosenThrough = Math.max(knownChosenThrough, through);
+        executeReady();
+    }
+
     /** The leader's heartbeat: every slot up to its chosen prefix exists, and it is who to ask for repairs. */
     private void onHeartbeat(NodeId from, Heartbeat h) {
         knownChosenThrough = Math.max(knownChosenThrough, h.chosenThrough());
@@ -236,7 +271,7 @@ class Replica {
     private void executeReady(boolean progressed) {
         if (receiving != null) return;
         Value v;
-        while ((v = chosen.remove(executed + 1)) != null) {
+        while ((v = nextChosen()) != null) {
             execute(v);
             progressed = true;
         }
@@ -247,9 +282,17 @@ class Replica {
         }
     }
 
+    /** The chosen value of slot {@code executed + 1} if known: from a {@code Chosen} or catch-up, else a held proposal a claim covers. */
+    private Value nextChosen() {
+        long slot = executed + 1;
+        Value v = chosen.isEmpty() ? null : chosen.remove(slot);
+        return v != null ? v : held.chosen(slot);
+    }
+
     /** Executes slot {@code executed + 1}, which holds {@code v}. */
     private void execute(Value v) {
         long slot = ++executed;
+        held.forget(slot);
         if (reportsResult(v, slot)) rc.engine.deliverReportingResult(committed(v, slot));
         else rc.engine.deliver(committed(v, slot));
         if (history != null) history.record(slot, ValueCodec.digest(v), origin(v), v.requestId());

@@ -7,7 +7,7 @@ import java.util.Locale;
  * can fail. Test code only: each plants one bug through the node's {@link Roles}, with a role that
  * overrides one seam ({@link Leader#startPhase1}, {@link Leader#decisionQuorums},
  * {@link Acceptor#journaled}, {@link Acceptor#promiseDurable},
- * {@link Acceptor#refusesPhase1}, {@link Acceptor#refusesPhase2}); the shipped roles have no flag for it.
+ * {@link Acceptor#refusesPhase1}, {@link Acceptor#refusesPhase2}, {@link Replica#claimedThrough}); the shipped roles have no flag for it.
  */
 public final class BrokenMultiPaxos {
     public enum Bug {
@@ -22,7 +22,12 @@ public final class BrokenMultiPaxos {
         /** Acceptors answer Phase 1a of any ballot, even below their promise (without raising the promise). */
         PROMISE_LOWER_BALLOT("multipaxos-unsafe-promise-lower-ballot"),
         /** Acceptors vote in Phase 2a of any ballot, even below their promise (spec §1.3). */
-        ACCEPT_BELOW_PROMISE("multipaxos-unsafe-accept-below-promise");
+        ACCEPT_BELOW_PROMISE("multipaxos-unsafe-accept-below-promise"),
+        /**
+         * A replica takes the chosen claim on an Accept as reaching the Accept's own slots (session 21): it executes
+         * proposals the leader does not know chosen, which a later ballot may replace (safety bug).
+         */
+        CLAIM_BEYOND_LEADER("multipaxos-unsafe-claim-beyond-leader");
 
         private final String protocolName;
 
@@ -101,6 +106,17 @@ public final class BrokenMultiPaxos {
                         @Override
                         boolean refusesPhase2(Ballot ballot) {
                             return false;
+                        }
+                    };
+                }
+            };
+            case CLAIM_BEYOND_LEADER -> new Roles() {
+                @Override
+                public Replica replica(RoleContext rc, boolean recordHistory) {
+                    return new Replica(rc, recordHistory) {
+                        @Override
+                        long claimedThrough(MultiPaxosMessage.Accept a) {
+                            return Math.max(a.chosenThrough(), a.lastSlot()); // "it carries the watermark, so it is chosen too"
                         }
                     };
                 }

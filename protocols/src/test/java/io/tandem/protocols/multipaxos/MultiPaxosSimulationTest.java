@@ -178,6 +178,20 @@ class MultiPaxosSimulationTest {
                 + s.failures().getFirst().failure().orElseThrow());
     }
 
+    /**
+     * Session 21: replicas on acceptors' nodes learn from the chosen claim riding on the leader's Accepts. A replica
+     * that takes the claim as reaching the carrying Accept's own proposals executes values nobody chose.
+     */
+    @Test
+    void aReplicaThatTakesAClaimBeyondWhatTheLeaderKnowsIsCaught() {
+        MultiPaxosProtocol broken = BrokenMultiPaxos.protocol(BrokenMultiPaxos.Bug.CLAIM_BEYOND_LEADER, MultiPaxosConfig.DEFAULTS);
+        SimRunner.Summary s = SimRunner.run(broken, SimOptions.defaults(), SimOptions.seeds(1, 50), 1, null);
+        assertThat(s.failures()).as("survived %d seeds", s.seeds()).isNotEmpty();
+        SimResult caught = s.failures().getFirst();
+        System.out.println("multipaxos-unsafe-claim-beyond-leader caught at seed " + caught.seed() + ": " + caught.failure().orElseThrow());
+        assertThat(Simulation.run(broken, caught.options()).failure()).isEqualTo(caught.failure()); // it replays exactly
+    }
+
     /** Only slow nodes and links, with enough load to fill windows: what the fail-slow rules are about. */
     private static SimOptions slowNodesUnderLoad() {
         SimOptions o = SimOptions.defaults().withFaults(EnumSet.of(FaultKind.SLOW)).withFaultRate(2.0, SimTime.millis(1500));

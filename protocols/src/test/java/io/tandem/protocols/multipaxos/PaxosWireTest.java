@@ -22,6 +22,7 @@ class PaxosWireTest {
     private static final PaxosWire.AcceptedSerializer ACCEPTED = new PaxosWire.AcceptedSerializer();
     private static final PaxosWire.ProposeSerializer PROPOSE = new PaxosWire.ProposeSerializer();
     private static final PaxosWire.ProxyAcceptSerializer PROXY_ACCEPT = new PaxosWire.ProxyAcceptSerializer();
+    private static final PaxosWire.ChosenThroughSerializer CHOSEN_THROUGH = new PaxosWire.ChosenThroughSerializer();
 
     private static List<Value> values(int n, int payloadBytes) {
         List<Value> values = new ArrayList<>();
@@ -50,7 +51,7 @@ class PaxosWireTest {
     @Test
     void phaseTwoMessagesRoundTripAtEverySize() {
         for (int[] shape : new int[][] {{0, 0}, {1, 64}, {5, 0}, {16, 64}, {10, 1024}}) {
-            var accept = new MultiPaxosMessage.Accept(new Ballot(7, 2), 1_000 + shape[0], values(shape[0], shape[1]), 77);
+            var accept = new MultiPaxosMessage.Accept(new Ballot(7, 2), 1_000 + shape[0], values(shape[0], shape[1]), 77, 990 + shape[0]);
             assertThat(decoded(ACCEPT, ACCEPT.encode(accept))).isEqualTo(accept); // records with lists of values: equal by content
             var chosen = new MultiPaxosMessage.Chosen(5, values(shape[0], shape[1]), 0);
             assertThat(decoded(CHOSEN, CHOSEN.encode(chosen))).isEqualTo(chosen);
@@ -60,6 +61,10 @@ class PaxosWireTest {
         for (Ballot b : List.of(Ballot.ZERO, new Ballot(1, 0), new Ballot(Long.MAX_VALUE, Integer.MAX_VALUE))) {
             var accepted = new MultiPaxosMessage.Accepted(b, 10, 25, 3, -5);
             assertThat(decoded(ACCEPTED, ACCEPTED.encode(accepted))).isEqualTo(accepted);
+            for (long through : new long[] {0, 1, Long.MAX_VALUE}) {
+                var claim = new MultiPaxosMessage.ChosenThrough(b, through, -3);
+                assertThat(decoded(CHOSEN_THROUGH, CHOSEN_THROUGH.encode(claim))).isEqualTo(claim);
+            }
         }
         var propose = new MultiPaxosMessage.Propose(12, new ClientRequest.Session(4, 9, 8), new byte[] {1, 2, 3});
         var back = decoded(PROPOSE, PROPOSE.encode(propose));
@@ -72,8 +77,10 @@ class PaxosWireTest {
 
     @Test
     void everyTruncationIsRejectedWithAReason() {
-        byte[] full = ACCEPT.encode(new MultiPaxosMessage.Accept(new Ballot(7, 2), 1_000, values(5, 8), 77));
+        byte[] full = ACCEPT.encode(new MultiPaxosMessage.Accept(new Ballot(7, 2), 1_000, values(5, 8), 77, 999));
         for (int n = 0; n < full.length; n++) assertThat(rejection(ACCEPT, Arrays.copyOf(full, n))).startsWith("Accept: ");
+        byte[] claim = CHOSEN_THROUGH.encode(new MultiPaxosMessage.ChosenThrough(new Ballot(7, 2), 999, 77));
+        for (int n = 0; n < claim.length; n++) assertThat(rejection(CHOSEN_THROUGH, Arrays.copyOf(claim, n))).startsWith("ChosenThrough: ");
         byte[] proxyAccept = PROXY_ACCEPT.encode(new MultiPaxosMessage.ProxyAccept(new Ballot(7, 2), 1_000, values(5, 8), 77));
         for (int n = 0; n < proxyAccept.length; n++) assertThat(rejection(PROXY_ACCEPT, Arrays.copyOf(proxyAccept, n))).startsWith("ProxyAccept: ");
         byte[] accepted = ACCEPTED.encode(new MultiPaxosMessage.Accepted(new Ballot(7, 2), 10, 25, 3, -5));
@@ -96,7 +103,7 @@ class PaxosWireTest {
         // a ballot of round 0 that is not ZERO
         assertThat(rejection(ACCEPTED, new byte[] {0, 2, 0, 0, 0, 0})).contains("round 0 is only Ballot.ZERO");
         // a count of values that cannot fit
-        assertThat(rejection(ACCEPT, new byte[] {1, 0, 1, 0, (byte) 0xFF, (byte) 0xFF, 0x7F})).contains("values claims 2097151 items");
+        assertThat(rejection(ACCEPT, new byte[] {1, 0, 1, 0, 0, (byte) 0xFF, (byte) 0xFF, 0x7F})).contains("values claims 2097151 items");
         // a ProxyAccept whose ballot's proposer is outside the int range
         assertThat(rejection(PROXY_ACCEPT, new byte[] {1, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0x7F, 0, 0, 0})).contains("ballot.proposer");
     }
@@ -106,7 +113,7 @@ class PaxosWireTest {
         KryoCodec.Builder builder = KryoCodec.builder();
         new MultiPaxosProtocol().registerMessages(builder);
         KryoCodec codec = builder.build();
-        var accept = new MultiPaxosMessage.Accept(new Ballot(3, 1), 9, values(7, 64), 5);
+        var accept = new MultiPaxosMessage.Accept(new Ballot(3, 1), 9, values(7, 64), 5, 8);
         byte[] wire = codec.encode(accept);
         assertThat(codec.decode(wire)).isEqualTo(accept);
         assertThatThrownBy(() -> codec.decode(Arrays.copyOf(wire, wire.length - 1))).isInstanceOf(CodecException.class).hasMessageStartingWith("Accept: ");

@@ -43,7 +43,7 @@ public final class BrokenProtocols implements ProtocolProvider {
         }
         for (BrokenMultiPaxos.Bug bug : BrokenMultiPaxos.Bug.values()) {
             BY_NAME.put(bug.protocolName(), switch (bug) {
-                case SKIP_PHASE1, ACK_BEFORE_DURABLE, PROMISE_BEFORE_DURABLE, PROMISE_LOWER_BALLOT, ACCEPT_BELOW_PROMISE -> () -> BrokenMultiPaxos.protocol(bug, MultiPaxosConfig.DEFAULTS);
+                case SKIP_PHASE1, ACK_BEFORE_DURABLE, PROMISE_BEFORE_DURABLE, PROMISE_LOWER_BALLOT, ACCEPT_BELOW_PROMISE, CLAIM_BEYOND_LEADER -> () -> BrokenMultiPaxos.protocol(bug, MultiPaxosConfig.DEFAULTS);
                 case WAIT_FOR_ALL_ACCEPTORS -> () -> BrokenMultiPaxos.protocol(bug, MultiPaxosConfig.builder().detector(Duration.ofMillis(500), 64).build())
                         .checkingSlowness(SlownessDetector.SAME_QUORUM, SlownessDetector.RESEND_STORM);
             });

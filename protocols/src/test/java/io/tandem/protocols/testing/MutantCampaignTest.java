@@ -75,6 +75,9 @@ class MutantCampaignTest {
         survivor(BrokenMultiPaxos.Bug.PROMISE_LOWER_BALLOT, "equivalent for safety: the votes it reports are complete below its promise, and Phase 2a below the promise is still refused");
         multiPaxos(BrokenMultiPaxos.Bug.ACCEPT_BELOW_PROMISE, 10, null);
         multiPaxos(BrokenMultiPaxos.Bug.WAIT_FOR_ALL_ACCEPTORS, 1, null);
+        // Session 21: executes an Accept's own proposals on the claim it carries; the invariants see a slot executed that no
+        // write quorum voted for on the first seed, before any fault.
+        multiPaxos(BrokenMultiPaxos.Bug.CLAIM_BEYOND_LEADER, 1, null);
     }
 
     @Test
