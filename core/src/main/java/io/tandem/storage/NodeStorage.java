@@ -637,7 +637,7 @@ public final class NodeStorage implements AutoCloseable {
      * durable that is not; a log it cannot trust any more fails the storage like any write.
      */
     private void prepareAhead() {
-        if (failure.get() != null) return;
+        if (failure.get() != null || closed.get()) return; // closing: the log is about to cut whatever it prepared
         try {
             stable.log().prepareAhead();
         } catch (StorageException e) {

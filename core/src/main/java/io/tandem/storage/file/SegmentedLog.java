@@ -5,6 +5,7 @@ import io.tandem.storage.FlushPolicy;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.StorageException;
 import io.tandem.storage.StorageFailedException;
+import io.tandem.storage.StorageFullException;
 import io.tandem.storage.stable.StableLog;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -428,8 +429,9 @@ public final class SegmentedLog implements StableLog {
      * active segment's data (never past the segment's size), so the next syncs overwrite blocks inside the file's length
      * (see the class comment). Zeros only ever go past the last record, and are durable before a record is written over
      * them only as an optimisation: a record written past them, or before they are durable, is made durable by its own
-     * sync as before. A failure to write them (a full disk) is not a storage failure: the zeros written are cut again
-     * and this segment stops preallocating, so the appends themselves meet the full disk, as without preallocation.
+     * sync as before. A full disk is not a storage failure here: the zeros written are cut again and this segment stops
+     * preallocating, so the appends themselves meet the full disk, as without preallocation. Any other I/O error fails
+     * the log like a failed write.
      */
     @Override
     public void prepareAhead() {
@@ -449,6 +451,10 @@ public final class SegmentedLog implements StableLog {
             active.channel.force(false); // fdatasync: the zeros and the length that covers them
             active.fileBytes = end;
         } catch (IOException e) {
+            // Any other I/O error leaves the file's state unknown, as a failed write or sync would: the log fails.
+            if (!(StorageException.fromIOException("preallocating", e) instanceof StorageFullException)) {
+                throw fail("preallocating log space in " + active.path, e);
+            }
             active.preallocate = false;
             log.warn("{}: cannot preallocate log space ({}); this segment continues without", active.path, e.toString());
             try {
