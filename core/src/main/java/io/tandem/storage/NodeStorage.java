@@ -627,6 +627,25 @@ public final class NodeStorage implements AutoCloseable {
         }
         reportFailureOnce();
         queue.recycle(batch);
+        prepareAhead();
+    }
+
+    /**
+     * After the round's completions are posted, so nothing waiting on this round waits for it: room for the next
+     * rounds ({@link StableLog#prepareAhead}: with fsync, durable zeros past the log's data so a sync need not go
+     * through the file system's journal). It changes no entry and no durable index, so it cannot make anything look
+     * durable that is not; a log it cannot trust any more fails the storage like any write.
+     */
+    private void prepareAhead() {
+        if (failure.get() != null || closed.get()) return; // closing: the log is about to cut whatever it prepared
+        try {
+            stable.log().prepareAhead();
+        } catch (StorageException e) {
+            raiseFailure("preparing log space", e);
+        } catch (RuntimeException e) {
+            raiseFailure("preparing log space", new StorageIOException("unexpected error while preparing log space: " + e, e));
+        }
+        reportFailureOnce();
     }
 
     private void process(Op op) {

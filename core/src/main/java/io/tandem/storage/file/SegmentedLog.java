@@ -5,6 +5,7 @@ import io.tandem.storage.FlushPolicy;
 import io.tandem.storage.LogEntry;
 import io.tandem.storage.StorageException;
 import io.tandem.storage.StorageFailedException;
+import io.tandem.storage.StorageFullException;
 import io.tandem.storage.stable.StableLog;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -61,6 +62,21 @@ import org.slf4j.LoggerFactory;
  * had to take over); a clean close, a roll and a
  * truncation cut the file back to its data, and after a crash recovery cuts the zero tail as the torn tail it is
  * (zeros never pass a record's checksum). With fsync the log writes with {@code pwrite} and forces, as before.
+ *
+ * <p>With fsync the active segment keeps zeros ahead of its data ({@link #prepareAhead}, issue 25, fsync21): between
+ * {@link #PREALLOCATE_LOW_WATER_BYTES} and {@link #PREALLOCATE_AHEAD_BYTES} past the last record, written and made
+ * durable by the disk thread after a round's completions are posted, once per megabyte or so of log. A sync then
+ * overwrites blocks the file already has inside its length, so {@code fdatasync} writes the data and flushes the
+ * device cache and nothing else; a sync that appends must also commit the new length and block allocation through
+ * ext4's journal, which every file system's fsync shares (the three replicas of the peer harness on one disk, and
+ * anything else writing there: a journal commit in ordered mode first writes every other file's newly allocated data).
+ * The zeros are the same torn tail as the mapped tail's above: a roll, a truncation and a clean close cut them, so
+ * only the last segment can end in zeros, and recovery cuts them there. One thing changes on power loss (not on a
+ * process crash, where the page cache keeps every write in order): the pages of a batch that was being written when
+ * power failed may reach the disk out of order, since nothing in the file system orders writes to blocks a file
+ * already owns; a later page on disk without an earlier one is reported as corruption, as the paragraph on recovery
+ * says, never cut. No acknowledged entry can be in such a batch (it was not synced), so nothing acknowledged is lost;
+ * the node then needs the operator (or a fresh copy from its peers) instead of restarting by itself.
  */
 public final class SegmentedLog implements StableLog {
     private static final Logger log = LoggerFactory.getLogger(SegmentedLog.class);
@@ -75,6 +91,11 @@ public final class SegmentedLog implements StableLog {
     static final long MIN_MAP_WINDOW_BYTES = 4L << 20;
     static final long MAX_MAP_WINDOW_BYTES = 64L << 20;
     private static final long PAGE_BYTES = 4096;
+    /** With fsync: the zeros kept ahead of the active segment's data, extended when fewer than the low water remain. */
+    static final long PREALLOCATE_AHEAD_BYTES = 2L << 20;
+    static final long PREALLOCATE_LOW_WATER_BYTES = 1L << 20;
+    /** The source of those zeros (never written to; each use takes its own duplicate). */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
     private static final Pattern SEGMENT_NAME = Pattern.compile("log-(\\d{20})\\.seg");
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -217,7 +238,7 @@ public final class SegmentedLog implements StableLog {
             if (!buffered) {
                 target.flip();
                 FileIo.writeFully(active.channel, target, active.writtenBytes);
-                active.writtenBytes += recordBytes;
+                active.wrote(recordBytes);
             }
         } catch (IOException e) {
             throw fail("appending entry " + entry.index() + " to " + active.path, e);
@@ -269,7 +290,7 @@ public final class SegmentedLog implements StableLog {
             segment.unmap(); // no mapped page may lie past the new end of the file
             segment.channel.truncate(cut);
             if (fsync) segment.channel.force(false);
-            segment.truncateRecords((int) (fromIndex - segment.baseIndex), cut);
+            segment.truncateRecords((int) (fromIndex - segment.baseIndex), cut); // the preallocated zeros went with the cut
         } catch (IOException e) {
             throw fail("truncating log from index " + fromIndex + " in " + segment.path, e);
         }
@@ -334,7 +355,7 @@ public final class SegmentedLog implements StableLog {
         closed = true;
         if (!segments.isEmpty() && failure == null) {
             try {
-                unmapAndTrim(segments.getLast()); // a mapped tail's zeros go; unsynced buffered records are dropped as before
+                trimTail(segments.getLast()); // a mapped or preallocated tail's zeros go; unsynced buffered records are dropped as before
             } catch (IOException e) {
                 log.warn("trimming {} at close: {}", segments.getLast().path, e.toString());
             }
@@ -347,10 +368,11 @@ public final class SegmentedLog implements StableLog {
     private Segment roll() throws IOException {
         Segment old = segments.getLast();
         flushBuffer(old);
-        unmapAndTrim(old);
+        boolean trimmed = trimTail(old);
         // The old segment is complete and durable before the next one exists, so recovery may
         // treat a bad record in any segment but the last as corruption, never as a torn write.
-        if (fsync) old.channel.force(false);
+        // A cut of preallocated zeros changed the file's length: force(true) makes that durable too.
+        if (fsync) old.channel.force(trimmed);
         if (dirty) syncedIndex = lastIndex;
         dirty = false;
         Segment fresh = createSegment(old.seq + 1, lastIndex + 1, 0);
@@ -377,7 +399,7 @@ public final class SegmentedLog implements StableLog {
             throw e;
         }
         Segment segment = new Segment(path, seq, baseIndex, flags, channel);
-        segment.size = segment.writtenBytes = SEGMENT_HEADER_BYTES;
+        segment.size = segment.writtenBytes = segment.fileBytes = SEGMENT_HEADER_BYTES;
         return segment;
     }
 
@@ -399,7 +421,49 @@ public final class SegmentedLog implements StableLog {
         } finally {
             writeBuffer.clear();
         }
-        active.writtenBytes += bytes;
+        active.wrote(bytes);
+    }
+
+    /**
+     * With fsync: keeps {@link #PREALLOCATE_LOW_WATER_BYTES} to {@link #PREALLOCATE_AHEAD_BYTES} of durable zeros past the
+     * active segment's data (never past the segment's size), so the next syncs overwrite blocks inside the file's length
+     * (see the class comment). Zeros only ever go past the last record, and are durable before a record is written over
+     * them only as an optimisation: a record written past them, or before they are durable, is made durable by its own
+     * sync as before. A full disk is not a storage failure here: the zeros written are cut again and this segment stops
+     * preallocating, so the appends themselves meet the full disk, as without preallocation. Any other I/O error fails
+     * the log like a failed write.
+     */
+    @Override
+    public void prepareAhead() {
+        if (!fsync || closed || failure != null || writeBuffer.position() != 0) return;
+        Segment active = segments.getLast();
+        if (!active.preallocate || active.fileBytes - active.writtenBytes >= PREALLOCATE_LOW_WATER_BYTES) return;
+        long end = Math.min(active.writtenBytes + PREALLOCATE_AHEAD_BYTES, segmentBytes);
+        if (end <= active.fileBytes) return;
+        try {
+            for (long at = active.fileBytes; at < end; ) {
+                ByteBuffer zeros = ZEROS.duplicate();
+                zeros.limit((int) Math.min(zeros.capacity(), end - at));
+                int n = zeros.remaining();
+                FileIo.writeFully(active.channel, zeros, at);
+                at += n;
+            }
+            active.channel.force(false); // fdatasync: the zeros and the length that covers them
+            active.fileBytes = end;
+        } catch (IOException e) {
+            // Any other I/O error leaves the file's state unknown, as a failed write or sync would: the log fails.
+            if (!(StorageException.fromIOException("preallocating", e) instanceof StorageFullException)) {
+                throw fail("preallocating log space in " + active.path, e);
+            }
+            active.preallocate = false;
+            log.warn("{}: cannot preallocate log space ({}); this segment continues without", active.path, e.toString());
+            try {
+                active.channel.truncate(active.writtenBytes);
+                active.fileBytes = active.writtenBytes;
+            } catch (IOException cut) {
+                throw fail("cutting the preallocated tail of " + active.path, cut);
+            }
+        }
     }
 
     /**
@@ -422,11 +486,16 @@ public final class SegmentedLog implements StableLog {
     }
 
     /**
-     * Unmaps {@code segment}'s tail window (if any) and cuts the file back to its data, so that only the
-     * active segment can carry a zero tail (recovery treats a bad record in an earlier segment as corruption).
+     * Unmaps {@code segment}'s tail window (if any) and cuts the file back to its data (a mapped window's or
+     * {@link #prepareAhead}'s zeros), so that only the active segment can carry a zero tail (recovery treats a bad
+     * record in an earlier segment as corruption). True if the file's length changed.
      */
-    private static void unmapAndTrim(Segment segment) throws IOException {
-        if (segment.unmap()) segment.channel.truncate(segment.writtenBytes);
+    private static boolean trimTail(Segment segment) throws IOException {
+        boolean mapped = segment.unmap();
+        if (!mapped && segment.fileBytes <= segment.writtenBytes) return false;
+        segment.channel.truncate(segment.writtenBytes);
+        segment.fileBytes = segment.writtenBytes;
+        return true;
     }
 
     private ByteBuffer bufferedRecord(long offsetInBuffer) {
@@ -644,7 +713,7 @@ public final class SegmentedLog implements StableLog {
             segment.channel.truncate(position);
             if (fsync) segment.channel.force(false);
         }
-        segment.size = segment.writtenBytes = position;
+        segment.size = segment.writtenBytes = segment.fileBytes = position;
     }
 
     private Problem checkRecord(MemorySegment mapped, long position, long size, long expectedIndex) {
@@ -734,6 +803,13 @@ public final class SegmentedLog implements StableLog {
         long writtenBytes;
         /** Bytes including records still in the write buffer (only the last segment has any). */
         long size;
+        /**
+         * With fsync: the file's length as this log last set it, {@link #writtenBytes} plus the zeros {@link #prepareAhead}
+         * wrote past them. (Without fsync the mapped window extends the file instead, and this stays at the data's end.)
+         */
+        long fileBytes;
+        /** With fsync: whether {@link #prepareAhead} still preallocates for this segment (false after a failed attempt). */
+        boolean preallocate = true;
         /** Without fsync: the mapped window of the file's tail ({@link #mappedFor}); null when there is none. */
         private MemorySegment map;
         /** The file offset {@link #map} starts at. */
@@ -796,7 +872,13 @@ public final class SegmentedLog implements StableLog {
 
         void truncateRecords(int keep, long cut) {
             count = keep;
-            size = writtenBytes = cut;
+            size = writtenBytes = fileBytes = cut;
+        }
+
+        /** {@code bytes} more of records are in the file. */
+        void wrote(long bytes) {
+            writtenBytes += bytes;
+            fileBytes = Math.max(fileBytes, writtenBytes);
         }
     }
 }

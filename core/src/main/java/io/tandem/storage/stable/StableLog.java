@@ -47,6 +47,14 @@ public interface StableLog extends AutoCloseable {
     /** Makes every append so far durable with one flush and returns {@link #syncedIndex()}. */
     long sync();
 
+    /**
+     * Prepares room for the next appends while nothing waits on this log (the disk thread calls it after a round's
+     * completions are posted). Changes no entry and no durable index; a no-op unless the implementation gains from it
+     * (the file log with fsync keeps zeros ahead of its data, so a sync need not change the file's size). Throws like a
+     * write only if the log can no longer be trusted; a lack of room is not a failure here (the appends report it).
+     */
+    default void prepareAhead() { }
+
     /** Removes entries with index {@code >= fromIndex} (no-op beyond {@link #lastIndex()}); {@code fromIndex >= firstIndex()}. */
     void truncateSuffix(long fromIndex);
 

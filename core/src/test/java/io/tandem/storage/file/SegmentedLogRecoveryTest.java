@@ -343,4 +343,85 @@ class SegmentedLogRecoveryTest {
             assertThat(reopened.entry(101).term()).isEqualTo(2);
         }
     }
+
+    /** Where a segment's records end: the first place that holds no record (its index field is 0), or the file's end. */
+    private static long dataEnd(Path segment) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(segment));
+        int at = SegmentedLog.SEGMENT_HEADER_BYTES;
+        while (at + SegmentedLog.RECORD_HEADER_BYTES <= buffer.limit() && buffer.getLong(at + 8) != 0) {
+            at += SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at);
+        }
+        return at;
+    }
+
+    /**
+     * With fsync the active segment keeps durable zeros ahead of its data (fsync21), up to its size, so that a sync
+     * overwrites blocks the file already has. A process that dies leaves them as a zero tail: recovery keeps every
+     * synced entry and cuts them. A roll, a truncation and a clean close cut them too, so earlier segments end exactly
+     * at their data (recovery refuses a bad record there).
+     */
+    @Test
+    void withFsyncThePreallocatedZerosAreCutAfterACrashAndOnRollTruncationAndClose() throws IOException {
+        SegmentedLog crashed = SegmentedLog.open(dir, FlushPolicy.FSYNC, 8192);
+        for (long i = 1; i <= 100; i++) {
+            crashed.append(entry(i, 1));
+            if (i % 10 == 0) {
+                crashed.sync();
+                crashed.prepareAhead();
+            }
+        }
+        List<Path> files = segments();
+        assertThat(files).hasSizeGreaterThan(1);
+        for (Path earlier : files.subList(0, files.size() - 1)) {
+            assertThat(Files.size(earlier)).as("a rolled segment ends at its data: %s", earlier).isEqualTo(dataEnd(earlier));
+        }
+        Path last = files.getLast();
+        assertThat(Files.size(last)).as("zeros up to the segment's size").isEqualTo(8192).isGreaterThan(dataEnd(last));
+        // No close: the process "died". A second instance recovers from what is on disk.
+        try (SegmentedLog recovered = SegmentedLog.open(dir, FlushPolicy.FSYNC, 8192)) {
+            assertIntact(recovered, 1, 100, 1);
+            assertThat(Files.size(last)).as("recovery cut the zeros").isEqualTo(dataEnd(last));
+            recovered.prepareAhead();
+            assertThat(Files.size(last)).isEqualTo(8192);
+            recovered.truncateSuffix(98);
+            assertThat(Files.size(last)).as("a truncation takes the zeros with it").isEqualTo(dataEnd(last));
+            recovered.prepareAhead();
+            recovered.append(entry(98, 2));
+            recovered.sync();
+        }
+        assertThat(Files.size(last)).as("a clean close cuts the zeros").isEqualTo(dataEnd(last));
+        try (SegmentedLog reopened = open()) {
+            assertIntact(reopened, 1, 97, 1);
+            assertThat(reopened.lastIndex()).isEqualTo(98);
+            assertThat(reopened.entry(98).term()).isEqualTo(2);
+        }
+    }
+
+    /** In a large segment the zeros run {@code PREALLOCATE_AHEAD_BYTES} past the data and are renewed only below the low water. */
+    @Test
+    void withFsyncZerosAreKeptBetweenTheLowWaterAndTheAheadMark() throws IOException {
+        try (SegmentedLog log = SegmentedLog.open(dir, FlushPolicy.FSYNC, 64L << 20)) {
+            log.append(entry(1, 1));
+            log.sync();
+            log.prepareAhead();
+            Path segment = segments().getLast();
+            long data = dataEnd(segment);
+            assertThat(Files.size(segment)).isEqualTo(data + SegmentedLog.PREALLOCATE_AHEAD_BYTES);
+            long index = 2;
+            long fileEnd = data + SegmentedLog.PREALLOCATE_AHEAD_BYTES;
+            while (true) {
+                for (int k = 0; k < 300; k++) log.append(entry(index++, 1));
+                log.sync();
+                log.prepareAhead();
+                long written = dataEnd(segment);
+                if (fileEnd - written >= SegmentedLog.PREALLOCATE_LOW_WATER_BYTES) {
+                    assertThat(Files.size(segment)).as("at or above the low water nothing is added").isEqualTo(fileEnd);
+                    continue;
+                }
+                assertThat(Files.size(segment)).as("below it the zeros run ahead again").isEqualTo(written + SegmentedLog.PREALLOCATE_AHEAD_BYTES);
+                break;
+            }
+            assertIntact(log, 1, index - 1, 1);
+        }
+    }
 }
