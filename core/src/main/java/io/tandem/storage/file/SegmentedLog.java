@@ -76,7 +76,9 @@ import org.slf4j.LoggerFactory;
  * power failed may reach the disk out of order, since nothing in the file system orders writes to blocks a file
  * already owns; a later page on disk without an earlier one is reported as corruption, as the paragraph on recovery
  * says, never cut. No acknowledged entry can be in such a batch (it was not synced), so nothing acknowledged is lost;
- * the node then needs the operator (or a fresh copy from its peers) instead of restarting by itself.
+ * the node then needs the operator (or a fresh copy from its peers) instead of restarting by itself. An operator who
+ * prefers a node that always restarts by itself after power loss to the faster syncs turns preallocation off with
+ * {@code -Dtandem.storage.preallocate=false} (read once per JVM).
  */
 public final class SegmentedLog implements StableLog {
     private static final Logger log = LoggerFactory.getLogger(SegmentedLog.class);
@@ -94,6 +96,8 @@ public final class SegmentedLog implements StableLog {
     /** With fsync: the zeros kept ahead of the active segment's data, extended when fewer than the low water remain. */
     static final long PREALLOCATE_AHEAD_BYTES = 2L << 20;
     static final long PREALLOCATE_LOW_WATER_BYTES = 1L << 20;
+    /** Whether fsync'd logs keep durable zeros ahead of their data (class comment; on unless the property says false). */
+    static final boolean PREALLOCATE = !"false".equalsIgnoreCase(System.getProperty("tandem.storage.preallocate", "true").strip());
     /** The source of those zeros (never written to; each use takes its own duplicate). */
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
     private static final Pattern SEGMENT_NAME = Pattern.compile("log-(\\d{20})\\.seg");
@@ -435,7 +439,7 @@ public final class SegmentedLog implements StableLog {
      */
     @Override
     public void prepareAhead() {
-        if (!fsync || closed || failure != null || writeBuffer.position() != 0) return;
+        if (!PREALLOCATE || !fsync || closed || failure != null || writeBuffer.position() != 0) return;
         Segment active = segments.getLast();
         if (!active.preallocate || active.fileBytes - active.writtenBytes >= PREALLOCATE_LOW_WATER_BYTES) return;
         long end = Math.min(active.writtenBytes + PREALLOCATE_AHEAD_BYTES, segmentBytes);

@@ -6,6 +6,7 @@ import io.tandem.api.NotLeaderException;
 import io.tandem.api.ReplicatedNode;
 import io.tandem.api.Tandem;
 import io.tandem.codec.KryoCodec;
+import io.tandem.engine.ClientRequest;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ReadPolicy;
 import io.tandem.storage.memory.MemoryDisk;
@@ -70,14 +71,22 @@ class RaftRuntimeTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Submits through whichever node leads, following NotLeader hints, until it succeeds. */
+    /** The test's one client: every command its own sequence number, so a retry after a timeout applies once. */
+    private long nextSequence = 1;
+
+    /**
+     * Submits through whichever node leads, following NotLeader hints, until it succeeds. A request that timed out
+     * (a slow machine: the request timeout is 2 s) may still have been applied; the retry carries the same session,
+     * so the exactly-once table answers it instead of applying it again, and the tests can count what was applied.
+     */
     private byte[] submit(byte[] command) {
+        ClientRequest.Session session = new ClientRequest.Session(1, nextSequence++);
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         String target = nodes.keySet().iterator().next();
         while (System.nanoTime() < deadline) {
             ReplicatedNode node = nodes.get(target);
             try {
-                return node.submit(command).join();
+                return node.submit(command, session).join();
             } catch (CompletionException e) {
                 if (e.getCause() instanceof NotLeaderException n && n.leaderHint().isPresent() && nodes.containsKey(n.leaderHint().get().value())) {
                     target = n.leaderHint().get().value();
