@@ -129,7 +129,7 @@ final class ClientEndpoint implements AutoCloseable {
     private boolean endOfReadsQueued;
     private final Runnable endOfReads = this::endOfReads;
     /** The direct path's counts ({@link DirectReplies}), over every connection. */
-    private final DirectReplies.Counts direct = new DirectReplies.Counts();
+    final DirectReplies.Counts direct = new DirectReplies.Counts();
     /** The thread that calls {@link #endOfExecutedBatch} (the node's execution thread): it holds replies until then. */
     private volatile Thread batchThread;
     /** Connections with replies held in the batch thread's current batch (that thread only). */
@@ -552,6 +552,10 @@ final class ClientEndpoint implements AutoCloseable {
     /** Replies written by the thread that completed them, and direct writes the socket took only in part (tests). */
     long directReplies() {
         return direct.replies.sum();
+    }
+
+    long directSends() {
+        return direct.sends.sum();
     }
 
     long directShortSends() {
