@@ -172,6 +172,9 @@ final class ExecutionThread implements AutoCloseable {
             case Exclusive x -> {
                 executor.flush();
                 answerLookups();
+                // The batch so far ends here: its answers (which a server may hold until the batch ends) do not wait
+                // for the action (a snapshot may take long).
+                appliedListener.accept(executor.appliedIndex());
                 x.action().run();
             }
             case Stop s -> throw new IllegalStateException("unreachable");

@@ -172,6 +172,8 @@ public final class NodeRuntime implements AutoCloseable {
      * hand-off per batch fewer). A parked loop learns of it within its longest park ({@value #MAX_PARK_NANOS} ns).
      */
     private volatile long appliedForLoop;
+    /** Run on the execution thread after each executed batch ({@link #afterExecutedBatch}), or null. */
+    private volatile Runnable afterBatch;
     /** The index last given to the engine's {@code onApplied} (loop thread only). */
     private long appliedDelivered;
     /** When execution must be woken for lookups queued quietly since it was last woken, or 0 (loop thread only). */
@@ -350,6 +352,15 @@ public final class NodeRuntime implements AutoCloseable {
      */
     public SubmitBatch newSubmitBatch() {
         return new SubmitBatch();
+    }
+
+    /**
+     * Runs {@code hook} on the execution thread after each executed batch, once the batch's requests were answered
+     * (their {@link RequestAnswer}s called): a server that holds the answers one batch completes writes them there in
+     * one go per connection (reply21). It must not block; a hook that throws is logged, never stops execution.
+     */
+    public void afterExecutedBatch(Runnable hook) {
+        this.afterBatch = hook;
     }
 
     /** See {@link #newSubmitBatch()}. */
@@ -579,6 +590,14 @@ public final class NodeRuntime implements AutoCloseable {
     private void onAppliedProgress(long index) {
         completions.publishMeters(); // the execution thread, once per batch
         appliedForLoop = index;
+        Runnable hook = afterBatch;
+        if (hook != null) {
+            try {
+                hook.run();
+            } catch (RuntimeException e) {
+                log.warn("{}: the after-batch hook threw", self, e);
+            }
+        }
     }
 
     /** Tells the engine of execution's progress since the last turn (loop thread). */

@@ -1,6 +1,7 @@
 package io.tandem.kv.server;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -52,6 +53,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,12 +120,20 @@ final class ClientEndpoint implements AutoCloseable {
     private final MeterRegistry registry;
     private final Tags tags;
     private MultiThreadIoEventLoopGroup group;
+    /** The Netty I/O implementation ({@link #useIoMode}); the fastest available unless told otherwise. */
+    private IoMode ioMode = IoMode.AUTO;
     private Channel server;
     /** Replies completed off the I/O thread, written there in batches (the group has one event loop). */
     private volatile ReplyQueue<Reply> replies;
     /** Whether {@link Handler#endOfReads} is queued on the I/O thread (that thread only: the group has one). */
     private boolean endOfReadsQueued;
     private final Runnable endOfReads = this::endOfReads;
+    /** The direct path's counts ({@link DirectReplies}), over every connection. */
+    final DirectReplies.Counts direct = new DirectReplies.Counts();
+    /** The thread that calls {@link #endOfExecutedBatch} (the node's execution thread): it holds replies until then. */
+    private volatile Thread batchThread;
+    /** Connections with replies held in the batch thread's current batch (that thread only). */
+    private final ArrayList<DirectReplies> heldOn = new ArrayList<>();
 
     ClientEndpoint(NodeId self, Endpoint bind, Handler handler, int maxConnections, int maxRequestsPerConnection, int maxFrameBytes,
                    MeterRegistry registry, ClientSecurity security) {
@@ -148,6 +158,12 @@ final class ClientEndpoint implements AutoCloseable {
                 .tags(tags).tag("reason", "per-source").register(registry);
         Gauge.builder("tandem.kv.server.connections", connections, AtomicInteger::get).description("open client connections")
                 .tags(tags).register(registry);
+        FunctionCounter.builder("tandem.kv.server.replies.direct", direct.replies, LongAdder::sum)
+                .description("replies written to the client socket by the thread that completed them (no hand-off to the I/O thread)")
+                .tags(tags).register(registry);
+        FunctionCounter.builder("tandem.kv.server.replies.direct.short", direct.shortSends, LongAdder::sum)
+                .description("direct reply writes the client socket took only part of (the rest went through the I/O thread)")
+                .tags(tags).register(registry);
     }
 
     /**
@@ -156,7 +172,7 @@ final class ClientEndpoint implements AutoCloseable {
      * @throws IllegalStateException naming the address if it cannot be bound (port in use, bad host)
      */
     synchronized void start() {
-        NettyIo io = NettyIo.resolve(IoMode.AUTO);
+        NettyIo io = NettyIo.resolve(ioMode);
         group = io.newEventLoopGroup(1, "tandem-clients-" + self);
         replies = new ReplyQueue<>(group.next(), Reply::channel, Reply::write);
         try {
@@ -191,6 +207,11 @@ final class ClientEndpoint implements AutoCloseable {
             shutdownGroup();
             throw new IllegalStateException("cannot listen for clients on " + bind + ": " + describe(e), e);
         }
+    }
+
+    /** Runs on {@code mode} instead of the fastest available I/O implementation (before {@link #start}; NIO has no direct replies). */
+    synchronized void useIoMode(IoMode mode) {
+        this.ioMode = mode;
     }
 
     /** Counts the connection against its source address; closes it at once if that source has too many. */
@@ -283,6 +304,8 @@ final class ClientEndpoint implements AutoCloseable {
         private Set<Role> roles = security.anonymousRoles();
         private String who = "an anonymous client";
         private boolean authenticated;
+        /** The direct path of replies ({@link DirectReplies}), or null (TLS, NIO, disabled); set when the connection becomes active. */
+        private DirectReplies path;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -299,7 +322,14 @@ final class ClientEndpoint implements AutoCloseable {
                 return;
             }
             counted = true;
+            path = DirectReplies.open(ctx.channel(), direct); // before anything is written to it (no TLS: nothing was)
             super.channelActive(ctx);
+        }
+
+        /** Writes and flushes {@code response} on the I/O thread, after the direct path's backlog if it has one. */
+        private ChannelFuture answer(Channel ch, Response response) {
+            DirectReplies p = path;
+            return p == null ? reply(ch, response) : p.writeOnLoop(encode(ch, response));
         }
 
         @Override
@@ -364,7 +394,7 @@ final class ClientEndpoint implements AutoCloseable {
             roles = entry.get().roles().isEmpty() ? EnumSet.noneOf(Role.class) : EnumSet.copyOf(entry.get().roles());
             authenticated = true;
             who = "client " + entry.get().name();
-            reply(ctx.channel(), new Response.Done(a.requestId()));
+            answer(ctx.channel(), new Response.Done(a.requestId()));
         }
 
         /** Null if the connection may make {@code request}, else the error to answer it with. */
@@ -412,18 +442,18 @@ final class ClientEndpoint implements AutoCloseable {
             Response.Error refusal = refusal(ctx, request);
             if (refusal != null) {
                 errors.get(refusal.code()).increment();
-                reply(ctx.channel(), refusal);
+                answer(ctx.channel(), refusal);
                 return;
             }
             if (unanswered.incrementAndGet() > maxRequestsPerConnection) {
                 unanswered.decrementAndGet();
                 errors.get(ErrorCode.OVERLOADED).increment();
-                reply(ctx.channel(), new Response.Error(request.requestId(), ErrorCode.OVERLOADED,
+                answer(ctx.channel(), new Response.Error(request.requestId(), ErrorCode.OVERLOADED,
                         "more than " + maxRequestsPerConnection + " unanswered requests on this connection"));
                 return;
             }
             requestsOf(request).increment();
-            Reply reply = new Reply(this, ctx.channel(), request.requestId());
+            Reply reply = new Reply(this, ctx.channel(), path, request.requestId());
             try {
                 handler.handle(request, reply);
                 // Tasks run after the turn's reads on every connection: the handler sees the whole turn first.
@@ -451,7 +481,7 @@ final class ClientEndpoint implements AutoCloseable {
         private void refuse(ChannelHandlerContext ctx, Response.Error error) {
             refused = true;
             ctx.channel().config().setAutoRead(false);
-            reply(ctx.channel(), error).addListener(ChannelFutureListener.CLOSE);
+            answer(ctx.channel(), error).addListener(ChannelFutureListener.CLOSE);
         }
 
         @Override
@@ -507,14 +537,42 @@ final class ClientEndpoint implements AutoCloseable {
     }
 
     /**
+     * Called by the node's execution thread at the end of each executed batch, after the batch's requests were
+     * answered: writes the replies it completed in the batch, one {@code send(2)} per connection ({@link DirectReplies}).
+     * From the first call on, that thread's replies to connections with a direct path are held until the next call.
+     */
+    void endOfExecutedBatch() {
+        Thread self = Thread.currentThread();
+        if (batchThread != self) batchThread = self;
+        ArrayList<DirectReplies> on = heldOn;
+        for (int i = 0, n = on.size(); i < n; i++) on.get(i).sendHeld();
+        on.clear();
+    }
+
+    /** Replies written by the thread that completed them, and direct writes the socket took only in part (tests). */
+    long directReplies() {
+        return direct.replies.sum();
+    }
+
+    long directSends() {
+        return direct.sends.sum();
+    }
+
+    long directShortSends() {
+        return direct.shortSends.sum();
+    }
+
+    /**
      * One request's way back to its connection, and the {@link ReplyQueue}'s entry for it: one object per request
      * (issue 25: before, a put's answer passed through two more futures, their stages and a queue record). For a
      * command it is also the runtime's {@link RequestAnswer}: the execution thread hands it the state machine's
      * result, which the I/O thread writes straight into the reply buffer (no result array on the way).
      */
-    final class Reply implements RequestAnswer {
+    final class Reply implements RequestAnswer, DirectReplies.Frame {
         private final Connection connection;
         private final Channel channel;
+        /** The connection's direct path, or null. */
+        private final DirectReplies path;
         private final long requestId;
         /** What to write: a command's KV result, or else the response (set before the reply is queued). */
         private KvResult result;
@@ -522,9 +580,10 @@ final class ClientEndpoint implements AutoCloseable {
         /** Set by the thread that sends (read only by the I/O thread's guard against a throwing handler). */
         private boolean sent;
 
-        private Reply(Connection connection, Channel channel, long requestId) {
+        private Reply(Connection connection, Channel channel, DirectReplies path, long requestId) {
             this.connection = connection;
             this.channel = channel;
+            this.path = path;
             this.requestId = requestId;
         }
 
@@ -566,6 +625,19 @@ final class ClientEndpoint implements AutoCloseable {
         private void dispatch() {
             sent = true;
             connection.unanswered.decrementAndGet();
+            DirectReplies p = path;
+            if (p != null) {
+                if (channel.eventLoop().inEventLoop()) {
+                    p.writeOnLoop(encode(channel));
+                } else if (Thread.currentThread() == batchThread) {
+                    // The execution thread: held until the end of its batch, then sent with the batch's other
+                    // replies to this connection in one write (endOfExecutedBatch).
+                    if (p.hold(this)) heldOn.add(p);
+                } else {
+                    p.sendNow(this);
+                }
+                return;
+            }
             ReplyQueue<Reply> q = replies;
             if (q != null && q.loop() == channel.eventLoop()) {
                 q.offer(this);
@@ -578,6 +650,25 @@ final class ClientEndpoint implements AutoCloseable {
         /** Encodes this reply into the channel's outbound buffer without flushing (I/O thread). */
         private void write() {
             channel.write(encode(channel));
+        }
+
+        @Override
+        public int sizeHint() {
+            return result != null ? ClientWire.resultSizeHint(result) : ClientWire.sizeHint(response);
+        }
+
+        /** Appends this reply's frame to {@code out}; one that cannot be encoded is answered INTERNAL instead. */
+        @Override
+        public void writeTo(ByteBuf out) {
+            int start = out.writerIndex();
+            try {
+                if (result != null) ClientWire.writeResult(requestId, result, out);
+                else ClientWire.writeResponse(response, out);
+            } catch (RuntimeException e) {
+                out.writerIndex(start);
+                log.warn("{}: cannot encode the reply to request {}", self, requestId, e);
+                ClientWire.writeResponse(new Response.Error(requestId, ErrorCode.INTERNAL, "the reply could not be encoded: " + e), out);
+            }
         }
 
         private ByteBuf encode(Channel ch) {

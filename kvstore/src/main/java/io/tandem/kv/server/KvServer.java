@@ -244,6 +244,8 @@ public final class KvServer implements AutoCloseable {
         NodeRuntime rt = new NodeRuntime(config.id(), config.members(), protocol, transport,
                 (events, restorer) -> NodeStorage.open(config.dataDir(), config.cluster(), config.id(), StorageOptions.of(flush).withMetrics(registry), events, restorer),
                 stateMachine(config), registry, runtimeConfig);
+        // The execution thread writes the replies of each executed batch itself, one write per connection (reply21).
+        rt.afterExecutedBatch(clients::endOfExecutedBatch);
         try {
             rt.start();
         } catch (DataDirectoryMismatchException e) {

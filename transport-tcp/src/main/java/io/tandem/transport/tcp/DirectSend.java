@@ -1,19 +1,11 @@
 package io.tandem.transport.tcp;
 
 import io.netty.channel.Channel;
-import io.netty.channel.unix.UnixChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.tandem.codec.FrameFormat;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A member connection's socket written by the sending thread itself, without waking the connection's I/O thread
@@ -31,20 +23,12 @@ import org.slf4j.LoggerFactory;
  * which every write through Netty clears first. A TLS connection never gets one (its bytes must pass the
  * {@link SslHandler}); NIO channels have no descriptor, so they keep the event-loop path.
  *
- * <p><b>Why a duplicate descriptor.</b> Netty closes its descriptor on its event loop, at any time; a number closed
- * under a concurrent {@code send} could be reused at once by another socket or file. This path writes its own
- * {@code dup(2)} of the descriptor instead, under this object's lock, and closes it under the same lock when the
- * channel closes: the number it writes to is always the connection's. The socket itself lives until both are closed
- * (the dup is closed right after Netty's close, in the channel's close listener).
- *
- * <p>{@code send} uses {@code MSG_DONTWAIT} (never blocks, even on a socket in blocking mode, as io_uring's may be)
- * and {@code MSG_NOSIGNAL} (a reset peer is an error code, not a {@code SIGPIPE}).
+ * <p>The system calls (a {@code dup(2)} of the descriptor, a non-blocking {@code send(2)}, closing the duplicate with
+ * the channel) are {@link DirectSocket}'s, which says why they are safe.
  */
 final class DirectSend {
-    private static final Logger log = LoggerFactory.getLogger(DirectSend.class);
-
     /** {@code -Dtandem.tcp.directWrites=false} keeps every write on the event loop (for measurements). */
-    static final boolean ENABLED = Boolean.parseBoolean(System.getProperty("tandem.tcp.directWrites", "true"));
+    static final boolean ENABLED = DirectSocket.ENABLED;
 
     /** Frames are packed into a native buffer of this size per connection. */
     static final int BUFFER_BYTES = 64 * 1024;
@@ -61,67 +45,21 @@ final class DirectSend {
     static final ValueLayout.OfShort SHORT_BE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfInt INT_BE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
 
-    private static final int MSG_DONTWAIT = 0x40;
-    private static final int MSG_NOSIGNAL = 0x4000;
-    private static final int EINTR = 4;
-    private static final int EAGAIN = 11;
-
-    private static final MethodHandle DUP;
-    private static final MethodHandle SEND;
-    private static final MethodHandle CLOSE;
-    private static final VarHandle ERRNO;
-    private static final long ERRNO_BYTES;
-    static final boolean AVAILABLE;
-
-    static {
-        MethodHandle dup = null, send = null, close = null;
-        VarHandle errno = null;
-        long errnoBytes = 0;
-        boolean ok = false;
-        if (ENABLED && System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("linux")) {
-            try {
-                Linker linker = Linker.nativeLinker();
-                SymbolLookup libc = linker.defaultLookup();
-                var capture = Linker.Option.captureStateLayout();
-                errno = capture.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
-                errnoBytes = capture.byteSize();
-                dup = linker.downcallHandle(libc.find("dup").orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-                        Linker.Option.captureCallState("errno"));
-                send = linker.downcallHandle(libc.find("send").orElseThrow(),
-                        FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
-                        Linker.Option.captureCallState("errno"));
-                close = linker.downcallHandle(libc.find("close").orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-                ok = true;
-            } catch (Throwable e) { // no native access, another libc: the event-loop path stays
-                log.info("direct socket writes are not available ({}); every write goes through the I/O threads", e.toString());
-            }
-        }
-        DUP = dup;
-        SEND = send;
-        CLOSE = close;
-        ERRNO = errno;
-        ERRNO_BYTES = errnoBytes;
-        AVAILABLE = ok;
-    }
-
     final Channel channel;
     /** The native buffer frames are packed into; touched only by the drain flag's holder. */
     final MemorySegment buffer;
-    private final MemorySegment errnoState;
-    /** Our duplicate of the channel's descriptor, or -1 once the channel closed. Guarded by {@code this}. */
-    private int fd;
+    /** The channel's socket, written with {@code send(2)} on a duplicate of its descriptor. */
+    private final DirectSocket socket;
     /**
      * Netty's outbound buffer of the channel was seen empty by the flag's holder and nothing went through it since:
      * the holder may write the socket here. Set only on the event loop, cleared before any write through Netty.
      */
     volatile boolean ready;
 
-    private DirectSend(Channel channel, int fd) {
+    private DirectSend(Channel channel, DirectSocket socket) {
         this.channel = channel;
-        this.fd = fd;
-        Arena arena = Arena.ofAuto(); // freed with this object: no close racing a writer
-        this.buffer = arena.allocate(BUFFER_BYTES, 64);
-        this.errnoState = arena.allocate(ERRNO_BYTES);
+        this.socket = socket;
+        this.buffer = Arena.ofAuto().allocate(BUFFER_BYTES, 64); // freed with this object: no close racing a writer
     }
 
     /**
@@ -130,17 +68,10 @@ final class DirectSend {
      * when the channel closes.
      */
     static DirectSend open(Channel ch) {
-        if (!AVAILABLE || !(ch instanceof UnixChannel unix) || ch.pipeline().get(SslHandler.class) != null) return null;
-        int dupFd;
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment state = a.allocate(ERRNO_BYTES);
-            dupFd = (int) DUP.invokeExact(state, unix.fd().intValue());
-        } catch (Throwable e) {
-            return null;
-        }
-        if (dupFd < 0) return null;
-        DirectSend d = new DirectSend(ch, dupFd);
-        ch.closeFuture().addListener(f -> d.close());
+        DirectSocket socket = DirectSocket.open(ch);
+        if (socket == null) return null;
+        DirectSend d = new DirectSend(ch, socket);
+        ch.closeFuture().addListener(f -> d.ready = false);
         return d;
     }
 
@@ -148,36 +79,7 @@ final class DirectSend {
      * Sends {@code length} bytes of {@link #buffer} from offset 0; never blocks. Returns how many the kernel took
      * (less than {@code length} when the socket's send buffer is full), or -1 if the connection failed or closed.
      */
-    synchronized long send(long length) {
-        long sent = 0;
-        while (sent < length) {
-            if (fd < 0) return -1;
-            long n;
-            try {
-                n = (long) SEND.invokeExact(errnoState, fd, buffer.asSlice(sent), length - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
-            } catch (Throwable e) {
-                return -1;
-            }
-            if (n > 0) {
-                sent += n;
-                continue;
-            }
-            int errno = n < 0 ? (int) ERRNO.get(errnoState, 0L) : 0;
-            if (errno == EINTR) continue;
-            if (n == 0 || errno == EAGAIN) return sent; // the socket's buffer is full: the rest goes through Netty
-            return sent > 0 ? sent : -1;
-        }
-        return sent;
-    }
-
-    private synchronized void close() {
-        if (fd < 0) return;
-        try {
-            int rc = (int) CLOSE.invokeExact(fd);
-        } catch (Throwable e) {
-            // nothing to do: the descriptor is gone either way
-        }
-        fd = -1;
-        ready = false;
+    long send(long length) {
+        return socket.send(buffer, length);
     }
 }
