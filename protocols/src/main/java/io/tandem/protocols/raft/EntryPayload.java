@@ -151,9 +151,10 @@ sealed interface EntryPayload {
         NodeId origin = n == 0 ? null : Origins.of(data, 3, n);
         if (origin == null && n != 0) return null;
         long requestId = getLong(data, at);
-        var session = new ClientRequest.Session(getLong(data, at + 8), getLong(data, at + 16), getLong(data, at + 24));
+        // The session as its numbers (issue 25: no session object per committed entry); Committed checks them.
+        long clientId = getLong(data, at + 8), sequence = getLong(data, at + 16), lowWatermark = getLong(data, at + 24);
         at += 32;
-        return new Committed(index, origin, requestId, session, data, at, data.length - at);
+        return new Committed(index, origin, requestId, clientId, sequence, lowWatermark, data, at, data.length - at);
     }
 
     /** The committed entry of the log's {@code data} at {@code index}: a command as a range of it, anything else decoded. */
