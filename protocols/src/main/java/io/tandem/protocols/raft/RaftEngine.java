@@ -1117,7 +1117,8 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
             // anything else is decoded.
             if (committed == null) committed = EntryPayload.committed(index, payload);
             ctx.deliver(committed);
-            if (entry instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
+            // A configuration entry (rare) is decoded for its view; the delivered Committed carries none.
+            if (EntryPayload.isConfigChange(payload) && EntryPayload.decode(payload) instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
             lastDelivered = index;
         }
     }
