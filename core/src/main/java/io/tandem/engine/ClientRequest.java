@@ -31,6 +31,11 @@ public record ClientRequest(long requestId, Kind kind, Session session, byte[] p
         public static final Session NONE = new Session(0, 0, 0);
 
         public Session {
+            check(clientId, sequence, lowWatermark);
+        }
+
+        /** The rules of a session's numbers, for holders of them that do not build a session ({@link Committed}). */
+        public static void check(long clientId, long sequence, long lowWatermark) {
             if (clientId == 0 && (sequence != 0 || lowWatermark != 0)) throw new IllegalArgumentException("client id 0 is reserved for Session.NONE");
             if (clientId != 0 && sequence < 1) throw new IllegalArgumentException("session sequence numbers start at 1, was " + sequence);
             if (lowWatermark < 0 || lowWatermark > sequence) {

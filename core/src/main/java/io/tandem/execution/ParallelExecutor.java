@@ -585,9 +585,9 @@ public final class ParallelExecutor implements Executor, AutoCloseable {
         out.writeLong(e.index());
         out.writeUTF(e.origin() == null ? "" : e.origin().value());
         out.writeLong(e.requestId());
-        out.writeLong(e.session().clientId());
-        out.writeLong(e.session().sequence());
-        out.writeLong(e.session().lowWatermark());
+        out.writeLong(e.clientId());
+        out.writeLong(e.sequence());
+        out.writeLong(e.lowWatermark());
         out.writeInt(e.command().length);
         out.write(e.command());
     }

@@ -51,14 +51,15 @@ public final class SequentialExecutor implements Executor {
             if (entry.origin() != null) listener.executed(entry, NOOP);
             return;
         }
-        var session = entry.session();
-        ExecutionListener.Outcome outcome = switch (session.isNone() ? SessionTable.APPLY : sessions.decide(session)) {
+        // The session's numbers, not a session object (issue 25: one per command on every replica).
+        boolean hasSession = entry.hasSession();
+        ExecutionListener.Outcome outcome = switch (hasSession ? sessions.decide(entry.clientId(), entry.sequence(), entry.lowWatermark()) : SessionTable.APPLY) {
             case SessionTable.Decision.Apply ignored -> {
                 // Unencoded (issue 25): only a waiting client, a retry or a snapshot asks for the bytes.
                 // The command as a range of the entry the engine delivered (issue 25: no copy of it per entry).
                 CommandResult result = stateMachine.applyForResult(index, entry.commandBuffer(), entry.commandOffset(), entry.commandLength());
                 if (result == null) result = CommandResult.EMPTY;
-                if (!session.isNone()) sessions.record(session, result);
+                if (hasSession) sessions.record(entry.clientId(), entry.sequence(), entry.lowWatermark(), result);
                 yield new ExecutionListener.Outcome.Applied(result);
             }
             case SessionTable.Decision.Duplicate d -> new ExecutionListener.Outcome.Duplicate(d.cachedResult());

@@ -144,10 +144,14 @@ public final class SessionTable {
      * declared low watermark, which only ever moves up.
      */
     public Decision decide(Session session) {
-        ClientSession c = sessions.get(session.clientId());
+        return decide(session.clientId(), session.sequence(), session.lowWatermark());
+    }
+
+    /** {@link #decide(Session)} of a session given by its numbers (a delivered command carries them, not a session object). */
+    public Decision decide(long clientId, long sequence, long lowWatermark) {
+        ClientSession c = sessions.get(clientId);
         if (c == null) return APPLY;
-        c.raiseFloor(session.lowWatermark() - 1);
-        long sequence = session.sequence();
+        c.raiseFloor(lowWatermark - 1);
         if (sequence <= c.floor) return new Decision.Stale(c.floor);
         CommandResult cached = c.get(sequence);
         return cached != null ? new Decision.Duplicate(cached.encode()) : APPLY;
@@ -179,11 +183,16 @@ public final class SessionTable {
      * contract), so every replica's table and snapshot stay alike. Most results are never asked for.
      */
     public void record(Session session, CommandResult result) {
-        ClientSession c = sessions.get(session.clientId());
-        if (c == null) add(c = new ClientSession(session.clientId()));
+        record(session.clientId(), session.sequence(), session.lowWatermark(), result);
+    }
+
+    /** {@link #record(Session, CommandResult)} of a session given by its numbers. */
+    public void record(long clientId, long sequence, long lowWatermark, CommandResult result) {
+        ClientSession c = sessions.get(clientId);
+        if (c == null) add(c = new ClientSession(clientId));
         else moveToYoungest(c); // most recently used
-        c.raiseFloor(session.lowWatermark() - 1);
-        c.put(session.sequence(), result == null ? CommandResult.EMPTY : result);
+        c.raiseFloor(lowWatermark - 1);
+        c.put(sequence, result == null ? CommandResult.EMPTY : result);
         // A client that never declares a watermark (or never fills a gap) must not grow the table
         // without bound: forget the oldest result and raise the floor over it.
         while (c.size() > maxPerSession) c.raiseFloor(c.oldest());

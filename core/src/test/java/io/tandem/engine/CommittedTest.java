@@ -32,4 +32,21 @@ class CommittedTest {
         assertThatThrownBy(() -> new Committed(1, null, 0, SESSION, entry, -1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> new Committed(1, null, 0, SESSION, null, 0, 1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theSessionTravelsAsItsNumbersUnderTheSessionsRules() {
+        Committed c = new Committed(5, NodeId.of("n1"), 3, new ClientRequest.Session(7, 4, 2), new byte[1]);
+        assertThat(c.hasSession()).isTrue();
+        assertThat(new long[] {c.clientId(), c.sequence(), c.lowWatermark()}).containsExactly(7, 4, 2);
+        assertThat(c.session()).isEqualTo(new ClientRequest.Session(7, 4, 2));
+        Committed none = new Committed(5, NodeId.of("n1"), 3, ClientRequest.Session.NONE, new byte[1]);
+        assertThat(none.hasSession()).isFalse();
+        assertThat(none.session()).isSameAs(ClientRequest.Session.NONE);
+        assertThat(Committed.noop(2).session()).isSameAs(ClientRequest.Session.NONE);
+        // The numbers are checked as a session's are: a delivered command never carries a session no client could have.
+        assertThatThrownBy(() -> new Committed(1, null, 0, 0, 1, 0, null, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Committed(1, null, 0, 7, 0, 0, null, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Committed(1, null, 0, 7, 3, 4, null, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Committed(1, null, 0, null, new byte[1])).isInstanceOf(NullPointerException.class);
+    }
 }

@@ -105,19 +105,23 @@ sealed interface EntryPayload {
      * without the stream's buffer and copy.
      */
     private static byte[] encodeCommand(Command c) {
-        String origin = c.origin() == null ? "" : c.origin().value(); // node ids are ASCII
+        return encodeCommand(c.origin(), c.requestId(), c.session(), c.command());
+    }
+
+    /** {@link #encodeCommand(Command)} of a command's fields, for a leader that appends a request without building a {@link Command}. */
+    static byte[] encodeCommand(NodeId originId, long requestId, ClientRequest.Session session, byte[] command) {
+        String origin = originId == null ? "" : originId.value(); // node ids are ASCII
         int n = origin.length();
-        byte[] command = c.command();
         byte[] out = new byte[1 + 2 + n + 8 + 24 + command.length];
         out[0] = COMMAND_WITH_WATERMARK;
         out[1] = (byte) (n >>> 8);
         out[2] = (byte) n;
         for (int i = 0; i < n; i++) out[3 + i] = (byte) origin.charAt(i);
         int at = 3 + n;
-        at = putLong(out, at, c.requestId());
-        at = putLong(out, at, c.session().clientId());
-        at = putLong(out, at, c.session().sequence());
-        at = putLong(out, at, c.session().lowWatermark());
+        at = putLong(out, at, requestId);
+        at = putLong(out, at, session.clientId());
+        at = putLong(out, at, session.sequence());
+        at = putLong(out, at, session.lowWatermark());
         System.arraycopy(command, 0, out, at, command.length);
         return out;
     }
@@ -151,9 +155,10 @@ sealed interface EntryPayload {
         NodeId origin = n == 0 ? null : Origins.of(data, 3, n);
         if (origin == null && n != 0) return null;
         long requestId = getLong(data, at);
-        var session = new ClientRequest.Session(getLong(data, at + 8), getLong(data, at + 16), getLong(data, at + 24));
+        // The session as its numbers (issue 25: no session object per committed entry); Committed checks them.
+        long clientId = getLong(data, at + 8), sequence = getLong(data, at + 16), lowWatermark = getLong(data, at + 24);
         at += 32;
-        return new Committed(index, origin, requestId, session, data, at, data.length - at);
+        return new Committed(index, origin, requestId, clientId, sequence, lowWatermark, data, at, data.length - at);
     }
 
     /** The committed entry of the log's {@code data} at {@code index}: a command as a range of it, anything else decoded. */

@@ -1,6 +1,7 @@
 package io.tandem.protocols.raft;
 
 import io.tandem.engine.NodeId;
+import io.tandem.engine.Committed;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,33 +37,35 @@ final class LeaderState implements RoleState {
     /** The AppendEntries sent last, reused for the next follower that would get the same one (see RaftEngine.appendFor). */
     RaftMessage.AppendEntries lastAppend;
     /**
-     * The payloads this leader appended and has not yet delivered, in index order, the first at
-     * {@link #firstOwnPayload}: its own entries are delivered from them, not decoded from the log's bytes
-     * again (issue 25). A leader never changes its log in its term, so the payload at an index is the
-     * entry there; the queue goes with this state when the leadership ends.
+     * The entries this leader appended and has not yet delivered, in index order, the first at
+     * {@link #firstOwn}, each as the {@link Committed} it delivers: its own entries are delivered from them, not
+     * decoded from the log's bytes again (issue 25), and built when appended, so a client command costs one object
+     * here rather than a payload record kept until commit and then a {@link Committed} (alloc21). A leader never
+     * changes its log in its term, so the entry at an index is the one appended there; the queue goes with this
+     * state when the leadership ends.
      */
-    final ArrayDeque<EntryPayload> ownPayloads = new ArrayDeque<>();
-    long firstOwnPayload;
+    final ArrayDeque<Committed> ownEntries = new ArrayDeque<>();
+    long firstOwn;
 
-    /** Remembers the payload appended at {@code index}, the next index after the last one remembered. */
-    void appended(long index, EntryPayload payload) {
-        if (ownPayloads.isEmpty()) firstOwnPayload = index;
-        else if (index != firstOwnPayload + ownPayloads.size()) { // never: a leader appends one index after another
-            ownPayloads.clear();
-            firstOwnPayload = index;
+    /** Remembers the entry appended at {@code index}, the next index after the last one remembered. */
+    void appended(long index, Committed entry) {
+        if (ownEntries.isEmpty()) firstOwn = index;
+        else if (index != firstOwn + ownEntries.size()) { // never: a leader appends one index after another
+            ownEntries.clear();
+            firstOwn = index;
         }
-        ownPayloads.addLast(payload);
+        ownEntries.addLast(entry);
     }
 
-    /** The payload this leader appended at {@code index}, or null; forgets it and every earlier one (delivery is in index order). */
-    EntryPayload takeOwnPayload(long index) {
-        while (!ownPayloads.isEmpty() && firstOwnPayload < index) {
-            ownPayloads.pollFirst();
-            firstOwnPayload++;
+    /** The entry this leader appended at {@code index}, or null; forgets it and every earlier one (delivery is in index order). */
+    Committed takeOwn(long index) {
+        while (!ownEntries.isEmpty() && firstOwn < index) {
+            ownEntries.pollFirst();
+            firstOwn++;
         }
-        if (ownPayloads.isEmpty() || firstOwnPayload != index) return null;
-        firstOwnPayload++;
-        return ownPayloads.pollFirst();
+        if (ownEntries.isEmpty() || firstOwn != index) return null;
+        firstOwn++;
+        return ownEntries.pollFirst();
     }
 
     LeaderState(CommitTracker commits, long termStartIndex, LeaderReads reads, SnapshotSender snapshots) {

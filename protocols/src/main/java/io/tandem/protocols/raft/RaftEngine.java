@@ -637,12 +637,26 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
     /** Appends an entry of the current term to the leader's log and starts its quorum wait. */
     private void appendAsLeader(LeaderState leader, EntryPayload payload) {
         long index = log.lastIndex() + 1;
-        byte[] bytes = EntryPayload.encode(payload);
+        appendAsLeader(leader, index, EntryPayload.encode(payload), EntryPayload.toCommitted(index, payload), payload);
+    }
+
+    /**
+     * A client command, appended without a payload record in between (alloc21): its entry bytes are encoded from the
+     * request's fields and its {@link Committed} is what delivery hands over when it commits.
+     */
+    private void appendCommandAsLeader(LeaderState leader, ClientRequest r) {
+        long index = log.lastIndex() + 1;
+        byte[] bytes = EntryPayload.encodeCommand(self, r.requestId(), r.session(), r.payload());
+        appendAsLeader(leader, index, bytes, new Committed(index, self, r.requestId(), r.session(), r.payload()), null);
+    }
+
+    /** {@code payload}: the entry's payload, or null for a client command. */
+    private void appendAsLeader(LeaderState leader, long index, byte[] bytes, Committed committed, EntryPayload payload) {
         log.append(new LogEntry(index, currentTerm, bytes));
-        leader.appended(index, payload);
+        leader.appended(index, committed);
         leader.uncommittedBytes += bytes.length;
         if (payload instanceof EntryPayload.ConfigChange) applyConfiguration(log.configuration());
-        if (payload instanceof EntryPayload.Command) {
+        if (payload == null || payload instanceof EntryPayload.Command) {
             // Its quorum wait starts with the batch (onReplicateTimer): one commit round per batch, not per command.
             leader.unproposedThrough = index;
             scheduleReplication();
@@ -1094,19 +1108,17 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
             // A configuration entry is applied only once it is durable here, so a snapshot never covers
             // a configuration the restarted node could not find again (see recoverLog).
             if (EntryPayload.isConfigChange(payload) && index > durableIndex) return;
-            EntryPayload entry = null;
+            Committed committed = null;
             if (state instanceof LeaderState leader && index >= leader.termStartIndex) {
                 leader.uncommittedBytes -= payload.length;
-                entry = leader.takeOwnPayload(index); // what it appended there: no decode (issue 25)
+                committed = leader.takeOwn(index); // what it appended there: no decode (issue 25)
             }
-            // A follower's command (or one of an earlier term) is handed over as a range of the log's entry.
-            Committed committed = entry == null ? EntryPayload.committedCommand(index, payload) : null;
-            if (committed == null) { // the leader's own entry, or not a command: decoded
-                if (entry == null) entry = EntryPayload.decode(payload);
-                committed = EntryPayload.toCommitted(index, entry);
-            }
+            // A follower's command (or one of an earlier term) is handed over as a range of the log's entry;
+            // anything else is decoded.
+            if (committed == null) committed = EntryPayload.committed(index, payload);
             ctx.deliver(committed);
-            if (entry instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
+            // A configuration entry (rare) is decoded for its view; the delivered Committed carries none.
+            if (EntryPayload.isConfigChange(payload) && EntryPayload.decode(payload) instanceof EntryPayload.ConfigChange c) installView(index, c.configuration());
             lastDelivered = index;
         }
     }
@@ -1134,7 +1146,7 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
                     + " bytes wait for a quorum"));
             return;
         }
-        appendAsLeader(leader, new EntryPayload.Command(self, r.requestId(), r.session(), r.payload()));
+        appendCommandAsLeader(leader, r);
     }
 
     /** Serves a read as its policy asks (thesis §6.4); overridable so tests can plant a read that skips the read index. */
