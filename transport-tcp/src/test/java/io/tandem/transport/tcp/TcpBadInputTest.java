@@ -11,6 +11,7 @@ import io.tandem.codec.FrameFormat;
 import io.tandem.engine.NodeId;
 import io.tandem.engine.ProtocolMessage;
 import io.tandem.transport.tcp.TestSupport.Seq;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -184,7 +185,12 @@ class TcpBadInputTest {
         try (RawPeer raw = handshakenPeer()) {
             raw.sendInPieces(frame(FrameFormat.TYPE_MESSAGE, cluster.codec.encode(new Seq(1))), 3);
             await("the valid message is delivered", () -> cluster.recorder(N2).count(N1) == 1);
-            raw.sendInPieces(bad.bytes(), 3);
+            try {
+                raw.sendInPieces(bad.bytes(), 3);
+            } catch (IOException e) {
+                // the transport may see the frame is bad from its first pieces (a header's length or type) and
+                // close before the rest is sent: a later piece then meets the closed connection (broken pipe)
+            }
             raw.awaitClosedByPeer();
         }
         assertOnlyCounted(1, 0, 0);
