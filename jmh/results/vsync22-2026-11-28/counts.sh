@@ -7,5 +7,5 @@ out=/work/wt-vsync22/jmh/results/vsync22-2026-11-28
 A=/tmp/vsync22-base/jmh/target/benchmarks.jar
 echo "== P $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 timeout 100 java -cp /tmp/vsync22-probe:$A io.tandem.bench.vsync.MulticastBenchmark --sizes 2,3 --payloads 1024,8192 --systems tandem-ordered \
-   --warmup 2 --measure 3 --base-port 27000 --thread-cpu true 2>>$out/counts.err | grep -E '^tandem|^# [tp].*(cores|probe)'
+   --warmup 2 --measure 3 --base-port 27000 --thread-cpu true 2>>$out/counts.err | grep -E '^tandem|^# '
 echo "== end $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)"
