@@ -168,7 +168,6 @@ public final class MulticastBenchmark {
             jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
             jfr.start();
         }
-        Map<String, Long> probe0 = probe();
         Map<String, Long> cpu0 = threadCpu ? cpuByThreadGroup() : Map.of();
         long c0 = deliveredAt0.get();
         long t0 = System.nanoTime();
@@ -186,32 +185,9 @@ public final class MulticastBenchmark {
             jfr.close();
         }
         if (threadCpu) printCpu(cpu0, cpu1, (t1 - t0) / 1e9, c1 - c0);
-        Map<String, Long> probe1 = probe();
-        if (!probe1.isEmpty()) {
-            StringBuilder b = new StringBuilder("# probe " + pointName + " delivered@0=" + (c1 - c0));
-            probe1.forEach((k, v) -> b.append(' ').append(k).append('=').append(v - probe0.getOrDefault(k, 0L)));
-            System.out.println(b);
-        }
         stop.set(true);
         for (Thread t : threads) t.join(5000);
         return new Point(c1 - c0, (t1 - t0) / 1e9);
-    }
-
-    /** vsync22's counting probe: the static counters of the probe build, read by reflection (empty on other builds). */
-    private static Map<String, Long> probe() {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
-        for (String cls : List.of("io.tandem.protocols.vsync.RingBatch", "io.tandem.transport.tcp.Probe")) {
-            try {
-                for (java.lang.reflect.Field f : Class.forName(cls).getDeclaredFields()) {
-                    if (f.getType() != java.util.concurrent.atomic.LongAdder.class) continue;
-                    f.setAccessible(true);
-                    out.put(f.getName(), ((java.util.concurrent.atomic.LongAdder) f.get(null)).sum());
-                }
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // not a probe build
-            }
-        }
-        return out;
     }
 
     /** CPU nanoseconds per thread group (a thread's name with its digits removed), live threads only. */

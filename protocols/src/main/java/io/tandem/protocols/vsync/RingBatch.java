@@ -24,11 +24,6 @@ final class RingBatch {
     /** Unused slot tail that may ride along inside one push; a longer one splits the run. */
     static final int MAX_GAP_BYTES = 1024;
 
-    /** vsync22's counting probe (reverted after the count). */
-    public static final java.util.concurrent.atomic.LongAdder PUBLISHES = new java.util.concurrent.atomic.LongAdder();
-    public static final java.util.concurrent.atomic.LongAdder SLOTS = new java.util.concurrent.atomic.LongAdder();
-    public static final java.util.concurrent.atomic.LongAdder PASSES = new java.util.concurrent.atomic.LongAdder();
-
     private final VsyncRow row;
     /** The subgroup's columns whose ring this batch publishes (one ring per subgroup of the layout). */
     private final VsyncRow.Block block;
@@ -68,8 +63,6 @@ final class RingBatch {
      */
     boolean publish(Sst sst, long guardValue, Collection<NodeId> targets, boolean pushGuard) {
         if (isEmpty()) return false;
-        PUBLISHES.increment();
-        SLOTS.add(end - first);
         int runStart = row.slotOffset(first);
         int runEnd = runStart + lengths[(int) (first % row.window)];
         for (long k = first + 1; k < end; k++) {

@@ -382,7 +382,6 @@ public class VsyncEngine implements Engine, Inspectable {
         if (work == 0 && !inputsChanged && changes >= 0 && changes == idleChanges && durable == idleDurable) return 0;
         inputsChanged = false;
         activeThisPass = 0;
-        RingBatch.PASSES.increment();
         work += sst.predicates().evaluate();
         flush(work > 0);
         if (work > 0 || phase != Phase.MEMBER) {

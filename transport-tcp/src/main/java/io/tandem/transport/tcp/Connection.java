@@ -111,12 +111,6 @@ final class Connection extends ByteToMessageDecoder {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        Probe.READS.increment();
-        super.channelRead(ctx, msg);
-    }
-
-    @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (streamRegion != null && !continueStream(in)) return; // the read ended inside a streamed region write: all used
         if (bigBody != null && !continueBigMessage(ctx, in)) return; // the read ended inside a large message: all used
@@ -523,7 +517,6 @@ final class Connection extends ByteToMessageDecoder {
     private void deliver(ChannelHandlerContext ctx, ProtocolMessage message, int length) {
         if (message == null) return;
         link.framesReceived.increment();
-        Probe.FRAMES_IN.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
         TransportListener listener = transport.listener();
         try {
@@ -613,7 +606,6 @@ final class Connection extends ByteToMessageDecoder {
         // Applied straight from the receive buffer (one copy, into the region); the frame's end is skipped to by the caller.
         java.lang.foreign.MemorySegment data = java.lang.foreign.MemorySegment.ofBuffer(in.nioBuffer(in.readerIndex(), dataLength));
         link.framesReceived.increment();
-        Probe.FRAMES_IN.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
         // An unknown region is not a framing error: the peer may have registered it before we did.
         // A frozen writer's writes are dropped without a word (derecho.md §2.8).
@@ -686,7 +678,6 @@ final class Connection extends ByteToMessageDecoder {
         in.skipBytes(nameLength + 4);
         streamRegion = region;
         link.framesReceived.increment();
-        Probe.FRAMES_IN.increment();
         link.bytesReceived.add(FrameFormat.HEADER_BYTES + (long) length);
         streamStart = offset;
         streamOffset = offset;

@@ -264,7 +264,6 @@ final class PeerLink {
             while (frames < MAX_FRAMES_PER_DRAIN) {
                 OutboundFrame f = outbox.peek();
                 if (f == null) break;
-                int firstFrame = frames;
                 long pos = 0;
                 while (f != null && f.encoded() == null && f.tail() == null && f.size() <= DirectSend.MAX_FRAME_BYTES && pos + f.size() <= DirectSend.BUFFER_BYTES
                         && frames < MAX_FRAMES_PER_DRAIN) {
@@ -284,8 +283,6 @@ final class PeerLink {
                     break;
                 }
                 bytes += pos;
-                Probe.DIRECT_SENDS.increment();
-                Probe.DIRECT_FRAMES.add(frames - firstFrame);
                 long sent = Math.max(0, d.send(pos));
                 directFlushes.increment();
                 if (sent < pos) {
@@ -411,10 +408,6 @@ final class PeerLink {
             framesSent.add(frames);
             bytesSent.add(bytes);
             flushes.increment();
-        }
-        if (frames > 0) {
-            Probe.LOOP_DRAINS.increment();
-            Probe.LOOP_FRAMES.add(frames);
         }
         if (frames > 0 || wrote) ch.flush();
         if (frames == MAX_FRAMES_PER_DRAIN && ch.isWritable() && !outbox.isEmpty()) {

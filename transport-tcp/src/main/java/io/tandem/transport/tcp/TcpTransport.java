@@ -906,12 +906,10 @@ public final class TcpTransport implements Transport {
             if (closed.get()) return;
             java.util.List<NodeId> to = regionTable.targets(targets);
             byte[] nameBytes = nameBytes(name);
-            Probe.REGION_PUSHES.increment();
             int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
             int at = 0;
             while (at < length) {
                 int chunk = Math.min(maxChunk, length - at);
-                Probe.REGION_FRAMES.add(to.size());
                 if (chunk >= ENCODED_PUSH_BYTES && (to.size() >= ENCODED_PUSH_TARGETS || aloneThroughTheLoop(nameBytes, chunk))) {
                     if (!sendEncoded(name, nameBytes, offset + at, chunk, to)) return;
                     at += chunk;
