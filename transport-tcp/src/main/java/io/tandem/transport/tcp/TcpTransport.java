@@ -850,30 +850,7 @@ public final class TcpTransport implements Transport {
          */
         static final int ENCODED_PUSH_TARGETS = 2;
 
-        /**
-         * A frame for one target that no link writes from the pushing thread (larger than {@link DirectSend#MAX_FRAME_BYTES})
-         * is encoded into a pooled direct buffer too (vsync22). As a heap body it was allocated and zeroed per push,
-         * snapshotted into, then copied once more into the link's batch buffer by the I/O thread: at 8 KiB and 2 members
-         * the body's allocation alone was the largest item of the sender's profile (vsync21, 13.6 % self). Encoded, the
-         * range is copied once, into the buffer Netty writes as it is (no batch copy). Frames within that limit keep the
-         * heap body: the link's direct send copies it into its native buffer with the frames around it (one {@code send(2)}
-         * for all of them), which a separate encoded frame would leave to the event loop.
-         */
-        private static boolean aloneThroughTheLoop(byte[] nameBytes, int chunk) {
-            return FrameFormat.HEADER_BYTES + RegionWriteBody.dataOffset(nameBytes) + chunk > DirectSend.MAX_FRAME_BYTES;
-        }
-
-        /**
-         * Sends one chunk as an encoded frame shared by the targets; false if the regions were released by a concurrent close.
-         *
-         * <p>Why the buffer is not reused before its bytes are written: it is reference counted, and the pool gets its
-         * memory back only when the count reaches zero. This method holds one reference until every target's link has
-         * taken its own ({@code retainedDuplicate}); after that only the links' references remain, each released
-         * exactly once: by Netty's outbound buffer after the bytes went to the kernel (or failed with the channel), or by
-         * the link when it drops or discards the frame ({@link PeerLink#offerEncoded}, {@link PeerLink#discardOutbox}).
-         * No reference is kept anywhere else, and the frame is never written to after the snapshot, so a write in
-         * flight always reads the snapshot taken here.
-         */
+        /** Sends one chunk as a shared encoded frame; false if the regions were released by a concurrent close. */
         private boolean sendEncoded(String name, byte[] nameBytes, int offset, int chunk, java.util.List<NodeId> to) {
             int bodyLength = RegionWriteBody.dataOffset(nameBytes) + chunk;
             ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer(FrameFormat.HEADER_BYTES + bodyLength);
@@ -910,7 +887,7 @@ public final class TcpTransport implements Transport {
             int at = 0;
             while (at < length) {
                 int chunk = Math.min(maxChunk, length - at);
-                if (chunk >= ENCODED_PUSH_BYTES && (to.size() >= ENCODED_PUSH_TARGETS || aloneThroughTheLoop(nameBytes, chunk))) {
+                if (chunk >= ENCODED_PUSH_BYTES && to.size() >= ENCODED_PUSH_TARGETS) {
                     if (!sendEncoded(name, nameBytes, offset + at, chunk, to)) return;
                     at += chunk;
                     continue;
