@@ -36,21 +36,28 @@ import org.slf4j.LoggerFactory;
  * <p>Format (big-endian). A segment starts with a 32-byte header: magic {@code "TDLG"}, version,
  * flags, sequence number, index of its first record, CRC32C of the preceding 28 bytes. Records
  * follow back to back: {@code int payloadLength, int crc32c, long index, long term, payload}, the
- * CRC32C covering length, index, term and payload. Segments are numbered consecutively; a
+ * CRC32C covering length, index, term and payload. The records of one batch (what one {@link #sync()}
+ * makes durable) are preceded by a 24-byte batch header in the same write: {@code int magic (negative,
+ * so never a length), int crc32c, long firstIndex, long durableIndex}, the durable index being how far
+ * the log was synced when the header was written; a segment's data starts with one (version 2; 24
+ * bytes per batch, nothing per record). Segments of version 1 (no batch headers, written up to session
+ * 21) are still read; appends then continue in a new segment. Segments are numbered consecutively; a
  * segment flagged {@code RESET} (written by {@link #resetAfter}) makes every older one obsolete.
  *
  * <p>Group commit: appends go to a 1 MiB write buffer and reach the file in large writes;
  * {@link #sync()} writes the rest and calls {@link FileChannel#force} once. Rolling to a new
  * segment first forces the old one, so only the last segment can ever hold an unsynced tail.
  *
- * <p>Recovery on {@link #open}: every record is checked (length, checksum, index). A bad record in
- * the last segment followed by nothing valid is a torn write (a partial record, a zero-filled
- * tail, a bad checksum at the very end) and is cut off. Anything else (a bad record followed by
- * a valid one, a bad record in an earlier segment, a missing segment, a gap in the indexes) is
+ * <p>Recovery on {@link #open}: every record and batch header is checked (length, checksum, index).
+ * A bad record in the last segment is the torn end of the one batch that was in flight, and is cut
+ * from there, unless a later batch header claims that record durable (see {@link #scan} for why that
+ * is exactly the line between the two): a partial record, a zero-filled tail, blocks of the last
+ * batch that reached the disk out of order on power loss (a later block without an earlier one).
+ * Anything else (a bad record with a later batch claiming it durable, a bad record in an earlier
+ * segment, a valid checksum over the wrong index, a missing segment, a gap in the indexes) is
  * reported as {@link CorruptStorageException} with the file and byte offset and never repaired
- * silently, since cutting there could drop acknowledged entries. Power loss that persists pages
- * of one unsynced batch out of order would also be reported that way: conservative by design.
- * A deleted <em>last</em> segment cannot be detected (it looks like writes that never happened).
+ * silently, since cutting there could drop acknowledged entries. A deleted <em>last</em> segment
+ * cannot be detected (it looks like writes that never happened).
  *
  * <p>Without fsync ({@link FlushPolicy#NO_FSYNC}) the buffer reaches the file through a shared memory mapping of
  * the active segment's tail instead of a {@code pwrite} per sync (issue 25, raft19: the write was a fifth of every
@@ -71,22 +78,27 @@ import org.slf4j.LoggerFactory;
  * ext4's journal, which every file system's fsync shares (the three replicas of the peer harness on one disk, and
  * anything else writing there: a journal commit in ordered mode first writes every other file's newly allocated data).
  * The zeros are the same torn tail as the mapped tail's above: a roll, a truncation and a clean close cut them, so
- * only the last segment can end in zeros, and recovery cuts them there. One thing changes on power loss (not on a
- * process crash, where the page cache keeps every write in order): the pages of a batch that was being written when
- * power failed may reach the disk out of order, since nothing in the file system orders writes to blocks a file
- * already owns; a later page on disk without an earlier one is reported as corruption, as the paragraph on recovery
- * says, never cut. No acknowledged entry can be in such a batch (it was not synced), so nothing acknowledged is lost;
- * the node then needs the operator (or a fresh copy from its peers) instead of restarting by itself. An operator who
- * prefers a node that always restarts by itself after power loss to the faster syncs turns preallocation off with
- * {@code -Dtandem.storage.preallocate=false} (read once per JVM).
+ * only the last segment can end in zeros, and recovery cuts them there. On power loss (not on a process crash, where
+ * the page cache keeps every write in order) the blocks of the batch being written may reach the disk out of order,
+ * since nothing in the file system orders writes to blocks a file already owns: a later block on disk without an
+ * earlier one. Until session 22 recovery refused that as corruption; the batch headers let it cut exactly that batch
+ * (it was never synced, so nothing acknowledged is in it) and still refuse damage to synced data ({@link #scan}), so
+ * the node restarts by itself. {@code -Dtandem.storage.preallocate=false} (read once per JVM) still turns
+ * preallocation off, for file systems where writing zeros ahead costs more than it saves.
  */
 public final class SegmentedLog implements StableLog {
     private static final Logger log = LoggerFactory.getLogger(SegmentedLog.class);
 
     static final int SEGMENT_MAGIC = 0x54444C47; // "TDLG"
-    static final int SEGMENT_VERSION = 1;
+    /** Segments written now: records in batches, each opened by a batch header (class comment). */
+    static final int SEGMENT_VERSION = 2;
+    /** Segments written before batch headers (up to session 21): still read, never appended to. */
+    static final int SEGMENT_VERSION_RECORDS_ONLY = 1;
     static final int SEGMENT_HEADER_BYTES = 32;
     static final int RECORD_HEADER_BYTES = 24;
+    /** Opens a batch header; negative as an {@code int}, so never a record's length field. */
+    static final int BATCH_MAGIC = 0xBA7C4ED5;
+    static final int BATCH_HEADER_BYTES = 24;
     static final int FLAG_RESET = 1;
     private static final int WRITE_BUFFER_BYTES = 1 << 20;
     /** Without fsync: the smallest and largest window of the active segment mapped at a time (normally the whole segment). */
@@ -230,27 +242,47 @@ public final class SegmentedLog implements StableLog {
             throw new IllegalArgumentException("payload of " + payload.length + " bytes exceeds " + MAX_PAYLOAD_BYTES);
         }
         int recordBytes = RECORD_HEADER_BYTES + payload.length;
+        // The first record after a sync (or a roll, truncation, reset, recovery: the log is clean) opens a batch: a
+        // header goes in front of it, in the same write.
+        int headerBytes = dirty ? 0 : BATCH_HEADER_BYTES;
         Segment active = segments.getLast();
         try {
-            if (active.count > 0 && active.size + recordBytes > segmentBytes) active = roll();
-            if (writeBuffer.remaining() < recordBytes) flushBuffer(active);
-            boolean buffered = recordBytes <= writeBuffer.capacity();
-            ByteBuffer target = buffered ? writeBuffer : ByteBuffer.allocate(recordBytes);
+            if (active.count > 0 && active.size + headerBytes + recordBytes > segmentBytes) {
+                active = roll();
+                headerBytes = BATCH_HEADER_BYTES;
+            }
+            int bytes = headerBytes + recordBytes;
+            if (writeBuffer.remaining() < bytes) flushBuffer(active);
+            boolean buffered = bytes <= writeBuffer.capacity();
+            ByteBuffer target = buffered ? writeBuffer : ByteBuffer.allocate(bytes);
+            if (headerBytes > 0) putBatchHeader(target, entry.index());
             int start = target.position();
             target.putInt(payload.length).putInt(0).putLong(entry.index()).putLong(entry.term()).put(payload);
             target.putInt(start + 4, recordCrc(target.slice(start, recordBytes)));
             if (!buffered) {
                 target.flip();
                 FileIo.writeFully(active.channel, target, active.writtenBytes);
-                active.wrote(recordBytes);
+                active.wrote(bytes);
             }
         } catch (IOException e) {
             throw fail("appending entry " + entry.index() + " to " + active.path, e);
         }
-        active.addRecord(active.size);
-        active.size += recordBytes;
+        active.addRecord(active.size + headerBytes, headerBytes > 0);
+        active.size += headerBytes + recordBytes;
         lastIndex = entry.index();
         dirty = true;
+    }
+
+    /**
+     * Writes the header that opens a batch starting at {@code firstIndex}: {@code int magic, int crc32c, long firstIndex,
+     * long durableIndex}, the CRC32C covering magic, first index and durable index. {@code durableIndex} is the log's
+     * synced index now, which recovery reads as a claim: every entry up to it was durable before this header was written
+     * (see {@link #scan}). With one sync at a time it is always {@code firstIndex - 1}.
+     */
+    private void putBatchHeader(ByteBuffer target, long firstIndex) {
+        int start = target.position();
+        target.putInt(BATCH_MAGIC).putInt(0).putLong(firstIndex).putLong(syncedIndex);
+        target.putInt(start + 4, batchHeaderCrc(target.slice(start, BATCH_HEADER_BYTES)));
     }
 
     @Override
@@ -290,11 +322,13 @@ public final class SegmentedLog implements StableLog {
                 deleted = true;
             }
             if (deleted && fsync) FileIo.fsyncDirectory(directory);
-            long cut = segment.offsetOf(fromIndex);
+            long cut = segment.startOf(fromIndex); // with the batch header in front of it, if it opened a batch
             segment.unmap(); // no mapped page may lie past the new end of the file
             segment.channel.truncate(cut);
             if (fsync) segment.channel.force(false);
             segment.truncateRecords((int) (fromIndex - segment.baseIndex), cut); // the preallocated zeros went with the cut
+            // An old-format segment is never appended to (see recover): the log goes on in a new one.
+            if (segment.version == SEGMENT_VERSION_RECORDS_ONLY) segments.add(createSegment(segment.seq + 1, fromIndex, 0));
         } catch (IOException e) {
             throw fail("truncating log from index " + fromIndex + " in " + segment.path, e);
         }
@@ -402,7 +436,7 @@ public final class SegmentedLog implements StableLog {
             channel.close();
             throw e;
         }
-        Segment segment = new Segment(path, seq, baseIndex, flags, channel);
+        Segment segment = new Segment(path, seq, baseIndex, flags, SEGMENT_VERSION, channel);
         segment.size = segment.writtenBytes = segment.fileBytes = SEGMENT_HEADER_BYTES;
         return segment;
     }
@@ -517,6 +551,14 @@ public final class SegmentedLog implements StableLog {
         return (int) crc.getValue();
     }
 
+    /** CRC32C of one batch header laid out from position 0 of {@code header}, skipping its crc field. */
+    private int batchHeaderCrc(ByteBuffer header) {
+        crc.reset();
+        crc.update(header.slice(0, 4));
+        crc.update(header.slice(8, BATCH_HEADER_BYTES - 8));
+        return (int) crc.getValue();
+    }
+
     private LogEntry decode(ByteBuffer record, Segment segment, long offset, long expectedIndex) {
         int length = record.getInt(0);
         int stored = record.getInt(4);
@@ -559,7 +601,7 @@ public final class SegmentedLog implements StableLog {
                 if (size >= SEGMENT_HEADER_BYTES) FileIo.readFully(channel, header, 0);
                 problem = checkHeader(header, size, sequenceOf(path));
                 if (problem == null) {
-                    segment = new Segment(path, header.getLong(12), header.getLong(20), header.getInt(8), channel);
+                    segment = new Segment(path, header.getLong(12), header.getLong(20), header.getInt(8), header.getInt(4), channel);
                 } else if (last && isTornCreation(channel, size)) {
                     // Crash while creating the segment: its header never became durable and no
                     // record was written to it (records only follow a durable header).
@@ -607,6 +649,11 @@ public final class SegmentedLog implements StableLog {
         firstIndex = segments.getFirst().baseIndex;
         lastIndex = segments.getLast().lastIndex();
         syncedIndex = lastIndex;
+        // A segment of the format before batch headers is read but never appended to (its recovery rule knows no
+        // batches): appends continue in a new segment. Its records are durable (forced above) before it exists.
+        if (segments.getLast().version == SEGMENT_VERSION_RECORDS_ONLY) {
+            segments.add(createSegment(segments.getLast().seq + 1, lastIndex + 1, 0));
+        }
         // Map the tail now, so the first sync (on the engine's loop) does not pay for the first mapping's set-up.
         if (!fsync) segments.getLast().mappedFor(segments.getLast().writtenBytes, 0, mapWindowBytes);
     }
@@ -634,7 +681,8 @@ public final class SegmentedLog implements StableLog {
         crc.reset();
         crc.update(header.array(), 0, SEGMENT_HEADER_BYTES - 4);
         if ((int) crc.getValue() != header.getInt(SEGMENT_HEADER_BYTES - 4)) return "header checksum mismatch";
-        if (header.getInt(4) != SEGMENT_VERSION) return "unsupported segment version " + header.getInt(4);
+        int version = header.getInt(4);
+        if (version != SEGMENT_VERSION && version != SEGMENT_VERSION_RECORDS_ONLY) return "unsupported segment version " + version;
         if (header.getLong(12) != sequenceFromName) return "header says sequence " + header.getLong(12) + ", the file name " + sequenceFromName;
         if (header.getLong(20) < 1) return "bad first index " + header.getLong(20);
         return null;
@@ -684,23 +732,73 @@ public final class SegmentedLog implements StableLog {
 
     private record Problem(String text, boolean couldBeTorn) {}
 
+    /**
+     * Reads one segment's records and decides what a bad one means: the end of a torn last batch, cut; or corruption,
+     * refused with the file and offset.
+     *
+     * <p><b>Why cutting is safe here, and only here</b> (segments with batch headers). Cutting at a bad record can only
+     * lose acknowledged entries if the bytes there were durable before the power failed. After power loss, only the
+     * batch being written can be missing blocks. A batch is the records appended since the log was last clean (synced,
+     * rolled, truncated, reset or recovered), opened by a header in its first write and made durable by one force; the
+     * next batch's header is written only after that force returned, and a roll forces the old segment before the new
+     * one exists. So at most one batch is in flight, it is the last thing in the last segment, and where its blocks did
+     * not land the disk holds what was there before: the durable zeros of {@link #prepareAhead}, or nothing (the file
+     * ends; segments are created new, never reused, and a truncation's cut is forced, so no older data lies past the
+     * data). Its blocks may land in any order: a later block without an earlier one, the header without the middle.
+     *
+     * <p>Every batch header claims how far the log was durable when it was written (its durable index: the synced
+     * index then, which only a completed force advances). That claim is the evidence. Let P be the first bad byte (a
+     * record or header that fails its checks) and E the index of the entry whose bytes (or whose batch's header) lie
+     * there. If a valid header after P claims E or more durable, the bytes at P were forced before that header was
+     * written: damage to synced data, refused, never cut. Every batch synced after the one holding P has such a header,
+     * durable with it, so a bad record followed by any later synced batch is always refused. If no header after P
+     * claims E, no later batch was synced, so P lies in the last synced batch or in the batch in flight; the power
+     * loss can only have damaged the batch in flight (its own header, if it landed, lies at or before P, or claims less
+     * than E), so P is the first byte of it that did not land, and cutting from P drops only entries that were never
+     * reported durable. The valid front of that batch is kept, as a process crash would have kept all of it. The rule
+     * does not depend on one batch in flight: with more, each header still claims only what was synced when it was
+     * written. What it cannot see: damage to the last synced batch with no later batch that landed to claim it
+     * looks exactly like that batch torn, and is cut (as a bad checksum at the very end always was).
+     *
+     * <p>Segments of the format before batch headers ({@link #SEGMENT_VERSION_RECORDS_ONLY}) keep the old rule: a bad
+     * record is cut only if no valid record follows it at all (they are only ever the last segment on the first
+     * open after an upgrade, written by the old code, whose power-loss behaviour they keep).
+     */
     private void scan(Segment segment, boolean last) throws IOException {
         long size = segment.channel.size();
         long position = SEGMENT_HEADER_BYTES;
+        boolean batches = segment.version != SEGMENT_VERSION_RECORDS_ONLY;
         Problem problem = null;
-        long validAfter = -1;
+        long openedAt = -1; // the offset of the batch header just read while no record of its batch follows yet
+        String notTorn = null; // with a problem in the last segment: what shows it is not a torn tail
         if (size > position) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment mapped = readWhole(segment.channel, size, arena);
                 long expected = segment.baseIndex;
                 while (position < size) {
+                    // A segment's data opens with a batch header; later a negative length field marks one.
+                    if (batches && (position == SEGMENT_HEADER_BYTES || mapped.get(INT, position) < 0)) {
+                        problem = checkBatchHeader(mapped, position, size, expected, openedAt >= 0);
+                        if (problem != null) break;
+                        openedAt = position;
+                        position += BATCH_HEADER_BYTES;
+                        continue;
+                    }
                     problem = checkRecord(mapped, position, size, expected);
                     if (problem != null) break;
-                    segment.addRecord(position);
+                    segment.addRecord(position, openedAt >= 0);
+                    openedAt = -1;
                     position += RECORD_HEADER_BYTES + mapped.get(INT, position);
                     expected++;
                 }
-                if (problem != null && last && problem.couldBeTorn()) validAfter = findValidRecord(mapped, position + 1, size, expected);
+                if (problem == null && openedAt >= 0) {
+                    problem = new Problem("a batch header with no record after it at the end of the file", true);
+                    position = openedAt;
+                    openedAt = -1;
+                }
+                if (problem != null && last && problem.couldBeTorn()) {
+                    notTorn = batches ? laterDurableClaim(mapped, position + 1, size, expected) : laterValidRecord(mapped, position + 1, size, expected);
+                }
             }
         }
         if (problem != null) {
@@ -709,15 +807,33 @@ public final class SegmentedLog implements StableLog {
                 throw new CorruptStorageException(where, position, problem.text() + "; later segments exist, so this is not a torn tail");
             }
             if (!problem.couldBeTorn()) throw new CorruptStorageException(where, position, problem.text());
-            if (validAfter >= 0) {
-                throw new CorruptStorageException(where, position, problem.text() + "; a valid record follows at offset " + validAfter
-                        + ", so this is not a torn tail");
-            }
-            log.warn("{}: cutting a torn tail of {} bytes at offset {} ({})", where, size - position, position, problem.text());
-            segment.channel.truncate(position);
+            if (notTorn != null) throw new CorruptStorageException(where, position, problem.text() + "; " + notTorn + ", so this is not a torn tail");
+            long cut = openedAt >= 0 ? openedAt : position; // a header whose batch has no valid record goes too
+            log.warn("{}: cutting a torn tail of {} bytes at offset {} ({} at offset {})", where, size - cut, cut, problem.text(), position);
+            segment.channel.truncate(cut);
             if (fsync) segment.channel.force(false);
+            position = cut;
         }
         segment.size = segment.writtenBytes = segment.fileBytes = position;
+    }
+
+    private Problem checkBatchHeader(MemorySegment mapped, long position, long size, long expectedIndex, boolean afterHeader) {
+        long remaining = size - position;
+        if (remaining < BATCH_HEADER_BYTES) return new Problem("partial batch header (" + remaining + " bytes at end of file)", true);
+        int magic = mapped.get(INT, position);
+        if (magic != BATCH_MAGIC) return new Problem("no batch header where a batch must start (found " + Integer.toHexString(magic) + ")", true);
+        int stored = mapped.get(INT, position + 4);
+        int computed = batchHeaderCrc(mapped.asSlice(position, BATCH_HEADER_BYTES).asByteBuffer());
+        if (stored != computed) {
+            return new Problem("batch header checksum mismatch (stored " + Integer.toHexString(stored) + ", computed " + Integer.toHexString(computed) + ")", true);
+        }
+        // A header with a valid checksum is never a torn write: something wrote the wrong data.
+        long first = mapped.get(LONG, position + 8);
+        long durable = mapped.get(LONG, position + 16);
+        if (first != expectedIndex) return new Problem("batch header says its first index is " + first + " where " + expectedIndex + " was expected", false);
+        if (durable < 0 || durable >= first) return new Problem("batch header claims index " + durable + " durable before its own first index " + first, false);
+        if (afterHeader) return new Problem("two batch headers with no record between them", false);
+        return null;
     }
 
     private Problem checkRecord(MemorySegment mapped, long position, long size, long expectedIndex) {
@@ -741,8 +857,24 @@ public final class SegmentedLog implements StableLog {
         return null;
     }
 
-    /** The offset of a checksum-valid record at or after {@code from} that could belong to this log, or -1. */
-    private long findValidRecord(MemorySegment mapped, long from, long size, long expectedIndex) {
+    /**
+     * A batch header at or after {@code from} whose checksum holds and that claims {@code expectedIndex} (the entry at the
+     * bad record) durable, as the reason a bad record there is not a torn tail; null if there is none ({@link #scan}).
+     */
+    private String laterDurableClaim(MemorySegment mapped, long from, long size, long expectedIndex) {
+        for (long at = from; at + BATCH_HEADER_BYTES <= size; at++) {
+            if (mapped.get(INT, at) != BATCH_MAGIC || mapped.get(LONG, at + 16) < expectedIndex) continue;
+            if (batchHeaderCrc(mapped.asSlice(at, BATCH_HEADER_BYTES).asByteBuffer()) != mapped.get(INT, at + 4)) continue;
+            return "the batch header at offset " + at + " says entries up to " + mapped.get(LONG, at + 16) + " were durable before it was written";
+        }
+        return null;
+    }
+
+    /**
+     * Segments without batch headers: a checksum-valid record at or after {@code from} that could belong to this log, as
+     * the reason a bad record there is not a torn tail; null if there is none.
+     */
+    private String laterValidRecord(MemorySegment mapped, long from, long size, long expectedIndex) {
         long maxIndex = expectedIndex + (size - from) / RECORD_HEADER_BYTES + 1;
         for (long at = from; at + RECORD_HEADER_BYTES <= size; at++) {
             long index = mapped.get(LONG, at + 8);
@@ -750,9 +882,9 @@ public final class SegmentedLog implements StableLog {
             int length = mapped.get(INT, at);
             if (length < 0 || length > size - at - RECORD_HEADER_BYTES || mapped.get(LONG, at + 16) < 0) continue;
             ByteBuffer record = mapped.asSlice(at, RECORD_HEADER_BYTES + length).asByteBuffer();
-            if (recordCrc(record) == mapped.get(INT, at + 4)) return at;
+            if (recordCrc(record) == mapped.get(INT, at + 4)) return "a valid record follows at offset " + at;
         }
-        return -1;
+        return null;
     }
 
     // ---- failure handling ----------------------------------------------------------------------
@@ -796,11 +928,16 @@ public final class SegmentedLog implements StableLog {
 
     /** One segment file: its header fields and the byte offset of every record in it. */
     private static final class Segment {
+        /** A flag in {@link #offsets} (offsets are below 2^31: a segment holds at most 1 GiB plus one record). */
+        static final long OPENS_BATCH = 1L << 62;
         final Path path;
         final long seq;
         final long baseIndex;
         final int flags;
+        /** {@link #SEGMENT_VERSION}, or {@link #SEGMENT_VERSION_RECORDS_ONLY} for a segment written before batch headers. */
+        final int version;
         final FileChannel channel;
+        /** The byte offset of every record, {@link #OPENS_BATCH} set where a batch header lies right in front of it. */
         long[] offsets = new long[64];
         int count;
         /** Bytes in the file itself. */
@@ -819,11 +956,12 @@ public final class SegmentedLog implements StableLog {
         /** The file offset {@link #map} starts at. */
         long mapFrom;
 
-        Segment(Path path, long seq, long baseIndex, int flags, FileChannel channel) {
+        Segment(Path path, long seq, long baseIndex, int flags, int version, FileChannel channel) {
             this.path = path;
             this.seq = seq;
             this.baseIndex = baseIndex;
             this.flags = flags;
+            this.version = version;
             this.channel = channel;
         }
 
@@ -832,13 +970,18 @@ public final class SegmentedLog implements StableLog {
         }
 
         long offsetOf(long index) {
-            return offsets[(int) (index - baseIndex)];
+            return offsets[(int) (index - baseIndex)] & ~OPENS_BATCH;
         }
 
-        /** Where the record of {@code index} ends: the next record's offset or the segment's end. */
+        /** Where the record of {@code index} starts together with the batch header in front of it, if any: where a cut goes. */
+        long startOf(long index) {
+            long offset = offsets[(int) (index - baseIndex)];
+            return (offset & OPENS_BATCH) == 0 ? offset : (offset & ~OPENS_BATCH) - BATCH_HEADER_BYTES;
+        }
+
+        /** Where the record of {@code index} ends: the next record's start or the segment's end. */
         long endOf(long index) {
-            int slot = (int) (index - baseIndex);
-            return slot + 1 < count ? offsets[slot + 1] : size;
+            return index < lastIndex() ? startOf(index + 1) : size;
         }
 
         /**
@@ -869,9 +1012,9 @@ public final class SegmentedLog implements StableLog {
             return true;
         }
 
-        void addRecord(long offset) {
+        void addRecord(long offset, boolean opensBatch) {
             if (count == offsets.length) offsets = Arrays.copyOf(offsets, count * 2);
-            offsets[count++] = offset;
+            offsets[count++] = opensBatch ? offset | OPENS_BATCH : offset;
         }
 
         void truncateRecords(int keep, long cut) {

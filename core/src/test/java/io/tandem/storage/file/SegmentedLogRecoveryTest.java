@@ -50,13 +50,40 @@ class SegmentedLogRecoveryTest {
         }
     }
 
-    /** Byte offsets of the records in a healthy segment file. */
-    private static List<Long> recordOffsets(Path segment) throws IOException {
+    /** Writes entries 1..count (term 1), synced every {@code batch} entries (so the last segment holds several batches), and closes the log. */
+    private void fillInBatches(long count, int batch) {
+        try (SegmentedLog log = open()) {
+            for (long i = 1; i <= count; i++) {
+                log.append(entry(i, 1));
+                if (i % batch == 0) log.sync();
+            }
+            log.sync();
+        }
+    }
+
+    /** Byte offsets of the batch headers in a healthy segment file (negative where a record's length would be). */
+    static List<Long> batchHeaderOffsets(Path segment) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(segment));
+        List<Long> offsets = new ArrayList<>();
+        for (int at = SegmentedLog.SEGMENT_HEADER_BYTES; at < buffer.limit(); ) {
+            if (buffer.getInt(at) < 0) offsets.add((long) at);
+            at += buffer.getInt(at) < 0 ? SegmentedLog.BATCH_HEADER_BYTES : SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at);
+        }
+        return offsets;
+    }
+
+    /** Byte offsets of the records in a healthy segment file (batch headers skipped). */
+    static List<Long> recordOffsets(Path segment) throws IOException {
         byte[] bytes = Files.readAllBytes(segment);
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         List<Long> offsets = new ArrayList<>();
-        for (int at = SegmentedLog.SEGMENT_HEADER_BYTES; at < bytes.length; at += SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at)) {
+        for (int at = SegmentedLog.SEGMENT_HEADER_BYTES; at < bytes.length; ) {
+            if (buffer.getInt(at) < 0) {
+                at += SegmentedLog.BATCH_HEADER_BYTES;
+                continue;
+            }
             offsets.add((long) at);
+            at += SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at);
         }
         return offsets;
     }
@@ -212,23 +239,45 @@ class SegmentedLogRecoveryTest {
     // ---- real corruption: refused with file and offset -----------------------------------------
 
     @Test
-    void aCorruptRecordFollowedByValidOnesIsRefused() throws IOException {
-        fill(200);
+    void aCorruptRecordFollowedByALaterBatchIsRefused() throws IOException {
+        fillInBatches(200, 2);
         Path last = segments().getLast();
-        List<Long> offsets = recordOffsets(last);
-        assertThat(offsets).hasSizeGreaterThan(2);
-        long victim = offsets.get(offsets.size() - 2);
+        long lastHeader = batchHeaderOffsets(last).getLast();
+        List<Long> before = recordOffsets(last).stream().filter(at -> at < lastHeader).toList();
+        assertThat(before).isNotEmpty();
+        long victim = before.getLast(); // in a synced batch; the last batch was synced after it
         flipByte(last, victim + SegmentedLog.RECORD_HEADER_BYTES - 1); // last byte of the term field
-        assertRefused(last, victim, "a valid record follows");
+        assertRefused(last, victim, "were durable before it was written, so this is not a torn tail");
     }
 
     @Test
     void aCorruptLengthInTheMiddleIsRefused() throws IOException {
-        fill(200);
+        fillInBatches(200, 2);
         Path last = segments().getLast();
         long victim = recordOffsets(last).getFirst();
         flipByte(last, victim); // the high byte of the length: it now runs past the end of the file
-        assertRefused(last, victim, "a valid record follows");
+        assertRefused(last, victim, "so this is not a torn tail");
+    }
+
+    /**
+     * The same damage in the last batch is cut instead: with nothing after it to claim it durable, it cannot be told from
+     * that batch torn by a power loss while it was written (SegmentedLogPowerLossTest); the batches before it are intact.
+     */
+    @Test
+    void aCorruptRecordInTheLastBatchIsCutWithTheRestOfThatBatch() throws IOException {
+        fillInBatches(200, 4);
+        Path last = segments().getLast();
+        List<Long> offsets = recordOffsets(last);
+        long lastHeader = batchHeaderOffsets(last).getLast();
+        List<Long> lastBatch = offsets.stream().filter(at -> at > lastHeader).toList();
+        assertThat(lastBatch).hasSizeGreaterThan(1);
+        flipByte(last, lastBatch.getFirst() + SegmentedLog.RECORD_HEADER_BYTES - 1); // valid records of the batch follow it
+        long kept = 200 - lastBatch.size();
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(kept);
+            assertIntact(log, 1, kept, 1);
+        }
+        assertThat(Files.size(last)).as("the batch goes with its header").isEqualTo(lastHeader);
     }
 
     @Test
@@ -304,12 +353,82 @@ class SegmentedLogRecoveryTest {
     }
 
     private static void writeSegmentHeader(Path path, long seq, long baseIndex, int flags) throws IOException {
+        Files.write(path, segmentHeader(seq, baseIndex, flags, SegmentedLog.SEGMENT_VERSION));
+    }
+
+    private static byte[] segmentHeader(long seq, long baseIndex, int flags, int version) {
         ByteBuffer header = ByteBuffer.allocate(SegmentedLog.SEGMENT_HEADER_BYTES);
-        header.putInt(SegmentedLog.SEGMENT_MAGIC).putInt(SegmentedLog.SEGMENT_VERSION).putInt(flags).putLong(seq).putLong(baseIndex);
+        header.putInt(SegmentedLog.SEGMENT_MAGIC).putInt(version).putInt(flags).putLong(seq).putLong(baseIndex);
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, SegmentedLog.SEGMENT_HEADER_BYTES - 4);
         header.putInt((int) crc.getValue());
-        Files.write(path, header.array());
+        return header.array();
+    }
+
+    // ---- segments of the format before batch headers (version 1, up to session 21) -----------------
+
+    /** A version-1 segment file as the code before batch headers wrote it: its header, then entries first..last (term 1) back to back. */
+    private static Path writeVersion1Segment(Path dir, long seq, long first, long last) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(segmentHeader(seq, first, 0, SegmentedLog.SEGMENT_VERSION_RECORDS_ONLY));
+        for (long i = first; i <= last; i++) {
+            LogEntry e = entry(i, 1);
+            ByteBuffer record = ByteBuffer.allocate(SegmentedLog.RECORD_HEADER_BYTES + e.payload().length);
+            record.putInt(e.payload().length).putInt(0).putLong(i).putLong(1).put(e.payload());
+            CRC32C crc = new CRC32C();
+            crc.update(record.array(), 0, 4);
+            crc.update(record.array(), 8, record.capacity() - 8);
+            record.putInt(4, (int) crc.getValue());
+            out.write(record.array());
+        }
+        Path path = dir.resolve(SegmentedLog.segmentName(seq));
+        Files.write(path, out.toByteArray());
+        return path;
+    }
+
+    @Test
+    void aLogWrittenBeforeBatchHeadersOpensAndContinuesInANewSegment() throws IOException {
+        Path first = writeVersion1Segment(dir, 0, 1, 30);
+        Path second = writeVersion1Segment(dir, 1, 31, 50);
+        byte[] secondBefore = Files.readAllBytes(second);
+        try (SegmentedLog log = open()) {
+            assertThat(log.firstIndex()).isEqualTo(1);
+            assertThat(log.lastIndex()).isEqualTo(50);
+            assertIntact(log, 1, 50, 1);
+            assertThat(log.segmentCount()).as("appends go to a new segment of the current version").isEqualTo(3);
+            log.append(entry(51, 2));
+            log.sync();
+        }
+        assertThat(Files.readAllBytes(second)).as("an old segment is never appended to").isEqualTo(secondBefore);
+        try (SegmentedLog log = open()) {
+            assertIntact(log, 1, 50, 1);
+            assertIntact(log, 51, 51, 2);
+            log.truncateSuffix(40); // a truncation into an old segment cuts it and deletes the new one
+            log.append(entry(40, 3));
+            log.sync();
+        }
+        try (SegmentedLog log = open()) {
+            assertThat(log.lastIndex()).isEqualTo(40);
+            assertIntact(log, 1, 39, 1);
+            assertIntact(log, 40, 40, 3);
+        }
+        assertThat(first).exists();
+    }
+
+    @Test
+    void anOldSegmentKeepsTheOldRule() throws IOException {
+        Path old = writeVersion1Segment(dir, 0, 1, 30);
+        long size = Files.size(old);
+        appendBytes(old, new byte[8192]);
+        try (SegmentedLog log = open()) { // a zero tail is cut
+            assertThat(log.lastIndex()).isEqualTo(30);
+        }
+        assertThat(Files.size(old)).isEqualTo(size);
+        for (Path p : segments()) Files.delete(p);
+        old = writeVersion1Segment(dir, 0, 1, 30);
+        long victim = recordOffsets(old).get(10);
+        flipByte(old, victim + SegmentedLog.RECORD_HEADER_BYTES - 1);
+        assertRefused(old, victim, "a valid record follows"); // a bad record followed by a valid one: refused as before
     }
 
     /**
@@ -349,7 +468,7 @@ class SegmentedLogRecoveryTest {
         ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(segment));
         int at = SegmentedLog.SEGMENT_HEADER_BYTES;
         while (at + SegmentedLog.RECORD_HEADER_BYTES <= buffer.limit() && buffer.getLong(at + 8) != 0) {
-            at += SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at);
+            at += buffer.getInt(at) < 0 ? SegmentedLog.BATCH_HEADER_BYTES : SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at);
         }
         return at;
     }

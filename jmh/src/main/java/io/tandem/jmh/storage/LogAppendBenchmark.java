@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The segmented file log on its own, as the disk thread drives it: one operation appends
  * {@code batchSize} records of {@code recordBytes} and calls {@code sync()} once (group commit).
- * {@code flush} says whether that sync fsyncs; every result must be read with it.
+ * {@code flush} says whether that sync fsyncs; every result must be read with it. After the sync it calls
+ * {@code prepareAhead()} as the disk thread does between rounds (with fsync: the zeros ahead of the data, fsync21).
  *
  * <p>{@code appendBatch} reports throughput (batches/s, plus records/s and bytes/s as secondary
  * counters); {@code appendBatchLatency} the latency distribution of one batch.
@@ -101,6 +102,8 @@ public class LogAppendBenchmark {
     private long appendAndSync() {
         for (int i = 0; i < batchSize; i++) log.append(new LogEntry(next++, 1, payload));
         long synced = log.sync();
+        // As the disk thread does after posting a round's completions: with fsync, keep zeros ahead of the data.
+        log.prepareAhead();
         // Keep the disk footprint bounded: drop whole old segments now and then, as snapshots would.
         bytesSinceCompaction += (long) batchSize * (recordBytes + 24);
         if (bytesSinceCompaction > COMPACT_EVERY_BYTES) {
