@@ -48,16 +48,25 @@ final class PeerLink {
     /**
      * A queued frame: its type and its body (the header is written at drain time), or a whole
      * encoded frame in a reference-counted buffer ({@link #offerEncoded}: one snapshot of a region
-     * push shared by every target, written as it is; this queue owns one reference of it).
+     * push shared by every target, written as it is; this queue owns one reference of it), or a body of a
+     * {@link SharedBodies} ({@code shared}: {@code headLength} bytes of {@code body}, the body's array; this queue owns
+     * one reference of it, released once the bytes are copied out or the frame is dropped).
      */
-    private record OutboundFrame(byte type, byte[] body, byte[] tail, int tailOffset, int tailLength, ByteBuf encoded) {
+    private record OutboundFrame(byte type, byte[] body, int headLength, byte[] tail, int tailOffset, int tailLength, ByteBuf encoded,
+            SharedBodies.Body shared) {
         OutboundFrame(byte type, byte[] body, ByteBuf encoded) {
-            this(type, body, null, 0, 0, encoded);
+            this(type, body, body == null ? 0 : body.length, null, 0, 0, encoded, null);
         }
 
         /** The frame body's length: the encoded body, then (for a large block) the tail's bytes. */
         int bodyLength() {
-            return body.length + tailLength;
+            return headLength + tailLength;
+        }
+
+        /** Lets go of what this frame holds that is not garbage-collected: its shared body's or encoded buffer's reference. */
+        void release() {
+            if (shared != null) shared.release();
+            if (encoded != null) encoded.release();
         }
 
         int size() {
@@ -166,7 +175,23 @@ final class PeerLink {
      * once queued; see {@link io.tandem.codec.TrailingBytes}).
      */
     boolean offer(byte type, byte[] head, byte[] tail, int tailOffset, int tailLength) {
-        return enqueue(new OutboundFrame(type, head, tail, tailOffset, tailLength, null));
+        return enqueue(new OutboundFrame(type, head, head.length, tail, tailOffset, tailLength, null, null));
+    }
+
+    /**
+     * Queues a frame whose body is a {@link SharedBodies.Body}'s bytes, taking a reference of it (the calling thread
+     * is the body's owner, holding its own): released once a drain has copied the bytes, or now if the frame is not
+     * queued.
+     */
+    boolean offer(byte type, SharedBodies.Body body) {
+        body.retain();
+        boolean queued = false;
+        try {
+            queued = enqueue(new OutboundFrame(type, body.array(), body.length(), null, 0, 0, null, body));
+            return queued;
+        } finally {
+            if (!queued) body.release();
+        }
     }
 
     /**
@@ -272,9 +297,11 @@ final class PeerLink {
                     buf.set(DirectSend.SHORT_BE, pos, FrameFormat.MAGIC);
                     buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2, FrameFormat.VERSION);
                     buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 3, f.type());
-                    buf.set(DirectSend.INT_BE, pos + 4, body.length);
-                    java.lang.foreign.MemorySegment.copy(body, 0, buf, java.lang.foreign.ValueLayout.JAVA_BYTE, pos + FrameFormat.HEADER_BYTES, body.length);
-                    pos += FrameFormat.HEADER_BYTES + body.length;
+                    int length = f.headLength();
+                    buf.set(DirectSend.INT_BE, pos + 4, length);
+                    java.lang.foreign.MemorySegment.copy(body, 0, buf, java.lang.foreign.ValueLayout.JAVA_BYTE, pos + FrameFormat.HEADER_BYTES, length);
+                    if (f.shared() != null) f.shared().release(); // copied: the owner may reuse the array once every holder is done
+                    pos += FrameFormat.HEADER_BYTES + length;
                     frames++;
                     f = outbox.peek();
                 }
@@ -384,7 +411,8 @@ final class PeerLink {
                     long queued = queuedBytes.get() - bytes; // the frames of this drain so far are subtracted once, below
                     batch = ch.alloc().directBuffer((int) Math.max(size, Math.min(BATCH_BYTES, queued)));
                 }
-                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.bodyLength()).writeBytes(f.body());
+                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.bodyLength()).writeBytes(f.body(), 0, f.headLength());
+                if (f.shared() != null) f.shared().release(); // copied into the batch buffer
                 if (f.tail() != null) batch.writeBytes(f.tail(), f.tailOffset(), f.tailLength()); // the one copy of a large block
                 frames++;
                 bytes += size;
@@ -433,9 +461,7 @@ final class PeerLink {
         ByteBuf rest = carried.getAndSet(null);
         if (rest != null) rest.release();
         OutboundFrame f;
-        while ((f = outbox.poll()) != null) {
-            if (f.encoded() != null) f.encoded().release(); // the other frames hold only heap arrays
-        }
+        while ((f = outbox.poll()) != null) f.release(); // the other frames hold only heap arrays
         queuedMessages.set(0);
         queuedBytes.set(0);
     }

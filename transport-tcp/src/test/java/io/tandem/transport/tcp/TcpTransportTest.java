@@ -105,6 +105,43 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * wire22: a shared message's body is reused only once every frame that refers to it has been copied out. N3 is
+     * not up, so its frames stay queued (each holding its body) while N1 encodes many more shared messages than it
+     * keeps bodies for and N2 receives them; once N3 comes up, it must get every message with its own bytes.
+     */
+    @Test
+    void sharedBodiesQueuedForAPeerThatIsDownKeepTheirBytesUntilSent() {
+        int n = 3 * SharedBodies.KEPT + 5;
+        try (Cluster c = new Cluster(fast(), N1, N2, N3)) {
+            c.start(N1);
+            c.start(N2);
+            TcpTransport n1 = c.transport(N1);
+            await("n1 connected to n2", () -> n1.isConnected(N2), () -> "");
+            for (int i = 0; i < n; i++) {
+                byte[] payload = new byte[1 + (i % 5) * 200];
+                java.util.Arrays.fill(payload, (byte) i);
+                TestSupport.Shared m = new TestSupport.Shared(i, i, payload);
+                assertThat(n1.send(N2, m)).isTrue();
+                assertThat(n1.send(N3, m)).isTrue(); // queued: N3 is down
+            }
+            await("n2 got all", () -> c.recorder(N2).count(N1) == n, () -> "n2<-n1 " + c.recorder(N2).count(N1));
+            assertThat(n1.queuedMessages(N3)).isEqualTo(n);
+            c.start(N3);
+            await("n3 got all", () -> c.recorder(N3) != null && c.recorder(N3).count(N1) == n, () -> "n3<-n1 " + c.recorder(N3).count(N1));
+            for (NodeId to : List.of(N2, N3)) {
+                List<TestSupport.Shared> got = c.recorder(to).from(N1).stream().map(m -> (TestSupport.Shared) m).toList();
+                assertThat(got).hasSize(n);
+                for (int i = 0; i < n; i++) {
+                    byte[] expected = new byte[1 + (i % 5) * 200];
+                    java.util.Arrays.fill(expected, (byte) i);
+                    assertThat(got.get(i).seq()).isEqualTo(i);
+                    assertThat(got.get(i).payload()).as("message %d at %s", i, to).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
     @Test
     void autoModePicksANativeTransportWhenOneIsAvailable() {
         IoMode resolved = NettyIo.resolve(IoMode.AUTO).mode();
