@@ -86,6 +86,13 @@ final class PeerLink {
     private final AtomicLong queuedBytes = new AtomicLong();
     private volatile boolean saturated;
     private final AtomicBoolean drainRequested = new AtomicBoolean();
+    /**
+     * Set once what is queued is to be dropped for good (transport closed, member removed; {@link #discardOutbox}).
+     * Dropping polls the queue, so only the drain flag's holder may do it: the queue has one consumer, and two
+     * consumers could both take one frame and release its {@link SharedBodies.Body} reference twice, letting its
+     * owner rewrite the array while another link's frame still refers to it (wire23).
+     */
+    private volatile boolean discarding;
     private final Runnable drainTask = this::drain;
     private final AtomicReference<Channel> active = new AtomicReference<>();
     /** The direct-write path of the active connection ({@link DirectSend}), or null. */
@@ -151,6 +158,11 @@ final class PeerLink {
 
     long queuedBytes() {
         return queuedBytes.get();
+    }
+
+    /** The connection in use, or null (tests). */
+    Channel channel() {
+        return active.get();
     }
 
     boolean isConnected() {
@@ -265,7 +277,7 @@ final class PeerLink {
                 runOn(ch.eventLoop()); // still holding the flag: the event loop continues where this stopped
                 return;
             }
-            drainRequested.set(false);
+            letGo();
             // The same re-check as finishDrain: a frame queued after our last poll whose sender lost the flag to us.
             if (outbox.isEmpty() || retired || active.get() != ch || !d.ready) {
                 if (!outbox.isEmpty()) requestDrain();
@@ -341,7 +353,7 @@ final class PeerLink {
         try {
             loop.execute(drainTask);
         } catch (RuntimeException e) { // RejectedExecutionException: the transport is shutting down
-            drainRequested.set(false);
+            letGo();
         }
     }
 
@@ -452,16 +464,37 @@ final class PeerLink {
     }
 
     private void finishDrain() {
-        drainRequested.set(false);
+        letGo();
         if (!outbox.isEmpty()) requestDrain();
     }
 
-    /** Drops everything queued (the transport is closed). */
+    /**
+     * Lets go of the drain flag; if the queue is to be dropped meanwhile ({@link #discarding}), takes the flag back
+     * and drops it. Either this read of {@code discarding} sees it set, or {@link #discardOutbox}'s attempt on the
+     * flag (after its write of {@code discarding}) sees the flag free: both are volatile, so the queue is dropped by
+     * one of them, once.
+     */
+    private void letGo() {
+        drainRequested.set(false);
+        if (discarding && drainRequested.compareAndSet(false, true)) dropQueued();
+    }
+
+    /**
+     * Drops everything queued (the transport is closed or the member removed), now if no drain holds the flag, else
+     * by the holder when it lets go ({@link #letGo}). A send racing this may still queue a frame that no drain takes
+     * any more: its shared body then stays out of reuse, which costs memory, never another message's bytes.
+     */
     void discardOutbox() {
+        discarding = true;
         ByteBuf rest = carried.getAndSet(null);
         if (rest != null) rest.release();
+        if (drainRequested.compareAndSet(false, true)) dropQueued();
+    }
+
+    /** Holding the drain flag, which is never let go again (no drain runs after this): releases every queued frame. */
+    private void dropQueued() {
         OutboundFrame f;
-        while ((f = outbox.poll()) != null) f.release(); // the other frames hold only heap arrays
+        while ((f = outbox.poll()) != null) f.release(); // shared bodies and encoded buffers; the other frames hold only heap arrays
         queuedMessages.set(0);
         queuedBytes.set(0);
     }

@@ -118,6 +118,13 @@ final class SharedBodies {
         return new Body(maxBytes); // every kept body is still queued somewhere (a slow peer): this one is not kept
     }
 
+    /** The references held on the kept bodies, the owner's own hold included (tests). */
+    int keptReferences() {
+        int n = 0;
+        for (Body k : kept) if (k != null) n += k.references();
+        return n;
+    }
+
     /** Bodies kept for reuse (tests). */
     int keptBodies() {
         int n = 0;

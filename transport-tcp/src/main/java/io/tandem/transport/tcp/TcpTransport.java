@@ -413,6 +413,11 @@ public final class TcpTransport implements Transport {
         return metrics.total(TransportMetrics.FLUSHES_DIRECT);
     }
 
+    /** The calling thread's bodies of shared-encoding messages (tests). */
+    SharedBodies sharedBodiesOfThisThread() {
+        return batch().sharedBodies(this);
+    }
+
     /** Direct sends the socket took only part of, the rest passed to the I/O thread (tests). */
     long directShortSends() {
         long n = 0;
