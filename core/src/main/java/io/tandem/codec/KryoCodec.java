@@ -73,6 +73,30 @@ public final class KryoCodec {
     }
 
     /**
+     * Serializes a registered object (its class first, then its fields) into {@code out} from its position, the
+     * same bytes as {@link #encode}: for a caller that keeps its own buffer and sends from it without the copy
+     * {@code encode} makes into a fresh array (the transport's shared bodies, wire22). {@code out} must have been
+     * made with a maximum size ({@code new Output(initial, max)}) so that an oversized message fails here.
+     *
+     * @throws CodecException if the object cannot be encoded or exceeds {@code out}'s maximum
+     */
+    public void encodeTo(Object value, Output out) {
+        Kryo kryo = pool.obtain();
+        try {
+            kryo.writeClassAndObject(out, value);
+        } catch (RuntimeException e) { // KryoException (also: past the buffer's maximum), or IllegalArgumentException for an unregistered class
+            throw new CodecException("cannot encode " + (value == null ? "null" : value.getClass().getName()) + ": " + e.getMessage(), e);
+        } finally {
+            pool.free(kryo);
+        }
+    }
+
+    /** The largest encoding this codec produces ({@link Builder#maxEncodedBytes}). */
+    public int maxEncodedBytes() {
+        return maxEncodedBytes;
+    }
+
+    /**
      * A large message that knows its size: written into an array of exactly the class id's bytes plus
      * {@code body}, returned as it is. The pooled buffers stay small (a 1 MiB block would otherwise grow a
      * pooled 4 KiB buffer to 2 MiB, copying as it goes, then be copied out, and the grown buffer dropped).

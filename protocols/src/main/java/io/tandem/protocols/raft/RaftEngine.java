@@ -794,11 +794,12 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
             leader.snapshots.start(p, now());
             return;
         }
-        List<LogEntry> entries = withEntries ? batchFrom(p.next) : List.of();
+        AppendEntries again = probe || !withEntries ? null : sentAgain(leader, prev);
+        List<LogEntry> entries = again != null ? again.entries() : withEntries ? batchFrom(p.next) : List.of();
         int bytes = 0;
-        for (LogEntry e : entries) bytes += e.payload().length;
+        for (int i = 0; i < entries.size(); i++) bytes += entries.get(i).payload().length;
         long requestId = probe || entries.isEmpty() ? RequestIds.BACKGROUND : EntryPayload.requestIdOf(entries.getFirst().payload());
-        send(p.id, appendFor(leader, prev, entries, requestId));
+        send(p.id, again != null ? again : appendFor(leader, prev, entries, requestId));
         long now = now();
         if (probe) {
             p.probeOutstanding = true;
@@ -825,6 +826,23 @@ public class RaftEngine implements Engine, io.tandem.sim.Inspectable, io.tandem.
         AppendEntries m = new AppendEntries(currentTerm, prev, log.termAt(prev), entries, commitIndex, requestId);
         leader.lastAppend = m;
         return m;
+    }
+
+    /**
+     * The AppendEntries sent last, if it is exactly what {@link #batchFrom}{@code (prev + 1)} and {@link #appendFor}
+     * would build now, else null (wire22: the second follower of a batch no longer rebuilds the entry list only for
+     * {@code appendFor} to find the message it already has). Exact because the message was built by this code from
+     * {@code batchFrom(prev + 1)} in the current term, it ends at the log's last index (nothing was appended since,
+     * and a leader never changes its log within its term, so the same entries are there), and {@code batchFrom} is a
+     * function of those entries and the fixed batch limits; the commit index and request id are compared as
+     * {@code appendFor} does.
+     */
+    private AppendEntries sentAgain(LeaderState leader, long prev) {
+        AppendEntries last = leader.lastAppend;
+        if (last == null || last.term() != currentTerm || last.prevLogIndex() != prev || last.leaderCommit() != commitIndex) return null;
+        List<LogEntry> entries = last.entries();
+        if (entries.isEmpty() || entries.getLast().index() != log.lastIndex()) return null;
+        return last.requestId() == EntryPayload.requestIdOf(entries.getFirst().payload()) ? last : null;
     }
 
     private List<LogEntry> batchFrom(long from) {

@@ -48,16 +48,25 @@ final class PeerLink {
     /**
      * A queued frame: its type and its body (the header is written at drain time), or a whole
      * encoded frame in a reference-counted buffer ({@link #offerEncoded}: one snapshot of a region
-     * push shared by every target, written as it is; this queue owns one reference of it).
+     * push shared by every target, written as it is; this queue owns one reference of it), or a body of a
+     * {@link SharedBodies} ({@code shared}: {@code headLength} bytes of {@code body}, the body's array; this queue owns
+     * one reference of it, released once the bytes are copied out or the frame is dropped).
      */
-    private record OutboundFrame(byte type, byte[] body, byte[] tail, int tailOffset, int tailLength, ByteBuf encoded) {
+    private record OutboundFrame(byte type, byte[] body, int headLength, byte[] tail, int tailOffset, int tailLength, ByteBuf encoded,
+            SharedBodies.Body shared) {
         OutboundFrame(byte type, byte[] body, ByteBuf encoded) {
-            this(type, body, null, 0, 0, encoded);
+            this(type, body, body == null ? 0 : body.length, null, 0, 0, encoded, null);
         }
 
         /** The frame body's length: the encoded body, then (for a large block) the tail's bytes. */
         int bodyLength() {
-            return body.length + tailLength;
+            return headLength + tailLength;
+        }
+
+        /** Lets go of what this frame holds that is not garbage-collected: its shared body's or encoded buffer's reference. */
+        void release() {
+            if (shared != null) shared.release();
+            if (encoded != null) encoded.release();
         }
 
         int size() {
@@ -77,6 +86,13 @@ final class PeerLink {
     private final AtomicLong queuedBytes = new AtomicLong();
     private volatile boolean saturated;
     private final AtomicBoolean drainRequested = new AtomicBoolean();
+    /**
+     * Set once what is queued is to be dropped for good (transport closed, member removed; {@link #discardOutbox}).
+     * Dropping polls the queue, so only the drain flag's holder may do it: the queue has one consumer, and two
+     * consumers could both take one frame and release its {@link SharedBodies.Body} reference twice, letting its
+     * owner rewrite the array while another link's frame still refers to it (wire23).
+     */
+    private volatile boolean discarding;
     private final Runnable drainTask = this::drain;
     private final AtomicReference<Channel> active = new AtomicReference<>();
     /** The direct-write path of the active connection ({@link DirectSend}), or null. */
@@ -144,6 +160,11 @@ final class PeerLink {
         return queuedBytes.get();
     }
 
+    /** The connection in use, or null (tests). */
+    Channel channel() {
+        return active.get();
+    }
+
     boolean isConnected() {
         Channel ch = active.get();
         return ch != null && ch.isActive();
@@ -166,7 +187,23 @@ final class PeerLink {
      * once queued; see {@link io.tandem.codec.TrailingBytes}).
      */
     boolean offer(byte type, byte[] head, byte[] tail, int tailOffset, int tailLength) {
-        return enqueue(new OutboundFrame(type, head, tail, tailOffset, tailLength, null));
+        return enqueue(new OutboundFrame(type, head, head.length, tail, tailOffset, tailLength, null, null));
+    }
+
+    /**
+     * Queues a frame whose body is a {@link SharedBodies.Body}'s bytes, taking a reference of it (the calling thread
+     * is the body's owner, holding its own): released once a drain has copied the bytes, or now if the frame is not
+     * queued.
+     */
+    boolean offer(byte type, SharedBodies.Body body) {
+        body.retain();
+        boolean queued = false;
+        try {
+            queued = enqueue(new OutboundFrame(type, body.array(), body.length(), null, 0, 0, null, body));
+            return queued;
+        } finally {
+            if (!queued) body.release();
+        }
     }
 
     /**
@@ -240,7 +277,7 @@ final class PeerLink {
                 runOn(ch.eventLoop()); // still holding the flag: the event loop continues where this stopped
                 return;
             }
-            drainRequested.set(false);
+            letGo();
             // The same re-check as finishDrain: a frame queued after our last poll whose sender lost the flag to us.
             if (outbox.isEmpty() || retired || active.get() != ch || !d.ready) {
                 if (!outbox.isEmpty()) requestDrain();
@@ -272,9 +309,11 @@ final class PeerLink {
                     buf.set(DirectSend.SHORT_BE, pos, FrameFormat.MAGIC);
                     buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 2, FrameFormat.VERSION);
                     buf.set(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + 3, f.type());
-                    buf.set(DirectSend.INT_BE, pos + 4, body.length);
-                    java.lang.foreign.MemorySegment.copy(body, 0, buf, java.lang.foreign.ValueLayout.JAVA_BYTE, pos + FrameFormat.HEADER_BYTES, body.length);
-                    pos += FrameFormat.HEADER_BYTES + body.length;
+                    int length = f.headLength();
+                    buf.set(DirectSend.INT_BE, pos + 4, length);
+                    java.lang.foreign.MemorySegment.copy(body, 0, buf, java.lang.foreign.ValueLayout.JAVA_BYTE, pos + FrameFormat.HEADER_BYTES, length);
+                    if (f.shared() != null) f.shared().release(); // copied: the owner may reuse the array once every holder is done
+                    pos += FrameFormat.HEADER_BYTES + length;
                     frames++;
                     f = outbox.peek();
                 }
@@ -314,7 +353,7 @@ final class PeerLink {
         try {
             loop.execute(drainTask);
         } catch (RuntimeException e) { // RejectedExecutionException: the transport is shutting down
-            drainRequested.set(false);
+            letGo();
         }
     }
 
@@ -384,7 +423,8 @@ final class PeerLink {
                     long queued = queuedBytes.get() - bytes; // the frames of this drain so far are subtracted once, below
                     batch = ch.alloc().directBuffer((int) Math.max(size, Math.min(BATCH_BYTES, queued)));
                 }
-                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.bodyLength()).writeBytes(f.body());
+                batch.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(f.type()).writeInt(f.bodyLength()).writeBytes(f.body(), 0, f.headLength());
+                if (f.shared() != null) f.shared().release(); // copied into the batch buffer
                 if (f.tail() != null) batch.writeBytes(f.tail(), f.tailOffset(), f.tailLength()); // the one copy of a large block
                 frames++;
                 bytes += size;
@@ -424,18 +464,37 @@ final class PeerLink {
     }
 
     private void finishDrain() {
-        drainRequested.set(false);
+        letGo();
         if (!outbox.isEmpty()) requestDrain();
     }
 
-    /** Drops everything queued (the transport is closed). */
+    /**
+     * Lets go of the drain flag; if the queue is to be dropped meanwhile ({@link #discarding}), takes the flag back
+     * and drops it. Either this read of {@code discarding} sees it set, or {@link #discardOutbox}'s attempt on the
+     * flag (after its write of {@code discarding}) sees the flag free: both are volatile, so the queue is dropped by
+     * one of them, once.
+     */
+    private void letGo() {
+        drainRequested.set(false);
+        if (discarding && drainRequested.compareAndSet(false, true)) dropQueued();
+    }
+
+    /**
+     * Drops everything queued (the transport is closed or the member removed), now if no drain holds the flag, else
+     * by the holder when it lets go ({@link #letGo}). A send racing this may still queue a frame that no drain takes
+     * any more: its shared body then stays out of reuse, which costs memory, never another message's bytes.
+     */
     void discardOutbox() {
+        discarding = true;
         ByteBuf rest = carried.getAndSet(null);
         if (rest != null) rest.release();
+        if (drainRequested.compareAndSet(false, true)) dropQueued();
+    }
+
+    /** Holding the drain flag, which is never let go again (no drain runs after this): releases every queued frame. */
+    private void dropQueued() {
         OutboundFrame f;
-        while ((f = outbox.poll()) != null) {
-            if (f.encoded() != null) f.encoded().release(); // the other frames hold only heap arrays
-        }
+        while ((f = outbox.poll()) != null) f.release(); // shared bodies and encoded buffers; the other frames hold only heap arrays
         queuedMessages.set(0);
         queuedBytes.set(0);
     }

@@ -413,6 +413,11 @@ public final class TcpTransport implements Transport {
         return metrics.total(TransportMetrics.FLUSHES_DIRECT);
     }
 
+    /** The calling thread's bodies of shared-encoding messages (tests). */
+    SharedBodies sharedBodiesOfThisThread() {
+        return batch().sharedBodies(this);
+    }
+
     /** Direct sends the socket took only part of, the rest passed to the I/O thread (tests). */
     long directShortSends() {
         long n = 0;
@@ -443,9 +448,10 @@ public final class TcpTransport implements Transport {
         if (!viaContact && message instanceof TrailingBytes trailing && trailing.trailingArray() != null && trailing.trailingLength() >= TRAILING_FROM_BYTES) {
             return sendWithTrailing(link, trailing);
         }
+        if (!viaContact && message instanceof io.tandem.codec.SharedEncoding) return sendShared(link, message);
         byte[] body;
         try {
-            body = encode(message);
+            body = codec.encode(message);
         } catch (RuntimeException e) {
             link.sendsFailed.increment();
             logUnsendable(message, e.getMessage());
@@ -468,6 +474,14 @@ public final class TcpTransport implements Transport {
         final Thread owner = Thread.currentThread();
         boolean open;
         final ArrayList<PeerLink> links = new ArrayList<>(4);
+        /** This thread's bodies of shared-encoding messages, made on its first such send. */
+        private SharedBodies shared;
+
+        SharedBodies sharedBodies(TcpTransport transport) {
+            SharedBodies s = shared;
+            if (s == null) shared = s = new SharedBodies(transport.codec, transport.codec.maxEncodedBytes());
+            return s;
+        }
     }
 
     private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
@@ -520,24 +534,27 @@ public final class TcpTransport implements Transport {
         held.add(link);
     }
 
-    /** A {@link io.tandem.codec.SharedEncoding} message and its encoding, kept for a send of the same instance to the next peer. */
-    private record Encoded(ProtocolMessage message, byte[] body) {}
-
-    /** The last shared-encoding message encoded (any thread; a race only costs an encoding). */
-    private volatile Encoded lastShared;
-
     /**
-     * The message's frame body. A {@link io.tandem.codec.SharedEncoding} message sent to several peers in a row (a
-     * leader's AppendEntries to each follower) is encoded once: the queued body arrays are only read, by each
-     * link's drain, so the links may hold the same one. Only the last such message is kept, until the next one.
+     * A {@link io.tandem.codec.SharedEncoding} message: encoded once into one of the sending thread's reusable bodies
+     * (the same body again when the same instance goes to the next peer: a leader's AppendEntries to each follower),
+     * queued with a reference that the link's drain releases once it has copied the bytes into the socket buffer
+     * ({@link SharedBodies}: why a body is never rewritten while a frame still refers to it). No array per message.
      */
-    private byte[] encode(ProtocolMessage message) {
-        if (!(message instanceof io.tandem.codec.SharedEncoding)) return codec.encode(message);
-        Encoded last = lastShared;
-        if (last != null && last.message() == message) return last.body();
-        byte[] body = codec.encode(message);
-        lastShared = new Encoded(message, body);
-        return body;
+    private boolean sendShared(PeerLink link, ProtocolMessage message) {
+        SharedBodies.Body body;
+        try {
+            body = batch().sharedBodies(this).bodyOf(message);
+        } catch (RuntimeException e) {
+            link.sendsFailed.increment();
+            logUnsendable(message, e.getMessage());
+            return false;
+        }
+        if (body.length() > config.maxFrameBytes()) {
+            link.sendsFailed.increment();
+            logUnsendable(message, "encoded to " + body.length() + " bytes, over the maximum frame of " + config.maxFrameBytes());
+            return false;
+        }
+        return link.offer(FrameFormat.TYPE_MESSAGE, body);
     }
 
     /** From this many trailing bytes on, a {@link TrailingBytes} message is queued as its head and a reference to its bytes. */

@@ -105,6 +105,128 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * wire22: a shared message's body is reused only once every frame that refers to it has been copied out. N3 is
+     * not up, so its frames stay queued (each holding its body) while N1 encodes many more shared messages than it
+     * keeps bodies for and N2 receives them; once N3 comes up, it must get every message with its own bytes.
+     */
+    @Test
+    void sharedBodiesQueuedForAPeerThatIsDownKeepTheirBytesUntilSent() {
+        int n = 3 * SharedBodies.KEPT + 5;
+        try (Cluster c = new Cluster(fast(), N1, N2, N3)) {
+            c.start(N1);
+            c.start(N2);
+            TcpTransport n1 = c.transport(N1);
+            await("n1 connected to n2", () -> n1.isConnected(N2), () -> "");
+            for (int i = 0; i < n; i++) {
+                byte[] payload = new byte[1 + (i % 5) * 200];
+                java.util.Arrays.fill(payload, (byte) i);
+                TestSupport.Shared m = new TestSupport.Shared(i, i, payload);
+                assertThat(n1.send(N2, m)).isTrue();
+                assertThat(n1.send(N3, m)).isTrue(); // queued: N3 is down
+            }
+            await("n2 got all", () -> c.recorder(N2).count(N1) == n, () -> "n2<-n1 " + c.recorder(N2).count(N1));
+            assertThat(n1.queuedMessages(N3)).isEqualTo(n);
+            c.start(N3);
+            await("n3 got all", () -> c.recorder(N3) != null && c.recorder(N3).count(N1) == n, () -> "n3<-n1 " + c.recorder(N3).count(N1));
+            for (NodeId to : List.of(N2, N3)) {
+                List<TestSupport.Shared> got = c.recorder(to).from(N1).stream().map(m -> (TestSupport.Shared) m).toList();
+                assertThat(got).hasSize(n);
+                for (int i = 0; i < n; i++) {
+                    byte[] expected = new byte[1 + (i % 5) * 200];
+                    java.util.Arrays.fill(expected, (byte) i);
+                    assertThat(got.get(i).seq()).isEqualTo(i);
+                    assertThat(got.get(i).payload()).as("message %d at %s", i, to).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    private static TestSupport.Shared sharedMessage(int i, int size) {
+        byte[] payload = new byte[size];
+        java.util.Arrays.fill(payload, (byte) i);
+        return new TestSupport.Shared(i, i, payload);
+    }
+
+    /**
+     * wire23: removing a member drops its queue and with it the references its frames held on this thread's shared
+     * bodies (else every body a removed peer's queue held would stay out of reuse); only the owner's hold on its last
+     * body remains.
+     */
+    @Test
+    void removingAMemberReleasesTheSharedBodiesItsQueueHeld() {
+        int n = SharedBodies.KEPT - 2; // every body is kept, so the kept references count every frame
+        try (Cluster c = new Cluster(fast(), N1, N2, N3)) {
+            c.start(N1);
+            c.start(N2);
+            TcpTransport n1 = c.transport(N1);
+            await("n1 connected to n2", () -> n1.isConnected(N2), () -> "");
+            for (int i = 0; i < n; i++) {
+                TestSupport.Shared m = sharedMessage(i, 100 + i);
+                assertThat(n1.send(N2, m)).isTrue();
+                assertThat(n1.send(N3, m)).isTrue(); // queued: N3 is down
+            }
+            await("n2 got all", () -> c.recorder(N2).count(N1) == n, () -> "n2<-n1 " + c.recorder(N2).count(N1));
+            SharedBodies bodies = n1.sharedBodiesOfThisThread();
+            await("n2's drain released its references", () -> bodies.keptReferences() == n + 1, () -> "references " + bodies.keptReferences());
+            n1.removeMember(N3);
+            assertThat(bodies.keptReferences()).as("the owner's hold on its last body").isEqualTo(1);
+        }
+    }
+
+    /** wire23: closing the transport releases the shared-body references of every queue (here: a peer that is down). */
+    @Test
+    void closingTheTransportReleasesTheSharedBodiesItsQueuesHeld() {
+        try (Cluster c = new Cluster(fast(), N1, N2)) {
+            c.start(N1);
+            TcpTransport n1 = c.transport(N1);
+            for (int i = 0; i < 4; i++) assertThat(n1.send(N2, sharedMessage(i, 50))).isTrue(); // queued: N2 is down
+            SharedBodies bodies = n1.sharedBodiesOfThisThread();
+            assertThat(bodies.keptReferences()).isEqualTo(4 + 1);
+            n1.close();
+            assertThat(bodies.keptReferences()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * wire23: the queue has one consumer, the drain flag's holder, so a discard that finds the flag held leaves the
+     * dropping to the holder, which does it when it lets go. Here the holder is a drain task waiting behind a blocked
+     * event loop (a frame above the direct path's maximum goes to the loop): removing the member cannot drop the
+     * frame at once, and the drain drops it, releasing its shared body, once the loop runs.
+     */
+    @Test
+    void aDiscardWhileADrainHoldsTheQueueIsDoneByTheDrain() throws Exception {
+        try (Cluster c = new Cluster(fast(), N1, N2)) {
+            c.start(N1);
+            c.start(N2);
+            TcpTransport n1 = c.transport(N1);
+            await("n1 connected to n2", () -> n1.isConnected(N2), () -> "");
+            io.netty.channel.Channel ch = n1.link(N2).channel();
+            java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            ch.eventLoop().execute(() -> {
+                blocked.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertThat(blocked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                assertThat(n1.send(N2, sharedMessage(1, DirectSend.MAX_FRAME_BYTES + 100))).isTrue(); // the drain flag goes to the blocked loop
+                SharedBodies bodies = n1.sharedBodiesOfThisThread();
+                assertThat(bodies.keptReferences()).isEqualTo(2);
+                n1.removeMember(N2);
+                assertThat(bodies.keptReferences()).as("the frame is still the drain's to drop").isEqualTo(2);
+                release.countDown();
+                await("the drain dropped the frame", () -> bodies.keptReferences() == 1, () -> "references " + bodies.keptReferences());
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
     @Test
     void autoModePicksANativeTransportWhenOneIsAvailable() {
         IoMode resolved = NettyIo.resolve(IoMode.AUTO).mode();
