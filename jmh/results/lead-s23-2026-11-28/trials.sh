@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Lead, session 23: interleaved peer-harness trials, one system and one run per trial.
 # Usage: trials.sh OUTDIR ENTRY...   ENTRY = label:system:clients:config:tree
-#   tree: main  = /tmp/lead23-base (main 020b458c, built there)
-#         merge = /work/wt-merge23 (main + fsync22)
+#   tree: main  = /tmp/lead23-base (main 020b458c, built there); main2 = /tmp/lead23-base2 (main e625d75f: + fsync22)
+#         merge = /work/wt-merge23 (main + fsync22, later + wire22)
 # Every trial uses main's harness jar (the harness is unchanged this session), so only the servers differ.
 set -u
 out="$1"; shift
@@ -11,7 +11,7 @@ mkdir -p "$out"
 echo "round start $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/load.txt"
 for e in "$@"; do
   IFS=: read -r label sys clients config tree <<<"$e"
-  case "$tree" in main) repo=/tmp/lead23-base ;; merge) repo=/work/wt-merge23 ;; *) echo "bad tree $tree"; exit 2 ;; esac
+  case "$tree" in main) repo=/tmp/lead23-base ;; main2) repo=/tmp/lead23-base2 ;; merge) repo=/work/wt-merge23 ;; *) echo "bad tree $tree"; exit 2 ;; esac
   echo "$label start $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) steal $(vmstat 1 2 | tail -1 | awk '{print $17}')" >> "$out/load.txt"
   $java --enable-native-access=ALL-UNNAMED -Xmx512m -cp /tmp/lead23-base/jmh/target/benchmarks.jar io.tandem.bench.peers.PeerBenchmark \
     --repo "$repo" --systems "$sys" --runs 1 --configs "$config" --clients "$clients" --warmup 10 --max-warmup 20 \
