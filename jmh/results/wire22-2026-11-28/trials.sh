@@ -10,13 +10,16 @@
 set -u
 out="$1"; budget="$2"; shift 2
 here=/work/wt-wire22
+# wire23: BASE_TREE, PORT and WORK_DIR may be set by the caller.
+base=${BASE_TREE:-/tmp/wire22-base}; port=${PORT:-15000}; work=${WORK_DIR:-/var/tmp/wire22-peerbench}
 java=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 mkdir -p "$out/profile"
 t0=$(date +%s)
 echo "round start $(date -u +%T) $(cat /proc/loadavg)" >> "$out/load.txt"
 for e in "$@"; do
   IFS=: read -r label sys clients config tree opts <<<"$e"
-  case "$tree" in base) repo=/tmp/wire22-base ;; new) repo=$here ;; *) echo "bad tree $tree"; exit 2 ;; esac
+  v="TREE_$tree"  # wire23: a tree named by the environment (TREE_<name>=dir) comes first
+  if [[ -n "${!v:-}" ]]; then repo=${!v}; else case "$tree" in base) repo=$base ;; new) repo=$here ;; *) echo "bad tree $tree"; exit 2 ;; esac; fi
   extra=(--profile-window "$out/profile"); est=42
   IFS=, read -ra olist <<<"${opts:-}"
   for o in "${olist[@]}"; do
@@ -30,9 +33,9 @@ for e in "$@"; do
   now=$(( $(date +%s) - t0 ))
   if (( now + est > budget )); then echo "$label skipped at ${now}s (budget)" >> "$out/load.txt"; continue; fi
   echo "$label start $(date -u +%T) $(cat /proc/loadavg)" >> "$out/load.txt"
-  $java --enable-native-access=ALL-UNNAMED -Xmx512m -cp /tmp/wire22-base/jmh/target/benchmarks.jar io.tandem.bench.peers.PeerBenchmark \
+  $java --enable-native-access=ALL-UNNAMED -Xmx512m -cp "$base/jmh/target/benchmarks.jar" io.tandem.bench.peers.PeerBenchmark \
     --repo "$repo" --systems "$sys" --runs 1 --configs "$config" --clients "$clients" --warmup 10 --max-warmup 20 \
-    --measure 8 --slowdown none --base-port 15000 --work-dir /var/tmp/wire22-peerbench --out "$out/$label" "${extra[@]}" > "$out/$label.log" 2>&1
+    --measure 8 --slowdown none --base-port "$port" --work-dir "$work" --out "$out/$label" "${extra[@]}" > "$out/$label.log" 2>&1
   for f in "$out"/profile/run1-*; do [[ -e "$f" ]] && mv "$f" "$out/profile/$label-${f##*/}"; done
   echo "$label end $(date -u +%T) $(cat /proc/loadavg) :: $(grep -m1 'puts/s' "$out/$label.log")" >> "$out/load.txt"
 done
