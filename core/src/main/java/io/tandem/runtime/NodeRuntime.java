@@ -670,6 +670,9 @@ public final class NodeRuntime implements AutoCloseable {
         }
     }
 
+    /** PROBE (to be reverted). */
+    public static final java.util.concurrent.atomic.AtomicLong PROBE_PARKS = new java.util.concurrent.atomic.AtomicLong(), PROBE_PARKED_NANOS = new java.util.concurrent.atomic.AtomicLong();
+
     private void idle() {
         long parkCap = MAX_PARK_NANOS;
         if (polling) {
@@ -686,7 +689,12 @@ public final class NodeRuntime implements AutoCloseable {
         if (wait <= 0) return;
         parked = true;
         try {
-            if (inbox.isEmpty() && running && !woken) LockSupport.parkNanos(this, wait);
+            if (inbox.isEmpty() && running && !woken) {
+                long t0 = System.nanoTime();
+                LockSupport.parkNanos(this, wait);
+                PROBE_PARKS.incrementAndGet();
+                PROBE_PARKED_NANOS.addAndGet(System.nanoTime() - t0);
+            }
         } finally {
             parked = false;
         }
