@@ -670,9 +670,6 @@ public final class NodeRuntime implements AutoCloseable {
         }
     }
 
-    /** PROBE (to be reverted). */
-    public static final java.util.concurrent.atomic.AtomicLong PROBE_PARKS = new java.util.concurrent.atomic.AtomicLong(), PROBE_PARKED_NANOS = new java.util.concurrent.atomic.AtomicLong();
-
     private void idle() {
         long parkCap = MAX_PARK_NANOS;
         if (polling) {
@@ -689,12 +686,7 @@ public final class NodeRuntime implements AutoCloseable {
         if (wait <= 0) return;
         parked = true;
         try {
-            if (inbox.isEmpty() && running && !woken) {
-                long t0 = System.nanoTime();
-                LockSupport.parkNanos(this, wait);
-                PROBE_PARKS.incrementAndGet();
-                PROBE_PARKED_NANOS.addAndGet(System.nanoTime() - t0);
-            }
+            if (inbox.isEmpty() && running && !woken) LockSupport.parkNanos(this, wait);
         } finally {
             parked = false;
         }

@@ -107,15 +107,6 @@ public final class MulticastBenchmark {
 
     private record Point(long delivered, double seconds) {}
 
-    /** PROBE (to be reverted). */
-    static final AtomicLong PROBE_BLOCKED = new AtomicLong(), PROBE_BLOCKED_NANOS = new AtomicLong(), PROBE_FREE = new AtomicLong();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.printf(Locale.ROOT,
-                "# probe senders: free=%d blocked=%d blockedMs=%d; loops: parks=%d parkedMs=%d%n", PROBE_FREE.get(), PROBE_BLOCKED.get(),
-                PROBE_BLOCKED_NANOS.get() / 1_000_000, io.tandem.runtime.NodeRuntime.PROBE_PARKS.get(), io.tandem.runtime.NodeRuntime.PROBE_PARKED_NANOS.get() / 1_000_000)));
-    }
-
     /** Ring bytes per row the default window aims at: what 64 slots of 8 KiB (the largest payload measured) held before. */
     static final int RING_BYTES_PER_ROW = 512 * 1024;
 
@@ -267,13 +258,7 @@ public final class MulticastBenchmark {
                     Semaphore inflight = new Semaphore(2 * w);
                     while (!stop.get()) {
                         try {
-                            if (!inflight.tryAcquire()) {
-                                long t0 = System.nanoTime();
-                                boolean got = inflight.tryAcquire(100, TimeUnit.MILLISECONDS);
-                                PROBE_BLOCKED.incrementAndGet();
-                                PROBE_BLOCKED_NANOS.addAndGet(System.nanoTime() - t0);
-                                if (!got) continue;
-                            } else PROBE_FREE.incrementAndGet();
+                            if (!inflight.tryAcquire(100, TimeUnit.MILLISECONDS)) continue;
                         } catch (InterruptedException e) {
                             return;
                         }

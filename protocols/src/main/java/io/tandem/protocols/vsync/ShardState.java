@@ -150,28 +150,17 @@ final class ShardState {
         int work = 0;
         // Raw delivery has no round-robin order to keep moving: no nulls.
         long owed = raw ? 0 : RoundRobin.owed(received, n, rank);
-        int q0 = queue.size();
-        int stop = 0;
-        while (true) {
-            if (!windowOpen()) { stop = 1; break; }
+        while (windowOpen()) {
             Outgoing o = queue.peek();
-            if (o == null && sent >= owed) { stop = 2; break; }
+            if (o == null && sent >= owed) break;
             // At most LargeMessages.PIPELINE of my large messages under way that a member does not hold yet (derecho.md
             // §3.1 has one; successive ones overlap here, see LargeMessages): the next waits. Nothing of mine after it
             // counts anywhere before it does (per-sender FIFO), so neither later messages nor nulls could move the order.
-            if (o != null && isLarge(o) && !large.senderFree(heldByAll(), o.payload().length)) { stop = 3; break; }
+            if (o != null && isLarge(o) && !large.senderFree(heldByAll(), o.payload().length)) break;
             if (o != null) queue.poll();
-            else { o = new Outgoing(VsyncEngine.NULL, 0, ClientRequest.Session.NONE, new byte[0]); Probe.nulls.incrementAndGet(); }
+            else o = new Outgoing(VsyncEngine.NULL, 0, ClientRequest.Session.NONE, new byte[0]);
             putInSlot(o);
             work++;
-        }
-        if (work > 0 || q0 > 0) {
-            Probe.passes.incrementAndGet();
-            Probe.slots.addAndGet(work);
-            Probe.queuedAtStart.addAndGet(q0);
-            if (stop == 1) { Probe.windowStops.incrementAndGet(); if (!queue.isEmpty()) Probe.windowStopsQueued.incrementAndGet(); }
-            else if (stop == 2) Probe.emptyStops.incrementAndGet();
-            else Probe.largeStops.incrementAndGet();
         }
         // My received count of my own messages, stored once per pass instead of once per message. Safe: within the pass
         // only windowOpen() reads my column of it, and it takes my own count from sent (the same number); the row is
@@ -206,7 +195,6 @@ final class ShardState {
         long needed = raw ? k + 1 : RoundRobin.position(members.size(), rank, k) + 1;
         if (windowFloor >= needed) return true;
         long min = Long.MAX_VALUE;
-        Probe.windowReads.incrementAndGet();
         for (int m = 0; m < rows.size(); m++) {
             min = Math.min(min, !raw ? rows.get(m, block.delivered) : m == rank ? sent : rows.get(m, block.received, rank));
         }
@@ -315,7 +303,6 @@ final class ShardState {
             }
         }
         advanceSeq();
-        if (work > 0) { Probe.receivePasses.incrementAndGet(); Probe.receivedMsgs.addAndGet(work); }
         return work;
     }
 
@@ -407,7 +394,6 @@ final class ShardState {
             }
         }
         if (work > 0) {
-            Probe.deliverPasses.incrementAndGet(); Probe.delivered.addAndGet(work);
             sst.advance(block.delivered, delivered);
             rowChanged = true;
         }

@@ -1397,7 +1397,6 @@ public class VsyncEngine implements Engine, Inspectable {
         if (guardShard != null && guardShard.takeGuardPending()) {
             // This pass's send moved the guard after pushing its slots: the guard and the counters in one write (never deferred).
             controlPush.pushWithGuard(sst, others(), guardShard.block);
-            Probe.flushGuard.incrementAndGet();
             deferredInARow = 0;
             pushFlags();
             return;
@@ -1406,10 +1405,8 @@ public class VsyncEngine implements Engine, Inspectable {
         if (!controlPush.push(sst, others(), mayDefer)) {
             dirty = true; // the next pass's flush pushes it
             deferredInARow++;
-            Probe.flushDeferred.incrementAndGet();
             return;
         }
-        Probe.flushPushed.incrementAndGet();
         deferredInARow = 0;
         pushFlags();
     }
