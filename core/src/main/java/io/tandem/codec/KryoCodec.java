@@ -57,18 +57,14 @@ public final class KryoCodec {
     /** Serializes a registered object (its class first, then its fields). */
     public byte[] encode(Object value) {
         if (value instanceof KnownEncodedSize sized && sized.encodedBodyBytes() >= SIZED_FROM_BYTES) return encodeSized(value, sized.encodedBodyBytes());
-        Kryo kryo = pool.obtain();
         Output out = outputs.obtain();
         try {
             out.reset();
-            kryo.writeClassAndObject(out, value);
+            encodeTo(value, out);
             return out.toBytes();
-        } catch (RuntimeException e) { // KryoException, or IllegalArgumentException for an unregistered class
-            throw new CodecException("cannot encode " + (value == null ? "null" : value.getClass().getName()) + ": " + e.getMessage(), e);
         } finally {
             if (out.getBuffer().length > MAX_POOLED_BUFFER) out.setBuffer(new byte[4096], maxEncodedBytes); // don't pin a huge buffer
             outputs.free(out);
-            pool.free(kryo);
         }
     }
 

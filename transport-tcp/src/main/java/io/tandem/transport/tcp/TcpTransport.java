@@ -453,15 +453,9 @@ public final class TcpTransport implements Transport {
         try {
             body = codec.encode(message);
         } catch (RuntimeException e) {
-            link.sendsFailed.increment();
-            logUnsendable(message, e.getMessage());
-            return false;
+            return unsendable(link, message, e.getMessage());
         }
-        if (body.length > config.maxFrameBytes()) {
-            link.sendsFailed.increment();
-            logUnsendable(message, "encoded to " + body.length + " bytes, over the maximum frame of " + config.maxFrameBytes());
-            return false;
-        }
+        if (body.length > config.maxFrameBytes()) return unsendable(link, message, oversized(body.length));
         if (viaContact) return contactLink(to).offer(body);
         return link.offer(FrameFormat.TYPE_MESSAGE, body);
     }
@@ -545,15 +539,9 @@ public final class TcpTransport implements Transport {
         try {
             body = batch().sharedBodies(this).bodyOf(message);
         } catch (RuntimeException e) {
-            link.sendsFailed.increment();
-            logUnsendable(message, e.getMessage());
-            return false;
+            return unsendable(link, message, e.getMessage());
         }
-        if (body.length() > config.maxFrameBytes()) {
-            link.sendsFailed.increment();
-            logUnsendable(message, "encoded to " + body.length() + " bytes, over the maximum frame of " + config.maxFrameBytes());
-            return false;
-        }
+        if (body.length() > config.maxFrameBytes()) return unsendable(link, message, oversized(body.length()));
         return link.offer(FrameFormat.TYPE_MESSAGE, body);
     }
 
@@ -570,15 +558,9 @@ public final class TcpTransport implements Transport {
         try {
             head = codec.encodeHead(message);
         } catch (RuntimeException e) {
-            link.sendsFailed.increment();
-            logUnsendable((ProtocolMessage) message, e.getMessage());
-            return false;
+            return unsendable(link, (ProtocolMessage) message, e.getMessage());
         }
-        if (head.totalBytes() > config.maxFrameBytes()) {
-            link.sendsFailed.increment();
-            logUnsendable((ProtocolMessage) message, "encoded to " + head.totalBytes() + " bytes, over the maximum frame of " + config.maxFrameBytes());
-            return false;
-        }
+        if (head.totalBytes() > config.maxFrameBytes()) return unsendable(link, (ProtocolMessage) message, oversized(head.totalBytes()));
         return link.offer(FrameFormat.TYPE_MESSAGE, head.head(), head.tail(), head.offset(), head.length());
     }
 
@@ -608,6 +590,20 @@ public final class TcpTransport implements Transport {
     public boolean isContactConnected(NodeId peer) {
         ContactLink c = contacts.get(peer);
         return c != null && c.isConnected();
+    }
+
+    /**
+     * A message this node cannot send (it does not encode, or its frame is too large): counted on its link (none for a
+     * contact message to a peer with no member link) and logged once per type; false, for the send to return.
+     */
+    private boolean unsendable(PeerLink link, ProtocolMessage message, String why) {
+        if (link != null) link.sendsFailed.increment();
+        logUnsendable(message, why);
+        return false;
+    }
+
+    private String oversized(long bodyBytes) {
+        return "encoded to " + bodyBytes + " bytes, over the maximum frame of " + config.maxFrameBytes();
     }
 
     private void logUnsendable(ProtocolMessage message, String why) {
