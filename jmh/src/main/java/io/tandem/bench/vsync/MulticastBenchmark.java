@@ -107,23 +107,33 @@ public final class MulticastBenchmark {
 
     private record Point(long delivered, double seconds) {}
 
-    /** Ring bytes per row the default window aims at: what 64 slots of 8 KiB (the largest payload measured) held before. */
-    static final int RING_BYTES_PER_ROW = 512 * 1024;
+    /**
+     * Ring bytes per row the default window aims at: 2,048 slots of a 1 KiB payload (1,152 B each). Session 24 raised
+     * it from 512 KiB (64 slots of 8 KiB) after the lead's interleaved sweep against JGroups (docs/vsync-benchmark.md,
+     * "Session 24 (lead)"): at 1 KiB with 2 / 3 members W = 2,048 ran 1.37x / 1.78x the old 256, at 8 KiB with 3
+     * members W = 256 ran 1.53x the old 64.
+     */
+    static final int RING_BYTES_PER_ROW = 2048 * 1152;
+
+    /** The largest default window: two windows in flight per sender fill the channel's queue of 4,096 sends. */
+    static final int MAX_DEFAULT_WINDOW = 2048;
 
     /**
      * The default send window W for a slot size: the largest power of two whose ring (W x slotBytes per row) fits in
-     * {@link #RING_BYTES_PER_ROW}, kept within 64..256 slots. Small messages are bound by the window's round trip,
-     * not by bytes (vsync8/vsync9: 256 slots roughly double the rate at 1 KiB, change nothing at 8 KiB), so they get
-     * more slots; large ones keep 64. Why this is safe: W is flow control only. It bounds what each sender has not
-     * yet seen delivered everywhere, the ring of each SST row (W x slotBytes; a member holds one row per member: at 5
-     * members 256 x 1152 B x 5 = 1.4 MiB at 1 KiB, 64 x 8320 B x 5 = 2.7 MiB at 8 KiB, as before) and the sends this
-     * benchmark keeps in flight (2W, below maxQueuedSends 4096). The engine reuses a slot only once every member has
-     * delivered (raw: received) the message W places earlier (ShardState.windowOpen), for any W >= 1, so a larger W
-     * changes how much may wait, never what is delivered or in which order.
+     * {@link #RING_BYTES_PER_ROW}, kept within 64..{@link #MAX_DEFAULT_WINDOW} slots. The sender is bound by the
+     * window's round trip (a slot is reused only after every member delivered the message W places earlier, and the
+     * counters saying so come back in a later push), not by bytes: vsync23 found 98-99.7 % of send passes at 1 KiB
+     * ending on a closed window at W = 256. Why this is safe: W is flow control only. It bounds what each sender has
+     * not yet seen delivered everywhere, the ring of each SST row (W x slotBytes; a member holds one row per member:
+     * at 5 members 2,048 x 1,152 B x 5 = 11.3 MiB at 1 KiB, 256 x 8,320 B x 5 = 10.2 MiB at 8 KiB, 2,048 x 512 B x 5 =
+     * 5 MiB at 64 B, all off-heap) and the sends this benchmark keeps in flight (2W, at most maxQueuedSends 4,096). The
+     * engine reuses a slot only once every member has delivered (raw: received) the message W places earlier
+     * (ShardState.windowOpen), for any W >= 1, so a larger W changes how much may wait, never what is delivered or in
+     * which order.
      */
     static int windowFor(int slotBytes) {
         int w = Integer.highestOneBit(Math.max(1, RING_BYTES_PER_ROW / slotBytes));
-        return Math.clamp(w, 64, 256);
+        return Math.clamp(w, 64, MAX_DEFAULT_WINDOW);
     }
 
     /** The engine loops' idle strategy ({@code --idle spins,yields}; the library's BACKOFF unless given). */

@@ -86,6 +86,69 @@ class VsyncChannelTest {
         }
     }
 
+    /**
+     * The window the loopback benchmark runs at 1 KiB (2,048 slots of 1,152 B, session 24): three senders keep two
+     * windows in flight each, as the benchmark does, until every ring has wrapped several times; every member delivers
+     * every message, in one order.
+     */
+    @Test
+    void theBenchmarksLargeWindowWrapsItsRingsAndKeepsOneOrder() throws Exception {
+        String[] ids = {"n1", "n2", "n3"};
+        int window = 2048, perSender = 3 * window + 17;
+        VsyncConfig config = VsyncConfig.DEFAULTS.withWindow(window, 1152).withMaxQueuedSends(2 * window);
+        LocalNetwork network = LocalNetwork.of(Protocols.virtualSynchrony(config), ids);
+        Map<String, List<String>> received = new TreeMap<>();
+        List<Channel> channels = new ArrayList<>();
+        try {
+            for (String id : ids) {
+                List<String> log = Collections.synchronizedList(new ArrayList<>());
+                received.put(id, log);
+                channels.add(Tandem.channel().id(id).members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage()
+                        .connect(new Receiver() {
+                            @Override
+                            public void receive(Message msg) {
+                                log.add(new String(msg.payload(), 0, 12, java.nio.charset.StandardCharsets.US_ASCII));
+                            }
+                        }));
+            }
+            List<Thread> senders = new ArrayList<>();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            for (int s = 0; s < ids.length; s++) {
+                Channel ch = channels.get(s);
+                int sender = s;
+                senders.add(Thread.ofPlatform().start(() -> {
+                    java.util.concurrent.Semaphore inflight = new java.util.concurrent.Semaphore(2 * window);
+                    for (int i = 0; i < perSender; i++) {
+                        byte[] payload = new byte[1024];
+                        byte[] tag = String.format(java.util.Locale.ROOT, "s%d-%09d", sender, i).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                        System.arraycopy(tag, 0, payload, 0, tag.length);
+                        inflight.acquireUninterruptibly();
+                        ch.send(payload).whenComplete((pos, err) -> {
+                            inflight.release();
+                            if (err != null) failures.add(err);
+                        });
+                    }
+                    inflight.acquireUninterruptibly(2 * window);
+                }));
+            }
+            for (Thread t : senders) t.join();
+            assertThat(failures).as("no send refused: two windows in flight fit the queue").isEmpty();
+            int total = ids.length * perSender;
+            Await.until(Duration.ofSeconds(60), () -> received.values().stream().allMatch(l -> l.size() == total),
+                    () -> "deliveries per member: " + received.values().stream().map(List::size).toList());
+            assertThat(received.get("n2")).isEqualTo(received.get("n1"));
+            assertThat(received.get("n3")).isEqualTo(received.get("n1"));
+            for (int sender = 0; sender < ids.length; sender++) {
+                String prefix = "s" + sender + "-";
+                List<String> fromSender = received.get("n1").stream().filter(m -> m.startsWith(prefix)).toList();
+                assertThat(fromSender).as("sender %d's messages, once each and in its order", sender).hasSize(perSender);
+                for (int i = 0; i < perSender; i++) assertThat(fromSender.get(i)).isEqualTo(String.format(java.util.Locale.ROOT, "s%d-%09d", sender, i));
+            }
+        } finally {
+            for (Channel ch : channels) ch.close();
+        }
+    }
+
     /** RAW delivery (derecho.md §4.5): every message reaches every member, in each sender's order, without waiting for stability. */
     @Test
     void rawDeliveryKeepsEachSendersOrderAndLosesNothing() throws Exception {
