@@ -111,7 +111,8 @@ public final class MulticastBenchmark {
      * Ring bytes per row the default window aims at: 2,048 slots of a 1 KiB payload (1,152 B each). Session 24 raised
      * it from 512 KiB (64 slots of 8 KiB) after the lead's interleaved sweep against JGroups (docs/vsync-benchmark.md,
      * "Session 24 (lead)"): at 1 KiB with 2 / 3 members W = 2,048 ran 1.37x / 1.78x the old 256, at 8 KiB with 3
-     * members W = 256 ran 1.53x the old 64.
+     * members W = 256 ran 1.53x the old 64; in the whole table that followed, 1.25x / 1.16x at 1 KiB, 1.39x at 8 KiB
+     * with 2 members, 1.5-2x at 64 B, and within the runs' spread at 8 KiB with 3-5 members.
      */
     static final int RING_BYTES_PER_ROW = 2048 * 1152;
 
