@@ -94,6 +94,20 @@ class TandemPeerSystemTest {
         assertThat(paxosOwn.protocolSettings().snapshotThreshold()).isEqualTo(5000);
     }
 
+    @Test
+    void theStateMachineIsAHashMapAsInEveryPeerUnlessAnOptionOrTheExecutionModeSaysOtherwise() {
+        ClusterLayout one = new ClusterLayout("127.0.0.1", 1, 40000);
+        for (TandemSystem system : List.of(new TandemRaft(), new TandemMultiPaxos(), new TandemUnreplicated())) {
+            assertThat(system.serverConfig(new ReplicaConfig(0, one, dir, false, Map.of())).stateMachine()).as(system.name()).isEqualTo("hashmap");
+        }
+        var tree = new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("state-machine", "btree")));
+        assertThat(tree.stateMachine()).isEqualTo("btree");
+        var psmr = new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("execution", "psmr")));
+        assertThat(psmr.stateMachine()).as("P-SMR runs the tree only").isEqualTo("btree");
+        assertThatThrownBy(() -> new TandemRaft().serverConfig(new ReplicaConfig(0, one, dir, false, Map.of("execution", "psmr", "state-machine", "hashmap"))))
+                .isInstanceOf(io.tandem.kv.server.ConfigException.class).hasMessageContaining("sequential execution only");
+    }
+
     private void runCluster(TandemSystem system, int replicas, Map<String, String> options) throws Exception {
         ClusterLayout layout = PeerTestClusters.freeLayout(replicas, Sockets.TCP, TandemSystem.PEER_PORT, TandemSystem.CLIENT_PORT);
         List<TandemReplica> running = new ArrayList<>();
