@@ -812,9 +812,14 @@ public final class NodeRuntime implements AutoCloseable {
         // Quietly (issue 25): nearly every lookup finds nothing (the command is new), and the entries that answer
         // it wake execution anyway within a round trip; waking it now cost one more hand-off per client batch on
         // the leader. A retry of a command that already ran waits at most LOOKUP_WAKE_NANOS more for its answer.
-        execution.submitQuietly(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::answerFromSessions));
+        execution.submitQuietly(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::stillPending, this::answerFromSessions));
         if (lookupWakeDue == 0) lookupWakeDue = System.nanoTime() + LOOKUP_WAKE_NANOS;
         sessionLookups.clear();
+    }
+
+    /** On the execution thread: whether {@code r} still waits for an answer (a lookup of one that does not is skipped). */
+    private boolean stillPending(ClientRequest r) {
+        return pending.get(r.requestId()) != null;
     }
 
     /** On the execution thread: the command of {@code r} had executed here; answer with its cached result. */

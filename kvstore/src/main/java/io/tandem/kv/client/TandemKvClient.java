@@ -10,7 +10,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.tandem.kv.net.ClientFrames;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -33,7 +33,6 @@ import io.tandem.kv.net.NodeStatus;
 import io.tandem.kv.net.Request;
 import io.tandem.kv.net.Response;
 import io.tandem.routing.Router;
-import io.tandem.kv.net.WireFormatException;
 import io.tandem.transport.Endpoint;
 import io.tandem.transport.FaultPlan;
 import io.tandem.transport.tcp.IoMode;
@@ -837,7 +836,7 @@ public final class TandemKvClient implements AutoCloseable {
                     if (tls != null) ch.pipeline().addLast("tls", tls.newHandler(ch.alloc(), endpoint.host(), endpoint.port()));
                     ch.pipeline()
                             .addLast("flush", new FlushConsolidationHandler(256, true))
-                            .addLast("frames", new LengthFieldBasedFrameDecoder(ClientWire.DEFAULT_MAX_FRAME_BYTES, 0, 4, 0, 4, true))
+                            .addLast("frames", ClientFrames.responses(ClientWire.DEFAULT_MAX_FRAME_BYTES)) // decoded in place: Response or Bad
                             .addLast("responses", new Responses(Node.this));
                 }
             }).connect(endpoint.host(), endpoint.port());
@@ -920,19 +919,15 @@ public final class TandemKvClient implements AutoCloseable {
             this.node = node;
         }
 
+        /** A decoded response, or a {@link ClientFrames.Bad} frame ({@link ClientFrames}: never a buffer, nothing to release). */
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf body = (ByteBuf) msg;
-            Response r;
-            try {
-                r = ClientWire.readResponse(body);
-            } catch (WireFormatException e) {
+            if (msg instanceof ClientFrames.Bad bad) {
                 ctx.close();
-                node.connectionLost(ctx.channel(), node.endpoint + " sent a bad frame: " + e.getMessage());
+                node.connectionLost(ctx.channel(), node.endpoint + " sent a bad frame: " + bad.error().getMessage());
                 return;
-            } finally {
-                body.release();
             }
+            Response r = (Response) msg;
             if (r.requestId() == AUTHENTICATE_ID) {
                 if (r instanceof Response.Error e) {
                     node.refused(ctx.channel(), e);

@@ -165,7 +165,15 @@ public final class ClientWire {
     // ---- reading: the body of one frame, without its length prefix ----
 
     public static Request readRequest(ByteBuf body) {
-        In in = new In(body);
+        return readRequest(body, body.writerIndex());
+    }
+
+    /**
+     * {@link #readRequest(ByteBuf)} of the frame body in {@code buf} from its reader index to {@code end} (hot24: read in
+     * place from a decoder's cumulation, {@link ClientFrames}); reads nothing at or past {@code end}.
+     */
+    public static Request readRequest(ByteBuf buf, int end) {
+        In in = new In(buf, end);
         int type = in.header();
         long id = in.i64("request id");
         Request r = switch (type) {
@@ -196,7 +204,12 @@ public final class ClientWire {
     }
 
     public static Response readResponse(ByteBuf body) {
-        In in = new In(body);
+        return readResponse(body, body.writerIndex());
+    }
+
+    /** {@link #readResponse(ByteBuf)} of the frame body in {@code buf} from its reader index to {@code end}, as {@link #readRequest(ByteBuf, int)}. */
+    public static Response readResponse(ByteBuf buf, int end) {
+        In in = new In(buf, end);
         int type = in.header();
         long id = in.i64("request id");
         Response r = switch (type) {
@@ -219,7 +232,12 @@ public final class ClientWire {
 
     /** The request id of a body at least {@link #HEADER_BYTES} long, else 0: lets a server answer a frame it cannot decode. */
     public static long peekRequestId(ByteBuf body) {
-        return body.readableBytes() >= HEADER_BYTES ? body.getLong(body.readerIndex() + 2) : 0;
+        return peekRequestId(body, body.readerIndex(), body.writerIndex());
+    }
+
+    /** {@link #peekRequestId(ByteBuf)} of the body in {@code buf[from, end)}; moves no index. */
+    public static long peekRequestId(ByteBuf buf, int from, int end) {
+        return end - from >= HEADER_BYTES ? buf.getLong(from + 2) : 0;
     }
 
     // ---- parts ----
@@ -364,23 +382,31 @@ public final class ClientWire {
         return n;
     }
 
-    /** A checked reader of one frame body. */
+    /** A checked reader of one frame body: the bytes of {@code buf} from its reader index to {@code end}. */
     private static final class In {
         private final ByteBuf buf;
+        private final int end;
 
-        In(ByteBuf buf) {
+        In(ByteBuf buf, int end) {
+            if (end < buf.readerIndex() || end > buf.writerIndex()) throw new IndexOutOfBoundsException("frame end " + end + " outside " + buf);
             this.buf = buf;
+            this.end = end;
+        }
+
+        /** Bytes of the frame not read yet. */
+        private int remaining() {
+            return end - buf.readerIndex();
         }
 
         int header() {
-            if (buf.readableBytes() < HEADER_BYTES) throw new WireFormatException("frame of " + buf.readableBytes() + " bytes is shorter than a header");
+            if (remaining() < HEADER_BYTES) throw new WireFormatException("frame of " + remaining() + " bytes is shorter than a header");
             int version = buf.readUnsignedByte();
             if (version != VERSION) throw new WireFormatException("unsupported client protocol version " + version + "; this side speaks " + VERSION, true);
             return buf.readUnsignedByte();
         }
 
         private void need(int n, String field) {
-            if (buf.readableBytes() < n) throw new WireFormatException("truncated at " + field);
+            if (remaining() < n) throw new WireFormatException("truncated at " + field);
         }
 
         int u8(String field) {
@@ -412,7 +438,7 @@ public final class ClientWire {
         byte[] bytes(String field) {
             need(4, field);
             int n = buf.readInt();
-            if (n < 0 || n > buf.readableBytes()) throw new WireFormatException(field + " length " + n + " exceeds the " + buf.readableBytes() + " bytes left");
+            if (n < 0 || n > remaining()) throw new WireFormatException(field + " length " + n + " exceeds the " + remaining() + " bytes left");
             byte[] b = new byte[n];
             buf.readBytes(b);
             return b;
@@ -420,7 +446,7 @@ public final class ClientWire {
 
         String string(String field) {
             int n = u16(field);
-            if (n > buf.readableBytes()) throw new WireFormatException(field + " length " + n + " exceeds the " + buf.readableBytes() + " bytes left");
+            if (n > remaining()) throw new WireFormatException(field + " length " + n + " exceeds the " + remaining() + " bytes left");
             String s = buf.toString(buf.readerIndex(), n, StandardCharsets.UTF_8);
             buf.skipBytes(n);
             return s;
@@ -436,7 +462,7 @@ public final class ClientWire {
         }
 
         void end() {
-            if (buf.isReadable()) throw new WireFormatException(buf.readableBytes() + " trailing bytes at the end of the frame");
+            if (remaining() != 0) throw new WireFormatException(remaining() + " trailing bytes at the end of the frame");
         }
     }
 }

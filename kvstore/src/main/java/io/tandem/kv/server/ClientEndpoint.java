@@ -15,7 +15,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.NotSslRecordException;
@@ -33,6 +32,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import javax.net.ssl.SSLException;
 import io.tandem.engine.NodeId;
+import io.tandem.kv.net.ClientFrames;
 import io.tandem.kv.net.ClientWire;
 import io.tandem.kv.net.ErrorCode;
 import io.tandem.kv.net.Request;
@@ -196,7 +196,7 @@ final class ClientEndpoint implements AutoCloseable {
                                     // Reader idle only: a client that sends nothing is closed; one with answers pending is waiting, not idle (see Connection).
                                     .addLast("idle", new IdleStateHandler(security.idleTimeout().toNanos(), 0, 0, TimeUnit.NANOSECONDS))
                                     .addLast("flush", new FlushConsolidationHandler(256, true))
-                                    .addLast("frames", new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4, true))
+                                    .addLast("frames", ClientFrames.requests(maxFrameBytes)) // decoded in place: Request or Bad, no buffer
                                     .addLast("requests", new Connection());
                         }
                     })
@@ -412,29 +412,21 @@ final class ClientEndpoint implements AutoCloseable {
                     : what + " needs the " + role + " role: authenticate first, with a client certificate or a token");
         }
 
+        /** A decoded request, or a {@link ClientFrames.Bad} frame ({@link ClientFrames}: never a buffer, nothing to release). */
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf body = (ByteBuf) msg;
-            if (refused) {
-                body.release();
-                return;
-            }
-            int bodyStart = body.readerIndex();
-            Request request;
-            try {
-                request = ClientWire.readRequest(body);
-            } catch (WireFormatException e) {
+            if (refused) return;
+            if (msg instanceof ClientFrames.Bad bad) {
+                WireFormatException e = bad.error();
                 badFrames.increment();
-                long id = ClientWire.peekRequestId(body.readerIndex(bodyStart));
                 ErrorCode code = e.versionMismatch() ? ErrorCode.UNSUPPORTED_VERSION : ErrorCode.BAD_REQUEST;
                 errors.get(code).increment();
                 badInputLog.warn("bad-frame", "{}: closing client connection {}: bad frame: {} [tandem.kv.server.frames.malformed]",
                         self, ctx.channel().remoteAddress(), e.getMessage());
-                refuse(ctx, new Response.Error(id, code, e.getMessage()));
+                refuse(ctx, new Response.Error(bad.requestId(), code, e.getMessage()));
                 return;
-            } finally {
-                body.release();
             }
+            Request request = (Request) msg;
             if (request instanceof Request.Authenticate a) {
                 authenticate(ctx, a);
                 return;
