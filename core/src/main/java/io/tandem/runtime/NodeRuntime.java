@@ -614,43 +614,11 @@ public final class NodeRuntime implements AutoCloseable {
         try {
             engine.start(ctx);
             if (view == null) installView(new GroupView(1, members)); // an engine that does not manage views
-            while (running) {
-                // A polling engine sends many frames per pass (SST pushes to every member, RDMC blocks, asks): held in
-                // one batch, each peer's frames of the pass go in one write and its I/O thread is woken once, not once
-                // per frame (issue 23, rdmc13). Each inbox event is a batch of its own (its sends must not wait behind
-                // the turn's other events: a relay's 1 MiB block copy there delayed its asks and forwards), and the
-                // timers and the pass one more, flushed before the loop can wait, so nothing queued waits on a park.
-                // (A local: the engine may stop polling mid-turn, and an open batch must still be flushed.)
-                boolean batching = polling;
-                if (batching) transport.startBatch();
-                int handled = inbox.drain(batching ? this::dispatchInBatch : this::dispatch, config.loopBatch());
-                deliverApplied();
-                lookUpSessions();
-                // One clock read for both the engine's clock and the wall clock (a read costs 65-100 ns on this VM, raft19):
-                // retries and expiry below see the turn's start rather than a read after the timers ran, at most that much earlier.
-                long wall = System.nanoTime();
-                long now = wall + clockOffsetNanos.get();
-                // Indexed, not for-each: the list is empty on almost every turn, and an iterator per turn was a
-                // loop allocation of its own (a polling engine's loop turns over hundreds of thousands of times a second).
-                List<TimerKey> due = timers.due(now);
-                for (int i = 0; i < due.size(); i++) engine.onTimer(due.get(i));
-                retryDue(wall);
-                if (wall - lastExpiryScan >= EXPIRY_SCAN_INTERVAL_NANOS) {
-                    lastExpiryScan = wall;
-                    pending.expire(wall, this::expire);
-                    checkReady(wall);
-                }
-                woken = false; // a wake from here on stops the next park
-                int work = polling ? engine.doWork() : 0;
-                // Completions it posts land in the inbox (no wake-up needed: this is the loop), so the turn
-                // after this one sees them rather than a park.
-                storage.endTurn();
-                handOffDelivered();
-                if (lookupWakeDue != 0) wakeExecutionForLookups(System.nanoTime()); // the clock only when a wake is pending
-                if (batching) transport.flushBatch();
-                if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
-                else idleTurns = 0;
-            }
+            // The loop body is a method of its own (follow24): a method that never returns is compiled only by on-stack
+            // replacement, which the JIT reached late or never in a benchmark's 30-40 s (a follower's runLoop ran
+            // interpreted through a whole trial, ~12 % of its loop samples in the interpreter); a method called once per
+            // turn is compiled after a few thousand turns like any other.
+            while (running) turn();
         } catch (Throwable e) {
             failure = e;
             metrics.engineFailures.increment();
@@ -668,6 +636,45 @@ public final class NodeRuntime implements AutoCloseable {
                 log.warn("engine stop on {} threw", self, e);
             }
         }
+    }
+
+    /** One turn of the loop (loop thread only): the inbox, the timers, the engine's pass, the hand-offs, at most one park. */
+    private void turn() {
+        // A polling engine sends many frames per pass (SST pushes to every member, RDMC blocks, asks): held in
+        // one batch, each peer's frames of the pass go in one write and its I/O thread is woken once, not once
+        // per frame (issue 23, rdmc13). Each inbox event is a batch of its own (its sends must not wait behind
+        // the turn's other events: a relay's 1 MiB block copy there delayed its asks and forwards), and the
+        // timers and the pass one more, flushed before the loop can wait, so nothing queued waits on a park.
+        // (A local: the engine may stop polling mid-turn, and an open batch must still be flushed.)
+        boolean batching = polling;
+        if (batching) transport.startBatch();
+        int handled = inbox.drain(batching ? this::dispatchInBatch : this::dispatch, config.loopBatch());
+        deliverApplied();
+        lookUpSessions();
+        // One clock read for both the engine's clock and the wall clock (a read costs 65-100 ns on this VM, raft19):
+        // retries and expiry below see the turn's start rather than a read after the timers ran, at most that much earlier.
+        long wall = System.nanoTime();
+        long now = wall + clockOffsetNanos.get();
+        // Indexed, not for-each: the list is empty on almost every turn, and an iterator per turn was a
+        // loop allocation of its own (a polling engine's loop turns over hundreds of thousands of times a second).
+        List<TimerKey> due = timers.due(now);
+        for (int i = 0; i < due.size(); i++) engine.onTimer(due.get(i));
+        retryDue(wall);
+        if (wall - lastExpiryScan >= EXPIRY_SCAN_INTERVAL_NANOS) {
+            lastExpiryScan = wall;
+            pending.expire(wall, this::expire);
+            checkReady(wall);
+        }
+        woken = false; // a wake from here on stops the next park
+        int work = polling ? engine.doWork() : 0;
+        // Completions it posts land in the inbox (no wake-up needed: this is the loop), so the turn
+        // after this one sees them rather than a park.
+        storage.endTurn();
+        handOffDelivered();
+        if (lookupWakeDue != 0) wakeExecutionForLookups(System.nanoTime()); // the clock only when a wake is pending
+        if (batching) transport.flushBatch();
+        if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
+        else idleTurns = 0;
     }
 
     private void idle() {
