@@ -143,4 +143,19 @@ class SimCommandTest {
         assertThat(durable.lines()).anyMatch(l -> l.startsWith("shards: seeds=1 ") && l.matches(".* persisted-upcalls=[1-9]\\d* .* restart-views=[1-9]\\d* .*"));
         assertThat(durable.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --shards 2 --durable ops=0");
     }
+
+    /** --window fixes virtual synchrony's send window for every seed (issue 22); the summary names it; other protocols refuse it. */
+    @Test
+    void aWindowRunsVirtualSynchronyWithItAndOtherProtocolsRefuse() {
+        Run refused = sim("--protocol", "raft", "--window", "512", "--seeds", "1");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.out()).startsWith("tandem sim: --window is virtual-synchrony's send window; raft has none");
+        Run zero = sim("--protocol", "virtual-synchrony", "--window", "0", "--seeds", "1");
+        assertThat(zero.exit()).isEqualTo(2);
+        assertThat(zero.out()).startsWith("tandem sim: --window must be >= 1, was 0");
+
+        Run run = sim("--protocol", "virtual-synchrony", "--window", "1024", "--seeds", "1", "--duration", "2s");
+        assertThat(run.exit()).as(run.out()).isZero();
+        assertThat(run.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --window 1024 ops=");
+    }
 }
