@@ -107,23 +107,36 @@ public final class MulticastBenchmark {
 
     private record Point(long delivered, double seconds) {}
 
-    /** Ring bytes per row the default window aims at: what 64 slots of 8 KiB (the largest payload measured) held before. */
-    static final int RING_BYTES_PER_ROW = 512 * 1024;
+    /**
+     * Ring bytes per SST row the default window may take: 2.5 MiB, which holds 2048 slots at 1 KiB (1152 B) and 256 at
+     * 8 KiB (8320 B), the windows session vsync24 measured fastest there (sweep of 256-2048 and 64-256 slots).
+     */
+    static final int RING_BYTES_PER_ROW = 5 * 512 * 1024;
+
+    /**
+     * The largest window the benchmark's senders can use: each keeps 2W sends in flight (W in the ring, W waiting for
+     * it), and the channel refuses sends beyond {@code maxQueuedSends} (4096 here) as overloaded.
+     */
+    static final int MAX_WINDOW = 2048;
 
     /**
      * The default send window W for a slot size: the largest power of two whose ring (W x slotBytes per row) fits in
-     * {@link #RING_BYTES_PER_ROW}, kept within 64..256 slots. Small messages are bound by the window's round trip,
-     * not by bytes (vsync8/vsync9: 256 slots roughly double the rate at 1 KiB, change nothing at 8 KiB), so they get
-     * more slots; large ones keep 64. Why this is safe: W is flow control only. It bounds what each sender has not
-     * yet seen delivered everywhere, the ring of each SST row (W x slotBytes; a member holds one row per member: at 5
-     * members 256 x 1152 B x 5 = 1.4 MiB at 1 KiB, 64 x 8320 B x 5 = 2.7 MiB at 8 KiB, as before) and the sends this
-     * benchmark keeps in flight (2W, below maxQueuedSends 4096). The engine reuses a slot only once every member has
-     * delivered (raw: received) the message W places earlier (ShardState.windowOpen), for any W >= 1, so a larger W
-     * changes how much may wait, never what is delivered or in which order.
+     * {@link #RING_BYTES_PER_ROW}, kept within 64..{@link #MAX_WINDOW} slots. Up to there a sender waits for the
+     * window's round trip (its slots delivered at every member, then their {@code delivered} counters pushed back) far
+     * more often than for bytes: vsync23 saw 98-99.7 % of the send passes at 1 KiB, 2-3 members end on a closed window
+     * at W = 256, and vsync24's sweep (medians of 3, n = 2 / 3) ran 1 KiB at 122k / 155k msg/s with W = 256 and 210k /
+     * 201k with 2048, 8 KiB at 33k / 28k with 64 and 55k / 52k with 256. So 64 B and 1 KiB get 2048 slots and 8 KiB
+     * gets 256. The ring memory a member holds is one row per member: at 5 members 2048 x 512 B x 5 = 5 MiB at 64 B,
+     * 2048 x 1152 B x 5 = 11.3 MiB at 1 KiB, 256 x 8320 B x 5 = 10.2 MiB at 8 KiB (off-heap, in the SST). A user gets the
+     * same with {@code VsyncConfig.withWindow(W, slotBytes)}. Why a larger W is safe: W is flow control only. It bounds
+     * what each sender has not yet seen delivered everywhere, the ring of each SST row and the sends this benchmark
+     * keeps in flight (2W, within maxQueuedSends 4096). The engine reuses a slot only once every member has delivered
+     * (raw: received) the message W places earlier (ShardState.windowOpen), for any W >= 1, so a larger W changes how
+     * much may wait, never what is delivered or in which order.
      */
     static int windowFor(int slotBytes) {
         int w = Integer.highestOneBit(Math.max(1, RING_BYTES_PER_ROW / slotBytes));
-        return Math.clamp(w, 64, 256);
+        return Math.clamp(w, 64, MAX_WINDOW);
     }
 
     /** The engine loops' idle strategy ({@code --idle spins,yields}; the library's BACKOFF unless given). */
