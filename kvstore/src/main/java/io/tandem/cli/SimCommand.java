@@ -181,6 +181,10 @@ final class SimCommand implements Callable<Integer> {
             + "faults are total failures and restarts, and nothing reported persisted may be lost.")
     boolean durable;
 
+    @Option(names = "--window", paramLabel = "W", description = "virtual-synchrony: every seed's send window (ring slots per sender) is W instead of the one drawn "
+            + "from the seed (1 to 32), the other drawn settings unchanged; for checking a window an application or benchmark runs (default: drawn).")
+    Integer window;
+
     @Option(names = "--history-dir", description = "Write the client history (Jepsen EDN) of each failing seed to this directory.")
     Path historyDir;
 
@@ -238,6 +242,14 @@ final class SimCommand implements Callable<Integer> {
             }
             p = sharded;
             base = sharded.adapt(base);
+        }
+        if (window != null) {
+            if (!(p instanceof io.tandem.protocols.vsync.VirtualSynchronyProtocol v)) throw new ParameterException(spec.commandLine(), "--window is virtual-synchrony's send window; " + p.name() + " has none");
+            try {
+                p = v.withSimulatedWindow(window);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
         }
         try {
             Simulation.checkConfiguration(p, base);

@@ -122,15 +122,10 @@ class SimCommandTest {
     /** --shards runs virtual synchrony's subgroups and shards (issue 23); a protocol without them refuses, naming itself. */
     @Test
     void shardsRunVirtualSynchronysSubgroupsAndOtherProtocolsRefuse() {
-        Run refused = sim("--protocol", "raft", "--shards", "2", "--seeds", "1");
-        assertThat(refused.exit()).isEqualTo(2);
-        assertThat(refused.out()).startsWith("tandem sim: --shards needs a protocol that splits its group into shards: raft cannot split its group into shards");
-        Run alone = sim("--protocol", "virtual-synchrony", "--durable", "--seeds", "1");
-        assertThat(alone.exit()).isEqualTo(2);
-        assertThat(alone.out()).startsWith("tandem sim: --durable needs --shards");
-        Run tooMany = sim("--protocol", "virtual-synchrony", "--shards", "4", "--seeds", "1");
-        assertThat(tooMany.exit()).isEqualTo(2);
-        assertThat(tooMany.out()).startsWith("tandem sim: --shards 4 cannot be filled by a majority of 5 nodes (3)");
+        usageError("tandem sim: --shards needs a protocol that splits its group into shards: raft cannot split its group into shards",
+                "--protocol", "raft", "--shards", "2", "--seeds", "1");
+        usageError("tandem sim: --durable needs --shards", "--protocol", "virtual-synchrony", "--durable", "--seeds", "1");
+        usageError("tandem sim: --shards 4 cannot be filled by a majority of 5 nodes (3)", "--protocol", "virtual-synchrony", "--shards", "4", "--seeds", "1");
 
         Run ordered = sim("--protocol", "virtual-synchrony", "--shards", "2", "--seeds", "1", "--duration", "2s");
         assertThat(ordered.exit()).as(ordered.out()).isZero();
@@ -142,5 +137,23 @@ class SimCommandTest {
         assertThat(durable.exit()).as(durable.out()).isZero();
         assertThat(durable.lines()).anyMatch(l -> l.startsWith("shards: seeds=1 ") && l.matches(".* persisted-upcalls=[1-9]\\d* .* restart-views=[1-9]\\d* .*"));
         assertThat(durable.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --shards 2 --durable ops=0");
+    }
+
+    /** --window fixes virtual synchrony's send window for every seed (issue 22); the summary names it; other protocols refuse it. */
+    @Test
+    void aWindowRunsVirtualSynchronyWithItAndOtherProtocolsRefuse() {
+        usageError("tandem sim: --window is virtual-synchrony's send window; raft has none", "--protocol", "raft", "--window", "512", "--seeds", "1");
+        usageError("tandem sim: --window must be >= 1, was 0", "--protocol", "virtual-synchrony", "--window", "0", "--seeds", "1");
+
+        Run run = sim("--protocol", "virtual-synchrony", "--window", "1024", "--seeds", "1", "--duration", "2s");
+        assertThat(run.exit()).as(run.out()).isZero();
+        assertThat(run.lines().getLast()).startsWith("seeds=1 failures=0 protocol=virtual-synchrony --window 1024 ops=");
+    }
+
+    /** The command refuses {@code args} as a usage error (exit 2) whose message starts with {@code message}. */
+    private static void usageError(String message, String... args) {
+        Run r = sim(args);
+        assertThat(r.exit()).as(r.out()).isEqualTo(2);
+        assertThat(r.out()).startsWith(message);
     }
 }

@@ -108,33 +108,35 @@ public final class MulticastBenchmark {
     private record Point(long delivered, double seconds) {}
 
     /**
-     * Ring bytes per row the default window aims at: 2,048 slots of a 1 KiB payload (1,152 B each). Session 24 raised
-     * it from 512 KiB (64 slots of 8 KiB) after the lead's interleaved sweep against JGroups (docs/vsync-benchmark.md,
-     * "Session 24 (lead)"): at 1 KiB with 2 / 3 members W = 2,048 ran 1.37x / 1.78x the old 256, at 8 KiB with 3
-     * members W = 256 ran 1.53x the old 64; in the whole table that followed, 1.25x / 1.16x at 1 KiB, 1.39x at 8 KiB
-     * with 2 members, 1.5-2x at 64 B, and within the runs' spread at 8 KiB with 3-5 members.
+     * Ring bytes per SST row the default window may take: 2.5 MiB, which holds 2048 slots at 1 KiB (1152 B) and 256 at
+     * 8 KiB (8320 B), the windows session vsync24 measured fastest there (sweep of 256-2048 and 64-256 slots).
      */
-    static final int RING_BYTES_PER_ROW = 2048 * 1152;
+    static final int RING_BYTES_PER_ROW = 5 * 512 * 1024;
 
-    /** The largest default window: two windows in flight per sender fill the channel's queue of 4,096 sends. */
-    static final int MAX_DEFAULT_WINDOW = 2048;
+    /**
+     * The largest window the benchmark's senders can use: each keeps 2W sends in flight (W in the ring, W waiting for
+     * it), and the channel refuses sends beyond {@code maxQueuedSends} (4096 here) as overloaded.
+     */
+    static final int MAX_WINDOW = 2048;
 
     /**
      * The default send window W for a slot size: the largest power of two whose ring (W x slotBytes per row) fits in
-     * {@link #RING_BYTES_PER_ROW}, kept within 64..{@link #MAX_DEFAULT_WINDOW} slots. The sender is bound by the
-     * window's round trip (a slot is reused only after every member delivered the message W places earlier, and the
-     * counters saying so come back in a later push), not by bytes: vsync23 found 98-99.7 % of send passes at 1 KiB
-     * ending on a closed window at W = 256. Why this is safe: W is flow control only. It bounds what each sender has
-     * not yet seen delivered everywhere, the ring of each SST row (W x slotBytes; a member holds one row per member:
-     * at 5 members 2,048 x 1,152 B x 5 = 11.3 MiB at 1 KiB, 256 x 8,320 B x 5 = 10.2 MiB at 8 KiB, 2,048 x 512 B x 5 =
-     * 5 MiB at 64 B, all off-heap) and the sends this benchmark keeps in flight (2W, at most maxQueuedSends 4,096). The
-     * engine reuses a slot only once every member has delivered (raw: received) the message W places earlier
-     * (ShardState.windowOpen), for any W >= 1, so a larger W changes how much may wait, never what is delivered or in
-     * which order.
+     * {@link #RING_BYTES_PER_ROW}, kept within 64..{@link #MAX_WINDOW} slots. Up to there a sender waits for the
+     * window's round trip (its slots delivered at every member, then their {@code delivered} counters pushed back) far
+     * more often than for bytes: vsync23 saw 98-99.7 % of the send passes at 1 KiB, 2-3 members end on a closed window
+     * at W = 256, and vsync24's sweep (medians of 3, n = 2 / 3) ran 1 KiB at 122k / 155k msg/s with W = 256 and 210k /
+     * 201k with 2048, 8 KiB at 33k / 28k with 64 and 55k / 52k with 256. So 64 B and 1 KiB get 2048 slots and 8 KiB
+     * gets 256. The ring memory a member holds is one row per member: at 5 members 2048 x 512 B x 5 = 5 MiB at 64 B,
+     * 2048 x 1152 B x 5 = 11.3 MiB at 1 KiB, 256 x 8320 B x 5 = 10.2 MiB at 8 KiB (off-heap, in the SST). A user gets the
+     * same with {@code VsyncConfig.withWindow(W, slotBytes)}. Why a larger W is safe: W is flow control only. It bounds
+     * what each sender has not yet seen delivered everywhere, the ring of each SST row and the sends this benchmark
+     * keeps in flight (2W, within maxQueuedSends 4096). The engine reuses a slot only once every member has delivered
+     * (raw: received) the message W places earlier (ShardState.windowOpen), for any W >= 1, so a larger W changes how
+     * much may wait, never what is delivered or in which order.
      */
     static int windowFor(int slotBytes) {
         int w = Integer.highestOneBit(Math.max(1, RING_BYTES_PER_ROW / slotBytes));
-        return Math.clamp(w, 64, MAX_DEFAULT_WINDOW);
+        return Math.clamp(w, 64, MAX_WINDOW);
     }
 
     /** The engine loops' idle strategy ({@code --idle spins,yields}; the library's BACKOFF unless given). */

@@ -159,7 +159,7 @@ public final class ShardSimulation extends VirtualSynchronyProtocol {
     /** The name carries the flags, so that the replay line of a failure runs the same simulation. */
     @Override
     public String name() {
-        return NAME + " --shards " + shards + (durable ? " --durable" : "");
+        return NAME + " --shards " + shards + (durable ? " --durable" : "") + simulatedWindowFlag();
     }
 
     @Override

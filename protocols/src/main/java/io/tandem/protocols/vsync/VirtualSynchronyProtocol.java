@@ -32,6 +32,12 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     private final VsyncConfig config;
     /** The layout function; null: the default one-shard group ({@link VsyncEngine#defaultLayout}). */
     private final LayoutFunction layout;
+    /**
+     * The simulator's {@code --window}: 0, each seed's window is drawn ({@link #withRandomConfig}); else every seed
+     * keeps this one. Set only by {@link #withSimulatedWindow} on the copy it returns, and carried by the copies of
+     * {@link #copy}, so it is fixed once a protocol is handed out.
+     */
+    private int simulatedWindow;
 
     public VirtualSynchronyProtocol() {
         this(VsyncConfig.DEFAULTS);
@@ -58,7 +64,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
 
     @Override
     public String name() {
-        return NAME;
+        return NAME + simulatedWindowFlag();
     }
 
     @Override
@@ -99,11 +105,12 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         long suspicion = heartbeat * random.nextInt(5, 26);
         long joinRetry = SimTime.millis(random.nextInt(30, 301));
         long rejoin = random.nextInt(3) == 0 ? 0 : SimTime.millis(random.nextInt(50, 401));
-        int window = 1 << random.nextInt(0, 6);
+        int drawn = 1 << random.nextInt(0, 6);
+        int window = simulatedWindow > 0 ? simulatedWindow : drawn;
         int chunk = random.nextBoolean() ? 64 * 1024 : random.nextInt(16, 257);
         VsyncConfig c = new VsyncConfig(Math.max(config.maxMembers(), nodes), window, config.slotBytes(), config.maxQueuedSends(), heartbeat, suspicion, joinRetry, rejoin, chunk,
                 config.delivery(), config.maxSmcPayloadBytes(), config.maxLargePayloadBytes(), config.rdmcBlockBytes());
-        return withConfig(c);
+        return copy(c);
     }
 
     /**
@@ -117,7 +124,7 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
         settings.requireOnly(name(), hostSettings());
         if (settings.restartAfterShutdown() == null) return this;
         VsyncConfig c = config;
-        return withConfig(c.withTimers(java.time.Duration.ofNanos(c.heartbeatNanos()), java.time.Duration.ofNanos(c.suspicionNanos()),
+        return copy(c.withTimers(java.time.Duration.ofNanos(c.heartbeatNanos()), java.time.Duration.ofNanos(c.suspicionNanos()),
                 java.time.Duration.ofNanos(c.joinRetryNanos()), settings.restartAfterShutdown()));
     }
 
@@ -140,6 +147,31 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     /** This protocol with another configuration. */
     protected VirtualSynchronyProtocol withConfig(VsyncConfig c) {
         return new VirtualSynchronyProtocol(c, layout);
+    }
+
+    /** {@link #withConfig}, keeping the simulator's fixed window. */
+    private VirtualSynchronyProtocol copy(VsyncConfig c) {
+        VirtualSynchronyProtocol p = withConfig(c);
+        p.simulatedWindow = simulatedWindow;
+        return p;
+    }
+
+    /**
+     * The simulator's {@code tandem sim --window W}: every seed runs with the send window (ring slots per sender) W
+     * instead of the one drawn from the seed (1 to 32), the other drawn settings unchanged (the draw is still made,
+     * so a seed's timers are the same with and without it). For checking a window an application or a benchmark
+     * uses (issue 22: 512 and 1024 at 1 KiB). The name carries the flag, so a failure's replay line runs the same.
+     */
+    public VirtualSynchronyProtocol withSimulatedWindow(int window) {
+        if (window < 1) throw new IllegalArgumentException("--window must be >= 1, was " + window);
+        VirtualSynchronyProtocol p = withConfig(config.withWindow(window, config.slotBytes()));
+        p.simulatedWindow = window;
+        return p;
+    }
+
+    /** The flag of {@link #withSimulatedWindow} for {@link #name()}, or "". */
+    protected String simulatedWindowFlag() {
+        return simulatedWindow == 0 ? "" : " --window " + simulatedWindow;
     }
 
     @Override

@@ -138,6 +138,29 @@ class VsyncSimulationTest {
         assertThat(Protocols.virtualSynchrony()).isInstanceOf(VirtualSynchronyProtocol.class);
     }
 
+    /**
+     * {@code tandem sim --window W} (issue 22): every seed keeps W while its timers are still drawn as without it
+     * (the same draws from the same seed), sharded or not, and the name carries the flag for the replay line.
+     */
+    @Test
+    void aSimulatedWindowIsKeptThroughEveryDrawAndNamedForTheReplay() {
+        VirtualSynchronyProtocol drawnOnly = new VirtualSynchronyProtocol().withRandomConfig(new SplittableRandom(7), 5);
+        VirtualSynchronyProtocol kept = new VirtualSynchronyProtocol().withSimulatedWindow(1024).withRandomConfig(new SplittableRandom(7), 5);
+        assertThat(kept.config().window()).isEqualTo(1024);
+        assertThat(kept.config().withWindow(drawnOnly.config().window(), drawnOnly.config().slotBytes())).isEqualTo(drawnOnly.config());
+        assertThat(kept.name()).isEqualTo("virtual-synchrony --window 1024");
+        assertThat(kept.withRandomConfig(new SplittableRandom(8), 5).config().window()).as("a second draw keeps it too").isEqualTo(1024);
+        assertThat(drawnOnly.name()).isEqualTo(VirtualSynchronyProtocol.NAME);
+
+        ShardSimulation sharded = ShardSimulation.over(new VirtualSynchronyProtocol(), 2, false, 5);
+        VirtualSynchronyProtocol shardedKept = sharded.withSimulatedWindow(512).withRandomConfig(new SplittableRandom(7), 5);
+        assertThat(shardedKept).isInstanceOf(ShardSimulation.class);
+        assertThat(shardedKept.config().window()).isEqualTo(512);
+        assertThat(shardedKept.name()).isEqualTo("virtual-synchrony --shards 2 --window 512");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new VirtualSynchronyProtocol().withSimulatedWindow(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--window must be >= 1, was 0");
+    }
+
     // ---- directed leader failures (derecho.md §9.3 S5, S6) ----
 
     /** n5 crashes at 300 ms; n1, the leader, then pushes its proposal (or its trim) to n2 only and falls silent. */
