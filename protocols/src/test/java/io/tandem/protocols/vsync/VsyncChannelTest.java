@@ -100,17 +100,7 @@ class VsyncChannelTest {
         Map<String, List<String>> received = new TreeMap<>();
         List<Channel> channels = new ArrayList<>();
         try {
-            for (String id : ids) {
-                List<String> log = Collections.synchronizedList(new ArrayList<>());
-                received.put(id, log);
-                channels.add(Tandem.channel().id(id).members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage()
-                        .connect(new Receiver() {
-                            @Override
-                            public void receive(Message msg) {
-                                log.add(new String(msg.payload(), 0, 12, java.nio.charset.StandardCharsets.US_ASCII));
-                            }
-                        }));
-            }
+            connectRecording(ids, config, network, channels, received, msg -> new String(msg.payload(), 0, 12, java.nio.charset.StandardCharsets.US_ASCII));
             List<Thread> senders = new ArrayList<>();
             List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             for (int s = 0; s < ids.length; s++) {
@@ -158,17 +148,7 @@ class VsyncChannelTest {
         Map<String, List<String>> received = new TreeMap<>();
         List<Channel> channels = new ArrayList<>();
         try {
-            for (String id : ids) {
-                List<String> log = Collections.synchronizedList(new ArrayList<>());
-                received.put(id, log);
-                channels.add(Tandem.channel().id(id).members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage()
-                        .connect(new Receiver() {
-                            @Override
-                            public void receive(Message msg) {
-                                log.add(msg.text());
-                            }
-                        }));
-            }
+            connectRecording(ids, config, network, channels, received, Message::text);
             List<CompletableFuture<Long>> sends = new ArrayList<>();
             for (int i = 0; i < 30; i++) sends.add(channels.get(i % 3).send((i % 3) + ":" + i));
             for (CompletableFuture<Long> f : sends) f.join();
@@ -184,6 +164,22 @@ class VsyncChannelTest {
             }
         } finally {
             for (Channel ch : channels) ch.close();
+        }
+    }
+
+    /** Connects a channel per member into {@code channels}, each recording {@code record} of what it receives, in order, into {@code received}. */
+    private static void connectRecording(String[] ids, VsyncConfig config, LocalNetwork network, List<Channel> channels, Map<String, List<String>> received,
+            java.util.function.Function<Message, String> record) {
+        for (String id : ids) {
+            List<String> log = Collections.synchronizedList(new ArrayList<>());
+            received.put(id, log);
+            channels.add(Tandem.channel().id(id).members(ids).protocol(Protocols.virtualSynchrony(config)).transport(network.factory()).inMemoryStorage()
+                    .connect(new Receiver() {
+                        @Override
+                        public void receive(Message msg) {
+                            log.add(record.apply(msg));
+                        }
+                    }));
         }
     }
 
