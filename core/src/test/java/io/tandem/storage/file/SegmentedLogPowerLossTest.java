@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +80,7 @@ class SegmentedLogPowerLossTest {
         // If the batch rolled into new segments, the roll forced everything before the last one: only its data can be torn.
         long batchStart = file.equals(before) ? dataEnd : SegmentedLog.SEGMENT_HEADER_BYTES;
         long firstInFlight = synced + 1;
-        if (!file.equals(before)) firstInFlight = synced + inFlight - recordOffsets(Files.readAllBytes(file), batchStart).size() + 1;
+        if (!file.equals(before)) firstInFlight = synced + inFlight - SegmentedLogRecoveryTest.recordOffsets(Files.readAllBytes(file), batchStart).size() + 1;
         Map<Path, byte[]> all = new LinkedHashMap<>();
         for (Path p : segments()) all.put(p, Files.readAllBytes(p));
         return new Image(file, Files.readAllBytes(file), batchStart, firstInFlight, all);
@@ -94,21 +93,6 @@ class SegmentedLogPowerLossTest {
         byte[] disk = Arrays.copyOf(image.bytes(), image.bytes().length + ZEROS_AFTER);
         for (int at = (int) image.batchStart(); at < image.bytes().length; at++) if (lost.test(at)) disk[at] = 0;
         Files.write(image.file(), disk);
-    }
-
-    /** Offsets of the records from {@code from} on in a healthy segment's bytes (batch headers, negative where a length would be, skipped). */
-    private static List<Long> recordOffsets(byte[] bytes, long from) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        List<Long> offsets = new ArrayList<>();
-        for (int at = (int) from; at < bytes.length; ) {
-            if (buffer.getInt(at) < 0) {
-                at += SegmentedLog.BATCH_HEADER_BYTES;
-                continue;
-            }
-            offsets.add((long) at);
-            at += SegmentedLog.RECORD_HEADER_BYTES + buffer.getInt(at);
-        }
-        return offsets;
     }
 
     /**
@@ -125,7 +109,7 @@ class SegmentedLogPowerLossTest {
                 break;
             }
         }
-        List<Long> records = recordOffsets(image.bytes(), image.batchStart());
+        List<Long> records = SegmentedLogRecoveryTest.recordOffsets(image.bytes(), image.batchStart());
         long keptRecords = 0;
         long end = image.batchStart();
         ByteBuffer bytes = ByteBuffer.wrap(image.bytes());
@@ -235,7 +219,7 @@ class SegmentedLogPowerLossTest {
     @Test
     void aZeroedBlockInASyncedBatchFollowedByLaterBatchesIsRefused() throws IOException {
         Image image = write(1L << 20, 60, 120, 10);
-        List<Long> records = recordOffsets(image.bytes(), SegmentedLog.SEGMENT_HEADER_BYTES);
+        List<Long> records = SegmentedLogRecoveryTest.recordOffsets(image.bytes(), SegmentedLog.SEGMENT_HEADER_BYTES);
         long victim = records.get(20); // entry 21, in the third synced batch
         powerLoss(image, at -> false);
         byte[] disk = Files.readAllBytes(image.file());
@@ -253,7 +237,7 @@ class SegmentedLogPowerLossTest {
         long lastBlockOfBatch = lastBlock(image);
         powerLoss(image, at -> at / BLOCK == lastBlockOfBatch);
         byte[] disk = Files.readAllBytes(image.file());
-        long victim = recordOffsets(image.bytes(), SegmentedLog.SEGMENT_HEADER_BYTES).get(55); // entry 56, synced
+        long victim = SegmentedLogRecoveryTest.recordOffsets(image.bytes(), SegmentedLog.SEGMENT_HEADER_BYTES).get(55); // entry 56, synced
         disk[(int) victim + 20] ^= 0x40; // the term field: its checksum fails
         Files.write(image.file(), disk);
         assertThatThrownBy(() -> open(1L << 20))

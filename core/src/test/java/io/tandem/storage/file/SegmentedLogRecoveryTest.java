@@ -74,10 +74,14 @@ class SegmentedLogRecoveryTest {
 
     /** Byte offsets of the records in a healthy segment file (batch headers skipped). */
     static List<Long> recordOffsets(Path segment) throws IOException {
-        byte[] bytes = Files.readAllBytes(segment);
+        return recordOffsets(Files.readAllBytes(segment), SegmentedLog.SEGMENT_HEADER_BYTES);
+    }
+
+    /** Offsets of the records from {@code from} on in a healthy segment's bytes (batch headers, negative where a length would be, skipped). */
+    static List<Long> recordOffsets(byte[] bytes, long from) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         List<Long> offsets = new ArrayList<>();
-        for (int at = SegmentedLog.SEGMENT_HEADER_BYTES; at < bytes.length; ) {
+        for (int at = (int) from; at < bytes.length; ) {
             if (buffer.getInt(at) < 0) {
                 at += SegmentedLog.BATCH_HEADER_BYTES;
                 continue;
