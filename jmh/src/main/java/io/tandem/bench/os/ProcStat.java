@@ -61,11 +61,20 @@ public final class ProcStat {
      * the last ')'.
      */
     public static long parseCpuTicks(String stat) {
+        return field(stat, 14) + field(stat, 15);
+    }
+
+    /** stime (field 15) of a {@code /proc/PID/stat} line: the ticks spent in the kernel on the task's behalf (system calls). */
+    public static long parseSystemTicks(String stat) {
+        return field(stat, 15);
+    }
+
+    private static long field(String stat, int k) {
         int close = stat.lastIndexOf(')');
         if (close < 0) throw new IllegalArgumentException("not a /proc/PID/stat line");
         String[] f = stat.substring(close + 1).strip().split(" +");
         // f[0] is field 3 (state), so field k is f[k - 3].
-        return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+        return Long.parseLong(f[k - 3]);
     }
 
     /** The 1-minute load average; NaN if unknown. */

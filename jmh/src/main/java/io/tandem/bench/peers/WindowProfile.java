@@ -31,7 +31,7 @@ final class WindowProfile {
      * call: the thread's turns, which the cost model charges a wake-up for) from {@code schedstat} and {@code status}
      * (-1 where the kernel does not provide them).
      */
-    private record ThreadCpu(long pid, String name, long ticks, long runNanos, long voluntary) {}
+    private record ThreadCpu(long pid, String name, long ticks, long systemTicks, long runNanos, long voluntary) {}
 
     private final Path dir;
     private Map<String, ThreadCpu> startCpu, endCpu;
@@ -58,19 +58,20 @@ final class WindowProfile {
     void write(String tag, List<Long> replicaPids, List<String> roles, long loadPid, long puts) throws IOException {
         if (startCpu == null || endCpu == null) return;
         Files.createDirectories(dir);
-        StringBuilder csv = new StringBuilder("jvm,pid,thread,cpu_s,us_per_put,run_us_per_put,voluntary_switches_per_1000_puts\n");
+        StringBuilder csv = new StringBuilder("jvm,pid,thread,cpu_s,us_per_put,run_us_per_put,voluntary_switches_per_1000_puts,kernel_us_per_put\n");
         for (var e : endCpu.entrySet()) {
             ThreadCpu end = e.getValue();
             ThreadCpu start = startCpu.get(e.getKey());
             long ticks = end.ticks() - (start == null ? 0 : start.ticks());
             if (ticks <= 0) continue;
             double seconds = ticks / (double) ProcStat.ticksPerSecond();
+            double kernel = (end.systemTicks() - (start == null ? 0 : start.systemTicks())) / (double) ProcStat.ticksPerSecond();
             int i = replicaPids.indexOf(end.pid());
             String jvm = end.pid() == loadPid ? "load" : i >= 0 ? "r" + i + "-" + (i < roles.size() ? roles.get(i) : "?") : "?";
             double run = start == null || end.runNanos() < 0 || start.runNanos() < 0 || puts <= 0 ? Double.NaN : (end.runNanos() - start.runNanos()) / 1e3 / puts;
             double turns = start == null || end.voluntary() < 0 || start.voluntary() < 0 || puts <= 0 ? Double.NaN : (end.voluntary() - start.voluntary()) * 1e3 / puts;
-            csv.append(String.format(Locale.ROOT, "%s,%d,\"%s\",%.3f,%.3f,%.3f,%.1f%n", jvm, end.pid(), end.name().replace("\"", "'"), seconds,
-                    puts > 0 ? seconds * 1e6 / puts : Double.NaN, run, turns));
+            csv.append(String.format(Locale.ROOT, "%s,%d,\"%s\",%.3f,%.3f,%.3f,%.1f,%.3f%n", jvm, end.pid(), end.name().replace("\"", "'"), seconds,
+                    puts > 0 ? seconds * 1e6 / puts : Double.NaN, run, turns, puts > 0 ? kernel * 1e6 / puts : Double.NaN));
         }
         Files.writeString(dir.resolve(tag + "-threads.csv"), csv.toString(), StandardCharsets.UTF_8);
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
@@ -127,8 +128,9 @@ final class WindowProfile {
             for (Path t : tasks) {
                 try {
                     String name = Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).strip();
-                    long ticks = ProcStat.parseCpuTicks(Files.readString(t.resolve("stat"), StandardCharsets.US_ASCII));
-                    out.put(pid + "/" + t.getFileName(), new ThreadCpu(pid, name, ticks, runNanos(t), voluntarySwitches(t)));
+                    String stat = Files.readString(t.resolve("stat"), StandardCharsets.US_ASCII);
+                    out.put(pid + "/" + t.getFileName(),
+                            new ThreadCpu(pid, name, ProcStat.parseCpuTicks(stat), ProcStat.parseSystemTicks(stat), runNanos(t), voluntarySwitches(t)));
                 } catch (IOException | RuntimeException e) {
                     // the thread ended while we looked
                 }

@@ -12,6 +12,7 @@ class MiscOsTest {
     void cpuTicksAreReadAfterTheCommandNameEvenIfItHasSpacesAndParentheses() {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 5000 0 0 0 1234 567 0 0 20 0 30 0 100 0 0";
         assertThat(ProcStat.parseCpuTicks(stat)).isEqualTo(1234 + 567);
+        assertThat(ProcStat.parseSystemTicks(stat)).isEqualTo(567);
         assertThatThrownBy(() -> ProcStat.parseCpuTicks("no parens here")).isInstanceOf(IllegalArgumentException.class);
     }
 
