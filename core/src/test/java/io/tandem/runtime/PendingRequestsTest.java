@@ -21,6 +21,13 @@ class PendingRequestsTest {
         return new PendingRequests.Spec(ClientRequest.Kind.COMMAND, new ClientRequest.Session(client, seq, 0), CMD, null);
     }
 
+    /** A command admitted at time 0 and filed by session, as its lookup does when the command has not run yet. */
+    private static PendingRequests.Pending admittedAndFiled(PendingRequests pending, long timeout, long client, long seq) {
+        PendingRequests.Pending p = pending.admit(0, timeout, command(client, seq), false);
+        pending.fileBySession(p.requestId());
+        return p;
+    }
+
     @Test
     void aRequestIsTakenOnceByIdOrBySession() {
         PendingRequests pending = new PendingRequests(10);
@@ -103,10 +110,8 @@ class PendingRequestsTest {
     void twoRequestsForOneCommandAreEachTakenOnce() {
         // A client's retry through this node while its first try still waits: both wait for the same command.
         PendingRequests pending = new PendingRequests(10);
-        PendingRequests.Pending first = pending.admit(0, 1000, command(5, 3), false);
-        PendingRequests.Pending retry = pending.admit(0, 1000, command(5, 3), false);
-        pending.fileBySession(first.requestId());
-        pending.fileBySession(retry.requestId());
+        PendingRequests.Pending first = admittedAndFiled(pending, 1000, 5, 3);
+        PendingRequests.Pending retry = admittedAndFiled(pending, 1000, 5, 3);
         PendingRequests.Pending bySession = pending.takeBySession(5, 3);
         assertThat(bySession).isIn(first, retry);
         PendingRequests.Pending other = bySession == first ? retry : first;
@@ -121,10 +126,8 @@ class PendingRequestsTest {
     @Test
     void aStaleEntryIsPassedOverForALiveRequestOfTheSameCommand() {
         PendingRequests pending = new PendingRequests(10);
-        PendingRequests.Pending first = pending.admit(0, 10, command(5, 3), false);
-        PendingRequests.Pending retry = pending.admit(0, 1000, command(5, 3), false);
-        pending.fileBySession(first.requestId());
-        pending.fileBySession(retry.requestId());
+        PendingRequests.Pending first = admittedAndFiled(pending, 10, 5, 3);
+        PendingRequests.Pending retry = admittedAndFiled(pending, 1000, 5, 3);
         List<PendingRequests.Pending> expired = new ArrayList<>();
         pending.expire(10, expired::add); // the loop times the first out; the index still holds it
         assertThat(expired).containsExactly(first);
