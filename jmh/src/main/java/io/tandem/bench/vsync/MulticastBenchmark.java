@@ -179,6 +179,16 @@ public final class MulticastBenchmark {
         jdk.jfr.Recording jfr = null;
         if (jfrPrefix != null) {
             jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            // -Dtandem.bench.jfrPeriodMs=N samples Java stacks every N ms (the profile settings' 10 ms gives only a
+            // few hundred samples in a 4 s window) and adds JDK 25's CPU-time samples (jdk.CPUTimeSample, Linux),
+            // which also count threads while they run native code (send/recv), attributed to the calling Java frame.
+            String period = System.getProperty("tandem.bench.jfrPeriodMs");
+            if (period != null) {
+                java.time.Duration every = java.time.Duration.ofMillis(Long.parseLong(period));
+                jfr.enable("jdk.ExecutionSample").withPeriod(every);
+                jfr.enable("jdk.NativeMethodSample").withPeriod(every);
+                jfr.enable("jdk.CPUTimeSample").with("throttle", every.toMillis() + " ms");
+            }
             jfr.start();
         }
         Map<String, Long> cpu0 = threadCpu ? cpuByThreadGroup() : Map.of();

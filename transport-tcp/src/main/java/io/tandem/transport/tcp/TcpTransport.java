@@ -697,6 +697,7 @@ public final class TcpTransport implements Transport {
                 }
             }
             for (PeerLink link : links.values()) link.discardOutbox();
+            regionFrames.close(); // after the outboxes let go: a frame still held is freed by its last reference
             metrics.close();
             regionTable.close();
             log.info("{}: TCP transport closed", self);
@@ -772,6 +773,14 @@ public final class TcpTransport implements Transport {
     }
 
     /** Emulates one-sided writes: a push sends the byte range to every peer as region-write frames. */
+    /** Reused direct buffers of large region-write frames (see {@link RegionFrames}). */
+    private final RegionFrames regionFrames = new RegionFrames();
+
+    /** The reused region-write frames (tests). */
+    RegionFrames regionFrames() {
+        return regionFrames;
+    }
+
     private final class Regions implements MemoryRegions {
         @Override
         public MemorySegment register(String name, int sizeBytes) {
@@ -859,14 +868,21 @@ public final class TcpTransport implements Transport {
         /**
          * ... and goes to at least this many peers. With one target there is no per-peer copy to save,
          * and at 2 members the shared frames measured slower than packed ones (B/D check of session
-         * vsync8: 56k/87k against 111k/98k msg/s at 1 KiB, 52k/51k against 87k/69k at 8 KiB).
+         * vsync8: 56k/87k against 111k/98k msg/s at 1 KiB, 52k/51k against 87k/69k at 8 KiB). A chunk larger
+         * than {@link RegionFrames#LARGE_CHUNK_MIN} goes encoded to one target too: it is larger than a link's
+         * batch buffer, so it was never packed with neighbours (vsync25).
          */
         static final int ENCODED_PUSH_TARGETS = 2;
 
-        /** Sends one chunk as a shared encoded frame; false if the regions were released by a concurrent close. */
+        /**
+         * Sends one chunk as a shared encoded frame; false if the regions were released by a concurrent close. A large
+         * chunk ({@link RegionFrames#LARGE_CHUNK_MIN}) goes in a reused direct buffer ({@link RegionFrames}: no allocation,
+         * no zeroing), a smaller one in a buffer of the allocator's.
+         */
         private boolean sendEncoded(String name, byte[] nameBytes, int offset, int chunk, java.util.List<NodeId> to) {
             int bodyLength = RegionWriteBody.dataOffset(nameBytes) + chunk;
-            ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer(FrameFormat.HEADER_BYTES + bodyLength);
+            int frameBytes = FrameFormat.HEADER_BYTES + bodyLength;
+            ByteBuf frame = chunk > RegionFrames.LARGE_CHUNK_MIN ? regionFrames.take(frameBytes) : ByteBufAllocator.DEFAULT.directBuffer(frameBytes);
             try {
                 frame.writeShort(FrameFormat.MAGIC).writeByte(FrameFormat.VERSION).writeByte(FrameFormat.TYPE_REGION_WRITE).writeInt(bodyLength);
                 frame.writeShort(nameBytes.length).writeBytes(nameBytes).writeInt(offset);
@@ -896,11 +912,13 @@ public final class TcpTransport implements Transport {
             if (closed.get()) return;
             java.util.List<NodeId> to = regionTable.targets(targets);
             byte[] nameBytes = nameBytes(name);
-            int maxChunk = RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes);
+            // Frames of at most RegionFrames.LARGE_CHUNK_MAX data bytes, so a large push fits the reused buffers; each frame is
+            // applied in order on the same link, as the frames of a push cut at maxFrameBytes always were.
+            int maxChunk = Math.min(RegionFrames.LARGE_CHUNK_MAX, RegionWriteBody.maxChunk(config.maxFrameBytes(), nameBytes));
             int at = 0;
             while (at < length) {
                 int chunk = Math.min(maxChunk, length - at);
-                if (chunk >= ENCODED_PUSH_BYTES && to.size() >= ENCODED_PUSH_TARGETS) {
+                if (chunk >= ENCODED_PUSH_BYTES && to.size() >= ENCODED_PUSH_TARGETS || chunk > RegionFrames.LARGE_CHUNK_MIN) {
                     if (!sendEncoded(name, nameBytes, offset + at, chunk, to)) return;
                     at += chunk;
                     continue;
