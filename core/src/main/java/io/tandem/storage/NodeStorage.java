@@ -576,28 +576,42 @@ public final class NodeStorage implements AutoCloseable {
         record Wake() implements Op {}
     }
 
+    /**
+     * The disk thread: {@link #diskTurn} until the storage is closed. The loop never returns while the node runs, so
+     * its body lives in a method of its own: the JIT compiles a method that is called once per turn by its invocation
+     * count, while a loop inline here would run interpreted until an on-stack-replacement compile, which a thread that
+     * parks between rounds may not get within a run (session 24 found the runtime loop so; jit25).
+     */
     private void runDiskThread() {
-        while (true) {
-            round.lock();
-            try {
-                ArrayList<Op> batch = queue.drainNow();
-                if (batch.isEmpty()) batch = queue.drainAtClose();
-                if (batch == null) { // closed, and every accepted op is done
-                    if (install != null) install.abort();
-                    stable.close();
-                    stableClosed = true;
-                    break;
-                }
-                if (!batch.isEmpty()) {
-                    runRound(batch);
-                    continue;
-                }
-            } finally {
-                round.unlock();
-            }
-            queue.awaitWork();
-        }
+        while (diskTurn()) {}
         logger.info("storage of {} closed", node);
+    }
+
+    /**
+     * One turn of the disk thread: a round over everything queued, or a park when nothing is; false once closed and
+     * every accepted op is done. The former loop body, unchanged: a round is followed by another look at the queue
+     * without parking ({@code continue} before), an empty look by a park outside the round lock.
+     */
+    private boolean diskTurn() {
+        round.lock();
+        try {
+            ArrayList<Op> batch = queue.drainNow();
+            if (batch.isEmpty()) batch = queue.drainAtClose();
+            if (batch == null) { // closed, and every accepted op is done
+                if (install != null) install.abort();
+                stable.close();
+                stableClosed = true;
+                return false;
+            }
+            if (!batch.isEmpty()) {
+                runRound(batch);
+                return true;
+            }
+        } finally {
+            round.unlock();
+        }
+        queue.awaitWork();
+        return true;
     }
 
     /** One round: the batch's ops in order, one sync, the completions (under {@link #round}). */
