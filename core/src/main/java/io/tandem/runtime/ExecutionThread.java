@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
@@ -36,12 +35,10 @@ final class ExecutionThread implements AutoCloseable {
 
     /**
      * Requests that arrived on the loop: each one still {@code waiting} whose command already executed here is
-     * handed to {@code found} with its cached result, once the batch this task came in is applied, and every other
-     * one still waiting to {@code notExecuted} (pend25: the runtime files it by session then). One that is no longer
-     * waiting is not looked up (see {@link #answerLookups}).
+     * handed to {@code found} with its cached result, once the batch this task came in is applied. One that is no
+     * longer waiting is not looked up (see {@link #answerLookups}).
      */
-    record Lookup(List<ClientRequest> requests, Predicate<ClientRequest> waiting, BiConsumer<ClientRequest, byte[]> found,
-                  Consumer<ClientRequest> notExecuted) implements Task {}
+    record Lookup(List<ClientRequest> requests, Predicate<ClientRequest> waiting, BiConsumer<ClientRequest, byte[]> found) implements Task {}
 
     /** Runs {@code action} on the execution thread between commands (snapshots, restores). */
     record Exclusive(Runnable action) implements Task {}
@@ -165,8 +162,7 @@ final class ExecutionThread implements AutoCloseable {
     /**
      * After a flush, so the session table holds every entry handed over before the lookup: a command
      * that ran before its request arrived is found here; one that runs later completes the request
-     * itself (by id, or, for another copy of the command, by the session the runtime files it under in
-     * {@code notExecuted}, on this thread before any later entry runs). Neither races the other.
+     * itself (the runtime registered the request before it asked for the lookup). Neither races the other.
      *
      * <p>A request no longer waiting is skipped before the table is read (hot24): on a busy leader the quiet
      * lookup runs after the batch that executed the request's own command, which has answered it already, so
@@ -181,7 +177,6 @@ final class ExecutionThread implements AutoCloseable {
                 if (!l.waiting().test(r)) continue;
                 byte[] result = executor.executedResult(r.session());
                 if (result != null) l.found().accept(r, result);
-                else l.notExecuted().accept(r);
             }
         }
         lookups.clear();

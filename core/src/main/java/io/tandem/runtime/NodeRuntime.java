@@ -402,7 +402,8 @@ public final class NodeRuntime implements AutoCloseable {
             }
             PendingRequests.Pending p;
             try {
-                p = pending.admitCommand(System.nanoTime(), config.requestTimeout().toNanos(), session, command, config.forwardRequests(), answer);
+                p = pending.admit(System.nanoTime(), config.requestTimeout().toNanos(),
+                        new PendingRequests.Spec(ClientRequest.Kind.COMMAND, session, command, null), config.forwardRequests(), answer);
             } catch (OverloadedException e) {
                 metrics.rejectedOverloaded.increment();
                 answer.failed(e);
@@ -800,19 +801,12 @@ public final class NodeRuntime implements AutoCloseable {
      * its first position only), so without this the request would wait for its timeout. Engines that
      * order the retry again still answer it the same way, later.
      *
-     * <p>Not racing execution: the request is registered by id before the loop sees it, and the lookup
-     * runs on the execution thread after the batch it is queued behind. A command that executed before
-     * the lookup is found in the table; if it had not, the lookup files the request by session (pend25:
-     * the execution thread files it, not the admitting thread), and any later execution here of any copy
-     * of the command completes it, as its own copy's execution does by id. Only an exact cached result
-     * answers (never a sequence below the session's floor), and the lookup changes nothing in the
-     * session table, which every replica keeps alike.
-     *
-     * <p>The one request this answers differently from filing at admission: a command executed between
-     * the admission and the lookup whose cached result the session table dropped before the lookup ran
-     * (its client's low watermark passed it: the client declared it answered or abandoned). Filed at
-     * admission it was completed; now it waits for its own copy or its timeout, like a retry that
-     * arrives after the drop. Its client said it no longer waits for it.
+     * <p>Not racing execution: the request is registered (by id, and by session) before the loop sees
+     * it, and the lookup runs on the execution thread after the batch it is queued behind. A command
+     * that executed before the lookup is found in the table; one that executes after it completes the
+     * registered request as every executed command does. Only an exact cached result answers (never
+     * a sequence below the session's floor), and the lookup changes nothing in the table, which every
+     * replica keeps alike.
      */
     private void noteSessionLookup(ClientRequest r) {
         if (r.kind() == ClientRequest.Kind.COMMAND && !r.session().isNone()) sessionLookups.add(r);
@@ -825,8 +819,7 @@ public final class NodeRuntime implements AutoCloseable {
         // Quietly (issue 25): nearly every lookup finds nothing (the command is new), and the entries that answer
         // it wake execution anyway within a round trip; waking it now cost one more hand-off per client batch on
         // the leader. A retry of a command that already ran waits at most LOOKUP_WAKE_NANOS more for its answer.
-        execution.submitQuietly(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::stillPending, this::answerFromSessions,
-                this::fileBySession));
+        execution.submitQuietly(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::stillPending, this::answerFromSessions));
         if (lookupWakeDue == 0) lookupWakeDue = System.nanoTime() + LOOKUP_WAKE_NANOS;
         sessionLookups.clear();
     }
@@ -834,15 +827,6 @@ public final class NodeRuntime implements AutoCloseable {
     /** On the execution thread: whether {@code r} still waits for an answer (a lookup of one that does not is skipped). */
     private boolean stillPending(ClientRequest r) {
         return pending.get(r.requestId()) != null;
-    }
-
-    /**
-     * On the execution thread: the command of {@code r}, still waiting, had not executed here when its lookup ran; from
-     * now on its first execution here completes it, whichever copy was ordered (pend25: filed by the execution thread,
-     * which alone reads the session index, instead of by the admitting thread on every put).
-     */
-    private void fileBySession(ClientRequest r) {
-        pending.fileBySession(r.requestId());
     }
 
     /** On the execution thread: the command of {@code r} had executed here; answer with its cached result. */
@@ -877,7 +861,7 @@ public final class NodeRuntime implements AutoCloseable {
     /** The member this node forwarded a request to answered it. */
     private void onAnswer(NodeId from, RuntimeMessage.Answer a) {
         PendingRequests.Pending p = pending.get(a.requestId());
-        if (p == null || !p.routed() || !from.equals(p.route().forwardedTo)) return; // completed meanwhile, or not asked of that member
+        if (p == null || !from.equals(p.route().forwardedTo)) return; // completed meanwhile, or not asked of that member
         p = pending.take(a.requestId());
         if (p == null) return;
         metrics.recordLatency(p);
@@ -886,7 +870,7 @@ public final class NodeRuntime implements AutoCloseable {
 
     private void onRefusal(NodeId from, RuntimeMessage.Refusal r) {
         PendingRequests.Pending p = pending.get(r.requestId());
-        if (p == null || !p.routed() || !from.equals(p.route().forwardedTo)) return;
+        if (p == null || !from.equals(p.route().forwardedTo)) return;
         p.route().forwardedTo = null;
         if (r.reason() == RuntimeMessage.Reason.REDIRECT && r.redirect() != null && redirect(p, r.redirect())) return;
         p = pending.take(r.requestId());
@@ -1015,7 +999,7 @@ public final class NodeRuntime implements AutoCloseable {
 
     private void expire(PendingRequests.Pending p) {
         metrics.timedOut.increment();
-        String why = p.routed() && p.route().forwards > 0 || !retries.isEmpty() && retries.contains(p)
+        String why = p.route().forwards > 0 || !retries.isEmpty() && retries.contains(p)
                 ? " (forwarded " + p.route().forwards + " times; no member could order it in time)" : "";
         p.fail(new RequestTimeoutException("no answer from " + self + " within " + config.requestTimeout() + why));
     }
@@ -1085,7 +1069,6 @@ public final class NodeRuntime implements AutoCloseable {
         private long appliedSinceBatch, writesSinceBatch, writeNanosSinceBatch;
 
         void publishMeters() {
-            pending.publishReleases(); // the batch's takes, counted once (pend25)
             if (appliedSinceBatch != 0) metrics.applied.increment(appliedSinceBatch);
             if (writesSinceBatch != 0) metrics.writesCompleted(writesSinceBatch, writeNanosSinceBatch);
             appliedSinceBatch = writesSinceBatch = writeNanosSinceBatch = 0;
@@ -1112,8 +1095,8 @@ public final class NodeRuntime implements AutoCloseable {
                 };
                 if (encoded != null) enqueue(new Executed(entry, encoded));
             }
-            PendingRequests.Pending p = self.equals(entry.origin()) ? pending.takeExecuted(entry.requestId()) : null;
-            if (p == null) p = pending.takeBySession(entry.clientId(), entry.sequence());
+            PendingRequests.Pending p = self.equals(entry.origin()) ? pending.take(entry.requestId()) : null;
+            if (p == null) p = pending.takeBySession(entry.session());
             if (p == null) return;
             if (afterFailedCheck || p.read()) {
                 metrics.recordLatency(p, afterFailedCheck);

@@ -23,108 +23,22 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Issue 25 (hot path): admitting and completing a request costs no allocation beyond the request itself. Ids are
  * handed out consecutively, so a request lives in slot {@code id & (SLOTS - 1)} of an array (no boxed key, no map
- * node); the few whose slot is still held by a request {@link #SLOTS} ids older go to an overflow map.
- *
- * <p>pend25: the admitting thread (a server's client I/O thread) and the execution thread (which takes nearly every
- * request once its command ran) share no cache line per request beyond the id slot. The session index is the
- * execution thread's alone ({@link #fileBySession}: filed by its session lookup, which it runs anyway, instead of by
- * the admitting thread with a CAS on a random slot the execution thread then cleared again), and the execution
- * thread's removals are counted once per batch ({@link #publishReleases}) instead of with an atomic decrement per
- * request on the line the admitting thread increments.
+ * node); the few whose slot is still held by a request {@link #SLOTS} ids older go to an overflow map. The session
+ * index is a slot table too (hashed by session), with its own overflow map.
  */
 final class PendingRequests {
     /**
      * One waiting request. It is answered through its {@code future} or, if it was submitted with one, its {@code answer}
      * (the other is null); {@link #complete} and {@link #fail} pick the one. Only the thread that removed it from the
      * table ({@link #take}, {@link #takeBySession}, expiry, {@link #failAll}) completes it, so it is answered once.
-     * Identity is its equality (as the record it was: its future or answer is unique to it).
+     *
+     * @param forwardable    the submitter asked the runtime to forward it to a member that can order it
+     * @param replyTo        for a request another member forwarded here: that member, which holds the caller's future
+     * @param replyToId      the request's id on {@code replyTo}
+     * @param filedBySession whether the session index holds it (a command with a session, submitted here)
      */
-    static final class Pending {
-        private final long requestId;
-        private final CompletableFuture<byte[]> future;
-        private final RequestAnswer answer;
-        private final long deadlineNanos, startNanos;
-        private final ClientRequest request;
-        private final boolean forwardable;
-        private final NodeId replyTo;
-        private final long replyToId;
-        private final boolean filedBySession;
-        /** Made by the loop thread the first time it routes or expires the request (pend25: not one per put). */
-        private Route route;
-
-        /**
-         * @param forwardable    the submitter asked the runtime to forward it to a member that can order it
-         * @param replyTo        for a request another member forwarded here: that member, which holds the caller's future
-         * @param replyToId      the request's id on {@code replyTo}
-         * @param filedBySession whether it may be found by its session (a command with a session, submitted here): the
-         *                       execution thread files it when its lookup finds the command not executed yet
-         */
-        Pending(long requestId, CompletableFuture<byte[]> future, RequestAnswer answer, long deadlineNanos, long startNanos,
-                ClientRequest request, boolean forwardable, NodeId replyTo, long replyToId, boolean filedBySession) {
-            this.requestId = requestId;
-            this.future = future;
-            this.answer = answer;
-            this.deadlineNanos = deadlineNanos;
-            this.startNanos = startNanos;
-            this.request = request;
-            this.forwardable = forwardable;
-            this.replyTo = replyTo;
-            this.replyToId = replyToId;
-            this.filedBySession = filedBySession;
-        }
-
-        long requestId() {
-            return requestId;
-        }
-
-        CompletableFuture<byte[]> future() {
-            return future;
-        }
-
-        RequestAnswer answer() {
-            return answer;
-        }
-
-        long deadlineNanos() {
-            return deadlineNanos;
-        }
-
-        long startNanos() {
-            return startNanos;
-        }
-
-        ClientRequest request() {
-            return request;
-        }
-
-        boolean forwardable() {
-            return forwardable;
-        }
-
-        NodeId replyTo() {
-            return replyTo;
-        }
-
-        long replyToId() {
-            return replyToId;
-        }
-
-        boolean filedBySession() {
-            return filedBySession;
-        }
-
-        /** Where it went (loop thread only, as {@link Route} is). */
-        Route route() {
-            Route r = route;
-            if (r == null) route = r = new Route();
-            return r;
-        }
-
-        /** Whether the loop ever routed it (loop thread only): a request never forwarded or retried has no route. */
-        boolean routed() {
-            return route != null;
-        }
-
+    record Pending(long requestId, CompletableFuture<byte[]> future, RequestAnswer answer, long deadlineNanos, long startNanos,
+                   ClientRequest request, boolean forwardable, NodeId replyTo, long replyToId, Route route, boolean filedBySession) {
         boolean read() {
             return request.kind() == ClientRequest.Kind.READ;
         }
@@ -148,11 +62,6 @@ final class PendingRequests {
             if (answer != null) answer.failed(error);
             else future.completeExceptionally(error);
         }
-
-        @Override
-        public String toString() {
-            return "Pending[" + requestId + " " + request.kind() + (replyTo != null ? " for " + replyTo : "") + "]";
-        }
     }
 
     /** Where a forwardable request went; touched by the loop thread only. */
@@ -172,22 +81,31 @@ final class PendingRequests {
         }
     }
 
+    /** A command's (client id, sequence): the key of the session index's overflow map. */
+    private record SessionKey(long clientId, long sequence) {}
+
     /**
      * Slots of the id table. A power of two; a request holds slot {@code id & (SLOTS - 1)} unless a request at least
      * SLOTS ids older still holds it. Small enough that the expiry scan (every few milliseconds) stays cheap, large
      * enough that under load (at most a few hundred requests in flight) nearly every request gets its slot.
      */
     static final int SLOTS = 1024;
+    /** Slots of the session index: with ~100 commands in flight about 2 % of them find their slot taken. */
+    static final int SESSION_SLOTS = 4096;
 
     private final AtomicReferenceArray<Pending> slots = new AtomicReferenceArray<>(SLOTS);
     /** Requests whose slot was taken when they were admitted; usually empty. */
     private final Map<Long, Pending> overflow = new ConcurrentHashMap<>();
-    /**
-     * Requests filed and not yet released. The execution thread's removals reach it once per batch
-     * ({@link #publishReleases}), so between two batches it may count more than are filed, never fewer: admission
-     * can be refused a batch early near the limit, never let past it.
-     */
     private final AtomicInteger count = new AtomicInteger();
+    /**
+     * The session index: a command filed by session sits in slot {@link #sessionSlot} of its (client id, sequence),
+     * or in {@link #sessionOverflow} if another request holds that slot (issue 25: a map put and remove per put, and a
+     * key object, cost more than the slot's CAS). Two requests of the same session (a client's retry through this
+     * node while its first try still waits) may both be filed; either may be taken by session: they wait for the
+     * same command, so either answer is right, and the other is taken by its id or expires as before.
+     */
+    private final AtomicReferenceArray<Pending> bySession = new AtomicReferenceArray<>(SESSION_SLOTS);
+    private final Map<SessionKey, Pending> sessionOverflow = new ConcurrentHashMap<>();
     /**
      * Ids start at a random point of [1, 2^62) rather than 1: engines re-deliver committed entries after a
      * restart with the origin and request id they were submitted under, and execution completes the
@@ -195,10 +113,6 @@ final class PendingRequests {
      */
     private final AtomicLong nextId = new AtomicLong(new SplittableRandom().nextLong(1, 1L << 62));
     private final int limit;
-    /** The execution thread's removals not yet subtracted from {@link #count} (execution thread only). */
-    private int releasedInBatch;
-    /** The session index (execution thread only). */
-    private final SessionIndex bySession = new SessionIndex();
 
     PendingRequests(int limit) {
         this.limit = limit;
@@ -206,39 +120,47 @@ final class PendingRequests {
 
     /** Registers a new request or throws {@link OverloadedException} when {@code limit} are pending. */
     Pending admit(long now, long timeoutNanos, Spec spec, boolean forwardable) {
-        return add(now, timeoutNanos, spec.kind(), spec.session(), spec.payload(), spec.readPolicy(), forwardable, null, 0, null);
+        return add(now, timeoutNanos, spec, forwardable, null, 0, null);
     }
 
     /** {@link #admit}, answered through {@code answer} instead of a future. */
     Pending admit(long now, long timeoutNanos, Spec spec, boolean forwardable, RequestAnswer answer) {
-        return add(now, timeoutNanos, spec.kind(), spec.session(), spec.payload(), spec.readPolicy(), forwardable, null, 0,
-                java.util.Objects.requireNonNull(answer, "answer"));
-    }
-
-    /** A command, as {@link #admit(long, long, Spec, boolean, RequestAnswer)} without a {@link Spec} (a server's put). */
-    Pending admitCommand(long now, long timeoutNanos, ClientRequest.Session session, byte[] command, boolean forwardable, RequestAnswer answer) {
-        return add(now, timeoutNanos, ClientRequest.Kind.COMMAND, session, command, null, forwardable, null, 0, answer);
+        return add(now, timeoutNanos, spec, forwardable, null, 0, java.util.Objects.requireNonNull(answer, "answer"));
     }
 
     /** Registers a request that member {@code replyTo} forwarded here as its request {@code replyToId}. */
     Pending admitFor(NodeId replyTo, long replyToId, long now, long timeoutNanos, Spec spec) {
-        return add(now, timeoutNanos, spec.kind(), spec.session(), spec.payload(), spec.readPolicy(), false, replyTo, replyToId, null);
+        return add(now, timeoutNanos, spec, false, replyTo, replyToId, null);
     }
 
-    private Pending add(long now, long timeoutNanos, ClientRequest.Kind kind, ClientRequest.Session session, byte[] payload,
-                        ReadPolicy readPolicy, boolean forwardable, NodeId replyTo, long replyToId, RequestAnswer answer) {
+    private Pending add(long now, long timeoutNanos, Spec spec, boolean forwardable, NodeId replyTo, long replyToId, RequestAnswer answer) {
         // Counted before it is filed, so that concurrent admissions never exceed the limit together.
         if (count.incrementAndGet() > limit) {
             count.decrementAndGet();
             throw new OverloadedException(limit + " requests are already pending on this node");
         }
         long id = nextId.getAndIncrement();
-        boolean bySessionToo = replyTo == null && kind == ClientRequest.Kind.COMMAND && !session.isNone();
-        Pending p = new Pending(id, answer == null ? new CompletableFuture<>() : null, answer, now + timeoutNanos, now,
-                new ClientRequest(id, kind, session, payload, readPolicy), forwardable, replyTo, replyToId, bySessionToo);
+        ClientRequest.Session s = spec.session();
+        boolean bySessionToo = replyTo == null && spec.kind() == ClientRequest.Kind.COMMAND && !s.isNone();
+        Pending p = new Pending(id, answer == null ? new CompletableFuture<>() : null, answer, now + timeoutNanos, now, spec.toRequest(id),
+                forwardable, replyTo, replyToId, new Route(), bySessionToo);
         // Filed before admit returns: nobody can complete a request before its submitter has handed it on.
         if (!slots.compareAndSet(slot(id), null, p)) overflow.put(id, p);
+        if (bySessionToo && !bySession.compareAndSet(sessionSlot(s.clientId(), s.sequence()), null, p)) {
+            sessionOverflow.put(new SessionKey(s.clientId(), s.sequence()), p);
+        }
         return p;
+    }
+
+    /** The session index's slot of (client id, sequence): a multiplicative hash, its top bits. */
+    private static int sessionSlot(long clientId, long sequence) {
+        long h = (clientId * 0x9E3779B97F4A7C15L) ^ (sequence * 0xC2B2AE3D27D4EB4FL);
+        return (int) (h >>> (64 - Integer.numberOfTrailingZeros(SESSION_SLOTS)));
+    }
+
+    private static boolean sameSession(Pending p, long clientId, long sequence) {
+        ClientRequest.Session s = p.request().session();
+        return s.clientId() == clientId && s.sequence() == sequence;
     }
 
     private static int slot(long id) {
@@ -254,35 +176,26 @@ final class PendingRequests {
 
     /** Removes the request so that the caller alone completes it; null if already completed. */
     Pending take(long requestId) {
-        return counted(unfile(requestId));
-    }
-
-    /**
-     * {@link #take} on the execution thread for a command that executed: its release is counted at the batch's end
-     * ({@link #publishReleases}), and it leaves the session index if it was filed there.
-     */
-    Pending takeExecuted(long requestId) {
         Pending p = unfile(requestId);
-        if (p != null) {
-            releasedInBatch++;
-            if (p.filedBySession() && !bySession.isEmpty()) bySession.remove(p);
-        }
+        if (p != null) forgetSession(p);
         return p;
     }
 
-    /** Removes request {@code requestId} from the id table, if it is still there; the one thread that succeeds gets it (not counted). */
+    /** Removes request {@code requestId} from the id table, if it is still there; the one thread that succeeds gets it. */
     private Pending unfile(long requestId) {
         int i = slot(requestId);
         Pending p = slots.get(i);
-        if (p != null && p.requestId() == requestId) return slots.compareAndSet(i, p, null) ? p : null;
+        if (p != null && p.requestId() == requestId) return slots.compareAndSet(i, p, null) ? counted(p) : null;
         if (overflow.isEmpty()) return null;
-        return overflow.remove(requestId);
+        return counted(overflow.remove(requestId));
     }
 
-    /** Removes exactly {@code p} from the id table; false if another thread removed it first (not counted). */
+    /** Removes exactly {@code p} from the id table; false if another thread removed it first. */
     private boolean unfile(Pending p) {
         int i = slot(p.requestId());
-        return slots.get(i) == p ? slots.compareAndSet(i, p, null) : overflow.remove(p.requestId(), p);
+        boolean removed = slots.get(i) == p ? slots.compareAndSet(i, p, null) : overflow.remove(p.requestId(), p);
+        if (removed) count.decrementAndGet();
+        return removed;
     }
 
     private Pending counted(Pending removed) {
@@ -290,59 +203,29 @@ final class PendingRequests {
         return removed;
     }
 
-    /**
-     * Execution thread: files {@code p} in the session index, so that it completes the first time its command executes
-     * here whichever copy of it was ordered. Called by the session lookup that found the command not executed yet:
-     * an execution before the lookup left its result in the session table, which the lookup answers from; every
-     * execution after it finds the request here. A request no longer pending is not filed; one completed after this
-     * (a timeout, another member's answer) stays until it is taken, removed or swept, and is never completed twice
-     * (only whoever removes it from the id table completes it).
-     */
-    void fileBySession(long requestId) {
-        Pending p = get(requestId);
-        if (p != null && p.filedBySession()) bySession.add(p, this);
-    }
-
-    /**
-     * Execution thread: removes the command of this node waiting for session (clientId, sequence), if any: it
-     * completes the first time that command executes here. Its release is counted at the batch's end.
-     */
-    Pending takeBySession(long clientId, long sequence) {
-        // Every replica asks for every command it executes; nothing is filed on a replica whose clients wait
-        // elsewhere (followers of a server whose clients talk to the leader), nor on a busy leader, whose requests
-        // are answered by id before their lookups run: one field read (pend25; a random slot's cache miss before).
-        if (bySession.isEmpty() || clientId == 0) return null;
-        for (Pending p; (p = bySession.take(clientId, sequence)) != null; ) {
-            // Whoever removes it from the id table completes it (a timeout may have got there first; then a second
-            // request for the same command may still be filed).
-            if (unfile(p)) {
-                releasedInBatch++;
-                return p;
-            }
-        }
-        return null;
-    }
-
-    /** {@link #takeBySession(long, long)} of {@code session} (tests). */
+    /** Removes the command of this node waiting for {@code session}, if any: it completes the first time that command executes here. */
     Pending takeBySession(ClientRequest.Session session) {
-        return takeBySession(session.clientId(), session.sequence());
+        // Every replica asks for every command it executes; most have nothing waiting (followers of a
+        // server whose clients talk to the leader): one slot read, no allocation.
+        if (session.isNone()) return null;
+        long client = session.clientId(), seq = session.sequence();
+        int i = sessionSlot(client, seq);
+        Pending p = bySession.get(i);
+        // Whoever removes it from the id table completes it (a timeout may have got there first).
+        if (p != null && sameSession(p, client, seq) && bySession.compareAndSet(i, p, null) && unfile(p)) return p;
+        if (sessionOverflow.isEmpty()) return null;
+        p = sessionOverflow.remove(new SessionKey(client, seq));
+        return p != null && unfile(p) ? p : null;
     }
 
-    /** Execution thread, once per batch: subtracts the batch's removals from the count that admission checks. */
-    void publishReleases() {
-        int n = releasedInBatch;
-        if (n != 0) {
-            releasedInBatch = 0;
-            count.addAndGet(-n);
-        }
+    private void forgetSession(Pending p) {
+        if (!p.filedBySession()) return;
+        ClientRequest.Session s = p.request().session();
+        int i = sessionSlot(s.clientId(), s.sequence());
+        if (bySession.get(i) == p) bySession.compareAndSet(i, p, null);
+        else if (!sessionOverflow.isEmpty()) sessionOverflow.remove(new SessionKey(s.clientId(), s.sequence()), p);
     }
 
-    /** Requests in the session index, stale ones included until swept (tests). */
-    int sessionIndexSize() {
-        return bySession.size;
-    }
-
-    /** Requests pending, plus those the execution thread removed in a batch it has not ended (see {@link #count}). */
     int size() {
         return count.get();
     }
@@ -351,7 +234,7 @@ final class PendingRequests {
     void expire(long now, java.util.function.Consumer<Pending> onExpired) {
         forEach(p -> {
             if (now - p.deadlineNanos() >= 0 && unfile(p)) {
-                count.decrementAndGet();
+                forgetSession(p);
                 onExpired.accept(p);
             }
         });
@@ -360,7 +243,7 @@ final class PendingRequests {
     void failAll(Throwable cause) {
         forEach(p -> {
             if (unfile(p)) {
-                count.decrementAndGet();
+                forgetSession(p);
                 p.fail(cause);
             }
         });
@@ -373,113 +256,5 @@ final class PendingRequests {
             if (p != null) action.accept(p);
         }
         if (!overflow.isEmpty()) overflow.values().forEach(action);
-    }
-
-    /**
-     * The session index: requests by their command's (client id, sequence), owned by the execution thread (no atomics,
-     * no key objects). Open addressing with linear probing over parallel arrays, removal by backward shift (no
-     * tombstones). Two requests for the same command (a client's retry through this node while its first try still
-     * waits) may both be filed: they wait for the same command, so either answer is right. Entries whose request was
-     * completed elsewhere (a timeout, another member's answer, a rejection) stay until swept: before the table grows,
-     * the entries no longer pending are dropped, and the next sweep waits until it holds twice as many, so it stays
-     * within twice the requests pending (plus {@link #MIN_SWEEP}) at an amortized constant cost per filing.
-     */
-    static final class SessionIndex {
-        static final int MIN_SWEEP = 64;
-        private long[] clients = new long[16], sequences = new long[16];
-        private Pending[] values = new Pending[16];
-        int size;
-        private int sweepAt = MIN_SWEEP;
-
-        boolean isEmpty() {
-            return size == 0;
-        }
-
-        private int home(long clientId, long sequence) {
-            long h = (clientId * 0x9E3779B97F4A7C15L) ^ (sequence * 0xC2B2AE3D27D4EB4FL);
-            return (int) (h ^ (h >>> 32)) & (values.length - 1);
-        }
-
-        void add(Pending p, PendingRequests table) {
-            if (size >= sweepAt) {
-                sweep(table);
-                sweepAt = Math.max(MIN_SWEEP, 2 * size);
-            }
-            if (2 * (size + 1) > values.length) resize(2 * values.length);
-            put(p);
-        }
-
-        private void put(Pending p) {
-            ClientRequest.Session s = p.request().session();
-            int mask = values.length - 1;
-            int i = home(s.clientId(), s.sequence());
-            while (values[i] != null) i = (i + 1) & mask;
-            clients[i] = s.clientId();
-            sequences[i] = s.sequence();
-            values[i] = p;
-            size++;
-        }
-
-        /** Removes and returns one request filed for (clientId, sequence); null if none. */
-        Pending take(long clientId, long sequence) {
-            int mask = values.length - 1;
-            for (int i = home(clientId, sequence); values[i] != null; i = (i + 1) & mask) {
-                if (clients[i] == clientId && sequences[i] == sequence) {
-                    Pending p = values[i];
-                    removeAt(i);
-                    return p;
-                }
-            }
-            return null;
-        }
-
-        /** Removes {@code p} if it is filed. */
-        void remove(Pending p) {
-            ClientRequest.Session s = p.request().session();
-            int mask = values.length - 1;
-            for (int i = home(s.clientId(), s.sequence()); values[i] != null; i = (i + 1) & mask) {
-                if (values[i] == p) {
-                    removeAt(i);
-                    return;
-                }
-            }
-        }
-
-        /** Empties slot {@code i}, moving back the entries after it that probed past it (Knuth's algorithm R). */
-        private void removeAt(int i) {
-            int mask = values.length - 1;
-            values[i] = null;
-            size--;
-            for (int j = (i + 1) & mask; values[j] != null; j = (j + 1) & mask) {
-                int h = home(clients[j], sequences[j]);
-                // Entry j may move to the hole at i unless its home lies cyclically in (i, j].
-                boolean stays = i <= j ? i < h && h <= j : i < h || h <= j;
-                if (stays) continue;
-                clients[i] = clients[j];
-                sequences[i] = sequences[j];
-                values[i] = values[j];
-                values[j] = null;
-                i = j;
-            }
-        }
-
-        /** Drops the entries whose request is no longer pending. */
-        private void sweep(PendingRequests table) {
-            Pending[] old = values;
-            values = new Pending[old.length];
-            clients = new long[old.length];
-            sequences = new long[old.length];
-            size = 0;
-            for (Pending p : old) if (p != null && table.get(p.requestId()) == p) put(p);
-        }
-
-        private void resize(int capacity) {
-            Pending[] old = values;
-            values = new Pending[capacity];
-            clients = new long[capacity];
-            sequences = new long[capacity];
-            size = 0;
-            for (Pending p : old) if (p != null) put(p);
-        }
     }
 }
