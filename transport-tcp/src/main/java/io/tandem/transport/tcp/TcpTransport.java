@@ -772,7 +772,6 @@ public final class TcpTransport implements Transport {
         }
     }
 
-    /** Emulates one-sided writes: a push sends the byte range to every peer as region-write frames. */
     /** Reused direct buffers of large region-write frames (see {@link RegionFrames}). */
     private final RegionFrames regionFrames = new RegionFrames();
 
@@ -781,6 +780,7 @@ public final class TcpTransport implements Transport {
         return regionFrames;
     }
 
+    /** Emulates one-sided writes: a push sends the byte range to every peer as region-write frames. */
     private final class Regions implements MemoryRegions {
         @Override
         public MemorySegment register(String name, int sizeBytes) {
