@@ -121,16 +121,8 @@ public final class NodeStorage implements AutoCloseable {
     private boolean quietWork;
     /** Snapshot chunk reads and writes queued and not yet processed: {@link #endTurn()} leaves those rounds to the disk thread. */
     private final AtomicInteger snapshotOpsQueued = new AtomicInteger();
-    /**
-     * A round the loop ran that took longer than this (a write into the page cache normally takes microseconds;
-     * a file system stalled on its journal or on writeback can take milliseconds) sends the loop's work back to
-     * the disk thread for {@link #inlineBackoffNanos}, so a slow disk never holds the loop for long. Both package-
-     * private and mutable for tests only.
-     */
-    long slowInlineRoundNanos = 500_000L;
-    long inlineBackoffNanos = 100_000_000L;
-    /** Loop only: until when (System.nanoTime) the loop hands its work to the disk thread after a slow round; 0: it does not. */
-    private long inlineResumesAt;
+    /** With NO_FSYNC, when a slow round the loop ran sends its work to the disk thread, and for how long (loop only). */
+    final InlineBackoff inlineBackoff = new InlineBackoff();
     /** The stable storage was closed (at the disk thread's end); under {@link #round}. */
     private boolean stableClosed;
     private final AtomicReference<Failure> failure = new AtomicReference<>();
@@ -272,15 +264,16 @@ public final class NodeStorage implements AutoCloseable {
             round.unlock();
         }
         long end = System.nanoTime();
-        if (end - start > slowInlineRoundNanos) inlineResumesAt = end + inlineBackoffNanos;
+        long backoff = inlineBackoff.ran(start, end);
+        if (backoff != 0 && logger.isDebugEnabled()) {
+            logger.debug("storage of {}: a round on the loop took {} us; the disk thread takes the loop's work for {} us", node,
+                    (end - start) / 1000, backoff / 1000);
+        }
     }
 
     /** Whether a slow round on the loop sent its work back to the disk thread for a while (loop only). */
     private boolean backingOff() {
-        if (inlineResumesAt == 0) return false;
-        if (System.nanoTime() - inlineResumesAt < 0) return true;
-        inlineResumesAt = 0;
-        return false;
+        return inlineBackoff.backingOff && inlineBackoff.active(System.nanoTime()); // the clock only while backing off
     }
 
     /** The engine's log view; engine loop only. */

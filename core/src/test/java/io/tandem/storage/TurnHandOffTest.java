@@ -159,8 +159,9 @@ class TurnHandOffTest {
     void afterASlowRoundTheDiskThreadTakesTheLoopsWorkForAWhile() {
         Recorder recorder = new Recorder();
         NodeStorage storage = open("n1", FlushPolicy.NO_FSYNC, recorder);
-        storage.slowInlineRoundNanos = -1; // every round counts as slow
-        storage.inlineBackoffNanos = Long.MAX_VALUE / 4; // and the back-off outlasts the test
+        storage.inlineBackoff.slowRoundNanos = -1; // every round counts as slow
+        storage.inlineBackoff.firstNanos = Long.MAX_VALUE / 4; // and the back-off outlasts the test
+        storage.inlineBackoff.maxNanos = Long.MAX_VALUE / 4;
         storage.log().append(entry(1, 1, "a"));
         storage.endTurn(); // runs on this thread, and is slow
         LogSynced first = recorder.events.all(LogSynced.class).getLast();
