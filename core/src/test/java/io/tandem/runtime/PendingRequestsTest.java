@@ -187,4 +187,75 @@ class PendingRequestsTest {
         assertThat(pending.size()).isZero();
         assertThat(new HashSet<>(seen)).hasSize(2 * perThread);
     }
+
+    /** A bound that counts its scans: shows that expiry returns without one while nothing can be due. */
+    private static class CountingBound extends DeadlineBound {
+        int scans;
+
+        @Override
+        void startScan(long now) {
+            scans++;
+            super.startScan(now);
+        }
+    }
+
+    /** Broken twin: admission does not lower the bound, so a later request with a shorter timeout is missed. */
+    private static final class NotLoweredAtAdmission extends CountingBound {
+        @Override
+        void lower(long deadline) {}
+    }
+
+    /**
+     * The bound's scenario at clock offset {@code t} (deadlines compared by difference, as nanoTime values must be):
+     * the ids expired at each expiry call, and the scans taken.
+     */
+    private static List<String> boundScenario(long t, CountingBound bound) {
+        PendingRequests pending = new PendingRequests(100, bound);
+        List<String> log = new ArrayList<>();
+        java.util.function.LongConsumer expire = now -> {
+            List<Long> ids = new ArrayList<>();
+            pending.expire(t + now, p -> ids.add(p.requestId()));
+            log.add("at " + now + ": " + ids.size() + " expired, " + bound.scans + " scans");
+        };
+        PendingRequests.Pending a = pending.admit(t, 1000, command(1, 1), false);
+        expire.accept(10);   // the first expiry scans: nothing due, the bound is a's deadline (1000)
+        expire.accept(20);   // no scan
+        expire.accept(999);  // no scan
+        PendingRequests.Pending b = pending.admit(t + 500, 100, command(1, 2), false); // deadline 600, before a's
+        expire.accept(650);  // b is due: a scan expires it; the bound is a's deadline again
+        assertThat(pending.take(a.requestId())).isSameAs(a);
+        expire.accept(1000); // the stale bound: one scan, nothing left; the bound goes far ahead
+        expire.accept(1_000_000);
+        pending.admit(t + 2000, 10, command(1, 3), false);
+        expire.accept(2010); // lowered again by that admission: expired
+        expire.accept(2020);
+        assertThat(pending.size()).isZero();
+        assertThat(pending.take(b.requestId())).as("b was expired, not left").isNull();
+        return log;
+    }
+
+    @Test
+    void expiryScansOnlyWhenARequestCanBeDueAndMissesNone() {
+        List<String> expected = List.of("at 10: 0 expired, 1 scans", "at 20: 0 expired, 1 scans", "at 999: 0 expired, 1 scans",
+                "at 650: 1 expired, 2 scans", "at 1000: 0 expired, 3 scans", "at 1000000: 0 expired, 3 scans",
+                "at 2010: 1 expired, 4 scans", "at 2020: 0 expired, 4 scans");
+        // Clock offsets: zero, across the long wrap (nanoTime may be anywhere), negative.
+        for (long t : new long[] {0, Long.MAX_VALUE - 700, Long.MIN_VALUE + 5, -123_456_789}) {
+            assertThat(boundScenario(t, new CountingBound())).as("offset %d", t).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void theBrokenTwinThatDoesNotLowerTheBoundAtAdmissionMissesADueRequest() {
+        // b (deadline 600) is admitted after the bound was set to a's 1000: not lowered, expiry at 650 skips the scan.
+        assertThatThrownBy(() -> boundScenario(0, new NotLoweredAtAdmission())).isInstanceOf(AssertionError.class);
+        PendingRequests pending = new PendingRequests(100, new NotLoweredAtAdmission());
+        pending.admit(0, 1000, command(1, 1), false);
+        pending.expire(10, p -> {});
+        PendingRequests.Pending b = pending.admit(500, 100, command(1, 2), false);
+        List<PendingRequests.Pending> expired = new ArrayList<>();
+        pending.expire(650, expired::add);
+        assertThat(expired).as("the twin misses b, past its deadline").isEmpty();
+        assertThat(pending.get(b.requestId())).isSameAs(b);
+    }
 }

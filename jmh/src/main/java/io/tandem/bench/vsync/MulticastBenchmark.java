@@ -4,6 +4,7 @@ import io.tandem.api.Channel;
 import io.tandem.api.Message;
 import io.tandem.api.Receiver;
 import io.tandem.api.Tandem;
+import io.tandem.bench.os.ProcStat;
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.Protocols;
 import io.tandem.protocols.vsync.VsyncConfig;
@@ -40,7 +41,7 @@ import org.jgroups.JChannel;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.tandem.bench.vsync.MulticastBenchmark \
  *     --sizes 2,3,4,5 --payloads 64,1024,8192 --systems tandem-raw,tandem-ordered,jgroups-raw,jgroups-sequencer \
- *     --warmup 2 --measure 4 --base-port 23000 [--window 64] [--idle 200,20] [--thread-cpu true] [--jfr /tmp/prefix] \
+ *     --warmup 2 --measure 4 [--max-warmup 20] [--max-jit 5] --base-port 23000 [--window 64] [--idle 200,20] [--thread-cpu true] [--jfr /tmp/prefix] \
  *     [--jgroups-stack legacy|documented] [--jgroups-xml FILE]
  * </pre>
  * {@code --jgroups-stack}/{@code --jgroups-xml} choose JGroups' protocol stack ({@link JGroupsStack}); before a
@@ -51,7 +52,13 @@ import org.jgroups.JChannel;
  * BACKOFF parks; default 200,20);
  * {@code --thread-cpu true} prints the CPU each thread group used while measured, {@code --jfr} records a JFR
  * profile (settings "profile") of each measured interval.
- * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds.
+ * The warm-up is adaptive, the same rule for every system ({@link #warmUp}): after {@code --warmup} seconds it ends
+ * once the JIT compiler threads used at most {@code --max-jit} percent (default 5) of this JVM's CPU over the last 2 s
+ * and the last second's deliveries were at most 5 % above the second before; at the latest after {@code --max-warmup}
+ * seconds (default {@link #DEFAULT_MAX_WARMUP}, or {@code --warmup} if that is longer; {@code --max-warmup} equal to
+ * {@code --warmup} gives the fixed warm-up of sessions up to 25).
+ * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds,warmup_s,jit_pct (the warm-up it took,
+ * and the JIT compiler threads' share of this JVM's CPU during the measured seconds, from /proc).
  */
 public final class MulticastBenchmark {
     private MulticastBenchmark() {}
@@ -71,6 +78,8 @@ public final class MulticastBenchmark {
                 case "--systems" -> systems = List.of(v.split(","));
                 case "--warmup" -> warmup = Double.parseDouble(v);
                 case "--measure" -> measure = Double.parseDouble(v);
+                case "--max-warmup" -> maxWarmup = Double.parseDouble(v);
+                case "--max-jit" -> maxJitPercent = Double.parseDouble(v);
                 case "--base-port" -> basePort = Integer.parseInt(v);
                 case "--window" -> window = Integer.parseInt(v);
                 case "--thread-cpu" -> threadCpu = Boolean.parseBoolean(v);
@@ -83,7 +92,8 @@ public final class MulticastBenchmark {
         }
         System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, "
                 + System.getProperty("os.name") + " " + System.getProperty("os.version"));
-        System.out.println("system,n,payload,msgs_per_s,delivered,seconds");
+        maxWarmup = maxWarmup(warmup, maxWarmup);
+        System.out.println("system,n,payload,msgs_per_s,delivered,seconds,warmup_s,jit_pct");
         int run = 0;
         for (int n : sizes) {
             for (int payload : payloads) {
@@ -97,7 +107,8 @@ public final class MulticastBenchmark {
                         case "jgroups-sequencer" -> jgroups(n, payload, true, port, warmup, measure, run);
                         default -> throw new IllegalArgumentException("unknown system " + system);
                     };
-                    System.out.printf(Locale.ROOT, "%s,%d,%d,%.0f,%d,%.2f%n", system, n, payload, p.delivered / p.seconds, p.delivered, p.seconds);
+                    System.out.printf(Locale.ROOT, "%s,%d,%d,%.0f,%d,%.2f,%.1f,%.1f%n", system, n, payload, p.delivered / p.seconds, p.delivered, p.seconds,
+                            p.warmupSeconds, p.jitPercent);
                     System.out.flush();
                 }
             }
@@ -105,7 +116,64 @@ public final class MulticastBenchmark {
         System.exit(0);
     }
 
-    private record Point(long delivered, double seconds) {}
+    /** One point: deliveries at member 0 in {@code seconds}, the warm-up taken, the JIT's share of the CPU meanwhile. */
+    private record Point(long delivered, double seconds, double warmupSeconds, double jitPercent) {}
+
+    /**
+     * The longest warm-up unless {@code --max-warmup} is given (vsync26): with the fixed 2 s of sessions up to 25 the
+     * JIT compiler threads used 26-39 % of the JVM's CPU in Tandem's measured seconds and 17-28 % in JGroups' at the
+     * first points of a JVM, and up to 12 s both ran faster (Tandem's 8 KiB rate at 2 members 1.4-2x); 12 s was still
+     * reached at the first point of most JVMs, hence 20.
+     */
+    static final double DEFAULT_MAX_WARMUP = 20;
+    /** Longest adaptive warm-up in seconds ({@code --max-warmup}; NaN until the options are read). */
+    private static double maxWarmup = Double.NaN;
+
+    /** The longest warm-up: {@code --max-warmup} if given (never below {@code --warmup}), else the default or {@code --warmup}. */
+    static double maxWarmup(double warmup, double given) {
+        if (Double.isNaN(given)) return Math.max(warmup, DEFAULT_MAX_WARMUP);
+        if (given < warmup) throw new IllegalArgumentException("--max-warmup must be >= --warmup (" + warmup + "), was " + given);
+        return given;
+    }
+
+    /**
+     * Whether the warm-up is over, from three readings one second apart (each: JIT compiler CPU seconds, this JVM's CPU
+     * seconds, deliveries at member 0 so far): the JIT used at most {@code maxJitPercent} of the CPU between the first
+     * and the last, and the last second delivered at most 5 % more than the one before.
+     */
+    static boolean warm(double[] twoAgo, double[] oneAgo, double[] now, double maxJitPercent) {
+        double cpu = now[1] - twoAgo[1];
+        if (!(cpu > 0)) return false; // unknown (NaN: /proc unreadable) or nothing measured: not known to be warm
+        double jit = 100 * (now[0] - twoAgo[0]) / cpu;
+        return jit <= maxJitPercent && now[2] - oneAgo[2] <= (oneAgo[2] - twoAgo[2]) * 1.05;
+    }
+    /** The JIT's largest share (percent) of this JVM's CPU over the last 2 s for the adaptive warm-up to end. */
+    private static double maxJitPercent = 5;
+    private static final long PID = ProcessHandle.current().pid();
+
+    /**
+     * The warm-up (vsync26): at least {@code minSeconds}; then it goes on, one second at a time,
+     * until the JIT compiler threads used at most {@link #maxJitPercent} of this JVM's CPU over the last 2 s and the last
+     * second delivered at most 5 % more than the second before (the PeerBenchmark's steady-state rule, SteadyState,
+     * in one JVM; {@link #warm}), or until the longest warm-up ({@link #maxWarmup(double, double)}). The same rule for Tandem and JGroups: the JVM, not the system, is
+     * warm. Why: with the fixed 2 s, vsync25 saw C2 at 22-36 % of a core through the measured seconds. Returns the
+     * seconds it took.
+     */
+    private static double warmUp(AtomicLong deliveredAt0, double minSeconds) throws InterruptedException {
+        long start = System.nanoTime();
+        Thread.sleep((long) (minSeconds * 1000));
+        if (maxWarmup <= minSeconds) return (System.nanoTime() - start) / 1e9;
+        List<double[]> seconds = new ArrayList<>(); // per second: JIT CPU s, JVM CPU s, deliveries so far
+        seconds.add(new double[] {ProcStat.jitCpuSeconds(PID), ProcStat.cpuSeconds(PID), deliveredAt0.get()});
+        while ((System.nanoTime() - start) / 1e9 < maxWarmup) {
+            Thread.sleep(1000);
+            seconds.add(new double[] {ProcStat.jitCpuSeconds(PID), ProcStat.cpuSeconds(PID), deliveredAt0.get()});
+            int k = seconds.size() - 1;
+            if (k < 2) continue;
+            if (warm(seconds.get(k - 2), seconds.get(k - 1), seconds.get(k), maxJitPercent)) break;
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
 
     /**
      * Ring bytes per SST row the default window may take: 2.5 MiB, which holds 2048 slots at 1 KiB (1152 B) and 256 at
@@ -175,7 +243,7 @@ public final class MulticastBenchmark {
             t.start();
             threads.add(t);
         }
-        Thread.sleep((long) (warmup * 1000));
+        double warmedFor = warmUp(deliveredAt0, warmup);
         jdk.jfr.Recording jfr = null;
         if (jfrPrefix != null) {
             jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
@@ -192,11 +260,13 @@ public final class MulticastBenchmark {
             jfr.start();
         }
         Map<String, Long> cpu0 = threadCpu ? cpuByThreadGroup() : Map.of();
+        double jit0 = ProcStat.jitCpuSeconds(PID), cpu0all = ProcStat.cpuSeconds(PID);
         long c0 = deliveredAt0.get();
         long t0 = System.nanoTime();
         Thread.sleep((long) (measure * 1000));
         long c1 = deliveredAt0.get();
         long t1 = System.nanoTime();
+        double jitPercent = 100 * (ProcStat.jitCpuSeconds(PID) - jit0) / (ProcStat.cpuSeconds(PID) - cpu0all);
         Map<String, Long> cpu1 = threadCpu ? cpuByThreadGroup() : Map.of();
         if (jfr != null) {
             jfr.stop();
@@ -210,7 +280,7 @@ public final class MulticastBenchmark {
         if (threadCpu) printCpu(cpu0, cpu1, (t1 - t0) / 1e9, c1 - c0);
         stop.set(true);
         for (Thread t : threads) t.join(5000);
-        return new Point(c1 - c0, (t1 - t0) / 1e9);
+        return new Point(c1 - c0, (t1 - t0) / 1e9, warmedFor, jitPercent);
     }
 
     /** CPU nanoseconds per thread group (a thread's name with its digits removed), live threads only. */

@@ -85,4 +85,28 @@ class MulticastWindowTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--jgroups-stack wants documented or legacy");
     }
+
+    @Test
+    void theWarmUpIsAdaptiveUpToTwentySecondsUnlessToldOtherwise() {
+        assertThat(MulticastBenchmark.maxWarmup(2, Double.NaN)).isEqualTo(MulticastBenchmark.DEFAULT_MAX_WARMUP);
+        assertThat(MulticastBenchmark.maxWarmup(30, Double.NaN)).as("a longer minimum wins").isEqualTo(30);
+        assertThat(MulticastBenchmark.maxWarmup(2, 2)).as("the fixed warm-up of old").isEqualTo(2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MulticastBenchmark.maxWarmup(4, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void warmOnceTheJitIsAtMostItsShareAndTheRateStoppedRising() {
+        // Readings: JIT CPU s, JVM CPU s, deliveries so far; one second apart; 3 s of CPU over the two seconds.
+        double[] two = {10, 100, 0};
+        assertThat(MulticastBenchmark.warm(two, new double[] {10.05, 101.5, 1000}, new double[] {10.1, 103, 2000}, 5))
+                .as("JIT 3.3 %%, rate flat").isTrue();
+        assertThat(MulticastBenchmark.warm(two, new double[] {10.05, 101.5, 1000}, new double[] {10.1, 103, 2040}, 5))
+                .as("rate up 4 %%").isTrue();
+        assertThat(MulticastBenchmark.warm(two, new double[] {10.05, 101.5, 1000}, new double[] {10.1, 103, 2100}, 5))
+                .as("rate still rising 10 %%").isFalse();
+        assertThat(MulticastBenchmark.warm(two, new double[] {10.2, 101.5, 1000}, new double[] {10.4, 103, 2000}, 5))
+                .as("JIT 13 %% of the CPU").isFalse();
+        assertThat(MulticastBenchmark.warm(two, new double[] {Double.NaN, 101.5, 1000}, new double[] {Double.NaN, Double.NaN, 2000}, 5))
+                .as("/proc unreadable: not known to be warm").isFalse();
+    }
 }
