@@ -113,17 +113,9 @@ final class PendingRequests {
      */
     private final AtomicLong nextId = new AtomicLong(new SplittableRandom().nextLong(1, 1L << 62));
     private final int limit;
-    /** At most the deadline of every filed request: expiry returns at once before it (see {@link DeadlineBound}). */
-    private final DeadlineBound dueFrom;
 
     PendingRequests(int limit) {
-        this(limit, new DeadlineBound());
-    }
-
-    /** With the given bound (tests: a broken twin of its rule). */
-    PendingRequests(int limit, DeadlineBound dueFrom) {
         this.limit = limit;
-        this.dueFrom = dueFrom;
     }
 
     /** Registers a new request or throws {@link OverloadedException} when {@code limit} are pending. */
@@ -157,8 +149,6 @@ final class PendingRequests {
         if (bySessionToo && !bySession.compareAndSet(sessionSlot(s.clientId(), s.sequence()), null, p)) {
             sessionOverflow.put(new SessionKey(s.clientId(), s.sequence()), p);
         }
-        // After filing (DeadlineBound's rule: a scan that starts later reads it, an earlier one cannot raise the bound past it).
-        dueFrom.lower(p.deadlineNanos());
         return p;
     }
 
@@ -240,26 +230,14 @@ final class PendingRequests {
         return count.get();
     }
 
-    /**
-     * Removes every request whose deadline passed; the caller fails them. One thread only (the node's loop). Returns at
-     * once while the bound says nothing can be due; otherwise scans and sets the bound to the earliest deadline left,
-     * so under steady load it scans about once per request timeout rather than on every call.
-     */
+    /** Removes every request whose deadline passed; the caller fails them. */
     void expire(long now, java.util.function.Consumer<Pending> onExpired) {
-        if (dueFrom.nothingDue(now)) return;
-        dueFrom.startScan(now);
-        long[] earliest = {now + DeadlineBound.HORIZON};
         forEach(p -> {
-            if (now - p.deadlineNanos() >= 0) {
-                if (unfile(p)) {
-                    forgetSession(p);
-                    onExpired.accept(p);
-                }
-            } else if (p.deadlineNanos() - earliest[0] < 0) {
-                earliest[0] = p.deadlineNanos();
+            if (now - p.deadlineNanos() >= 0 && unfile(p)) {
+                forgetSession(p);
+                onExpired.accept(p);
             }
         });
-        dueFrom.endScan(earliest[0]);
     }
 
     void failAll(Throwable cause) {
