@@ -1,6 +1,7 @@
 package io.tandem.bench.peers;
 
 import io.tandem.bench.Slowness;
+import io.tandem.bench.SteadyState;
 import io.tandem.bench.os.ProcStat;
 import java.nio.file.Files;
 import java.nio.file.Path;

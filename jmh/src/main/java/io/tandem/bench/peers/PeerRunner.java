@@ -2,6 +2,7 @@ package io.tandem.bench.peers;
 
 import io.tandem.bench.FaultInjector;
 import io.tandem.bench.Slowness;
+import io.tandem.bench.SteadyState;
 import io.tandem.bench.os.Cleanup;
 import io.tandem.bench.os.ProcStat;
 import io.tandem.bench.os.Signals;

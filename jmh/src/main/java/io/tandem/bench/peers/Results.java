@@ -1,5 +1,6 @@
 package io.tandem.bench.peers;
 
+import io.tandem.bench.SteadyState;
 import java.util.List;
 
 /** What the peer benchmark measured: one record per throughput trial and per slowdown scenario. */

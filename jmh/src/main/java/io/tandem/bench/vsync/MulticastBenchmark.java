@@ -4,6 +4,7 @@ import io.tandem.api.Channel;
 import io.tandem.api.Message;
 import io.tandem.api.Receiver;
 import io.tandem.api.Tandem;
+import io.tandem.bench.SteadyState;
 import io.tandem.bench.os.ProcStat;
 import io.tandem.engine.NodeId;
 import io.tandem.protocols.Protocols;
@@ -52,11 +53,12 @@ import org.jgroups.JChannel;
  * BACKOFF parks; default 200,20);
  * {@code --thread-cpu true} prints the CPU each thread group used while measured, {@code --jfr} records a JFR
  * profile (settings "profile") of each measured interval.
- * The warm-up is adaptive, the same rule for every system ({@link #warmUp}): after {@code --warmup} seconds it ends
- * once the JIT compiler threads used at most {@code --max-jit} percent (default 5) of this JVM's CPU over the last 2 s
- * and the last second's deliveries were at most 5 % above the second before; at the latest after {@code --max-warmup}
- * seconds (default {@link #DEFAULT_MAX_WARMUP}, or {@code --warmup} if that is longer; {@code --max-warmup} equal to
- * {@code --warmup} gives the fixed warm-up of sessions up to 25).
+ * The warm-up is adaptive, the same rule for every system and the peer harness' rule ({@link SteadyState},
+ * {@link #warmupRule}): after {@code --warmup} whole seconds it ends once the JIT compiler threads used at most
+ * {@code --max-jit} percent (default 5) of this JVM's CPU over the last 2 s and those 2 s delivered at most 5 % more
+ * than the 2 s before; at the latest after {@code --max-warmup} seconds (default {@link #DEFAULT_MAX_WARMUP}, or
+ * {@code --warmup} if that is longer; {@code --max-warmup} equal to {@code --warmup} gives the fixed warm-up of
+ * sessions up to 25).
  * Prints one CSV line per point: system,n,payload,msgs_per_s,delivered,seconds,warmup_s,jit_pct (the warm-up it took,
  * and the JIT compiler threads' share of this JVM's CPU during the measured seconds, from /proc).
  */
@@ -67,7 +69,8 @@ public final class MulticastBenchmark {
         List<Integer> sizes = List.of(2, 3, 4, 5);
         List<Integer> payloads = List.of(64, 1024, 8192);
         List<String> systems = List.of("tandem-raw", "tandem-ordered", "jgroups-raw", "jgroups-sequencer");
-        double warmup = 2, measure = 4;
+        int warmup = 2, maxWarmup = -1;
+        double measure = 4, maxJitPercent = 5;
         int basePort = 23000;
         int window = 0; // 0: sized by the slot (windowFor)
         for (int i = 0; i < args.length; i += 2) {
@@ -76,9 +79,9 @@ public final class MulticastBenchmark {
                 case "--sizes" -> sizes = ints(v);
                 case "--payloads" -> payloads = ints(v);
                 case "--systems" -> systems = List.of(v.split(","));
-                case "--warmup" -> warmup = Double.parseDouble(v);
+                case "--warmup" -> warmup = seconds("--warmup", v);
                 case "--measure" -> measure = Double.parseDouble(v);
-                case "--max-warmup" -> maxWarmup = Double.parseDouble(v);
+                case "--max-warmup" -> maxWarmup = seconds("--max-warmup", v);
                 case "--max-jit" -> maxJitPercent = Double.parseDouble(v);
                 case "--base-port" -> basePort = Integer.parseInt(v);
                 case "--window" -> window = Integer.parseInt(v);
@@ -92,7 +95,7 @@ public final class MulticastBenchmark {
         }
         System.out.println("# " + System.getProperty("java.vm.name") + " " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, "
                 + System.getProperty("os.name") + " " + System.getProperty("os.version"));
-        maxWarmup = maxWarmup(warmup, maxWarmup);
+        warmupRule = warmupRule(warmup, maxWarmup, maxJitPercent);
         System.out.println("system,n,payload,msgs_per_s,delivered,seconds,warmup_s,jit_pct");
         int run = 0;
         for (int n : sizes) {
@@ -101,10 +104,10 @@ public final class MulticastBenchmark {
                     int port = basePort + (run++ % 90) * 10;
                     pointName = system + "-" + n + "-" + payload;
                     Point p = switch (system) {
-                        case "tandem-raw" -> tandem(n, payload, VsyncConfig.Delivery.RAW, window, port, warmup, measure, run);
-                        case "tandem-ordered" -> tandem(n, payload, VsyncConfig.Delivery.ORDERED, window, port, warmup, measure, run);
-                        case "jgroups-raw" -> jgroups(n, payload, false, port, warmup, measure, run);
-                        case "jgroups-sequencer" -> jgroups(n, payload, true, port, warmup, measure, run);
+                        case "tandem-raw" -> tandem(n, payload, VsyncConfig.Delivery.RAW, window, port, measure, run);
+                        case "tandem-ordered" -> tandem(n, payload, VsyncConfig.Delivery.ORDERED, window, port, measure, run);
+                        case "jgroups-raw" -> jgroups(n, payload, false, port, measure, run);
+                        case "jgroups-sequencer" -> jgroups(n, payload, true, port, measure, run);
                         default -> throw new IllegalArgumentException("unknown system " + system);
                     };
                     System.out.printf(Locale.ROOT, "%s,%d,%d,%.0f,%d,%.2f,%.1f,%.1f%n", system, n, payload, p.delivered / p.seconds, p.delivered, p.seconds,
@@ -125,52 +128,47 @@ public final class MulticastBenchmark {
      * first points of a JVM, and up to 12 s both ran faster (Tandem's 8 KiB rate at 2 members 1.4-2x); 12 s was still
      * reached at the first point of most JVMs, hence 20.
      */
-    static final double DEFAULT_MAX_WARMUP = 20;
-    /** Longest adaptive warm-up in seconds ({@code --max-warmup}; NaN until the options are read). */
-    private static double maxWarmup = Double.NaN;
-
-    /** The longest warm-up: {@code --max-warmup} if given (never below {@code --warmup}), else the default or {@code --warmup}. */
-    static double maxWarmup(double warmup, double given) {
-        if (Double.isNaN(given)) return Math.max(warmup, DEFAULT_MAX_WARMUP);
-        if (given < warmup) throw new IllegalArgumentException("--max-warmup must be >= --warmup (" + warmup + "), was " + given);
-        return given;
-    }
+    static final int DEFAULT_MAX_WARMUP = 20;
+    /** Seconds over which the JIT's share is taken and the rate compared with the seconds before (2: vsync26's window). */
+    static final int WARMUP_SPAN = 2;
+    /** When a point is warm (set from the options in {@link #main}). */
+    private static SteadyState warmupRule = warmupRule(2, -1, 5);
 
     /**
-     * Whether the warm-up is over, from three readings one second apart (each: JIT compiler CPU seconds, this JVM's CPU
-     * seconds, deliveries at member 0 so far): the JIT used at most {@code maxJitPercent} of the CPU between the first
-     * and the last, and the last second delivered at most 5 % more than the one before.
+     * The warm-up rule: the peer harness' {@link SteadyState} over {@link #WARMUP_SPAN} seconds of this one JVM, at least
+     * {@code warmup} seconds, at most {@code maxWarmup} ({@code -1}: not given, the default or {@code warmup} if that is
+     * longer; equal to {@code warmup}: the fixed warm-up of sessions up to 25), ended early once the JIT compiler threads
+     * used at most {@code maxJitPercent} of the JVM's CPU over the last 2 s and those 2 s delivered at most 5 % more than
+     * the 2 s before. The same rule for Tandem and JGroups: the JVM, not the system, is warm.
      */
-    static boolean warm(double[] twoAgo, double[] oneAgo, double[] now, double maxJitPercent) {
-        double cpu = now[1] - twoAgo[1];
-        if (!(cpu > 0)) return false; // unknown (NaN: /proc unreadable) or nothing measured: not known to be warm
-        double jit = 100 * (now[0] - twoAgo[0]) / cpu;
-        return jit <= maxJitPercent && now[2] - oneAgo[2] <= (oneAgo[2] - twoAgo[2]) * 1.05;
+    static SteadyState warmupRule(int warmup, int maxWarmup, double maxJitPercent) {
+        if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0 seconds, was " + warmup);
+        if (maxWarmup < 0) return new SteadyState(warmup, Math.max(warmup, DEFAULT_MAX_WARMUP), WARMUP_SPAN, 0.05, maxJitPercent);
+        if (maxWarmup < warmup) throw new IllegalArgumentException("--max-warmup must be >= --warmup (" + warmup + "), was " + maxWarmup);
+        return new SteadyState(warmup, maxWarmup, WARMUP_SPAN, 0.05, maxJitPercent);
     }
-    /** The JIT's largest share (percent) of this JVM's CPU over the last 2 s for the adaptive warm-up to end. */
-    private static double maxJitPercent = 5;
+
     private static final long PID = ProcessHandle.current().pid();
 
     /**
-     * The warm-up (vsync26): at least {@code minSeconds}; then it goes on, one second at a time,
-     * until the JIT compiler threads used at most {@link #maxJitPercent} of this JVM's CPU over the last 2 s and the last
-     * second delivered at most 5 % more than the second before (the PeerBenchmark's steady-state rule, SteadyState,
-     * in one JVM; {@link #warm}), or until the longest warm-up ({@link #maxWarmup(double, double)}). The same rule for Tandem and JGroups: the JVM, not the system, is
-     * warm. Why: with the fixed 2 s, vsync25 saw C2 at 22-36 % of a core through the measured seconds. Returns the
-     * seconds it took.
+     * The warm-up (vsync26; the rule shared with the peer harness from session 27): one reading per second from the
+     * senders' start (deliveries at member 0 in that second, this JVM's JIT compiler and total CPU seconds so far) until
+     * {@link #warmupRule} says the point is warm. Why: with the fixed 2 s, vsync25 saw C2 at 22-36 % of a core through
+     * the measured seconds. Returns the seconds it took.
      */
-    private static double warmUp(AtomicLong deliveredAt0, double minSeconds) throws InterruptedException {
+    private static double warmUp(AtomicLong deliveredAt0) throws InterruptedException {
         long start = System.nanoTime();
-        Thread.sleep((long) (minSeconds * 1000));
-        if (maxWarmup <= minSeconds) return (System.nanoTime() - start) / 1e9;
-        List<double[]> seconds = new ArrayList<>(); // per second: JIT CPU s, JVM CPU s, deliveries so far
-        seconds.add(new double[] {ProcStat.jitCpuSeconds(PID), ProcStat.cpuSeconds(PID), deliveredAt0.get()});
-        while ((System.nanoTime() - start) / 1e9 < maxWarmup) {
-            Thread.sleep(1000);
-            seconds.add(new double[] {ProcStat.jitCpuSeconds(PID), ProcStat.cpuSeconds(PID), deliveredAt0.get()});
-            int k = seconds.size() - 1;
-            if (k < 2) continue;
-            if (warm(seconds.get(k - 2), seconds.get(k - 1), seconds.get(k), maxJitPercent)) break;
+        List<Long> perSecond = new ArrayList<>();
+        List<Double> jitSoFar = new ArrayList<>(), cpuSoFar = new ArrayList<>();
+        long before = deliveredAt0.get();
+        while (!warmupRule.done(perSecond, jitSoFar, cpuSoFar)) {
+            long wait = start + (perSecond.size() + 1) * 1_000_000_000L - System.nanoTime();
+            if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // the next second's reading
+            long now = deliveredAt0.get();
+            perSecond.add(now - before);
+            before = now;
+            jitSoFar.add(ProcStat.jitCpuSeconds(PID));
+            cpuSoFar.add(ProcStat.cpuSeconds(PID));
         }
         return (System.nanoTime() - start) / 1e9;
     }
@@ -228,6 +226,17 @@ public final class MulticastBenchmark {
 
     private static final java.util.concurrent.atomic.AtomicReference<Throwable> FIRST_ERROR = new java.util.concurrent.atomic.AtomicReference<>();
 
+    /** Whole seconds for {@code option}, or a clear error. */
+    static int seconds(String option, String v) {
+        try {
+            int s = Integer.parseInt(v.trim());
+            if (s >= 0) return s;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " wants whole seconds >= 0, was '" + v + "'");
+    }
+
     private static List<Integer> ints(String csv) {
         List<Integer> out = new ArrayList<>();
         for (String s : csv.split(",")) out.add(Integer.parseInt(s.trim()));
@@ -235,7 +244,7 @@ public final class MulticastBenchmark {
     }
 
     /** Senders on every member, counting deliveries at member 0 between warm-up end and measure end. */
-    private static Point drive(int n, List<Runnable> senders, AtomicLong deliveredAt0, AtomicBoolean stop, double warmup, double measure) throws Exception {
+    private static Point drive(int n, List<Runnable> senders, AtomicLong deliveredAt0, AtomicBoolean stop, double measure) throws Exception {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Thread t = new Thread(senders.get(i), "sender-" + i);
@@ -243,7 +252,7 @@ public final class MulticastBenchmark {
             t.start();
             threads.add(t);
         }
-        double warmedFor = warmUp(deliveredAt0, warmup);
+        double warmedFor = warmUp(deliveredAt0);
         jdk.jfr.Recording jfr = null;
         if (jfrPrefix != null) {
             jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
@@ -313,7 +322,7 @@ public final class MulticastBenchmark {
                 .forEach(e -> System.out.printf(Locale.ROOT, "#   %5.1f%% of a core  %s (%d threads)%n", 100 * e.getValue()[0], e.getKey(), (int) e.getValue()[1]));
     }
 
-    private static Point tandem(int n, int payload, VsyncConfig.Delivery delivery, int window, int basePort, double warmup, double measure, int run) throws Exception {
+    private static Point tandem(int n, int payload, VsyncConfig.Delivery delivery, int window, int basePort, double measure, int run) throws Exception {
         Map<NodeId, Endpoint> members = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) members.put(NodeId.of("n" + (i + 1)), new Endpoint("127.0.0.1", basePort + i));
         int slotBytes = Math.max(512, (payload + 48 + 63) / 64 * 64 + 64);
@@ -362,7 +371,7 @@ public final class MulticastBenchmark {
                     }
                 });
             }
-            return drive(n, senders, deliveredAt0, stop, warmup, measure);
+            return drive(n, senders, deliveredAt0, stop, measure);
         } finally {
             for (Channel c : channels) c.close();
         }
@@ -470,7 +479,7 @@ public final class MulticastBenchmark {
         }
     }
 
-    private static Point jgroups(int n, int payload, boolean sequencer, int basePort, double warmup, double measure, int run) throws Exception {
+    private static Point jgroups(int n, int payload, boolean sequencer, int basePort, double measure, int run) throws Exception {
         StringBuilder hosts = new StringBuilder();
         for (int i = 0; i < n; i++) hosts.append(i == 0 ? "" : ",").append("127.0.0.1[").append(basePort + i).append("]");
         List<JChannel> channels = new ArrayList<>();
@@ -515,7 +524,7 @@ public final class MulticastBenchmark {
                     }
                 });
             }
-            return drive(n, senders, deliveredAt0, stop, warmup, measure);
+            return drive(n, senders, deliveredAt0, stop, measure);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

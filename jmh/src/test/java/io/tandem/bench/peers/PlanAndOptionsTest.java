@@ -3,6 +3,7 @@ package io.tandem.bench.peers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.bench.SteadyState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

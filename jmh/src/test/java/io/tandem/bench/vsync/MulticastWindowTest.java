@@ -1,7 +1,10 @@
 package io.tandem.bench.vsync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tandem.bench.SteadyState;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MulticastWindowTest {
@@ -42,7 +45,7 @@ class MulticastWindowTest {
     @Test
     void aMalformedIdleOptionIsAClearError() {
         for (String bad : new String[] {"20", "20,x", "-1,2", "1,2,3", ""}) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MulticastBenchmark.idleStrategy(bad))
+            assertThatThrownBy(() -> MulticastBenchmark.idleStrategy(bad))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("--idle wants spins,yields");
         }
@@ -81,32 +84,44 @@ class MulticastWindowTest {
 
     @Test
     void anUnknownJGroupsStackIsAClearError() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MulticastBenchmark.JGroupsStack.parse("fast"))
+        assertThatThrownBy(() -> MulticastBenchmark.JGroupsStack.parse("fast"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--jgroups-stack wants documented or legacy");
     }
 
     @Test
-    void theWarmUpIsAdaptiveUpToTwentySecondsUnlessToldOtherwise() {
-        assertThat(MulticastBenchmark.maxWarmup(2, Double.NaN)).isEqualTo(MulticastBenchmark.DEFAULT_MAX_WARMUP);
-        assertThat(MulticastBenchmark.maxWarmup(30, Double.NaN)).as("a longer minimum wins").isEqualTo(30);
-        assertThat(MulticastBenchmark.maxWarmup(2, 2)).as("the fixed warm-up of old").isEqualTo(2);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MulticastBenchmark.maxWarmup(4, 2)).isInstanceOf(IllegalArgumentException.class);
+    void theWarmUpIsThePeerHarnessRuleOverTwoSecondsUpToTwentyUnlessToldOtherwise() {
+        assertThat(MulticastBenchmark.warmupRule(2, -1, 5)).isEqualTo(new SteadyState(2, MulticastBenchmark.DEFAULT_MAX_WARMUP, 2, 0.05, 5));
+        assertThat(MulticastBenchmark.warmupRule(30, -1, 5).maxSeconds()).as("a longer minimum wins").isEqualTo(30);
+        assertThat(MulticastBenchmark.warmupRule(2, 2, 5).adaptive()).as("the fixed warm-up of old").isFalse();
+        assertThatThrownBy(() -> MulticastBenchmark.warmupRule(4, 2, 5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--max-warmup must be >= --warmup");
+        assertThatThrownBy(() -> MulticastBenchmark.seconds("--warmup", "2.5")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--warmup wants whole seconds >= 0, was '2.5'");
+        assertThatThrownBy(() -> MulticastBenchmark.seconds("--max-warmup", "-1")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(MulticastBenchmark.seconds("--warmup", "3")).isEqualTo(3);
     }
 
     @Test
-    void warmOnceTheJitIsAtMostItsShareAndTheRateStoppedRising() {
-        // Readings: JIT CPU s, JVM CPU s, deliveries so far; one second apart; 3 s of CPU over the two seconds.
-        double[] two = {10, 100, 0};
-        assertThat(MulticastBenchmark.warm(two, new double[] {10.05, 101.5, 1000}, new double[] {10.1, 103, 2000}, 5))
-                .as("JIT 3.3 %%, rate flat").isTrue();
-        assertThat(MulticastBenchmark.warm(two, new double[] {10.05, 101.5, 1000}, new double[] {10.1, 103, 2040}, 5))
-                .as("rate up 4 %%").isTrue();
-        assertThat(MulticastBenchmark.warm(two, new double[] {10.05, 101.5, 1000}, new double[] {10.1, 103, 2100}, 5))
+    void warmOnceTheJitIsAtMostItsShareOverTwoSecondsAndTheRateStoppedRising() {
+        SteadyState rule = MulticastBenchmark.warmupRule(2, -1, 5);
+        // Four seconds of 1000 deliveries, 1.5 s of CPU a second; JIT seconds so far at the end of each second.
+        List<Long> flat = List.of(1000L, 1000L, 1000L, 1000L);
+        List<Double> cpu = List.of(101.5, 103.0, 104.5, 106.0);
+        assertThat(rule.done(flat, List.of(10.0, 10.05, 10.1, 10.15), cpu)).as("JIT 3.3 %%, rate flat").isTrue();
+        assertThat(rule.done(flat.subList(0, 3), List.of(10.0, 10.05, 10.1), cpu.subList(0, 3)))
+                .as("three seconds: two spans are not yet there").isFalse();
+        assertThat(rule.done(List.of(1000L, 1000L, 1030L, 1030L), List.of(10.0, 10.05, 10.1, 10.15), cpu)).as("rate up 3 %%").isTrue();
+        assertThat(rule.done(List.of(1000L, 1000L, 1100L, 1100L), List.of(10.0, 10.05, 10.1, 10.15), cpu))
                 .as("rate still rising 10 %%").isFalse();
-        assertThat(MulticastBenchmark.warm(two, new double[] {10.2, 101.5, 1000}, new double[] {10.4, 103, 2000}, 5))
-                .as("JIT 13 %% of the CPU").isFalse();
-        assertThat(MulticastBenchmark.warm(two, new double[] {Double.NaN, 101.5, 1000}, new double[] {Double.NaN, Double.NaN, 2000}, 5))
-                .as("/proc unreadable: not known to be warm").isFalse();
+        assertThat(rule.done(flat, List.of(10.0, 10.05, 10.25, 10.45), cpu)).as("JIT 13 %% of the CPU over the last 2 s").isFalse();
+        assertThat(rule.done(flat, List.of(10.0, 10.05, Double.NaN, Double.NaN), cpu)).as("/proc unreadable: not known to be warm").isFalse();
+        List<Long> twenty = new java.util.ArrayList<>();
+        List<Double> nan = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            twenty.add(1000L * (i + 1));
+            nan.add(Double.NaN);
+        }
+        assertThat(rule.done(twenty, nan, nan)).as("still rising and unreadable: warm at the longest warm-up").isTrue();
     }
 }

@@ -1,4 +1,4 @@
-package io.tandem.bench.peers;
+package io.tandem.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

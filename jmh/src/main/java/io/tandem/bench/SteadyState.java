@@ -1,4 +1,4 @@
-package io.tandem.bench.peers;
+package io.tandem.bench;
 
 import java.util.List;
 
@@ -15,18 +15,18 @@ import java.util.List;
  * much as replication. A share of a core (the fail-slow rule) would let a system that is still compiling pass
  * sooner the less CPU it uses in all.
  */
-record SteadyState(int minSeconds, int maxSeconds, int span, double tolerance, double maxJitPercent) {
-    SteadyState {
+public record SteadyState(int minSeconds, int maxSeconds, int span, double tolerance, double maxJitPercent) {
+    public SteadyState {
         if (minSeconds < 0 || maxSeconds < minSeconds) throw new IllegalArgumentException("warm-up needs 0 <= min <= max, was " + minSeconds + ".." + maxSeconds);
         if (span < 1 || tolerance < 0 || maxJitPercent < 0) throw new IllegalArgumentException("span must be >= 1, tolerance and JIT share >= 0");
     }
 
     /** A fixed warm-up of {@code seconds} (min = max): the harness before issue 25. */
-    static SteadyState fixed(int seconds) {
+    public static SteadyState fixed(int seconds) {
         return new SteadyState(seconds, seconds, 5, 0.05, 5);
     }
 
-    boolean adaptive() {
+    public boolean adaptive() {
         return maxSeconds > minSeconds;
     }
 
@@ -35,7 +35,7 @@ record SteadyState(int minSeconds, int maxSeconds, int span, double tolerance, d
      * each second, the JIT compiler CPU seconds and all CPU seconds used so far by the trial's JVMs (NaN readings make
      * a second undecidable: not warm, unless the maximum is reached).
      */
-    boolean done(List<Long> ops, List<Double> jitSecondsSoFar, List<Double> cpuSecondsSoFar) {
+    public boolean done(List<Long> ops, List<Double> jitSecondsSoFar, List<Double> cpuSecondsSoFar) {
         int n = ops.size();
         if (jitSecondsSoFar.size() != n || cpuSecondsSoFar.size() != n) throw new IllegalArgumentException("one JIT and one CPU reading per second are needed");
         if (n < minSeconds) return false;
@@ -50,12 +50,12 @@ record SteadyState(int minSeconds, int maxSeconds, int span, double tolerance, d
     }
 
     /** The JIT's share (percent) of the CPU between readings {@code from} and {@code to}; NaN if unknown or no CPU was used. */
-    static double jitPercent(List<Double> jitSecondsSoFar, List<Double> cpuSecondsSoFar, int from, int to) {
+    public static double jitPercent(List<Double> jitSecondsSoFar, List<Double> cpuSecondsSoFar, int from, int to) {
         return jitPercent(jitSecondsSoFar.get(to) - jitSecondsSoFar.get(from), cpuSecondsSoFar.get(to) - cpuSecondsSoFar.get(from));
     }
 
     /** {@code jit} seconds as a percentage of {@code cpu} seconds; NaN if either is unknown or no CPU was used. */
-    static double jitPercent(double jit, double cpu) {
+    public static double jitPercent(double jit, double cpu) {
         if (Double.isNaN(jit) || Double.isNaN(cpu) || cpu <= 0) return Double.NaN;
         return 100 * jit / cpu;
     }
