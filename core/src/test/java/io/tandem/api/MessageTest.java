@@ -42,12 +42,7 @@ class MessageTest {
     @Test
     void theChannelDeliversThePayloadAfterTheSendersNameWithoutCopyingIt() {
         java.util.List<Message> got = new java.util.ArrayList<>();
-        ReceiverStateMachine machine = new ReceiverStateMachine(new Receiver() {
-            @Override
-            public void receive(Message message) {
-                got.add(message);
-            }
-        }, false);
+        ReceiverStateMachine machine = recording(got, false);
         byte[] command = ReceiverStateMachine.encode(ReceiverStateMachine.prefix(NodeId.of("node-7")), "payload".getBytes(StandardCharsets.UTF_8));
         byte[] empty = ReceiverStateMachine.encode(ReceiverStateMachine.prefix(NodeId.of("n2")), new byte[0]);
         machine.apply(5, command);
@@ -70,12 +65,7 @@ class MessageTest {
     @Test
     void overAProtocolThatNamesSendersTheCommandIsThePayloadAndItsOriginTheSender() {
         java.util.List<Message> got = new java.util.ArrayList<>();
-        ReceiverStateMachine machine = new ReceiverStateMachine(new Receiver() {
-            @Override
-            public void receive(Message message) {
-                got.add(message);
-            }
-        }, true);
+        ReceiverStateMachine machine = recording(got, true);
         byte[] payload = "payload".getBytes(StandardCharsets.UTF_8);
         byte[] entry = "--payload--".getBytes(StandardCharsets.UTF_8);
         assertThat(machine.applyForResult(5, NodeId.of("node-7"), payload, 0, payload.length)).isEqualTo(new ReceiverStateMachine.Position(5));
@@ -104,5 +94,15 @@ class MessageTest {
             assertThat(r).containsExactly(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(index).array());
             assertThat(ReceiverStateMachine.positionOf(r)).isEqualTo(index);
         }
+    }
+
+    /** A channel's state machine whose receiver adds every message to {@code got}. */
+    private static ReceiverStateMachine recording(java.util.List<Message> got, boolean senderIsOrigin) {
+        return new ReceiverStateMachine(new Receiver() {
+            @Override
+            public void receive(Message message) {
+                got.add(message);
+            }
+        }, senderIsOrigin);
     }
 }
