@@ -24,6 +24,11 @@ public interface Channel extends AutoCloseable {
     /**
      * Sends {@code payload} to the whole group. Completes with the message's position in the
      * total order once it has been delivered to this member's receiver.
+     *
+     * <p>The channel may keep {@code payload} itself, not a copy (as JGroups' messages keep their
+     * arrays): the engine copies it once, into what it sends, after this call returns, and this
+     * member's receiver may be handed this very array. Do not write into it after the call; send
+     * the same unchanged array as often as you like.
      */
     CompletableFuture<Long> send(byte[] payload);
 

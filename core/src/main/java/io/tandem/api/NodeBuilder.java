@@ -181,14 +181,15 @@ public final class NodeBuilder {
         require(id, "id");
         require(protocol, "protocol");
         ReplicatedChannel.ViewTracker views = new ReplicatedChannel.ViewTracker(receiver);
-        RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver), views);
+        boolean senderIsOrigin = protocol.deliversSenderAsOrigin();
+        RuntimeBackedNode node = startWith(new ReceiverStateMachine(receiver, senderIsOrigin), views);
         try {
             views.awaitFirst(runtimeConfig.requestTimeout(), node.runtime());
         } catch (RuntimeException e) {
             node.close();
             throw e;
         }
-        return new ReplicatedChannel(node, new Address(id), views);
+        return new ReplicatedChannel(node, new Address(id), views, senderIsOrigin);
     }
 
     /** The channel API's view of an engine's view. */

@@ -1,6 +1,7 @@
 package io.tandem.api;
 
 import io.tandem.engine.NodeId;
+import io.tandem.engine.Protocol;
 import io.tandem.statemachine.CommandResult;
 import io.tandem.statemachine.StateMachine;
 import java.io.IOException;
@@ -10,14 +11,20 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Runs a channel {@link Receiver} as the replicated state machine: each ordered command is a
- * message (sender name + payload), delivered to {@link Receiver#receive}; snapshots are the
- * receiver's state transfer.
+ * message, delivered to {@link Receiver#receive}; snapshots are the receiver's state transfer.
+ * A command is the sender's name and the payload ({@link #encode}), or, over a protocol that names
+ * each command's sender as its origin ({@link Protocol#deliversSenderAsOrigin}), the payload alone,
+ * its sender the origin (the channel then sends the application's array as it is: no copy per send).
+ * Every member of a group runs the same protocol, so all read their commands the same way.
  */
 final class ReceiverStateMachine implements StateMachine {
     private final Receiver receiver;
+    /** Whether commands are payloads alone and the sender is each command's origin (see the class comment). */
+    private final boolean senderIsOrigin;
 
-    ReceiverStateMachine(Receiver receiver) {
+    ReceiverStateMachine(Receiver receiver, boolean senderIsOrigin) {
         this.receiver = receiver;
+        this.senderIsOrigin = senderIsOrigin;
     }
 
     /** The bytes a sender's commands start with: its name's length and its UTF-8 name (computed once per channel). */
@@ -55,6 +62,42 @@ final class ReceiverStateMachine implements StateMachine {
         return a;
     }
 
+    /** The channel's address of an origin, kept per sender as {@link #sender(byte[], int)} keeps names (no object per message). */
+    private NodeId[] origins = new NodeId[0];
+    private Address[] originAddresses = new Address[0];
+
+    private Address sender(NodeId origin) {
+        for (int i = 0; i < origins.length; i++) {
+            if (origins[i] == origin || origins[i].equals(origin)) return originAddresses[i];
+        }
+        Address a = new Address(origin);
+        if (origins.length < 64) {
+            origins = java.util.Arrays.copyOf(origins, origins.length + 1);
+            origins[origins.length - 1] = origin;
+            originAddresses = java.util.Arrays.copyOf(originAddresses, originAddresses.length + 1);
+            originAddresses[originAddresses.length - 1] = a;
+        }
+        return a;
+    }
+
+    /**
+     * The executor's call. With the sender as origin the payload is the command's range as it is, handed over in
+     * place like a named command's (the sender's own message is the array its application sent). Without, the
+     * name in front of the payload says who sent it and the origin is not read: over a leader's log it is the
+     * leader for a forwarded command, not the sender.
+     */
+    @Override
+    public CommandResult applyForResult(long index, NodeId origin, byte[] buffer, int offset, int length) {
+        if (!senderIsOrigin) return applyForResult(index, buffer, offset, length);
+        if (origin == null) {
+            // Protocol#deliversSenderAsOrigin promises an origin with every command; an engine that broke it cannot
+            // have its messages attributed to anyone, and a made-up sender would be delivered as a fact.
+            throw new IllegalStateException("command " + index + " has no origin, and the channel's protocol promised its sender as one");
+        }
+        receiver.receive(new Message(sender(origin), index, buffer, offset, length));
+        return new Position(index);
+    }
+
     @Override
     public byte[] apply(long index, byte[] command) {
         receive(index, command);
@@ -76,6 +119,8 @@ final class ReceiverStateMachine implements StateMachine {
     }
 
     private void receive(long index, byte[] command) {
+        // Without an origin a payload alone says nothing of its sender: only the executor's call above reads those.
+        if (senderIsOrigin) throw new IllegalStateException("command " + index + " applied without its origin, and the channel's commands carry no sender name");
         int nameLength = command[0] & 0xFF;
         Address src = sender(command, nameLength);
         // The payload is handed over in place, after the sender's name: no copy per delivered message (at 8 KiB

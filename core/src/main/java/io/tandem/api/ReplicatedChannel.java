@@ -52,7 +52,10 @@ final class ReplicatedChannel implements Channel {
     private final RuntimeBackedNode node;
     private final Address self;
     private final ViewTracker views;
-    /** My name as every command of mine starts with it (encoded once, not per send). */
+    /**
+     * My name as every command of mine starts with it (encoded once, not per send), or null when the protocol names
+     * each command's sender as its origin and a command is the payload alone ({@link ReceiverStateMachine}).
+     */
     private final byte[] prefix;
     /**
      * One submit batch per sending thread (a batch is not thread-safe; see {@link #send}). A thread's batch is an
@@ -61,11 +64,11 @@ final class ReplicatedChannel implements Channel {
      */
     private final ThreadLocal<NodeRuntime.SubmitBatch> batches;
 
-    ReplicatedChannel(RuntimeBackedNode node, Address self, ViewTracker views) {
+    ReplicatedChannel(RuntimeBackedNode node, Address self, ViewTracker views, boolean senderIsOrigin) {
         this.node = node;
         this.self = self;
         this.views = views;
-        this.prefix = ReceiverStateMachine.prefix(self.node());
+        this.prefix = senderIsOrigin ? null : ReceiverStateMachine.prefix(self.node());
         NodeRuntime runtime = node.runtime();
         this.batches = ThreadLocal.withInitial(runtime::newSubmitBatch);
     }
@@ -117,9 +120,12 @@ final class ReplicatedChannel implements Channel {
         // submit, whose dependents may send again on this thread; such an inner send submits and flushes its own
         // command, and the refused one was never added to the batch, so the outer flush finds it empty or hands on
         // only what this call added.
+        // Over a protocol that names senders (prefix null) the application's array is the command itself: the engine
+        // copies it once, into its ring slot (issue 22: the name copied in front of it was a copy and an allocation of
+        // the whole payload per send). Channel#send's contract keeps the caller from writing into it afterwards.
         Sent sent = new Sent();
         NodeRuntime.SubmitBatch batch = batches.get();
-        batch.submit(ReceiverStateMachine.encode(prefix, payload), ClientRequest.Session.NONE, sent);
+        batch.submit(prefix == null ? java.util.Objects.requireNonNull(payload, "payload") : ReceiverStateMachine.encode(prefix, payload), ClientRequest.Session.NONE, sent);
         batch.flush();
         return sent;
     }

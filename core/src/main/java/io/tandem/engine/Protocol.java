@@ -75,6 +75,21 @@ public interface Protocol {
     }
 
     /**
+     * Whether every command its engines deliver names, as {@link Committed#origin}, the member the command was
+     * submitted on, on every member: the protocol orders each command at the member a client submitted it on and
+     * never redirects one (so the runtime never forwards it, DESIGN §2.1), and the order tells every member
+     * whose each command is (virtual synchrony: each sender's ring). A channel over such a protocol leaves its
+     * name out of every message and its receivers take the sender from the origin (issue 22: the name was copied
+     * in front of every payload before it reached the engine, a copy and an allocation per send). False by
+     * default, and for any protocol that may order a command at another member (a leader's log: the origin is
+     * the leader for a forwarded command), where the channel keeps the name in the command. Every member of a
+     * group must see the same answer (it is the protocol's, the same on all of them).
+     */
+    default boolean deliversSenderAsOrigin() {
+        return false;
+    }
+
+    /**
      * Why this protocol cannot split its group into shards ({@link #withShards}), naming it; empty if
      * it can. A host checks this when it reads its configuration, before anything starts.
      */

@@ -57,7 +57,7 @@ public final class SequentialExecutor implements Executor {
             case SessionTable.Decision.Apply ignored -> {
                 // Unencoded (issue 25): only a waiting client, a retry or a snapshot asks for the bytes.
                 // The command as a range of the entry the engine delivered (issue 25: no copy of it per entry).
-                CommandResult result = stateMachine.applyForResult(index, entry.commandBuffer(), entry.commandOffset(), entry.commandLength());
+                CommandResult result = stateMachine.applyForResult(index, entry.origin(), entry.commandBuffer(), entry.commandOffset(), entry.commandLength());
                 if (result == null) result = CommandResult.EMPTY;
                 if (hasSession) sessions.record(entry.clientId(), entry.sequence(), entry.lowWatermark(), result);
                 yield new ExecutionListener.Outcome.Applied(result);

@@ -42,6 +42,17 @@ public interface StateMachine {
         return applyForResult(index, command);
     }
 
+    /**
+     * {@link #applyForResult(long, byte[], int, int)} with the member the command was submitted on as the engine
+     * delivered it ({@link io.tandem.engine.Committed#origin}; null if the engine named none): what the executor
+     * calls. A machine that needs to know who sent each command, and runs over a protocol that names it
+     * ({@link io.tandem.engine.Protocol#deliversSenderAsOrigin}), reads it here instead of carrying it in every
+     * command (the channel's receiver). The default ignores it.
+     */
+    default CommandResult applyForResult(long index, io.tandem.engine.NodeId origin, byte[] buffer, int offset, int length) {
+        return applyForResult(index, buffer, offset, length);
+    }
+
     /** Answers a read without changing state. */
     byte[] query(byte[] query);
 

@@ -42,12 +42,7 @@ class MessageTest {
     @Test
     void theChannelDeliversThePayloadAfterTheSendersNameWithoutCopyingIt() {
         java.util.List<Message> got = new java.util.ArrayList<>();
-        ReceiverStateMachine machine = new ReceiverStateMachine(new Receiver() {
-            @Override
-            public void receive(Message message) {
-                got.add(message);
-            }
-        });
+        ReceiverStateMachine machine = recording(got, false);
         byte[] command = ReceiverStateMachine.encode(ReceiverStateMachine.prefix(NodeId.of("node-7")), "payload".getBytes(StandardCharsets.UTF_8));
         byte[] empty = ReceiverStateMachine.encode(ReceiverStateMachine.prefix(NodeId.of("n2")), new byte[0]);
         machine.apply(5, command);
@@ -59,6 +54,36 @@ class MessageTest {
         assertThat(got.get(1).src()).isEqualTo(Address.of("n2"));
         assertThat(got.get(1).length()).isZero();
         assertThat(got.get(1).payload()).isEmpty();
+        // The executor's call: the name in the command says who sent it, whatever the origin (over a leader's log the
+        // origin of a forwarded command is the leader).
+        machine.applyForResult(7, NodeId.of("leader"), command, 0, command.length);
+        assertThat(got.get(2).src()).isEqualTo(Address.of("node-7"));
+        assertThat(got.get(2).position()).isEqualTo(7);
+        assertThat(got.get(2).text()).isEqualTo("payload");
+    }
+
+    @Test
+    void overAProtocolThatNamesSendersTheCommandIsThePayloadAndItsOriginTheSender() {
+        java.util.List<Message> got = new java.util.ArrayList<>();
+        ReceiverStateMachine machine = recording(got, true);
+        byte[] payload = "payload".getBytes(StandardCharsets.UTF_8);
+        byte[] entry = "--payload--".getBytes(StandardCharsets.UTF_8);
+        assertThat(machine.applyForResult(5, NodeId.of("node-7"), payload, 0, payload.length)).isEqualTo(new ReceiverStateMachine.Position(5));
+        machine.applyForResult(6, NodeId.of("n2"), entry, 2, 7);
+        machine.applyForResult(7, NodeId.of("node-7"), new byte[0], 0, 0);
+        assertThat(got.get(0).array()).isSameAs(payload); // handed over as it is: the sender's own message is its array
+        assertThat(got.get(0).src()).isEqualTo(Address.of("node-7"));
+        assertThat(got.get(0).position()).isEqualTo(5);
+        assertThat(got.get(0).text()).isEqualTo("payload");
+        assertThat(got.get(1).array()).isSameAs(entry);
+        assertThat(got.get(1).src()).isEqualTo(Address.of("n2"));
+        assertThat(got.get(1).text()).isEqualTo("payload");
+        assertThat(got.get(2).src()).isSameAs(got.get(0).src()); // one address per sender, not one per message
+        assertThat(got.get(2).length()).isZero();
+        // No sender to be had: refused, never delivered under a made-up name.
+        assertThatThrownBy(() -> machine.applyForResult(8, null, payload, 0, payload.length)).isInstanceOf(IllegalStateException.class).hasMessageContaining("no origin");
+        assertThatThrownBy(() -> machine.apply(8, payload)).isInstanceOf(IllegalStateException.class).hasMessageContaining("without its origin");
+        assertThat(got).hasSize(3);
     }
 
     @Test
@@ -69,5 +94,15 @@ class MessageTest {
             assertThat(r).containsExactly(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(index).array());
             assertThat(ReceiverStateMachine.positionOf(r)).isEqualTo(index);
         }
+    }
+
+    /** A channel's state machine whose receiver adds every message to {@code got}. */
+    private static ReceiverStateMachine recording(java.util.List<Message> got, boolean senderIsOrigin) {
+        return new ReceiverStateMachine(new Receiver() {
+            @Override
+            public void receive(Message message) {
+                got.add(message);
+            }
+        }, senderIsOrigin);
     }
 }

@@ -318,4 +318,75 @@ class NodeRuntimeTest {
         assertThat(received.get(2)).isEqualTo(received.get(0));
         assertThat(received.get(0).getFirst()).isEqualTo("n1:m0@1");
     }
+
+    /**
+     * The channel's rule for leaving its name out of each message ({@link Protocol#deliversSenderAsOrigin}): only a
+     * protocol that orders every command at the member it was submitted on may claim it. The sequencer orders
+     * n2's and n3's sends at n1 (the runtime forwards them there), so the origin of each is n1; it does not claim
+     * the rule, the channel keeps the name in every command, and each receiver names every sender right. Its broken
+     * twin claims the rule: its receivers take the origin (n1) for the sender of the forwarded messages.
+     */
+    @Test
+    void aChannelNamesEachMessagesSenderAlsoWhenAnotherMemberOrdersIt() {
+        assertThat(misattributed(new SequencerProtocol())).isEmpty();
+        assertThat(misattributed(claimsSendersAsOrigin(new SequencerProtocol()))).isNotEmpty().allMatch(m -> m.startsWith("n1 delivered by"));
+    }
+
+    /** Every member sends messages naming it; the deliveries, at any member, whose sender is not the one named. */
+    private List<String> misattributed(Protocol protocol) {
+        LocalNetwork net = network(MEMBERS);
+        List<String> wrong = new CopyOnWriteArrayList<>();
+        List<Integer> counts = new CopyOnWriteArrayList<>();
+        List<Channel> channels = new ArrayList<>();
+        for (String id : MEMBERS) {
+            java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+            Channel ch = Tandem.channel().id(id).members(MEMBERS.toArray(String[]::new)).protocol(protocol)
+                    .transport(setup -> net.transport(setup.self())).inMemoryStorage()
+                    .connect(new Receiver() {
+                        @Override
+                        public void receive(Message message) {
+                            String named = message.text().substring(0, message.text().indexOf(':'));
+                            if (!message.src().equals(Address.of(named))) wrong.add(message.src().node().value() + " delivered by " + id + " for " + message.text());
+                            counts.add(count.incrementAndGet());
+                        }
+                    });
+            closeables.add(ch);
+            channels.add(ch);
+        }
+        List<CompletableFuture<Long>> sends = new ArrayList<>();
+        for (int i = 0; i < 12; i++) sends.add(channels.get(i % 3).send(MEMBERS.get(i % 3) + ":" + i));
+        for (CompletableFuture<Long> f : sends) f.join();
+        Await.until(Duration.ofSeconds(10), () -> counts.stream().filter(c -> c == 12).count() == 3);
+        return wrong;
+    }
+
+    /** A broken twin: {@code protocol} claiming it delivers each command's sender as its origin. */
+    private static Protocol claimsSendersAsOrigin(Protocol protocol) {
+        return new Protocol() {
+            @Override
+            public String name() {
+                return protocol.name() + "-claiming-senders";
+            }
+
+            @Override
+            public Engine createEngine(NodeId self, List<NodeId> members) {
+                return protocol.createEngine(self, members);
+            }
+
+            @Override
+            public io.tandem.routing.RoutingPolicy routing() {
+                return protocol.routing();
+            }
+
+            @Override
+            public boolean deliversSenderAsOrigin() {
+                return true;
+            }
+
+            @Override
+            public void registerMessages(MessageRegistry registry) {
+                protocol.registerMessages(registry);
+            }
+        };
+    }
 }

@@ -95,6 +95,18 @@ public class VirtualSynchronyProtocol implements SimulatedProtocol {
     }
 
     /**
+     * True: a member orders every request it is given in its own ring (the engine refuses with Unavailable or
+     * Overloaded, never with a redirect, so the runtime never forwards one), and every member delivers a group
+     * message with the ring's owner, its sender, as the origin (derecho.md §3.2: a ring is one sender's, its
+     * slots carry no name), in every view, the trimmed messages a sender sends again included (they go again in
+     * its own ring). So a channel leaves its name out of each message (no copy of the payload per send).
+     */
+    @Override
+    public boolean deliversSenderAsOrigin() {
+        return true;
+    }
+
+    /**
      * Timers, window, chunk size and the rejoin delay drawn within their valid ranges (issue 16). A
      * third of the draws never rejoin by themselves ({@code rejoinNanos} 0, a supervisor restarts the
      * process): the fault model then restarts what an episode may have stopped ({@link #faultModel}).

@@ -167,6 +167,45 @@ class VsyncChannelTest {
         }
     }
 
+    /**
+     * Virtual synchrony names each message's sender as its origin ({@code deliversSenderAsOrigin}), so a channel
+     * sends the application's array as the command (no name in front of it, no copy per send): every member still
+     * names every sender right, in one order, and the sender's own receiver is handed the very array it sent, the
+     * others a copy of its bytes (issue 22).
+     */
+    @Test
+    void everyReceiverNamesEachSenderAndTheSenderGetsItsOwnArray() throws Exception {
+        String[] ids = {"n1", "n2", "n3"};
+        VsyncConfig config = VsyncConfig.DEFAULTS;
+        LocalNetwork network = LocalNetwork.of(Protocols.virtualSynchrony(config), ids);
+        Map<String, List<String>> received = new TreeMap<>();
+        Map<String, byte[]> sentArrays = new java.util.concurrent.ConcurrentHashMap<>();
+        List<Channel> channels = new ArrayList<>();
+        try {
+            connectRecording(ids, config, network, channels, received,
+                    msg -> msg.src().node().value() + ">" + msg.text() + (msg.array() == sentArrays.get(msg.text()) ? " (sent array)" : ""));
+            List<CompletableFuture<Long>> sends = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                byte[] payload = (ids[i % 3] + ":" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                sentArrays.put(ids[i % 3] + ":" + i, payload);
+                sends.add(channels.get(i % 3).send(payload));
+            }
+            for (CompletableFuture<Long> f : sends) f.join();
+            Await.until(Duration.ofSeconds(30), () -> received.values().stream().allMatch(l -> l.size() == 30), () -> "deliveries: " + received);
+            for (String id : ids) {
+                List<String> log = received.get(id);
+                assertThat(log.stream().map(m -> m.replace(" (sent array)", "")).toList()).isEqualTo(received.get("n1").stream().map(m -> m.replace(" (sent array)", "")).toList());
+                for (String m : log) {
+                    String sender = m.substring(0, m.indexOf('>'));
+                    assertThat(m.substring(m.indexOf('>') + 1)).as("at %s", id).startsWith(sender + ":");
+                    assertThat(m.endsWith(" (sent array)")).as("at %s: %s", id, m).isEqualTo(sender.equals(id));
+                }
+            }
+        } finally {
+            for (Channel ch : channels) ch.close();
+        }
+    }
+
     /** Connects a channel per member into {@code channels}, each recording {@code record} of what it receives, in order, into {@code received}. */
     private static void connectRecording(String[] ids, VsyncConfig config, LocalNetwork network, List<Channel> channels, Map<String, List<String>> received,
             java.util.function.Function<Message, String> record) {
