@@ -132,6 +132,7 @@ public final class KvServer implements AutoCloseable {
         // down (virtual synchrony on the minority side of a partition, or excluded while paused) asks to
         // join again, as a new process with the state, instead of staying down until someone restarts it.
         Protocol base = Protocols.byName(config.protocol())
+                .withEngineOptions(config.engineOptions())
                 .withHostSettings(config.protocolSettings().withRestartAfterShutdown(SERVER_REJOIN));
         if (config.shards() > 0) {
             // The sample service on Derecho (issue 23): the keys split into durable shards of the group. The

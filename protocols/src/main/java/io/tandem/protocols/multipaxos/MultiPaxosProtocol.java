@@ -156,42 +156,24 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     @Override
     public MultiPaxosProtocol withEngineOptions(java.util.Map<String, String> options) {
         if (options.isEmpty()) return this;
-        MultiPaxosConfig.Builder b = config.toBuilder();
-        MultiPaxosConfig c = config;
-        for (var e : options.entrySet()) {
-            String key = e.getKey();
-            if (!ENGINE_OPTIONS.containsKey(key)) {
-                throw new IllegalArgumentException("unknown " + name + " engine option '" + key + "' (known: " + String.join(", ", ENGINE_OPTIONS.keySet()) + ")");
-            }
-            int v = wholeNumber(key, e.getValue());
+        MultiPaxosConfig c = io.tandem.protocols.EngineOptions.apply(name, ENGINE_OPTIONS, options, config, (cur, key, v) -> {
+            MultiPaxosConfig.Builder b = cur.toBuilder();
             switch (key) {
-                case "max-batch-slots" -> b.maxBatch(v, c.maxBatchBytes());
-                case "max-batch-bytes" -> b.maxBatch(c.maxBatchSlots(), v);
+                case "max-batch-slots" -> b.maxBatch(v, cur.maxBatchBytes());
+                case "max-batch-bytes" -> b.maxBatch(cur.maxBatchSlots(), v);
                 case "window-slots" -> {
                     b.windowSlots(v);
-                    if (c.maxReplicaLagSlots() < v) b.maxReplicaLagSlots(v);
+                    if (cur.maxReplicaLagSlots() < v) b.maxReplicaLagSlots(v);
                 }
-                case "max-inflight-messages" -> b.maxInflight(v, c.maxInflightBytes());
+                case "max-inflight-messages" -> b.maxInflight(v, cur.maxInflightBytes());
                 case "max-queued-commands" -> b.maxQueuedCommands(v);
-                case "batch-max-commands" -> b.batching(v, c.batchDelay());
+                case "batch-max-commands" -> b.batching(v, cur.batchDelay());
                 case "proxy-stripe-slots" -> b.proxyStripeSlots(v);
                 default -> throw new IllegalStateException("ENGINE_OPTIONS lists " + key + " without a case");
             }
-            try {
-                c = b.build();
-            } catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException("engine option " + key + "=" + e.getValue() + ": " + ex.getMessage(), ex);
-            }
-        }
+            return b.build();
+        });
         return new MultiPaxosProtocol(name, c, roles, toleratedWarnings);
-    }
-
-    private static int wholeNumber(String key, String text) {
-        try {
-            return Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("engine option " + key + "=" + text + ": not a whole number", e);
-        }
     }
 
     /** The same protocol (and settings) with its roles placed as {@code deployment} says. */
