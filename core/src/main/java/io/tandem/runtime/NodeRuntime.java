@@ -571,7 +571,7 @@ public final class NodeRuntime implements AutoCloseable {
         delivered = new ArrayList<>(Math.clamp(batch.size(), 16, 4096));
         ExecutionThread.ApplyAll task = new ExecutionThread.ApplyAll(batch);
         // Quietly when nobody here waits for their results (raft27, ExecutionWake): a follower's execution then
-        // wakes once per quiet delay instead of once per AppendEntries.
+        // wakes once per four hand-offs (or within the quiet delay) instead of once per AppendEntries.
         if (executionWake.entriesWakeNow(pending.size() > 0 || !reportResults.isEmpty())) {
             execution.submit(task);
             executionWake.woken(); // it drains the work queued quietly before too

@@ -17,6 +17,29 @@ public final class EngineOptions {
     }
 
     /**
+     * {@code KEY=VALUE} texts (the command line's {@code --engine-option}s, the items of a server's {@code engine-options})
+     * as an ordered map, keys and values stripped; a text without a key or a value, or a key given twice, is refused.
+     */
+    public static Map<String, String> parse(Iterable<String> texts) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String t : texts) {
+            int eq = t.indexOf('=');
+            if (eq <= 0 || t.substring(eq + 1).isBlank()) throw new IllegalArgumentException("'" + t + "' is not KEY=VALUE");
+            String key = t.substring(0, eq).strip();
+            if (out.put(key, t.substring(eq + 1).strip()) != null) throw new IllegalArgumentException("'" + key + "' is given twice");
+        }
+        return out;
+    }
+
+    /** The options a protocol takes, in the order given: key, description, key, description, ... (unmodifiable). */
+    public static Map<String, String> known(String... keysAndDescriptions) {
+        if (keysAndDescriptions.length % 2 != 0) throw new IllegalArgumentException("keys and descriptions come in pairs");
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndDescriptions.length; i += 2) m.put(keysAndDescriptions[i], keysAndDescriptions[i + 1]);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /**
      * {@code config} with each of {@code options} set by {@code setter}, in the map's order; {@code known} maps each
      * option the protocol takes to its description.
      *

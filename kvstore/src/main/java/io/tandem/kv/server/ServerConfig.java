@@ -452,18 +452,9 @@ public record ServerConfig(
             return out;
         }
 
-        /** {@code key=value} items, comma-separated (blank items skipped); a key given twice, or an item without a key, is refused. */
+        /** {@code key=value} items, comma-separated, blank items skipped ({@link io.tandem.protocols.EngineOptions#parse}). */
         static Map<String, String> keyValues(String text) {
-            Map<String, String> out = new LinkedHashMap<>();
-            for (String item : text.split(",")) {
-                String kv = item.strip();
-                if (kv.isEmpty()) continue;
-                int eq = kv.indexOf('=');
-                if (eq <= 0) throw new IllegalArgumentException("'" + kv + "' is not key=value");
-                String key = kv.substring(0, eq).strip();
-                if (out.put(key, kv.substring(eq + 1).strip()) != null) throw new IllegalArgumentException("'" + key + "' is given twice");
-            }
-            return out;
+            return io.tandem.protocols.EngineOptions.parse(java.util.Arrays.stream(text.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList());
         }
 
         static Set<NodeId> nodeSet(String text) {

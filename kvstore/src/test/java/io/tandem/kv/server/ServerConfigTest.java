@@ -177,7 +177,7 @@ class ServerConfigTest {
                 .hasMessageContaining("--engine-options: engine-options does not fit the raft protocol: engine option max-inflight-messages=0: maxInflightMessages must be >= 1, was 0");
         assertThatThrownBy(() -> load(base, "engine-options", "max-batch-slots=1"))
                 .hasMessageContaining("unknown raft engine option 'max-batch-slots' (known: max-inflight-messages,");
-        assertThatThrownBy(() -> load(base, "engine-options", "max-inflight-messages")).hasMessageContaining("--engine-options: engine-options: 'max-inflight-messages' is not key=value");
+        assertThatThrownBy(() -> load(base, "engine-options", "max-inflight-messages")).hasMessageContaining("--engine-options: engine-options: 'max-inflight-messages' is not KEY=VALUE");
         assertThatThrownBy(() -> load(base, "engine-options", "max-batch-entries=1,max-batch-entries=2")).hasMessageContaining("'max-batch-entries' is given twice");
         Map<String, String> paxos = new LinkedHashMap<>(base);
         paxos.put("protocol", "multipaxos");

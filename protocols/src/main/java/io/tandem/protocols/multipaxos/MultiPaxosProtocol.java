@@ -134,19 +134,14 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     }
 
     /** The engine options {@link #withEngineOptions} takes, each a whole number and the config field it sets. */
-    public static final java.util.Map<String, String> ENGINE_OPTIONS = engineOptions();
-
-    private static java.util.Map<String, String> engineOptions() {
-        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-        m.put("max-batch-slots", "maxBatchSlots: slots per Phase 2a / Chosen / catch-up message (1: one command per Phase 2, unbatched)");
-        m.put("max-batch-bytes", "maxBatchBytes: value bytes per such message");
-        m.put("window-slots", "windowSlots: slots proposed and not yet chosen");
-        m.put("max-inflight-messages", "maxInflightMessages: Phase 2a messages per acceptor sent and not yet answered");
-        m.put("max-queued-commands", "maxQueuedCommands: commands waiting at the leader before Overloaded");
-        m.put("batch-max-commands", "batchMaxCommands: commands a batcher collects before it sends its batch");
-        m.put("proxy-stripe-slots", "proxyStripeSlots: consecutive slots the leader hands one proxy leader (1: round-robin per run)");
-        return java.util.Collections.unmodifiableMap(m);
-    }
+    public static final java.util.Map<String, String> ENGINE_OPTIONS = io.tandem.protocols.EngineOptions.known(
+            "max-batch-slots", "maxBatchSlots: slots per Phase 2a / Chosen / catch-up message (1: one command per Phase 2, unbatched)",
+            "max-batch-bytes", "maxBatchBytes: value bytes per such message",
+            "window-slots", "windowSlots: slots proposed and not yet chosen",
+            "max-inflight-messages", "maxInflightMessages: Phase 2a messages per acceptor sent and not yet answered",
+            "max-queued-commands", "maxQueuedCommands: commands waiting at the leader before Overloaded",
+            "batch-max-commands", "batchMaxCommands: commands a batcher collects before it sends its batch",
+            "proxy-stripe-slots", "proxyStripeSlots: consecutive slots the leader hands one proxy leader (1: round-robin per run)");
 
     /**
      * This protocol (name, roles, deployment and slowness check kept) with the {@link #ENGINE_OPTIONS}

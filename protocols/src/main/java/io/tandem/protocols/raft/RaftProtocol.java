@@ -116,16 +116,11 @@ public class RaftProtocol implements SimulatedProtocol {
      * named as MultiPaxos names its own: the leader's per-follower pipeline and batch limits, which a server sets with
      * {@code engine-options} (e.g. {@code max-inflight-messages=4}).
      */
-    public static final java.util.Map<String, String> ENGINE_OPTIONS = engineOptions();
-
-    private static java.util.Map<String, String> engineOptions() {
-        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-        m.put("max-inflight-messages", "maxInflightMessages: AppendEntries per follower sent and not yet acknowledged (>= 1)");
-        m.put("max-inflight-bytes", "maxInflightBytes: entry bytes per follower sent and not yet acknowledged (>= 1)");
-        m.put("max-batch-entries", "maxBatchEntries: entries per AppendEntries (>= 1)");
-        m.put("max-batch-bytes", "maxBatchBytes: entry bytes per AppendEntries, 1 to " + MAX_BATCH_BYTES_OPTION + " (a single larger entry is sent alone)");
-        return java.util.Collections.unmodifiableMap(m);
-    }
+    public static final java.util.Map<String, String> ENGINE_OPTIONS = io.tandem.protocols.EngineOptions.known(
+            "max-inflight-messages", "maxInflightMessages: AppendEntries per follower sent and not yet acknowledged (>= 1)",
+            "max-inflight-bytes", "maxInflightBytes: entry bytes per follower sent and not yet acknowledged (>= 1)",
+            "max-batch-entries", "maxBatchEntries: entries per AppendEntries (>= 1)",
+            "max-batch-bytes", "maxBatchBytes: entry bytes per AppendEntries, 1 to " + MAX_BATCH_BYTES_OPTION + " (a single larger entry is sent alone)");
 
     /**
      * This Raft (its kind and slowness check kept) with the {@link #ENGINE_OPTIONS} given set; each value is validated
