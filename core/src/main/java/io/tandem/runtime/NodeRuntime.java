@@ -176,8 +176,8 @@ public final class NodeRuntime implements AutoCloseable {
     private volatile Runnable afterBatch;
     /** The index last given to the engine's {@code onApplied} (loop thread only). */
     private long appliedDelivered;
-    /** When execution must be woken for lookups queued quietly since it was last woken, or 0 (loop thread only). */
-    private long lookupWakeDue;
+    /** When execution must be woken for work queued quietly (session lookups, entries nobody here waits for; loop thread only). */
+    private final ExecutionWake executionWake;
     /** Entries the engine delivered in the current loop turn (loop thread only); see {@link #handOffDelivered}. */
     private ArrayList<Committed> delivered = new ArrayList<>();
     /** Indexes whose results the engine asked for (written on the loop, read on the execution thread). */
@@ -224,6 +224,7 @@ public final class NodeRuntime implements AutoCloseable {
         this.meters = new MicrometerMeters(registry, self, protocol.name(), this::now);
         this.metrics = new RuntimeMetrics(registry, meters.commonTags());
         this.pending = new PendingRequests(config.maxPendingRequests());
+        this.executionWake = new ExecutionWake(config.quietApply().toNanos(), System::nanoTime);
         this.completions = new Completions();
         var executor = config.executors().create(stateMachine, completions, config.executorLimits());
         this.execution = new ExecutionThread(self.value(), executor, this::onAppliedProgress, this::onExecutionFailure);
@@ -568,21 +569,28 @@ public final class NodeRuntime implements AutoCloseable {
         // was 10-17 % of the loop's samples in the vsync benchmark (vsync13). Only capacity; same entries. Capped so
         // that one huge turn (a catch-up) does not make every later turn allocate a huge array.
         delivered = new ArrayList<>(Math.clamp(batch.size(), 16, 4096));
-        execution.submit(new ExecutionThread.ApplyAll(batch));
-        lookupWakeDue = 0; // woken: it drains the lookups queued before too
+        ExecutionThread.ApplyAll task = new ExecutionThread.ApplyAll(batch);
+        // Quietly when nobody here waits for their results (raft27, ExecutionWake): a follower's execution then
+        // wakes once per four hand-offs (or within the quiet delay) instead of once per AppendEntries.
+        if (executionWake.entriesWakeNow(pending.size() > 0 || !reportResults.isEmpty())) {
+            execution.submit(task);
+            executionWake.woken(); // it drains the work queued quietly before too
+        } else {
+            execution.submitQuietly(task);
+        }
     }
 
     /** Gives execution a task from the loop thread, after the entries delivered before it. */
     private void toExecution(ExecutionThread.Task task) {
         handOffDelivered();
         execution.submit(task);
-        lookupWakeDue = 0;
+        executionWake.woken();
     }
 
-    /** Wakes execution for session lookups queued quietly once they waited {@link #LOOKUP_WAKE_NANOS} (loop thread). */
-    private void wakeExecutionForLookups(long wall) {
-        if (lookupWakeDue != 0 && wall - lookupWakeDue >= 0) {
-            lookupWakeDue = 0;
+    /** Wakes execution for work queued quietly once it is due ({@link ExecutionWake}; loop thread). */
+    private void wakeExecutionIfDue(long wall) {
+        if (executionWake.dueAt(wall)) {
+            executionWake.woken();
             execution.wake();
         }
     }
@@ -671,7 +679,7 @@ public final class NodeRuntime implements AutoCloseable {
         // after this one sees them rather than a park.
         storage.endTurn();
         handOffDelivered();
-        if (lookupWakeDue != 0) wakeExecutionForLookups(System.nanoTime()); // the clock only when a wake is pending
+        if (executionWake.waiting()) wakeExecutionIfDue(System.nanoTime()); // the clock only when a wake is pending
         if (batching) transport.flushBatch();
         if (handled == 0 && work == 0 && inbox.isEmpty()) idle();
         else idleTurns = 0;
@@ -689,7 +697,7 @@ public final class NodeRuntime implements AutoCloseable {
             parkCap = strategy.parkNanos(idleTurns - 1);
         }
         long wait = Math.min(timers.nanosUntilNext(now()), Math.min(MAX_PARK_NANOS, parkCap));
-        if (lookupWakeDue != 0) wait = Math.max(1, Math.min(wait, lookupWakeDue - System.nanoTime()));
+        if (executionWake.waiting()) wait = executionWake.parkNanos(wait, System.nanoTime());
         if (wait <= 0) return;
         parked = true;
         try {
@@ -820,7 +828,7 @@ public final class NodeRuntime implements AutoCloseable {
         // it wake execution anyway within a round trip; waking it now cost one more hand-off per client batch on
         // the leader. A retry of a command that already ran waits at most LOOKUP_WAKE_NANOS more for its answer.
         execution.submitQuietly(new ExecutionThread.Lookup(List.copyOf(sessionLookups), this::stillPending, this::answerFromSessions));
-        if (lookupWakeDue == 0) lookupWakeDue = System.nanoTime() + LOOKUP_WAKE_NANOS;
+        executionWake.queuedQuietly(LOOKUP_WAKE_NANOS);
         sessionLookups.clear();
     }
 

@@ -17,12 +17,21 @@ import java.util.Objects;
  * @param forwardRequests      a request submitted on a member that cannot order it is forwarded to one that
  *                             can (true), or fails with {@link io.tandem.api.NotLeaderException} naming them (false)
  * @param idleStrategy         how the loop waits while a polling engine finds no work ({@link IdleStrategy#BACKOFF})
+ * @param quietApply           zero (the default): committed entries wake the execution thread at once. Positive: on a node
+ *                             where no request is pending and the engine asked for no result (a Raft follower whose
+ *                             clients all talk to the leader), they are queued without waking it and run within this
+ *                             long, or sooner with the next entries someone waits for (raft27, {@link ExecutionWake}).
+ *                             Only for a state machine whose results nobody but this node's requests consumes (the KV
+ *                             server's); an application that reacts to deliveries itself keeps zero. At most 100 ms.
  */
 public record RuntimeConfig(Duration requestTimeout, int maxPendingRequests, int maxSessions, int loopBatch,
                             int maxResultsPerSession, ExecutorFactory executors, boolean forwardRequests,
-                            IdleStrategy idleStrategy) {
+                            IdleStrategy idleStrategy, Duration quietApply) {
+    /** The longest {@code quietApply}: a status's applied index and the engine's {@code onApplied} may lag that much. */
+    public static final Duration MAX_QUIET_APPLY = Duration.ofMillis(100);
+
     public static final RuntimeConfig DEFAULTS = new RuntimeConfig(Duration.ofSeconds(10), 10_000, 100_000, 1024,
-            ExecutorFactory.Limits.DEFAULTS.maxPerSession(), ExecutorFactory.sequential(), true, IdleStrategy.BACKOFF);
+            ExecutorFactory.Limits.DEFAULTS.maxPerSession(), ExecutorFactory.sequential(), true, IdleStrategy.BACKOFF, Duration.ZERO);
 
     public RuntimeConfig {
         if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) throw new IllegalArgumentException("requestTimeout must be positive");
@@ -32,26 +41,33 @@ public record RuntimeConfig(Duration requestTimeout, int maxPendingRequests, int
         if (maxResultsPerSession < 1) throw new IllegalArgumentException("maxResultsPerSession must be >= 1, was " + maxResultsPerSession);
         Objects.requireNonNull(executors, "executors");
         Objects.requireNonNull(idleStrategy, "idleStrategy");
+        if (quietApply == null || quietApply.isNegative() || quietApply.compareTo(MAX_QUIET_APPLY) > 0) {
+            throw new IllegalArgumentException("quietApply must be in [0, " + MAX_QUIET_APPLY.toMillis() + " ms], was " + quietApply);
+        }
     }
 
     public RuntimeConfig withRequestTimeout(Duration timeout) {
-        return new RuntimeConfig(timeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy);
+        return new RuntimeConfig(timeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy, quietApply);
     }
 
     public RuntimeConfig withMaxPendingRequests(int max) {
-        return new RuntimeConfig(requestTimeout, max, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy);
+        return new RuntimeConfig(requestTimeout, max, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy, quietApply);
     }
 
     public RuntimeConfig withExecutors(ExecutorFactory factory) {
-        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, factory, forwardRequests, idleStrategy);
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, factory, forwardRequests, idleStrategy, quietApply);
     }
 
     public RuntimeConfig withForwardRequests(boolean forward) {
-        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forward, idleStrategy);
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forward, idleStrategy, quietApply);
     }
 
     public RuntimeConfig withIdleStrategy(IdleStrategy strategy) {
-        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, strategy);
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, strategy, quietApply);
+    }
+
+    public RuntimeConfig withQuietApply(Duration delay) {
+        return new RuntimeConfig(requestTimeout, maxPendingRequests, maxSessions, loopBatch, maxResultsPerSession, executors, forwardRequests, idleStrategy, delay);
     }
 
     ExecutorFactory.Limits executorLimits() {

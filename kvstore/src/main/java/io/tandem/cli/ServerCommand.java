@@ -65,6 +65,10 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--snapshot-threshold", paramLabel = "ENTRIES", description = "Raft, MultiPaxos, Copilot: take a snapshot after this many applied commands (default: the protocol's, 10000).")
     String snapshotThreshold;
 
+    @Option(names = "--engine-options", paramLabel = "KEY=VALUE,...", description = "The protocol engine's settings, e.g. max-inflight-messages=4 "
+            + "(raft: max-inflight-messages, max-inflight-bytes, max-batch-entries, max-batch-bytes; multipaxos: its engine options); default: the protocol's.")
+    String engineOptions;
+
     @Option(names = "--data-dir", paramLabel = "DIR", description = "This node's data directory (created if missing).")
     String dataDir;
 
@@ -193,6 +197,7 @@ final class ServerCommand implements Callable<Integer> {
         put(f, ServerConfig.Key.ELECTION_TIMEOUT_MIN, electionTimeoutMin);
         put(f, ServerConfig.Key.ELECTION_TIMEOUT_MAX, electionTimeoutMax);
         put(f, ServerConfig.Key.SNAPSHOT_THRESHOLD, snapshotThreshold);
+        put(f, ServerConfig.Key.ENGINE_OPTIONS, engineOptions);
         put(f, ServerConfig.Key.DATA_DIR, dataDir);
         put(f, ServerConfig.Key.FSYNC, fsync == null ? null : fsync.toString());
         put(f, ServerConfig.Key.METRICS_PORT, metricsPort);

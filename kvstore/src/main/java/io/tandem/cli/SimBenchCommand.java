@@ -60,7 +60,8 @@ final class SimBenchCommand implements Callable<Integer> {
     Path deployment;
 
     @Option(names = "--engine-option", paramLabel = "KEY=VALUE", description = {"An engine setting for every run; repeat for several. multipaxos: max-batch-slots (1: one command per",
-            "Phase 2, the paper's unbatched MultiPaxos), max-batch-bytes, window-slots, max-inflight-messages, max-queued-commands, batch-max-commands."})
+            "Phase 2, the paper's unbatched MultiPaxos), max-batch-bytes, window-slots, max-inflight-messages, max-queued-commands, batch-max-commands,",
+            "proxy-stripe-slots; raft: max-inflight-messages, max-inflight-bytes, max-batch-entries, max-batch-bytes."})
     List<String> engineOption = new ArrayList<>();
 
     @Option(names = "--read-share", paramLabel = "SHARE", description = {"Share of operations that are linearizable reads, 0 to 1 or a percentage like 90%% (default 0: write-only).",
@@ -209,16 +210,9 @@ final class SimBenchCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code KEY=VALUE} texts as an ordered map; a text without '=' or a key given twice is refused. */
+    /** {@code KEY=VALUE} texts as an ordered map ({@link io.tandem.protocols.EngineOptions#parse}). */
     static Map<String, String> parseEngineOptions(List<String> texts) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String t : texts) {
-            int eq = t.indexOf('=');
-            if (eq <= 0 || eq == t.length() - 1) throw new IllegalArgumentException("'" + t + "' is not KEY=VALUE");
-            String key = t.substring(0, eq).strip();
-            if (out.put(key, t.substring(eq + 1).strip()) != null) throw new IllegalArgumentException("'" + key + "' is given twice");
-        }
-        return out;
+        return io.tandem.protocols.EngineOptions.parse(texts);
     }
 
     private static List<io.tandem.engine.NodeId> members(int n) {

@@ -81,7 +81,8 @@ class SimBenchCommandTest {
         for (String[] bad : new String[][] {{"multipaxos", "max-batch-slot=1", "unknown multipaxos engine option 'max-batch-slot'"},
                 {"multipaxos", "max-batch-slots=0", "maxBatchSlots must be >= 1"},
                 {"multipaxos", "max-batch-slots=one", "not a whole number"},
-                {"raft", "max-batch-slots=1", "raft takes no engine options"}}) {
+                {"raft", "max-batch-slots=1", "unknown raft engine option 'max-batch-slots'"},
+                {"raft", "max-inflight-messages=0", "maxInflightMessages must be >= 1"}}) {
             StringWriter out = new StringWriter();
             CommandLine cli = TandemCli.commandLine();
             cli.setOut(new PrintWriter(out));

@@ -118,6 +118,14 @@ public final class KvServer implements AutoCloseable {
     /** How long a server whose member shut itself down (virtual synchrony) waits before it asks to join again. */
     static final java.time.Duration SERVER_REJOIN = java.time.Duration.ofSeconds(1);
 
+    /**
+     * The runtime's {@link RuntimeConfig#quietApply} (raft27): on a member where no client waits (a Raft follower), the
+     * KV store's execution thread wakes once per few AppendEntries instead of once per AppendEntries. Safe for this
+     * state machine: its results go only to this member's waiting requests (which wake execution at once) and its reply
+     * hook; what lags, by at most 5 ms, is the applied index a status shows and snapshot decisions.
+     */
+    static final java.time.Duration QUIET_APPLY = java.time.Duration.ofMillis(5);
+
     /** How often the watchdog looks for changed TLS and token files, unless {@link #start(ServerConfig, java.time.Duration)} says otherwise. */
     public static final java.time.Duration DEFAULT_SECURITY_FILE_CHECK = java.time.Duration.ofSeconds(10);
     /** The period of the security file check; the watchdog's poll (100 ms) is its granularity. */
@@ -132,6 +140,7 @@ public final class KvServer implements AutoCloseable {
         // down (virtual synchrony on the minority side of a partition, or excluded while paused) asks to
         // join again, as a new process with the state, instead of staying down until someone restarts it.
         Protocol base = Protocols.byName(config.protocol())
+                .withEngineOptions(config.engineOptions())
                 .withHostSettings(config.protocolSettings().withRestartAfterShutdown(SERVER_REJOIN));
         if (config.shards() > 0) {
             // The sample service on Derecho (issue 23): the keys split into durable shards of the group. The
@@ -231,7 +240,7 @@ public final class KvServer implements AutoCloseable {
         // The server's clients route themselves (they follow the leader the redirect names), so a member that cannot
         // order a request says so instead of forwarding it: the client learns the leader and saves a hop next time.
         RuntimeConfig runtimeConfig = RuntimeConfig.DEFAULTS.withRequestTimeout(config.requestTimeout()).withMaxPendingRequests(config.maxPendingRequests())
-                .withForwardRequests(false);
+                .withForwardRequests(false).withQuietApply(QUIET_APPLY);
         if (config.execution() != io.tandem.execution.ExecutionMode.SEQUENTIAL) {
             runtimeConfig = runtimeConfig.withExecutors(io.tandem.execution.ParallelExecutors.of(
                     io.tandem.execution.ParallelOptions.of(config.execution(), config.executionThreads()), registry));

@@ -51,6 +51,9 @@ import java.util.function.Function;
  * @param shardReplicas    the fewest members a shard may have (its replication factor); 0 when unsharded
  * @param stateMachine     the KV state machine: {@code btree} (ordered, the default) or {@code hashmap} (the
  *                         Compartmentalization paper's hash map, sequential execution only; the same on every node)
+ * @param engineOptions    the protocol engine's settings by name ({@link io.tandem.engine.Protocol#withEngineOptions}, e.g.
+ *                         Raft's {@code max-inflight-messages}), checked against the protocol when the config is loaded;
+ *                         empty for the protocol's own
  */
 public record ServerConfig(
         NodeId id,
@@ -76,7 +79,8 @@ public record ServerConfig(
         io.tandem.kv.KeyPartitioning partitioning,
         int shards,
         int shardReplicas,
-        String stateMachine) {
+        String stateMachine,
+        Map<String, String> engineOptions) {
 
     /** Every setting: its name in config files (the flag is {@code --name}), its default and meaning. */
     public enum Key {
@@ -92,6 +96,9 @@ public record ServerConfig(
         ELECTION_TIMEOUT_MAX("election-timeout-max", "the protocol's (2s)", takenBy(HostSettings.Kind.ELECTION_TIMEOUT) + "upper bound of the randomized election timeout"),
         SNAPSHOT_THRESHOLD("snapshot-threshold", "the protocol's (10000)",
                 takenBy(HostSettings.Kind.SNAPSHOT_THRESHOLD) + "take a snapshot after this many commands were applied since the last one (the log is kept in memory until then)"),
+        ENGINE_OPTIONS("engine-options", "none (the protocol's own)", "engine settings as key=value, comma-separated, the same on every node; raft: "
+                + String.join(", ", io.tandem.protocols.raft.RaftProtocol.ENGINE_OPTIONS.keySet()) + "; multipaxos: "
+                + String.join(", ", io.tandem.protocols.multipaxos.MultiPaxosProtocol.ENGINE_OPTIONS.keySet())),
         DATA_DIR("data-dir", null, "directory of this node's log, metadata and snapshots"),
         FSYNC("fsync", "true", "fsync every write batch; false survives a process crash but not power loss"),
         METRICS_PORT("metrics-port", "0 (off)", "port of the Prometheus endpoint (/metrics) on the client host"),
@@ -169,6 +176,7 @@ public record ServerConfig(
         if (!members.containsKey(id)) throw new IllegalArgumentException(id + " is not among the members " + members.keySet());
         if (!clientAddresses.keySet().equals(members.keySet())) throw new IllegalArgumentException("client addresses " + clientAddresses.keySet() + " do not match the members " + members.keySet());
         Objects.requireNonNull(security, "security");
+        engineOptions = Collections.unmodifiableMap(new LinkedHashMap<>(engineOptions));
         if (shards < 0 || shardReplicas < 0 || (shards == 0) != (shardReplicas == 0)) throw new IllegalArgumentException("shards " + shards + " and shard replicas " + shardReplicas + " must both be 0 or both positive");
     }
 
@@ -268,6 +276,12 @@ public record ServerConfig(
             Duration electionMax = optional(Key.ELECTION_TIMEOUT_MAX, Resolver::positiveDuration, null);
             Integer snapshotThreshold = optional(Key.SNAPSHOT_THRESHOLD, Resolver::positiveInt, null);
             HostSettings protocolSettings = protocolSettings(protocol, voters, electionMin, electionMax, snapshotThreshold);
+            Map<String, String> engineOptions = optional(Key.ENGINE_OPTIONS, Resolver::keyValues, Map.of());
+            try {
+                Protocols.byName(protocol).withEngineOptions(engineOptions);
+            } catch (IllegalArgumentException e) {
+                fail(Key.ENGINE_OPTIONS, "does not fit the " + protocol + " protocol: " + e.getMessage());
+            }
             Deployment deployment = optional(Key.DEPLOYMENT, file -> deployment(file, protocol, List.copyOf(members.keySet())), null);
             int metricsPort = optional(Key.METRICS_PORT, Resolver::portOrZero, 0);
             io.tandem.execution.ExecutionMode execution = optional(Key.EXECUTION, Resolver::executionMode, io.tandem.execution.ExecutionMode.SEQUENTIAL);
@@ -314,7 +328,8 @@ public record ServerConfig(
                     optional(Key.PARTITION, Resolver::partitioning, io.tandem.kv.KeyPartitioning.uniformPrefix()),
                     shards,
                     shardReplicas,
-                    stateMachine);
+                    stateMachine,
+                    engineOptions);
         }
 
         /**
@@ -435,6 +450,11 @@ public record ServerConfig(
             }
             if (out.isEmpty()) throw new IllegalArgumentException("lists no member");
             return out;
+        }
+
+        /** {@code key=value} items, comma-separated, blank items skipped ({@link io.tandem.protocols.EngineOptions#parse}). */
+        static Map<String, String> keyValues(String text) {
+            return io.tandem.protocols.EngineOptions.parse(java.util.Arrays.stream(text.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList());
         }
 
         static Set<NodeId> nodeSet(String text) {

@@ -164,6 +164,34 @@ class ServerConfigTest {
     }
 
     @Test
+    void engineOptionsAreCheckedAgainstTheProtocolWhenLoaded() throws IOException {
+        Map<String, String> base = flags("id", "n1", "members", MEMBERS, "data-dir", "d");
+        assertThat(ServerConfig.load(null, base).engineOptions()).as("unset: the protocol's own").isEmpty();
+        ServerConfig c = load(base, "engine-options", "max-inflight-messages=4, max-batch-entries=64,");
+        assertThat(c.engineOptions()).containsExactly(Map.entry("max-inflight-messages", "4"), Map.entry("max-batch-entries", "64"));
+        io.tandem.protocols.raft.RaftConfig raft = ((io.tandem.protocols.raft.RaftProtocol) io.tandem.protocols.Protocols.byName(c.protocol())
+                .withEngineOptions(c.engineOptions())).config();
+        assertThat(raft.maxInflightMessages()).isEqualTo(4);
+        assertThat(raft.maxBatchEntries()).isEqualTo(64);
+        assertThatThrownBy(() -> load(base, "engine-options", "max-inflight-messages=0"))
+                .hasMessageContaining("--engine-options: engine-options does not fit the raft protocol: engine option max-inflight-messages=0: maxInflightMessages must be >= 1, was 0");
+        assertThatThrownBy(() -> load(base, "engine-options", "max-batch-slots=1"))
+                .hasMessageContaining("unknown raft engine option 'max-batch-slots' (known: max-inflight-messages,");
+        assertThatThrownBy(() -> load(base, "engine-options", "max-inflight-messages")).hasMessageContaining("--engine-options: engine-options: 'max-inflight-messages' is not KEY=VALUE");
+        assertThatThrownBy(() -> load(base, "engine-options", "max-batch-entries=1,max-batch-entries=2")).hasMessageContaining("'max-batch-entries' is given twice");
+        Map<String, String> paxos = new LinkedHashMap<>(base);
+        paxos.put("protocol", "multipaxos");
+        assertThat(load(paxos, "engine-options", "max-inflight-messages=8").engineOptions()).containsEntry("max-inflight-messages", "8");
+        assertThatThrownBy(() -> load(paxos, "engine-options", "max-batch-entries=8")).hasMessageContaining("unknown multipaxos engine option 'max-batch-entries'");
+        Map<String, String> copilot = new LinkedHashMap<>(base);
+        copilot.put("protocol", "copilot");
+        assertThatThrownBy(() -> load(copilot, "engine-options", "max-inflight-messages=8")).hasMessageContaining("copilot takes no engine options");
+        // In a file the value holds '=' too: the line's first '=' ends the key.
+        Path f = file("id = n1\nmembers = " + MEMBERS + "\ndata-dir = d\nengine-options = max-inflight-bytes=65536\n");
+        assertThat(ServerConfig.load(f, Map.of()).engineOptions()).containsExactly(Map.entry("max-inflight-bytes", "65536"));
+    }
+
+    @Test
     void protocolSettingsApplyToTheProtocolsThatHaveThemAndAreRefusedByTheOthers() throws IOException {
         Map<String, String> base = flags("id", "n1", "members", MEMBERS, "data-dir", "d");
         assertThat(ServerConfig.load(null, base).protocolSettings().snapshotThreshold()).as("unset: the protocol's own").isNull();

@@ -134,19 +134,14 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     }
 
     /** The engine options {@link #withEngineOptions} takes, each a whole number and the config field it sets. */
-    public static final java.util.Map<String, String> ENGINE_OPTIONS = engineOptions();
-
-    private static java.util.Map<String, String> engineOptions() {
-        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-        m.put("max-batch-slots", "maxBatchSlots: slots per Phase 2a / Chosen / catch-up message (1: one command per Phase 2, unbatched)");
-        m.put("max-batch-bytes", "maxBatchBytes: value bytes per such message");
-        m.put("window-slots", "windowSlots: slots proposed and not yet chosen");
-        m.put("max-inflight-messages", "maxInflightMessages: Phase 2a messages per acceptor sent and not yet answered");
-        m.put("max-queued-commands", "maxQueuedCommands: commands waiting at the leader before Overloaded");
-        m.put("batch-max-commands", "batchMaxCommands: commands a batcher collects before it sends its batch");
-        m.put("proxy-stripe-slots", "proxyStripeSlots: consecutive slots the leader hands one proxy leader (1: round-robin per run)");
-        return java.util.Collections.unmodifiableMap(m);
-    }
+    public static final java.util.Map<String, String> ENGINE_OPTIONS = io.tandem.protocols.EngineOptions.known(
+            "max-batch-slots", "maxBatchSlots: slots per Phase 2a / Chosen / catch-up message (1: one command per Phase 2, unbatched)",
+            "max-batch-bytes", "maxBatchBytes: value bytes per such message",
+            "window-slots", "windowSlots: slots proposed and not yet chosen",
+            "max-inflight-messages", "maxInflightMessages: Phase 2a messages per acceptor sent and not yet answered",
+            "max-queued-commands", "maxQueuedCommands: commands waiting at the leader before Overloaded",
+            "batch-max-commands", "batchMaxCommands: commands a batcher collects before it sends its batch",
+            "proxy-stripe-slots", "proxyStripeSlots: consecutive slots the leader hands one proxy leader (1: round-robin per run)");
 
     /**
      * This protocol (name, roles, deployment and slowness check kept) with the {@link #ENGINE_OPTIONS}
@@ -156,42 +151,24 @@ public final class MultiPaxosProtocol implements SimulatedProtocol {
     @Override
     public MultiPaxosProtocol withEngineOptions(java.util.Map<String, String> options) {
         if (options.isEmpty()) return this;
-        MultiPaxosConfig.Builder b = config.toBuilder();
-        MultiPaxosConfig c = config;
-        for (var e : options.entrySet()) {
-            String key = e.getKey();
-            if (!ENGINE_OPTIONS.containsKey(key)) {
-                throw new IllegalArgumentException("unknown " + name + " engine option '" + key + "' (known: " + String.join(", ", ENGINE_OPTIONS.keySet()) + ")");
-            }
-            int v = wholeNumber(key, e.getValue());
+        MultiPaxosConfig c = io.tandem.protocols.EngineOptions.apply(name, ENGINE_OPTIONS, options, config, (cur, key, v) -> {
+            MultiPaxosConfig.Builder b = cur.toBuilder();
             switch (key) {
-                case "max-batch-slots" -> b.maxBatch(v, c.maxBatchBytes());
-                case "max-batch-bytes" -> b.maxBatch(c.maxBatchSlots(), v);
+                case "max-batch-slots" -> b.maxBatch(v, cur.maxBatchBytes());
+                case "max-batch-bytes" -> b.maxBatch(cur.maxBatchSlots(), v);
                 case "window-slots" -> {
                     b.windowSlots(v);
-                    if (c.maxReplicaLagSlots() < v) b.maxReplicaLagSlots(v);
+                    if (cur.maxReplicaLagSlots() < v) b.maxReplicaLagSlots(v);
                 }
-                case "max-inflight-messages" -> b.maxInflight(v, c.maxInflightBytes());
+                case "max-inflight-messages" -> b.maxInflight(v, cur.maxInflightBytes());
                 case "max-queued-commands" -> b.maxQueuedCommands(v);
-                case "batch-max-commands" -> b.batching(v, c.batchDelay());
+                case "batch-max-commands" -> b.batching(v, cur.batchDelay());
                 case "proxy-stripe-slots" -> b.proxyStripeSlots(v);
                 default -> throw new IllegalStateException("ENGINE_OPTIONS lists " + key + " without a case");
             }
-            try {
-                c = b.build();
-            } catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException("engine option " + key + "=" + e.getValue() + ": " + ex.getMessage(), ex);
-            }
-        }
+            return b.build();
+        });
         return new MultiPaxosProtocol(name, c, roles, toleratedWarnings);
-    }
-
-    private static int wholeNumber(String key, String text) {
-        try {
-            return Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("engine option " + key + "=" + text + ": not a whole number", e);
-        }
     }
 
     /** The same protocol (and settings) with its roles placed as {@code deployment} says. */

@@ -103,6 +103,46 @@ public class RaftProtocol implements SimulatedProtocol {
         return withConfig(b.build());
     }
 
+    /**
+     * The largest {@code max-batch-bytes} an engine option may set: half the transport's largest frame
+     * ({@link io.tandem.codec.FrameFormat#DEFAULT_MAX_FRAME_BYTES}), so that a full batch with its framing and
+     * entry headers always fits in one frame (a larger batch would be refused by the receiver as oversized, and
+     * the follower would never catch up).
+     */
+    public static final int MAX_BATCH_BYTES_OPTION = io.tandem.codec.FrameFormat.DEFAULT_MAX_FRAME_BYTES / 2;
+
+    /**
+     * The engine options {@link #withEngineOptions} takes (raft27), each a whole number and the config field it sets,
+     * named as MultiPaxos names its own: the leader's per-follower pipeline and batch limits, which a server sets with
+     * {@code engine-options} (e.g. {@code max-inflight-messages=4}).
+     */
+    public static final java.util.Map<String, String> ENGINE_OPTIONS = io.tandem.protocols.EngineOptions.known(
+            "max-inflight-messages", "maxInflightMessages: AppendEntries per follower sent and not yet acknowledged (>= 1)",
+            "max-inflight-bytes", "maxInflightBytes: entry bytes per follower sent and not yet acknowledged (>= 1)",
+            "max-batch-entries", "maxBatchEntries: entries per AppendEntries (>= 1)",
+            "max-batch-bytes", "maxBatchBytes: entry bytes per AppendEntries, 1 to " + MAX_BATCH_BYTES_OPTION + " (a single larger entry is sent alone)");
+
+    /**
+     * This Raft (its kind and slowness check kept) with the {@link #ENGINE_OPTIONS} given set; each value is validated
+     * as {@link RaftConfig} validates its field, and {@code max-batch-bytes} also against {@link #MAX_BATCH_BYTES_OPTION}.
+     * Only how much the leader sends per message and keeps in flight changes, never what a follower accepts or when an
+     * entry commits, so any valid value is safe (the simulator draws these limits down to 1, {@link #withRandomConfig}).
+     */
+    @Override
+    public RaftProtocol withEngineOptions(java.util.Map<String, String> options) {
+        if (options.isEmpty()) return this;
+        return withConfig(io.tandem.protocols.EngineOptions.apply(NAME, ENGINE_OPTIONS, options, config, (c, key, v) -> switch (key) {
+            case "max-inflight-messages" -> c.toBuilder().maxInflight(v, c.maxInflightBytes()).build();
+            case "max-inflight-bytes" -> c.toBuilder().maxInflight(c.maxInflightMessages(), v).build();
+            case "max-batch-entries" -> c.toBuilder().maxBatch(v, c.maxBatchBytes()).build();
+            case "max-batch-bytes" -> {
+                if (v > MAX_BATCH_BYTES_OPTION) throw new IllegalArgumentException("maxBatchBytes must be <= " + MAX_BATCH_BYTES_OPTION + " (half a transport frame), was " + v);
+                yield c.toBuilder().maxBatch(c.maxBatchEntries(), v).build();
+            }
+            default -> throw new IllegalStateException("ENGINE_OPTIONS lists " + key + " without a case");
+        }));
+    }
+
     /** Ids {@link CodecIds#RAFT_FIRST} and up, in a fixed order: append new types at the end, never reorder. */
     @Override
     public void registerMessages(MessageRegistry registry) {

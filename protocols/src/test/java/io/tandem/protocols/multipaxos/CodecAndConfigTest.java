@@ -157,7 +157,7 @@ class CodecAndConfigTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("proxyStripeSlots must be >= 1");
         assertThatThrownBy(() -> p.withEngineOptions(java.util.Map.of("window-slots", "lots")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window-slots=lots: not a whole number");
-        assertThatThrownBy(() -> Protocols.byName("raft").withEngineOptions(java.util.Map.of("max-batch-slots", "1")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("raft takes no engine options");
+        assertThatThrownBy(() -> Protocols.byName("copilot").withEngineOptions(java.util.Map.of("max-batch-slots", "1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("copilot takes no engine options");
     }
 }
